@@ -1,0 +1,6 @@
+// Package pipeline is Toolyard's runtime: the embedded NATS server, the
+// JetStream topology, and the generic stage runner that consumes a stage's
+// work, calls its handler, publishes what the handler returns and acks — with
+// retries, dead-lettering, metrics and graceful drain. It knows nothing about
+// tools: stages are handlers over bytes.
+package pipeline

@@ -1,0 +1,69 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/nats-io/nats.go"
+)
+
+// Msg is a message handed to a handler.
+type Msg struct {
+	Subject string
+	Data    []byte
+	Header  nats.Header
+	// NumDelivered counts deliveries of this message, 1 on the first.
+	NumDelivered uint64
+	// StreamSeq is the message's sequence in its stream: stable across redeliveries.
+	StreamSeq uint64
+}
+
+// Out is a message a handler wants published. Everything a handler returns is
+// published, and acknowledged by the server, before its input is acked.
+type Out struct {
+	Subject string
+	Data    []byte
+	// ID becomes the Nats-Msg-Id header: a message published twice with the
+	// same ID inside the stream's duplicate window is stored once, so a
+	// redelivered input never duplicates downstream work. Derive it from the
+	// input (intent id and stage), never from time or randomness.
+	ID string
+	// Header carries extra headers.
+	Header nats.Header
+}
+
+// Handler processes one message. A nil error acks the input once every Out is
+// published. A Permanent error means retrying cannot help (bad input): the
+// stage's Reject answer is published, the input goes to the DLQ, and it is not
+// retried. Any other error is transient: the input is redelivered with backoff
+// until the consumer's MaxDeliver, then dead-lettered like a permanent one.
+type Handler func(ctx context.Context, m *Msg) ([]Out, error)
+
+// RejectFunc builds the messages that answer an input the stage gave up on
+// (for example an error result to the agent's session), given the reason.
+type RejectFunc func(m *Msg, reason error) []Out
+
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
+// Permanent marks err as not worth retrying.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &permanentError{err: err}
+}
+
+// Permanentf is Permanent(fmt.Errorf(format, args...)).
+func Permanentf(format string, args ...any) error {
+	return Permanent(fmt.Errorf(format, args...))
+}
+
+// IsPermanent reports whether err, or an error it wraps, was marked Permanent.
+func IsPermanent(err error) bool {
+	var p *permanentError
+	return errors.As(err, &p)
+}

@@ -1,0 +1,23 @@
+package schemas
+
+// AgentOutput is what an agent platform publishes to agent.output.<session>:
+// a chunk of model output that may contain [TOOL: …] intents or direct
+// <tool_call> elements.
+type AgentOutput struct {
+	V         int    `json:"v,omitempty"`
+	SessionID string `json:"session_id"`
+	// MessageID identifies this output within its session. Intent ids derive
+	// from it, so publishing the same output twice with the same id yields the
+	// same intents and the pipeline's de-duplication makes it run once.
+	MessageID    string    `json:"message_id,omitempty"`
+	Text         string    `json:"text"`
+	Conversation []Message `json:"conversation,omitempty"`
+	// Scope restricts discovery to these tool ids or server names.
+	Scope []string `json:"scope,omitempty"`
+}
+
+// Message is one turn of the conversation that preceded an output.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}

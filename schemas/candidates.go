@@ -1,0 +1,46 @@
+package schemas
+
+// Match types of a candidate: which retrieval side found it.
+const (
+	MatchHybrid   = "hybrid"
+	MatchKeyword  = "keyword"
+	MatchSemantic = "semantic"
+)
+
+// Candidate is one tool proposed for an intent by discovery.
+type Candidate struct {
+	ToolID      string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Keywords    []string `json:"keywords,omitempty"`
+	Server      string   `json:"server,omitempty"`
+	// Score is the raw retrieval score; only its order within one list means anything.
+	Score float64 `json:"score"`
+	// Confidence is the probability that this candidate is the right tool.
+	Confidence float64 `json:"confidence"`
+	MatchType  string  `json:"match_type"`
+}
+
+// Candidates is discovery's output: the intent with its ranked candidates, best first.
+type Candidates struct {
+	V          int         `json:"v,omitempty"`
+	Intent     Intent      `json:"intent"`
+	Candidates []Candidate `json:"candidates"`
+}
+
+// Confidence tiers decided by routing.
+const (
+	TierActivated = "activated"
+	TierMultiple  = "multiple_matches"
+	TierWeak      = "weak_matches"
+	TierNotFound  = "not_found"
+)
+
+// Routed is routing's output for an activated intent: the chosen tool and
+// the alternatives that were considered.
+type Routed struct {
+	V          int         `json:"v,omitempty"`
+	Intent     Intent      `json:"intent"`
+	Tier       string      `json:"tier"`
+	Candidates []Candidate `json:"candidates"`
+}

@@ -1,0 +1,26 @@
+package schemas
+
+// Intent is one tool request found in an agent output: the plain-language
+// text of a [TOOL: …] marker, or a direct <tool_call> that skips discovery.
+type Intent struct {
+	V         int    `json:"v,omitempty"`
+	ID        string `json:"id"`
+	SessionID string `json:"session_id"`
+	MessageID string `json:"message_id"`
+	// Index is the intent's position among the output's intents, in the order
+	// they are to be run (an inner nested intent comes before its outer one).
+	Index int `json:"index"`
+	// Text is the trimmed intent text. For an outer nested intent, inner
+	// markers are replaced by their own text.
+	Text string `json:"text"`
+	// Start and End are byte offsets of the whole marker in the output text.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// ContextBefore and ContextAfter are the text around the marker.
+	ContextBefore string `json:"context_before,omitempty"`
+	ContextAfter  string `json:"context_after,omitempty"`
+	// DependsOn lists the ids of intents nested inside this one.
+	DependsOn    []string  `json:"depends_on,omitempty"`
+	Conversation []Message `json:"conversation,omitempty"`
+	Scope        []string  `json:"scope,omitempty"`
+}

@@ -1,0 +1,102 @@
+package schemas
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Manifest describes one tool in the registry (the registry contract in DESIGN.md).
+type Manifest struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Parameters is the JSON Schema (an object schema) of the tool's arguments.
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	Keywords    []string        `json:"keywords,omitempty"`
+	Examples    []string        `json:"examples,omitempty"`
+	Type        string          `json:"type,omitempty"`
+	Server      string          `json:"server,omitempty"`
+	Executor    *Executor       `json:"executor,omitempty"`
+	Permissions []string        `json:"permissions,omitempty"`
+	Version     string          `json:"version,omitempty"`
+}
+
+// ServerName is the tool's server: the explicit field, else the namespace of a
+// namespaced id ("maps/scrape" → "maps").
+func (m *Manifest) ServerName() string {
+	if m.Server != "" {
+		return m.Server
+	}
+	if i := strings.LastIndexByte(m.ID, '/'); i > 0 {
+		return m.ID[:i]
+	}
+	return ""
+}
+
+// Executor kinds.
+const (
+	ExecBuiltin    = "builtin"
+	ExecSubprocess = "subprocess"
+	// ExecTool delegates to another tool of the registry.
+	ExecTool = "tool"
+)
+
+// Executor says how a tool runs.
+type Executor struct {
+	Kind string `json:"kind"`
+	// Builtin names the builtin meta-tool (kind builtin).
+	Builtin string `json:"builtin,omitempty"`
+	// Argv is the command line (kind subprocess); "{name}" in an element is
+	// replaced by the parameter's value, and an element that is only a
+	// placeholder for an absent optional parameter is dropped.
+	Argv []string `json:"argv,omitempty"`
+	Dir  string   `json:"dir,omitempty"`
+	// Env lists the environment variables passed through to the process; no
+	// others are.
+	Env            []string `json:"env,omitempty"`
+	Timeout        Duration `json:"timeout,omitempty"`
+	MaxOutputBytes int      `json:"max_output_bytes,omitempty"`
+	// Tool is the id of the tool this one delegates to (kind tool).
+	Tool string `json:"tool,omitempty"`
+}
+
+// UnmarshalJSON accepts the object form or a bare string naming the tool this
+// one delegates to.
+func (e *Executor) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*e = Executor{Kind: ExecTool, Tool: s}
+		return nil
+	}
+	type plain Executor
+	return json.Unmarshal(b, (*plain)(e))
+}
+
+// Duration is a time.Duration written in JSON as a Go duration string ("5s").
+type Duration time.Duration
+
+// MarshalJSON writes the duration as a string.
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Duration(d).String())
+}
+
+// UnmarshalJSON reads a duration string or a number of milliseconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("duration %q: %w", s, err)
+		}
+		*d = Duration(v)
+		return nil
+	}
+	var ms float64
+	if err := json.Unmarshal(b, &ms); err != nil {
+		return fmt.Errorf("duration must be a string like \"5s\" or milliseconds: %s", b)
+	}
+	*d = Duration(time.Duration(ms * float64(time.Millisecond)))
+	return nil
+}

@@ -1,0 +1,55 @@
+package schemas
+
+import "time"
+
+// Result statuses.
+const (
+	// StatusAccepted is the receipt for an agent output: how many intents it
+	// held, so a reader knows how many results to wait for.
+	StatusAccepted = "accepted"
+	StatusExecuted = "executed"
+	StatusMultiple = TierMultiple
+	StatusWeak     = TierWeak
+	StatusNotFound = TierNotFound
+	StatusError    = "error"
+)
+
+// Result is what the agent reads back on result.<session>.
+type Result struct {
+	V         int       `json:"v,omitempty"`
+	SessionID string    `json:"session_id"`
+	MessageID string    `json:"message_id,omitempty"`
+	IntentID  string    `json:"intent_id,omitempty"`
+	Status    string    `json:"status"`
+	Intent    string    `json:"intent,omitempty"`
+	ToolID    string    `json:"tool_id,omitempty"`
+	Timestamp time.Time `json:"timestamp"`
+	// Stage is the stage that produced this result.
+	Stage string `json:"stage"`
+	// Message tells the agent what happened and what to do next.
+	Message string `json:"message,omitempty"`
+	// Output is the tool's output when executed.
+	Output *ToolOutput `json:"output,omitempty"`
+	// Matches are the alternatives offered when no tool was activated.
+	Matches []Candidate `json:"matches,omitempty"`
+	// IntentIDs lists the intents of an accepted output, in run order.
+	IntentIDs []string `json:"intent_ids,omitempty"`
+	Error     *Error   `json:"error,omitempty"`
+}
+
+// ToolOutput is what an executed tool produced.
+type ToolOutput struct {
+	// Content is the tool's output: text for subprocesses, JSON for builtins.
+	Content    any     `json:"content"`
+	ExitCode   *int    `json:"exit_code,omitempty"`
+	Stderr     string  `json:"stderr,omitempty"`
+	Truncated  bool    `json:"truncated,omitempty"`
+	DurationMS float64 `json:"duration_ms"`
+}
+
+// Error explains a failure in terms the agent (or its operator) can act on.
+type Error struct {
+	// Code is a stable machine-readable reason (invalid_input, tool_failed, …).
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}

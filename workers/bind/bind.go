@@ -1,0 +1,215 @@
+// Package bind holds what every stage binding shares: the subjects stages
+// talk on, and the encoding of results, audit records and hand-offs as
+// pipeline outputs with de-duplication ids.
+package bind
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// Stage names.
+const (
+	StageParse    = "parse"
+	StageDiscover = "discover"
+	StageRoute    = "route"
+	StageResolve  = "resolve"
+	StageExecute  = "execute"
+)
+
+// Stages lists the stages in pipeline order.
+var Stages = []string{StageParse, StageDiscover, StageRoute, StageResolve, StageExecute}
+
+// PipePrefix is the root of the work-queue subjects between stages.
+const PipePrefix = "pipe."
+
+// PipeSubject is where work for a stage is queued: pipe.<stage>.<session>.
+func PipeSubject(stage, session string) string { return PipePrefix + stage + "." + session }
+
+// PipeFilter matches all of a stage's work.
+func PipeFilter(stage string) string { return PipePrefix + stage + ".>" }
+
+// SessionOf is the session token of a pipe, agent or result subject (its last token).
+func SessionOf(subject string) string {
+	if i := strings.LastIndexByte(subject, '.'); i >= 0 {
+		return subject[i+1:]
+	}
+	return ""
+}
+
+// Next hands v to the next stage. The id makes a redelivered input's hand-off
+// a duplicate the stream drops.
+func Next(stage, session, intentID string, v any) (pipeline.Out, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return pipeline.Out{}, fmt.Errorf("encode work for %s: %w", stage, err)
+	}
+	return pipeline.Out{Subject: PipeSubject(stage, session), Data: data, ID: intentID + ":" + stage}, nil
+}
+
+// Result encodes a result for the agent's session. Results of an intent share
+// one id whichever stage sends them, so an intent is answered once.
+func Result(r schemas.Result) pipeline.Out {
+	if r.V == 0 {
+		r.V = schemas.Version
+	}
+	if r.Timestamp.IsZero() {
+		r.Timestamp = time.Now().UTC()
+	}
+	id := r.IntentID + ":result"
+	if r.IntentID == "" {
+		id = r.MessageID + ":" + r.Status
+	}
+	data, _ := json.Marshal(r) // a Result holds only JSON-safe values
+	return pipeline.Out{Subject: schemas.ResultSubject(r.SessionID), Data: data, ID: id}
+}
+
+// Audit encodes one audit record of a stage decision.
+func Audit(a schemas.AuditRecord) pipeline.Out {
+	if a.V == 0 {
+		a.V = schemas.Version
+	}
+	if a.Timestamp.IsZero() {
+		a.Timestamp = time.Now().UTC()
+	}
+	if a.Parameters == nil {
+		a.Parameters = map[string]any{}
+	}
+	data, err := json.Marshal(a)
+	if err != nil {
+		// Parameters came from JSON, so this is unreachable in practice; keep
+		// the record rather than lose the decision.
+		a.Parameters = map[string]any{"unencodable": err.Error()}
+		data, _ = json.Marshal(a)
+	}
+	key := a.IntentID
+	if key == "" {
+		key = a.MessageID
+	}
+	return pipeline.Out{Subject: schemas.AuditSubject(a.Stage, a.SessionID), Data: data, ID: key + ":" + a.Stage + ":audit"}
+}
+
+// ErrorResult is the result that tells the agent why a stage failed.
+func ErrorResult(stage, session, messageID, intentID, intent, code string, err error) schemas.Result {
+	return schemas.Result{
+		SessionID: session, MessageID: messageID, IntentID: intentID, Intent: intent,
+		Status: schemas.StatusError, Stage: stage,
+		Message: err.Error(),
+		Error:   &schemas.Error{Code: code, Message: err.Error()},
+	}
+}
+
+// Error codes of error results.
+const (
+	CodeInvalidInput = "invalid_input"
+	CodeGaveUp       = "gave_up"
+	CodeToolFailed   = "tool_failed"
+	CodeInvalidArgs  = "invalid_arguments"
+	CodeUnknownTool  = "unknown_tool"
+)
+
+// Rejecter answers an input the stage gave up on with an error result to the
+// session named by the input's subject, plus an audit record. It reads what it
+// can of the input (intent id, message id) so the agent can tell which request
+// failed; input too broken to read is answered at message level.
+func Rejecter(stage string) pipeline.RejectFunc {
+	return func(m *pipeline.Msg, reason error) []pipeline.Out {
+		session := SessionOf(m.Subject)
+		ref := peek(m.Data)
+		if ref.SessionID != "" && validSession(ref.SessionID) {
+			session = ref.SessionID
+		}
+		code := CodeGaveUp
+		if pipeline.IsPermanent(reason) {
+			code = CodeInvalidInput
+		}
+		msgID := ref.MessageID
+		if msgID == "" && ref.IntentID == "" {
+			// Nothing identifies the input but its place in the stream.
+			msgID = stage + "-seq-" + strconv.FormatUint(m.StreamSeq, 10)
+		}
+		res := ErrorResult(stage, session, msgID, ref.IntentID, ref.Text, code, reason)
+		return []pipeline.Out{
+			Result(res),
+			Audit(schemas.AuditRecord{
+				SessionID: session, IntentExpressed: ref.Text, Stage: stage,
+				IntentID: ref.IntentID, MessageID: msgID, Decision: "rejected",
+				Result: "error", Error: reason.Error(),
+			}),
+		}
+	}
+}
+
+// ref is what a rejecter can learn of an input of any stage.
+type ref struct {
+	SessionID string
+	MessageID string
+	IntentID  string
+	Text      string
+}
+
+func peek(data []byte) ref {
+	var v struct {
+		SessionID string          `json:"session_id"`
+		MessageID string          `json:"message_id"`
+		IntentID  string          `json:"intent_id"`
+		Text      string          `json:"text"`
+		Intent    json.RawMessage `json:"intent"`
+	}
+	if json.Unmarshal(data, &v) != nil {
+		return ref{}
+	}
+	r := ref{SessionID: v.SessionID, MessageID: v.MessageID, IntentID: v.IntentID}
+	var in struct {
+		ID        string `json:"id"`
+		SessionID string `json:"session_id"`
+		MessageID string `json:"message_id"`
+		Text      string `json:"text"`
+	}
+	switch {
+	case len(v.Intent) > 0 && v.Intent[0] == '{' && json.Unmarshal(v.Intent, &in) == nil:
+		r = ref{SessionID: in.SessionID, MessageID: in.MessageID, IntentID: in.ID, Text: in.Text}
+	case len(v.Intent) > 0 && v.Intent[0] == '"':
+		_ = json.Unmarshal(v.Intent, &r.Text)
+	}
+	if r.IntentID == "" && v.IntentID == "" && v.Text != "" && v.MessageID != "" {
+		// An Intent message: its own id field is "id".
+		var id struct {
+			ID string `json:"id"`
+		}
+		_ = json.Unmarshal(data, &id)
+		r.IntentID = id.ID
+	}
+	r.Text = clip(r.Text, 200)
+	return r
+}
+
+// clip shortens s to at most n bytes without splitting a UTF-8 character.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func validSession(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
