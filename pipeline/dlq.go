@@ -1,0 +1,106 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Headers of a dead letter: the payload is the original message, these say
+// where it came from and why it was given up.
+const (
+	HeaderDLQStage      = "Toolyard-Stage"
+	HeaderDLQReason     = "Toolyard-Reason"
+	HeaderDLQSubject    = "Toolyard-Subject"
+	HeaderDLQStream     = "Toolyard-Stream"
+	HeaderDLQStreamSeq  = "Toolyard-Stream-Seq"
+	HeaderDLQDeliveries = "Toolyard-Deliveries"
+	HeaderDLQTime       = "Toolyard-Time"
+)
+
+// DLQSubject is where a stage's dead letters go.
+func DLQSubject(stage string) string { return DLQPrefix + stage }
+
+// deadLetter builds the DLQ copy of a message. Its id makes a second attempt
+// to dead-letter the same message (two processes, a retry) a duplicate.
+func deadLetter(stage, stream string, m *Msg, reason error) Out {
+	h := nats.Header{}
+	for k, v := range m.Header {
+		if k != jetstream.MsgIDHeader {
+			h[k] = v
+		}
+	}
+	h.Set(HeaderDLQStage, stage)
+	h.Set(HeaderDLQReason, reason.Error())
+	h.Set(HeaderDLQSubject, m.Subject)
+	h.Set(HeaderDLQStream, stream)
+	h.Set(HeaderDLQStreamSeq, strconv.FormatUint(m.StreamSeq, 10))
+	h.Set(HeaderDLQDeliveries, strconv.FormatUint(m.NumDelivered, 10))
+	h.Set(HeaderDLQTime, time.Now().UTC().Format(time.RFC3339Nano))
+	return Out{
+		Subject: DLQSubject(stage), Data: m.Data, Header: h,
+		ID: fmt.Sprintf("dlq:%s:%s:%d", stage, stream, m.StreamSeq),
+	}
+}
+
+// maxDeliveriesAdvisory is the part of the server's advisory we use.
+type maxDeliveriesAdvisory struct {
+	Stream     string `json:"stream"`
+	Consumer   string `json:"consumer"`
+	StreamSeq  uint64 `json:"stream_seq"`
+	Deliveries uint64 `json:"deliveries"`
+}
+
+// sweepMaxDeliveries dead-letters messages whose last delivery was never
+// answered: the process handling it died, so no handler could. The server
+// announces them with an advisory; the stage's processes share a queue group
+// so one of them handles each.
+func (r *runner) sweepMaxDeliveries(ctx context.Context) (*nats.Subscription, error) {
+	subject := fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.%s.%s", r.stage.Stream, r.stage.Name)
+	return r.nc.QueueSubscribe(subject, "toolyard-dlq-"+r.stage.Name, func(msg *nats.Msg) {
+		var adv maxDeliveriesAdvisory
+		if err := json.Unmarshal(msg.Data, &adv); err != nil {
+			r.log.Warn("unreadable max-deliveries advisory", "error", err)
+			return
+		}
+		if err := r.deadLetterBySeq(ctx, adv); err != nil {
+			r.log.Error("dead-letter after max deliveries failed; message stays in its stream", "stream_seq", adv.StreamSeq, "error", err)
+		}
+	})
+}
+
+func (r *runner) deadLetterBySeq(ctx context.Context, adv maxDeliveriesAdvisory) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	stream, err := r.js.Stream(ctx, r.stage.Stream)
+	if err != nil {
+		return fmt.Errorf("stream %s: %w", r.stage.Stream, err)
+	}
+	raw, err := stream.GetMsg(ctx, adv.StreamSeq)
+	if err != nil {
+		return fmt.Errorf("get message %d: %w", adv.StreamSeq, err)
+	}
+	m := &Msg{Subject: raw.Subject, Data: raw.Data, Header: raw.Header, NumDelivered: adv.Deliveries, StreamSeq: adv.StreamSeq}
+	reason := fmt.Errorf("no worker finished this message in %d deliveries (workers crashed or timed out while handling it)", adv.Deliveries)
+	outs := r.rejectOuts(m, reason)
+	if err := r.publish(ctx, outs); err != nil {
+		return err
+	}
+	r.metrics.Messages.WithLabelValues(r.stage.Name, OutcomeDeadLetter).Inc()
+	r.log.Warn("dead-lettered after max deliveries", "subject", m.Subject, "stream_seq", m.StreamSeq, "deliveries", adv.Deliveries)
+	if r.stage.removeAfterDeadLetter() {
+		if err := stream.DeleteMsg(ctx, adv.StreamSeq); err != nil && !isNotFound(err) {
+			return fmt.Errorf("remove dead-lettered message %d: %w", adv.StreamSeq, err)
+		}
+	}
+	return nil
+}
+
+func isNotFound(err error) bool {
+	return err == jetstream.ErrMsgNotFound || err == jetstream.ErrMsgDeleteUnsuccessful
+}

@@ -1,0 +1,50 @@
+package pipeline
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the per-stage Prometheus series every runner reports.
+type Metrics struct {
+	Messages     *prometheus.CounterVec
+	Redeliveries *prometheus.CounterVec
+	Latency      *prometheus.HistogramVec
+	InFlight     *prometheus.GaugeVec
+	Pending      *prometheus.GaugeVec
+	AckPending   *prometheus.GaugeVec
+}
+
+// Outcomes of one message, the "outcome" label of toolyard_stage_messages_total.
+const (
+	OutcomeAck        = "ack"         // handled and acknowledged
+	OutcomeRetry      = "retry"       // transient failure, redelivered later
+	OutcomeRejected   = "rejected"    // permanent failure: answered with an error, dead-lettered
+	OutcomeDeadLetter = "dead_letter" // gave up after MaxDeliver
+)
+
+// NewMetrics registers the stage metrics with reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		Messages: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolyard_stage_messages_total", Help: "Messages handled by a stage, by outcome.",
+		}, []string{"stage", "outcome"}),
+		Redeliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolyard_stage_redeliveries_total", Help: "Messages that arrived more than once.",
+		}, []string{"stage"}),
+		Latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "toolyard_stage_handler_seconds", Help: "Handler time per message, publishing included.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 2.5, 14),
+		}, []string{"stage"}),
+		InFlight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "toolyard_stage_in_flight", Help: "Messages being handled by this process.",
+		}, []string{"stage"}),
+		Pending: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "toolyard_stage_consumer_lag", Help: "Messages waiting for the stage's consumer (all processes).",
+		}, []string{"stage"}),
+		AckPending: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "toolyard_stage_ack_pending", Help: "Messages delivered to the stage and not yet acknowledged.",
+		}, []string{"stage"}),
+	}
+	reg.MustRegister(m.Messages, m.Redeliveries, m.Latency, m.InFlight, m.Pending, m.AckPending)
+	return m
+}

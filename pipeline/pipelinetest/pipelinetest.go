@@ -1,0 +1,81 @@
+// Package pipelinetest starts real embedded NATS servers for tests.
+package pipelinetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/toolyard/toolyard/pipeline"
+)
+
+// Env is a running embedded server with the topology in place.
+type Env struct {
+	Server *pipeline.Server
+	NC     *nats.Conn
+	JS     jetstream.JetStream
+}
+
+// Start starts an embedded server on a free loopback port with its data in a
+// temporary directory (or dir, if given), creates the topology, and stops
+// everything when the test ends.
+func Start(t testing.TB, dir ...string) *Env {
+	t.Helper()
+	d := t.TempDir()
+	if len(dir) > 0 {
+		d = dir[0]
+	}
+	srv, err := pipeline.StartServer(pipeline.WithDataDir(d), pipeline.WithListen("127.0.0.1", -1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := srv.Connect()
+	if err != nil {
+		srv.Shutdown()
+		t.Fatal(err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := pipeline.DefaultTopology().Ensure(ctx, js); err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{Server: srv, NC: nc, JS: js}
+	t.Cleanup(env.Stop)
+	return env
+}
+
+// Stop closes the connection and shuts the server down; safe to call twice.
+func (e *Env) Stop() {
+	if !e.NC.IsClosed() {
+		e.NC.Close()
+	}
+	e.Server.Shutdown()
+}
+
+// Collect reads every message stored on subject (in its stream) within wait,
+// stopping early once n have arrived.
+func (e *Env) Collect(t testing.TB, stream, subject string, n int, wait time.Duration) []jetstream.Msg {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	cons, err := e.JS.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	if err != nil {
+		t.Fatalf("consumer on %s %s: %v", stream, subject, err)
+	}
+	var out []jetstream.Msg
+	for len(out) < n {
+		m, err := cons.Next(jetstream.FetchContext(ctx))
+		if err != nil {
+			break
+		}
+		out = append(out, m)
+	}
+	return out
+}

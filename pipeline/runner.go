@@ -1,0 +1,407 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Stage wires a handler to its input: a durable consumer, named after the
+// stage, that every process running the stage shares.
+type Stage struct {
+	Name string
+	// Stream is the stream the stage consumes; Subjects filter it.
+	Stream   string
+	Subjects []string
+	Handler  Handler
+	// Reject answers inputs the stage gives up on. Optional.
+	Reject RejectFunc
+}
+
+// removeAfterDeadLetter: a dead-lettered work item is removed from its work
+// queue; a stage reading a log stream (AGENT) leaves the log alone.
+func (s Stage) removeAfterDeadLetter() bool { return s.Stream == StreamPipe }
+
+type runnerConfig struct {
+	concurrency  int
+	ackWait      time.Duration
+	maxDeliver   int
+	fetchWait    time.Duration
+	drainTimeout time.Duration
+	backoffMin   time.Duration
+	backoffMax   time.Duration
+	publishWait  time.Duration
+	log          *slog.Logger
+	metrics      *Metrics
+	lagEvery     time.Duration
+}
+
+// RunOption configures a stage runner.
+type RunOption func(*runnerConfig)
+
+// WithConcurrency sets how many messages this process handles at once; it is
+// also how many it pulls, so nothing waits client-side while its ack clock runs.
+func WithConcurrency(n int) RunOption {
+	return func(c *runnerConfig) {
+		if n > 0 {
+			c.concurrency = n
+		}
+	}
+}
+
+// WithAckWait sets how long the server waits for an ack before redelivering;
+// long handlers keep their message with in-progress heartbeats.
+func WithAckWait(d time.Duration) RunOption { return func(c *runnerConfig) { c.ackWait = d } }
+
+// WithMaxDeliver sets how many deliveries a message gets before it is dead-lettered.
+func WithMaxDeliver(n int) RunOption { return func(c *runnerConfig) { c.maxDeliver = n } }
+
+// WithRetryBackoff sets the redelivery delay range after transient failures.
+func WithRetryBackoff(min, max time.Duration) RunOption {
+	return func(c *runnerConfig) { c.backoffMin, c.backoffMax = min, max }
+}
+
+// WithDrainTimeout bounds how long a stopping runner waits for in-flight messages.
+func WithDrainTimeout(d time.Duration) RunOption { return func(c *runnerConfig) { c.drainTimeout = d } }
+
+// WithFetchWait sets how long one pull request waits for messages.
+func WithFetchWait(d time.Duration) RunOption { return func(c *runnerConfig) { c.fetchWait = d } }
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) RunOption { return func(c *runnerConfig) { c.log = l } }
+
+// WithMetrics reports to these metrics (default: new ones on a private registry).
+func WithMetrics(m *Metrics) RunOption { return func(c *runnerConfig) { c.metrics = m } }
+
+type runner struct {
+	cfg     runnerConfig
+	stage   Stage
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	log     *slog.Logger
+	metrics *Metrics
+	cons    jetstream.Consumer
+}
+
+// Run consumes the stage's work until ctx is cancelled, then stops pulling,
+// lets in-flight messages finish (up to the drain timeout) and returns.
+func Run(ctx context.Context, js jetstream.JetStream, st Stage, opts ...RunOption) error {
+	cfg := runnerConfig{
+		concurrency: 4, ackWait: 30 * time.Second, maxDeliver: 5,
+		fetchWait: 5 * time.Second, drainTimeout: 30 * time.Second,
+		backoffMin: 250 * time.Millisecond, backoffMax: 30 * time.Second,
+		publishWait: 10 * time.Second, lagEvery: 5 * time.Second,
+		log: slog.Default(),
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if st.Name == "" || st.Stream == "" || len(st.Subjects) == 0 || st.Handler == nil {
+		return fmt.Errorf("stage %q: name, stream, subjects and handler are required", st.Name)
+	}
+	if cfg.metrics == nil {
+		cfg.metrics = NewMetrics(prometheus.NewRegistry())
+	}
+	r := &runner{cfg: cfg, stage: st, nc: js.Conn(), js: js, log: cfg.log.With("stage", st.Name), metrics: cfg.metrics}
+	if err := r.ensureConsumer(ctx); err != nil {
+		return err
+	}
+	sub, err := r.sweepMaxDeliveries(context.WithoutCancel(ctx))
+	if err != nil {
+		return fmt.Errorf("stage %s: subscribe to max-delivery advisories: %w", st.Name, err)
+	}
+	defer sub.Unsubscribe()
+	go r.reportLag(ctx)
+	return r.loop(ctx)
+}
+
+func (r *runner) ensureConsumer(ctx context.Context) error {
+	cfg := jetstream.ConsumerConfig{
+		Durable:        r.stage.Name,
+		Description:    "Toolyard stage " + r.stage.Name,
+		AckPolicy:      jetstream.AckExplicitPolicy,
+		AckWait:        r.cfg.ackWait,
+		MaxDeliver:     r.cfg.maxDeliver,
+		MaxAckPending:  10000,
+		DeliverPolicy:  jetstream.DeliverAllPolicy,
+		FilterSubjects: r.stage.Subjects,
+	}
+	if len(r.stage.Subjects) == 1 {
+		cfg.FilterSubject, cfg.FilterSubjects = r.stage.Subjects[0], nil
+	}
+	cons, err := r.js.CreateOrUpdateConsumer(ctx, r.stage.Stream, cfg)
+	if err != nil {
+		return fmt.Errorf("stage %s: consumer on stream %s: %w", r.stage.Name, r.stage.Stream, err)
+	}
+	r.cons = cons
+	return nil
+}
+
+// loop pulls exactly as many messages as there are free handler slots, so no
+// message sits in a client buffer with its ack clock running.
+func (r *runner) loop(ctx context.Context) error {
+	slots := make(chan struct{}, r.cfg.concurrency)
+	var wg sync.WaitGroup
+	// Handlers run on a context that outlives ctx by the drain timeout, so a
+	// stop lets in-flight work finish instead of abandoning it half-published.
+	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer hcancel()
+	retry := backoff.NewExponentialBackOff(backoff.WithInitialInterval(100*time.Millisecond), backoff.WithMaxInterval(5*time.Second), backoff.WithMaxElapsedTime(0))
+
+	for ctx.Err() == nil {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			continue
+		}
+		n := 1
+	more:
+		for n < r.cfg.concurrency {
+			select {
+			case slots <- struct{}{}:
+				n++
+			default:
+				break more
+			}
+		}
+		fctx, fcancel := context.WithTimeout(ctx, r.cfg.fetchWait)
+		batch, err := r.cons.Fetch(n, jetstream.FetchContext(fctx))
+		if err != nil {
+			fcancel()
+			for i := 0; i < n; i++ {
+				<-slots
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			r.log.Warn("pull failed; retrying", "error", err)
+			if errors.Is(err, jetstream.ErrConsumerNotFound) || errors.Is(err, jetstream.ErrConsumerDeleted) {
+				if cerr := r.ensureConsumer(ctx); cerr != nil {
+					r.log.Error("recreate consumer", "error", cerr)
+				}
+			}
+			sleep(ctx, retry.NextBackOff())
+			continue
+		}
+		got := 0
+		for msg := range batch.Messages() {
+			got++
+			wg.Add(1)
+			go func(msg jetstream.Msg) {
+				defer wg.Done()
+				defer func() { <-slots }()
+				r.handle(hctx, msg)
+			}(msg)
+		}
+		fcancel()
+		for i := got; i < n; i++ {
+			<-slots
+		}
+		if err := batch.Error(); err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.Is(err, nats.ErrTimeout) {
+			if ctx.Err() == nil {
+				r.log.Warn("pull ended with an error", "error", err)
+				sleep(ctx, retry.NextBackOff())
+			}
+		} else {
+			retry.Reset()
+		}
+	}
+
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(r.cfg.drainTimeout):
+		r.log.Warn("drain timeout: abandoning in-flight messages; they will be redelivered", "timeout", r.cfg.drainTimeout)
+		hcancel()
+		<-done
+	}
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// handle runs the handler on one message and settles it: ack, retry later,
+// or answer and dead-letter.
+func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
+	start := time.Now()
+	name := r.stage.Name
+	r.metrics.InFlight.WithLabelValues(name).Inc()
+	defer r.metrics.InFlight.WithLabelValues(name).Dec()
+
+	m := &Msg{Subject: jm.Subject(), Data: jm.Data(), Header: jm.Headers()}
+	if meta, err := jm.Metadata(); err == nil {
+		m.NumDelivered, m.StreamSeq = meta.NumDelivered, meta.Sequence.Stream
+	}
+	if m.NumDelivered > 1 {
+		r.metrics.Redeliveries.WithLabelValues(name).Inc()
+	}
+	log := r.log.With("subject", m.Subject, "stream_seq", m.StreamSeq, "delivery", m.NumDelivered)
+
+	stopBeat := r.heartbeat(jm)
+	outs, err := r.call(ctx, m)
+	if err == nil {
+		err = r.publish(ctx, outs)
+	}
+	stopBeat()
+	defer func() { r.metrics.Latency.WithLabelValues(name).Observe(time.Since(start).Seconds()) }()
+
+	switch {
+	case err == nil:
+		if aerr := jm.DoubleAck(ctx); aerr != nil {
+			// The outputs are published with ids, so a redelivery caused by a
+			// lost ack republishes duplicates the streams drop.
+			log.Warn("ack failed; message will be redelivered", "error", aerr)
+		}
+		r.metrics.Messages.WithLabelValues(name, OutcomeAck).Inc()
+	case IsPermanent(err) || m.NumDelivered >= uint64(r.cfg.maxDeliver):
+		outcome := OutcomeRejected
+		if !IsPermanent(err) {
+			outcome = OutcomeDeadLetter
+			err = fmt.Errorf("gave up after %d deliveries: %w", m.NumDelivered, err)
+		}
+		if perr := r.publish(ctx, r.rejectOuts(m, err)); perr != nil {
+			// Could not record the failure: keep the message for another try.
+			log.Error("publishing the rejection failed; retrying later", "error", perr, "reason", err)
+			_ = jm.NakWithDelay(r.delay(m.NumDelivered))
+			r.metrics.Messages.WithLabelValues(name, OutcomeRetry).Inc()
+			return
+		}
+		if terr := jm.Term(); terr != nil {
+			log.Warn("terminating a dead-lettered message failed", "error", terr)
+		}
+		log.Warn("message rejected and dead-lettered", "reason", err)
+		r.metrics.Messages.WithLabelValues(name, outcome).Inc()
+	default:
+		d := r.delay(m.NumDelivered)
+		log.Info("transient failure; will retry", "error", err, "retry_in", d)
+		if nerr := jm.NakWithDelay(d); nerr != nil {
+			log.Warn("nak failed; message will be redelivered after ack wait", "error", nerr)
+		}
+		r.metrics.Messages.WithLabelValues(name, OutcomeRetry).Inc()
+	}
+}
+
+// call runs the handler, turning a panic into a permanent error: a message
+// that crashes the handler would crash it again.
+func (r *runner) call(ctx context.Context, m *Msg) (outs []Out, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("handler panicked", "panic", p, "stack", string(debug.Stack()))
+			outs, err = nil, Permanentf("internal error in stage %s: %v", r.stage.Name, p)
+		}
+	}()
+	return r.stage.Handler(ctx, m)
+}
+
+func (r *runner) rejectOuts(m *Msg, reason error) []Out {
+	var outs []Out
+	if r.stage.Reject != nil {
+		outs = r.stage.Reject(m, reason)
+	}
+	return append(outs, deadLetter(r.stage.Name, r.stage.Stream, m, reason))
+}
+
+// heartbeat tells the server the message is still being worked on, so a long
+// handler keeps it instead of seeing it redelivered to another worker.
+func (r *runner) heartbeat(jm jetstream.Msg) (stop func()) {
+	every := r.cfg.ackWait / 3
+	if every <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				_ = jm.InProgress()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// delay is the redelivery delay after the n-th delivery failed: exponential
+// with jitter, so a burst of failures does not come back as a burst.
+func (r *runner) delay(n uint64) time.Duration {
+	b := backoff.NewExponentialBackOff(
+		backoff.WithInitialInterval(r.cfg.backoffMin),
+		backoff.WithMaxInterval(r.cfg.backoffMax),
+		backoff.WithMaxElapsedTime(0),
+	)
+	d := b.NextBackOff()
+	for i := uint64(1); i < n; i++ {
+		d = b.NextBackOff()
+	}
+	return d
+}
+
+// publish sends every output and waits for the server to store each.
+func (r *runner) publish(ctx context.Context, outs []Out) error {
+	if len(outs) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.publishWait)
+	defer cancel()
+	futures := make([]jetstream.PubAckFuture, 0, len(outs))
+	for _, o := range outs {
+		msg := &nats.Msg{Subject: o.Subject, Data: o.Data, Header: o.Header}
+		var popts []jetstream.PublishOpt
+		if o.ID != "" {
+			popts = append(popts, jetstream.WithMsgID(o.ID))
+		}
+		f, err := r.js.PublishMsgAsync(msg, popts...)
+		if err != nil {
+			return fmt.Errorf("publish to %s: %w", o.Subject, err)
+		}
+		futures = append(futures, f)
+	}
+	for i, f := range futures {
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			return fmt.Errorf("publish to %s: %w", outs[i].Subject, err)
+		case <-ctx.Done():
+			return fmt.Errorf("publish to %s: no acknowledgement: %w", outs[i].Subject, ctx.Err())
+		}
+	}
+	return nil
+}
+
+// reportLag publishes the consumer's backlog as gauges: the signal to scale a stage on.
+func (r *runner) reportLag(ctx context.Context) {
+	t := time.NewTicker(r.cfg.lagEvery)
+	defer t.Stop()
+	for {
+		info, err := r.cons.Info(ctx)
+		if err == nil {
+			r.metrics.Pending.WithLabelValues(r.stage.Name).Set(float64(info.NumPending))
+			r.metrics.AckPending.WithLabelValues(r.stage.Name).Set(float64(info.NumAckPending))
+		}
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return
+		}
+	}
+}

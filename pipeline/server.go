@@ -1,0 +1,140 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+)
+
+// Server is an embedded NATS server with JetStream on disk.
+type Server struct {
+	ns      *server.Server
+	dataDir string
+}
+
+type serverConfig struct {
+	dataDir    string
+	host       string
+	port       int
+	syncAlways bool
+	maxStore   int64
+	logging    bool
+	readyWait  time.Duration
+}
+
+// ServerOption configures the embedded server.
+type ServerOption func(*serverConfig)
+
+// WithDataDir sets where JetStream keeps its files.
+func WithDataDir(dir string) ServerOption { return func(c *serverConfig) { c.dataDir = dir } }
+
+// WithListen sets the client address; port -1 picks a free port, 0 means the default 4222.
+func WithListen(host string, port int) ServerOption {
+	return func(c *serverConfig) { c.host, c.port = host, port }
+}
+
+// WithSyncAlways makes the server fsync every write. Without it, writes are
+// flushed to the operating system before they are acknowledged (they survive a
+// crash of this process) and fsynced every two minutes (a machine crash may
+// lose the last of them).
+func WithSyncAlways(on bool) ServerOption { return func(c *serverConfig) { c.syncAlways = on } }
+
+// WithMaxStore caps JetStream's disk use in bytes (0: server default).
+func WithMaxStore(bytes int64) ServerOption { return func(c *serverConfig) { c.maxStore = bytes } }
+
+// WithServerLogging sends the server's own log to stderr.
+func WithServerLogging(on bool) ServerOption { return func(c *serverConfig) { c.logging = on } }
+
+// DefaultDataDir is where the embedded server keeps its data unless told otherwise.
+func DefaultDataDir() string {
+	if d := os.Getenv("TOOLYARD_DATA"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "toolyard")
+	}
+	return filepath.Join(os.TempDir(), "toolyard")
+}
+
+// StartServer starts an embedded NATS server with JetStream and waits until it
+// accepts connections.
+func StartServer(opts ...ServerOption) (*Server, error) {
+	cfg := serverConfig{dataDir: DefaultDataDir(), host: "127.0.0.1", port: 4222, readyWait: 10 * time.Second}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := os.MkdirAll(cfg.dataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create data directory %s: %w", cfg.dataDir, err)
+	}
+	sopts := &server.Options{
+		ServerName:            "toolyard",
+		Host:                  cfg.host,
+		Port:                  cfg.port,
+		JetStream:             true,
+		StoreDir:              cfg.dataDir,
+		JetStreamMaxStore:     cfg.maxStore,
+		SyncAlways:            cfg.syncAlways,
+		NoSigs:                true,
+		MaxPayload:            8 << 20,
+		DisableShortFirstPing: true,
+	}
+	ns, err := server.NewServer(sopts)
+	if err != nil {
+		return nil, fmt.Errorf("configure embedded NATS server: %w", err)
+	}
+	if cfg.logging {
+		ns.ConfigureLogger()
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(cfg.readyWait) {
+		ns.Shutdown()
+		return nil, fmt.Errorf("embedded NATS server not ready within %s (is %s:%d already in use?)", cfg.readyWait, cfg.host, cfg.port)
+	}
+	return &Server{ns: ns, dataDir: cfg.dataDir}, nil
+}
+
+// ClientURL is the URL other processes connect to.
+func (s *Server) ClientURL() string { return s.ns.ClientURL() }
+
+// DataDir is where JetStream keeps its files.
+func (s *Server) DataDir() string { return s.dataDir }
+
+// Connect opens an in-process connection: no socket, no network stack.
+func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, error) {
+	opts = append([]nats.Option{nats.InProcessServer(s.ns), nats.Name("toolyard-embedded")}, opts...)
+	nc, err := nats.Connect("", opts...)
+	if err != nil {
+		return nil, fmt.Errorf("connect in-process: %w", err)
+	}
+	return nc, nil
+}
+
+// Shutdown stops the server and waits until it is down.
+func (s *Server) Shutdown() {
+	s.ns.Shutdown()
+	s.ns.WaitForShutdown()
+}
+
+// Connect dials a NATS server or cluster, retrying the first connection and
+// reconnecting forever: workers outlive server restarts.
+func Connect(url, name string, opts ...nats.Option) (*nats.Conn, error) {
+	if url == "" {
+		return nil, errors.New("no NATS URL")
+	}
+	opts = append([]nats.Option{
+		nats.Name(name),
+		nats.MaxReconnects(-1),
+		nats.RetryOnFailedConnect(false),
+		nats.ReconnectWait(250 * time.Millisecond),
+	}, opts...)
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("connect to NATS at %s: %w", url, err)
+	}
+	return nc, nil
+}

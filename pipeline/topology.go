@@ -1,0 +1,110 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Stream names and the subjects they hold.
+const (
+	StreamAgent  = "AGENT"  // agent.>: what agents publish (a log, replayable)
+	StreamPipe   = "PIPE"   // pipe.>: work between stages (work queue)
+	StreamResult = "RESULT" // result.>: what agents read back
+	StreamAudit  = "AUDIT"  // audit.>: one record per decision (training input)
+	StreamDLQ    = "DLQ"    // dlq.>: inputs a stage gave up on
+
+	PipeSubjects = "pipe.>"
+	DLQPrefix    = "dlq."
+)
+
+// StreamLimits bounds one stream.
+type StreamLimits struct {
+	MaxAge   time.Duration
+	MaxBytes int64
+	// Replicas is the number of copies in a cluster (1 on a single server).
+	Replicas int
+}
+
+// Topology is the set of streams Toolyard runs on.
+type Topology struct {
+	Agent, Pipe, Result, Audit, DLQ StreamLimits
+	// DuplicateWindow is how long a Nats-Msg-Id is remembered. It must outlast
+	// the longest redelivery cycle (AckWait × MaxDeliver plus backoff), or a
+	// late redelivery would duplicate downstream work.
+	DuplicateWindow time.Duration
+	// Storage is file (default) or memory.
+	Storage jetstream.StorageType
+}
+
+// DefaultTopology is sized for one machine: a day of agent traffic and
+// results, a month of audit and dead letters.
+func DefaultTopology() Topology {
+	const gib = 1 << 30
+	return Topology{
+		Agent:           StreamLimits{MaxAge: 24 * time.Hour, MaxBytes: 1 * gib, Replicas: 1},
+		Pipe:            StreamLimits{MaxAge: 24 * time.Hour, MaxBytes: 1 * gib, Replicas: 1},
+		Result:          StreamLimits{MaxAge: 24 * time.Hour, MaxBytes: 1 * gib, Replicas: 1},
+		Audit:           StreamLimits{MaxAge: 30 * 24 * time.Hour, MaxBytes: 10 * gib, Replicas: 1},
+		DLQ:             StreamLimits{MaxAge: 30 * 24 * time.Hour, MaxBytes: 1 * gib, Replicas: 1},
+		DuplicateWindow: 10 * time.Minute,
+		Storage:         jetstream.FileStorage,
+	}
+}
+
+// WithReplicas returns the topology with every stream at n replicas.
+func (t Topology) WithReplicas(n int) Topology {
+	for _, l := range []*StreamLimits{&t.Agent, &t.Pipe, &t.Result, &t.Audit, &t.DLQ} {
+		l.Replicas = n
+	}
+	return t
+}
+
+// Streams returns the stream configurations of the topology.
+func (t Topology) Streams() []jetstream.StreamConfig {
+	mk := func(name, desc string, subjects []string, l StreamLimits, ret jetstream.RetentionPolicy) jetstream.StreamConfig {
+		replicas := l.Replicas
+		if replicas < 1 {
+			replicas = 1
+		}
+		return jetstream.StreamConfig{
+			Name: name, Description: desc, Subjects: subjects, Retention: ret,
+			MaxAge: l.MaxAge, MaxBytes: l.MaxBytes, Replicas: replicas,
+			Storage: t.Storage, Duplicates: t.DuplicateWindow, Discard: jetstream.DiscardOld,
+			// Default persistence: a write is flushed before it is acknowledged,
+			// so an acknowledged message survives a crash of the server process.
+			PersistMode: jetstream.DefaultPersistMode,
+		}
+	}
+	pipe := mk(StreamPipe, "Work between Toolyard stages", []string{PipeSubjects}, t.Pipe, jetstream.WorkQueuePolicy)
+	// A full work queue must refuse new work rather than drop queued work.
+	pipe.Discard = jetstream.DiscardNew
+	return []jetstream.StreamConfig{
+		mk(StreamAgent, "Agent outputs and token streams", []string{"agent.>"}, t.Agent, jetstream.LimitsPolicy),
+		pipe,
+		mk(StreamResult, "Results read back by agents", []string{"result.>"}, t.Result, jetstream.LimitsPolicy),
+		mk(StreamAudit, "One record per pipeline decision", []string{"audit.>"}, t.Audit, jetstream.LimitsPolicy),
+		mk(StreamDLQ, "Inputs a stage gave up on, with the reason", []string{DLQPrefix + ">"}, t.DLQ, jetstream.LimitsPolicy),
+	}
+}
+
+// Ensure creates the streams, or updates them to this configuration. It is
+// safe to call from every process at start-up.
+func (t Topology) Ensure(ctx context.Context, js jetstream.JetStream) error {
+	for _, cfg := range t.Streams() {
+		_, err := js.CreateOrUpdateStream(ctx, cfg)
+		if err == nil {
+			continue
+		}
+		// Retention cannot change on an existing stream; say so plainly.
+		var apiErr *jetstream.APIError
+		if errors.As(err, &apiErr) {
+			return fmt.Errorf("stream %s: %w (an existing stream with different retention must be deleted or migrated by hand)", cfg.Name, err)
+		}
+		return fmt.Errorf("stream %s: %w", cfg.Name, err)
+	}
+	return nil
+}

@@ -1,0 +1,185 @@
+package discover
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// Index fields. The text fields are searched; id and server are exact-match
+// fields for scope filtering only.
+const (
+	fieldName        = "name"
+	fieldKeywords    = "keywords"
+	fieldExamples    = "examples"
+	fieldDescription = "description"
+	fieldParams      = "params"
+	fieldID          = "id"
+	fieldServer      = "server"
+)
+
+// maxSchemaDepth bounds how deep nested parameter objects are read; deeper
+// properties are rarely what a user names, and a cyclic-looking schema must
+// not cost unbounded time.
+const maxSchemaDepth = 4
+
+// entry is what the engine keeps of one tool besides the index: enough to
+// answer with a Candidate, rebuild the index, and compute confidence.
+type entry struct {
+	cand schemas.Candidate
+	doc  map[string]interface{}
+	// terms are the tool's distinct analysed terms over every text field.
+	terms []string
+	// nameTerms are the distinct analysed terms of its name and id.
+	nameTerms []string
+	// names are the tool's name and id as exact word sequences joined by
+	// spaces ("disk usage", "system disk usage"), for spotting a mention.
+	names []string
+}
+
+func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
+	if strings.TrimSpace(m.ID) == "" {
+		return nil, errors.New("tool id is empty")
+	}
+	names, docs, err := paramText(m.Parameters)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: parameters: %w", m.ID, err)
+	}
+	name := m.Name
+	if name == "" {
+		name = m.ID
+	}
+	server := m.ServerName()
+	local := m.ID[strings.LastIndexByte(m.ID, '/')+1:]
+
+	nameValues := []string{name}
+	if e.exactForm(local) != e.exactForm(name) {
+		nameValues = append(nameValues, local)
+	}
+	keywords := slices.Clone(m.Keywords)
+	kwText := keywords
+	if server != "" {
+		kwText = append(slices.Clone(keywords), server)
+	}
+	params := slices.Concat(names, docs)
+	doc := map[string]interface{}{
+		fieldName:        nameValues,
+		fieldKeywords:    kwText,
+		fieldExamples:    m.Examples,
+		fieldDescription: m.Description,
+		fieldParams:      params,
+		fieldID:          m.ID,
+		fieldServer:      server,
+	}
+
+	var all []string
+	for _, group := range [][]string{nameValues, kwText, m.Examples, {m.Description}, params} {
+		for _, s := range group {
+			all = append(all, terms(e.text, s)...)
+		}
+	}
+	var nameTerms []string
+	for _, s := range []string{name, m.ID} {
+		nameTerms = append(nameTerms, terms(e.text, s)...)
+	}
+	var forms []string
+	for _, s := range []string{name, m.ID, local} {
+		if f := e.exactForm(s); f != "" && !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	return &entry{
+		cand: schemas.Candidate{
+			ToolID: m.ID, Name: name, Description: m.Description,
+			Keywords: keywords, Server: server, MatchType: schemas.MatchKeyword,
+		},
+		doc:       doc,
+		terms:     uniqueSorted(all),
+		nameTerms: uniqueSorted(nameTerms),
+		names:     forms,
+	}, nil
+}
+
+// exactForm is s as the space-joined words a query would contain when it
+// names s: "getTeamStats" → "get team stat", "disk_usage" → "disk usage".
+func (e *Engine) exactForm(s string) string {
+	return strings.Join(terms(e.exact, s), " ")
+}
+
+func uniqueSorted(ts []string) []string {
+	sort.Strings(ts)
+	return slices.Compact(ts)
+}
+
+// schemaNode is the part of a JSON Schema that says what a parameter means.
+type schemaNode struct {
+	Title       string                     `json:"title"`
+	Description string                     `json:"description"`
+	Properties  map[string]json.RawMessage `json:"properties"`
+	Items       json.RawMessage            `json:"items"`
+	Enum        []json.RawMessage          `json:"enum"`
+}
+
+// paramText reads a parameters JSON Schema: the property names (nested
+// ones too), and their titles, descriptions and string enum values. Output
+// is in sorted property order so indexing is deterministic.
+func paramText(raw json.RawMessage) (names, docs []string, err error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil, nil
+	}
+	var root schemaNode
+	if err := json.Unmarshal(raw, &root); err != nil {
+		return nil, nil, fmt.Errorf("not a JSON Schema object: %w", err)
+	}
+	var walk func(n schemaNode, depth int)
+	walk = func(n schemaNode, depth int) {
+		if depth > maxSchemaDepth {
+			return
+		}
+		keys := make([]string, 0, len(n.Properties))
+		for k := range n.Properties {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			names = append(names, k)
+			var child schemaNode
+			// A property schema may be a boolean or otherwise odd; it still
+			// has a name worth indexing, so skip only its insides.
+			if json.Unmarshal(n.Properties[k], &child) != nil {
+				continue
+			}
+			docs = appendNonEmpty(docs, child.Title, child.Description)
+			for _, v := range child.Enum {
+				var s string
+				if json.Unmarshal(v, &s) == nil {
+					docs = appendNonEmpty(docs, s)
+				}
+			}
+			walk(child, depth+1)
+		}
+		var items schemaNode
+		if len(n.Items) > 0 && n.Items[0] == '{' && json.Unmarshal(n.Items, &items) == nil {
+			docs = appendNonEmpty(docs, items.Description)
+			walk(items, depth+1)
+		}
+	}
+	walk(root, 0)
+	return names, docs, nil
+}
+
+func appendNonEmpty(dst []string, ss ...string) []string {
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			dst = append(dst, s)
+		}
+	}
+	return dst
+}

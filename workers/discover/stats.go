@@ -1,0 +1,74 @@
+package discover
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// stats are the registry-wide term statistics the confidence heuristic
+// needs, kept in step with the index on every Put and Remove. bleve keeps
+// its own, but per field and not cheaply readable per term.
+type stats struct {
+	docs int
+	// df is how many tools contain a term in any text field.
+	df map[string]int
+	// names maps a tool's exact name form to the tools that carry it.
+	names map[string][]string
+	// maxNameWords is the longest name form, bounding the query spans to look up.
+	maxNameWords int
+}
+
+func newStats() *stats {
+	return &stats{df: map[string]int{}, names: map[string][]string{}}
+}
+
+func (s *stats) add(e *entry) {
+	s.docs++
+	for _, t := range e.terms {
+		s.df[t]++
+	}
+	for _, n := range e.names {
+		s.names[n] = append(s.names[n], e.cand.ToolID)
+		if w := strings.Count(n, " ") + 1; w > s.maxNameWords {
+			s.maxNameWords = w
+		}
+	}
+}
+
+func (s *stats) remove(e *entry) {
+	s.docs--
+	for _, t := range e.terms {
+		if s.df[t]--; s.df[t] <= 0 {
+			delete(s.df, t)
+		}
+	}
+	for _, n := range e.names {
+		ids := slices.DeleteFunc(s.names[n], func(id string) bool { return id == e.cand.ToolID })
+		if len(ids) == 0 {
+			delete(s.names, n)
+		} else {
+			s.names[n] = ids
+		}
+	}
+	// maxNameWords may now overstate the longest name; that only costs a
+	// few extra map lookups per query, so it is not recomputed.
+}
+
+// idf is the BM25 inverse document frequency of a term; 0 for a term no
+// tool contains, since such a term says nothing about which tool is meant.
+func (s *stats) idf(t string) float64 {
+	df := s.df[t]
+	if df == 0 {
+		return 0
+	}
+	return bm25IDF(s.docs, df)
+}
+
+// maxIDF is the idf of a term found in a single tool: the most specific a
+// term can be in this registry.
+func (s *stats) maxIDF() float64 { return bm25IDF(s.docs, 1) }
+
+func bm25IDF(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}

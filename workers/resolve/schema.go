@@ -1,0 +1,275 @@
+package resolve
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// property is the part of one top-level property schema the slot filler
+// needs. Nested schemas are left to the validator.
+type property struct {
+	name        string
+	norm        string   // normalized name, for key matching
+	words       []string // lower-case words of the name, for cues
+	typ         string   // primary non-null JSON type; "" when the schema does not say
+	description string
+	enum        []any
+	def         any
+	hasDefault  bool
+	examples    []any
+	items       *property
+	freetext    bool
+	required    bool
+}
+
+// toolSchema is a manifest's parameter schema, parsed for filling and
+// compiled for validation.
+type toolSchema struct {
+	props    []*property // declaration order
+	byNorm   map[string]*property
+	required []string
+	check    *schemas.ParamSchema
+}
+
+func (s *toolSchema) prop(name string) *property {
+	for _, p := range s.props {
+		if p.name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+type rawProperty struct {
+	Type        json.RawMessage `json:"type"`
+	Description string          `json:"description"`
+	Enum        []any           `json:"enum"`
+	Default     json.RawMessage `json:"default"`
+	Examples    []any           `json:"examples"`
+	Items       json.RawMessage `json:"items"`
+	Freetext    bool            `json:"x-toolyard-freetext"`
+}
+
+func parseSchema(toolID string, raw json.RawMessage) (*toolSchema, error) {
+	check, err := schemas.CompileParams(toolID, raw)
+	if err != nil {
+		return nil, err
+	}
+	s := &toolSchema{byNorm: map[string]*property{}, check: check}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return s, nil
+	}
+	var top struct {
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+	}
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return nil, fmt.Errorf("tool %s: parameters: %w", toolID, err)
+	}
+	names, bodies, err := orderedObject(top.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: parameters.properties: %w", toolID, err)
+	}
+	for i, name := range names {
+		p, err := parseProperty(name, bodies[i])
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: parameter %s: %w", toolID, name, err)
+		}
+		s.props = append(s.props, p)
+		// The first of two properties that normalize alike keeps the key;
+		// the other stays reachable by its exact name only.
+		if _, dup := s.byNorm[p.norm]; !dup {
+			s.byNorm[p.norm] = p
+		}
+	}
+	s.required = top.Required
+	for _, r := range top.Required {
+		if p := s.prop(r); p != nil {
+			p.required = true
+			continue
+		}
+		// Required but undescribed: still reported as missing by name.
+		p := &property{name: r, norm: normalize(r), words: nameWords(r), required: true}
+		s.props = append(s.props, p)
+		if _, dup := s.byNorm[p.norm]; !dup {
+			s.byNorm[p.norm] = p
+		}
+	}
+	return s, nil
+}
+
+func parseProperty(name string, body json.RawMessage) (*property, error) {
+	p := &property{name: name, norm: normalize(name), words: nameWords(name)}
+	var rp rawProperty
+	// A boolean schema (true/false) has nothing to read.
+	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '{' {
+		if err := json.Unmarshal(body, &rp); err != nil {
+			return nil, err
+		}
+	}
+	p.typ = primaryType(rp.Type)
+	p.description = rp.Description
+	p.enum = rp.Enum
+	p.examples = rp.Examples
+	p.freetext = rp.Freetext
+	if len(rp.Items) > 0 {
+		items, err := parseProperty(name, rp.Items)
+		if err != nil {
+			return nil, err
+		}
+		p.items = items
+	}
+	if len(rp.Default) > 0 {
+		if err := json.Unmarshal(rp.Default, &p.def); err != nil {
+			return nil, err
+		}
+		p.hasDefault = true
+		// Defaults take the same Go shapes as coerced values (int64 for
+		// integers), so a call looks the same however a value got there.
+		if v, err := coerce(p, p.def); err == nil {
+			p.def = v
+		}
+	}
+	return p, nil
+}
+
+// primaryType is the first non-null type of a "type" keyword (a string or
+// an array of strings).
+func primaryType(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return one
+	}
+	var many []string
+	if json.Unmarshal(raw, &many) == nil {
+		for _, t := range many {
+			if t != "null" {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// orderedObject splits a JSON object into its keys and values in document
+// order: declaration order decides which parameter a bare value fills.
+func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, nil, fmt.Errorf("not an object")
+	}
+	var names []string
+	var bodies []json.RawMessage
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		name, _ := tok.(string)
+		var body json.RawMessage
+		if err := dec.Decode(&body); err != nil {
+			return nil, nil, err
+		}
+		names = append(names, name)
+		bodies = append(bodies, body)
+	}
+	return names, bodies, nil
+}
+
+// normalize folds a key for matching: lower case, without separators.
+func normalize(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '-' || r == '_' || r == '.' || unicode.IsSpace(r):
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// nameWords splits an identifier into lower-case words at separators and
+// camelCase boundaries: "maxResults" and "max_results" → [max results].
+func nameWords(s string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	return words
+}
+
+// schemaCache keeps parsed schemas by tool id, because compiling a JSON
+// Schema costs far more than resolving an intent. An entry is reused only
+// while the manifest's parameter document is byte-identical, so a registry
+// update takes effect on the next call.
+var schemaCache = struct {
+	sync.RWMutex
+	m map[string]cacheEntry
+}{m: map[string]cacheEntry{}}
+
+type cacheEntry struct {
+	raw    []byte
+	schema *toolSchema
+}
+
+// maxCachedSchemas bounds the cache; a million-tool registry only ever
+// resolves a working set of them.
+const maxCachedSchemas = 4096
+
+func schemaFor(m schemas.Manifest) (*toolSchema, error) {
+	schemaCache.RLock()
+	e, ok := schemaCache.m[m.ID]
+	schemaCache.RUnlock()
+	if ok && bytes.Equal(e.raw, m.Parameters) {
+		return e.schema, nil
+	}
+	s, err := parseSchema(m.ID, m.Parameters)
+	if err != nil {
+		return nil, err
+	}
+	schemaCache.Lock()
+	if len(schemaCache.m) >= maxCachedSchemas {
+		for k := range schemaCache.m { // evict an arbitrary entry
+			delete(schemaCache.m, k)
+			break
+		}
+	}
+	schemaCache.m[m.ID] = cacheEntry{raw: bytes.Clone(m.Parameters), schema: s}
+	schemaCache.Unlock()
+	return s, nil
+}
