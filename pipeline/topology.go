@@ -91,20 +91,30 @@ func (t Topology) Streams() []jetstream.StreamConfig {
 	}
 }
 
-// Ensure creates the streams, or updates them to this configuration. It is
-// safe to call from every process at start-up.
+// Ensure creates the streams that do not exist yet and leaves existing ones
+// as they are, so a worker joining a cluster never rewrites the limits or
+// replication an operator chose. Safe to call from every process.
 func (t Topology) Ensure(ctx context.Context, js jetstream.JetStream) error {
 	for _, cfg := range t.Streams() {
-		_, err := js.CreateOrUpdateStream(ctx, cfg)
-		if err == nil {
-			continue
+		_, err := js.CreateStream(ctx, cfg)
+		if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			return fmt.Errorf("create stream %s: %w", cfg.Name, err)
 		}
-		// Retention cannot change on an existing stream; say so plainly.
-		var apiErr *jetstream.APIError
-		if errors.As(err, &apiErr) {
-			return fmt.Errorf("stream %s: %w (an existing stream with different retention must be deleted or migrated by hand)", cfg.Name, err)
+	}
+	return nil
+}
+
+// Apply creates the streams or updates them to this configuration.
+func (t Topology) Apply(ctx context.Context, js jetstream.JetStream) error {
+	for _, cfg := range t.Streams() {
+		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
+			// Retention cannot change on an existing stream; say so plainly.
+			var apiErr *jetstream.APIError
+			if errors.As(err, &apiErr) {
+				return fmt.Errorf("stream %s: %w (a stream whose retention differs must be deleted or migrated by hand)", cfg.Name, err)
+			}
+			return fmt.Errorf("stream %s: %w", cfg.Name, err)
 		}
-		return fmt.Errorf("stream %s: %w", cfg.Name, err)
 	}
 	return nil
 }

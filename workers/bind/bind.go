@@ -113,6 +113,7 @@ const (
 	CodeToolFailed   = "tool_failed"
 	CodeInvalidArgs  = "invalid_arguments"
 	CodeUnknownTool  = "unknown_tool"
+	CodeNotRunnable  = "not_runnable"
 )
 
 // Rejecter answers an input the stage gave up on with an error result to the
@@ -121,9 +122,11 @@ const (
 // failed; input too broken to read is answered at message level.
 func Rejecter(stage string) pipeline.RejectFunc {
 	return func(m *pipeline.Msg, reason error) []pipeline.Out {
+		// The subject names the session that is listening; a payload may be
+		// wrong about it, which may be the very reason for the rejection.
 		session := SessionOf(m.Subject)
 		ref := peek(m.Data)
-		if ref.SessionID != "" && validSession(ref.SessionID) {
+		if !validSession(session) {
 			session = ref.SessionID
 		}
 		code := CodeGaveUp
@@ -133,7 +136,7 @@ func Rejecter(stage string) pipeline.RejectFunc {
 		msgID := ref.MessageID
 		if msgID == "" && ref.IntentID == "" {
 			// Nothing identifies the input but its place in the stream.
-			msgID = stage + "-seq-" + strconv.FormatUint(m.StreamSeq, 10)
+			msgID = "seq-" + strconv.FormatUint(m.StreamSeq, 10)
 		}
 		res := ErrorResult(stage, session, msgID, ref.IntentID, ref.Text, code, reason)
 		return []pipeline.Out{

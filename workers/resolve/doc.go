@@ -14,9 +14,11 @@
 //     text. A repeated key replaces the earlier value, except for arrays,
 //     whose values accumulate.
 //  2. property cues: a property's name followed by a value ("limit 50",
-//     "with limit of 50", "units metric"). For string properties the value must
-//     look like one: a path, URL, address or number, or a run of capitalised
-//     words ("location New York").
+//     "with limit of 50", "units metric"); for numbers also the value first
+//     ("20 lines"), or only the first word of a longer name ("duration 45"
+//     for duration_minutes). For string properties the value must look like
+//     one: a path, URL, address or number, or a run of capitalised words
+//     ("location New York").
 //  3. bare quoted values: a quoted value preceded by a property's name goes to
 //     that property; any other goes to the first missing required string
 //     property, then to the free-text property.
@@ -40,4 +42,8 @@
 // enums by case-insensitive name. The result is then validated against the
 // schema; failures are *InvalidError, missing required parameters
 // *MissingError, and both tell the agent how to write the intent instead.
+// Neither is worth retrying: the agent has to rephrase.
+//
+// Coerce applies the same type conversions to arguments that arrive
+// already keyed (direct <tool_call>s), for the execute stage.
 package resolve

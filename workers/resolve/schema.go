@@ -244,7 +244,11 @@ var schemaCache = struct {
 
 type cacheEntry struct {
 	raw    []byte
+	name   string
 	schema *toolSchema
+	// words are the tool's name and id words (toolWords), kept here
+	// because they cost more to build than the rest of a resolution.
+	words map[string]bool
 }
 
 // maxCachedSchemas bounds the cache; a million-tool registry only ever
@@ -252,16 +256,25 @@ type cacheEntry struct {
 const maxCachedSchemas = 4096
 
 func schemaFor(m schemas.Manifest) (*toolSchema, error) {
-	schemaCache.RLock()
-	e, ok := schemaCache.m[m.ID]
-	schemaCache.RUnlock()
-	if ok && bytes.Equal(e.raw, m.Parameters) {
-		return e.schema, nil
-	}
-	s, err := parseSchema(m.ID, m.Parameters)
+	e, err := cached(m)
 	if err != nil {
 		return nil, err
 	}
+	return e.schema, nil
+}
+
+func cached(m schemas.Manifest) (cacheEntry, error) {
+	schemaCache.RLock()
+	e, ok := schemaCache.m[m.ID]
+	schemaCache.RUnlock()
+	if ok && e.name == m.Name && bytes.Equal(e.raw, m.Parameters) {
+		return e, nil
+	}
+	s, err := parseSchema(m.ID, m.Parameters)
+	if err != nil {
+		return cacheEntry{}, err
+	}
+	e = cacheEntry{raw: bytes.Clone(m.Parameters), name: m.Name, schema: s, words: toolWords(m.ID, m.Name)}
 	schemaCache.Lock()
 	if len(schemaCache.m) >= maxCachedSchemas {
 		for k := range schemaCache.m { // evict an arbitrary entry
@@ -269,7 +282,7 @@ func schemaFor(m schemas.Manifest) (*toolSchema, error) {
 			break
 		}
 	}
-	schemaCache.m[m.ID] = cacheEntry{raw: bytes.Clone(m.Parameters), schema: s}
+	schemaCache.m[m.ID] = e
 	schemaCache.Unlock()
-	return s, nil
+	return e, nil
 }

@@ -1,0 +1,40 @@
+# Toolyard — see README.md.
+GO      ?= go
+BIN     := bin/toolyard
+PKGS    := ./...
+# The short fuzz run that is part of the normal tests (seconds per target).
+FUZZTIME ?= 10s
+
+.PHONY: all build run test unit integration fuzz bench lint deps clean
+
+all: build
+
+deps: ## download the Go modules the build and tests need
+	$(GO) mod download
+
+build: ## build bin/toolyard
+	$(GO) build -o $(BIN) ./cmd/toolyard
+
+run: build ## start the embedded default: NATS JetStream, every stage, the sample registry
+	./$(BIN) up
+
+test: build ## every test: unit, short fuzz runs, integration (real NATS servers and worker processes)
+	$(GO) vet $(PKGS)
+	$(GO) test -count=1 -timeout 8m $(PKGS)
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./workers/parse/
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./workers/parse/
+
+fuzz: ## longer fuzz runs of the parsers
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m ./workers/parse/
+	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime 5m ./workers/parse/
+
+bench: build ## benchmarks: pipeline throughput and latency, parser MB/s, search, resolve
+	$(GO) test -run '^$$' -bench . -benchtime 3s -timeout 30m ./workers/... ./integration/...
+
+lint: ## gofmt, vet and staticcheck
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet $(PKGS)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+
+clean:
+	rm -rf bin

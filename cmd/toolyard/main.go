@@ -1,0 +1,90 @@
+// Command toolyard runs the Toolyard pipeline: an embedded NATS server with
+// every stage (up), single stages against a NATS cluster (worker), and the
+// client commands agents and operators use (publish, tools).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// defaultNATS is where client commands look for the server `toolyard up` starts.
+const defaultNATS = "nats://127.0.0.1:4222"
+
+type globalFlags struct {
+	nats     string
+	logLevel string
+	logJSON  bool
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := newRoot().ExecuteContext(ctx)
+	var ec exitCode
+	switch {
+	case errors.As(err, &ec):
+		os.Exit(int(ec))
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "toolyard:", err)
+		os.Exit(1)
+	}
+}
+
+// exitCode ends the process with a status and no further message.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+func newRoot() *cobra.Command {
+	g := &globalFlags{}
+	root := &cobra.Command{
+		Use:   "toolyard",
+		Short: "Turn the tool intents agents write in plain words into executed tool calls",
+		Long: `Toolyard lets an agent write what it wants in plain words — [TOOL: show disk usage
+for /tmp] — and does the rest: a chain of NATS JetStream workers parses the intents,
+discovers the right tool, routes by confidence, resolves arguments, executes, and
+publishes the result back on result.<session>.
+
+Start everything in one process with 'toolyard up', publish agent output with
+'toolyard publish', and scale out with 'toolyard worker --stage S' processes
+against the same NATS server or cluster.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			setupLogging(g)
+		},
+	}
+	root.PersistentFlags().StringVar(&g.nats, "nats", envOr("TOOLYARD_NATS", defaultNATS), "NATS server or cluster URL (env TOOLYARD_NATS)")
+	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	root.PersistentFlags().BoolVar(&g.logJSON, "log-json", false, "log as JSON lines")
+	root.AddCommand(newUp(g), newWorker(g), newPublish(g), newTools(g))
+	return root
+}
+
+func setupLogging(g *globalFlags) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(os.Stderr, opts)
+	if g.logJSON {
+		h = slog.NewJSONHandler(os.Stderr, opts)
+	}
+	slog.SetDefault(slog.New(h))
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,8 @@
+package main
+
+import (
+	"os"
+	"strconv"
+)
+
+func pidString() string { return strconv.Itoa(os.Getpid()) }

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
+	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
+)
+
+func newPublish(g *globalFlags) *cobra.Command {
+	var (
+		session      string
+		messageID    string
+		wait         bool
+		timeout      time.Duration
+		scope        []string
+		conversation string
+	)
+	cmd := &cobra.Command{
+		Use:   "publish --session S [--wait] [TEXT | -]",
+		Short: "Publish agent output for a session and (with --wait) print its results as JSON lines",
+		Long: `Publishes an agent output to agent.output.<session>: the text given as arguments,
+or standard input with "-" (or no text at all). Intents in the text are written
+[TOOL: what you want in plain words]; direct calls as <tool_call name="id">{json args}</tool_call>.
+
+With --wait, prints every result for this output from result.<session>, one JSON
+object a line, and exits once each intent is answered. The first line is the
+receipt (status "accepted") listing the intent ids to expect.
+Exit status: 0 when every result arrived, 2 on timeout.`,
+		Example: `  toolyard publish --session demo --wait "[TOOL: show disk usage for path=/tmp]"
+  echo "[TOOL: what time is it] and [TOOL: kernel version]" | toolyard publish --session demo --wait -`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			text, err := readText(cmd.InOrStdin(), args)
+			if err != nil {
+				return err
+			}
+			out := schemas.AgentOutput{V: schemas.Version, SessionID: session, MessageID: messageID, Text: text, Scope: scope}
+			if out.MessageID == "" {
+				out.MessageID = nuid.Next()
+			}
+			if conversation != "" {
+				if out.Conversation, err = readConversation(conversation); err != nil {
+					return err
+				}
+			}
+			data, err := json.Marshal(out)
+			if err != nil {
+				return err
+			}
+			if err := schemas.Validate(schemas.KindAgentOutput, data); err != nil {
+				return err
+			}
+			nc, err := pipeline.Connect(g.nats, "toolyard-publish")
+			if err != nil {
+				return fmt.Errorf("%w (is 'toolyard up' running?)", err)
+			}
+			defer nc.Close()
+			js, err := jetstream.New(nc)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			var results jetstream.Consumer
+			if wait {
+				// Subscribe before publishing so no result can slip past.
+				results, err = js.OrderedConsumer(ctx, pipeline.StreamResult, jetstream.OrderedConsumerConfig{
+					FilterSubjects: []string{schemas.ResultSubject(session)},
+					DeliverPolicy:  jetstream.DeliverNewPolicy,
+				})
+				if err != nil {
+					return fmt.Errorf("read results: %w", err)
+				}
+			}
+			ack, err := js.Publish(ctx, schemas.AgentOutputSubject(session), data, jetstream.WithMsgID(session+":"+out.MessageID))
+			if err != nil {
+				return fmt.Errorf("publish to %s: %w", schemas.AgentOutputSubject(session), err)
+			}
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			if !wait {
+				return enc.Encode(map[string]any{"session_id": session, "message_id": out.MessageID, "subject": schemas.AgentOutputSubject(session), "stream_seq": ack.Sequence})
+			}
+			return awaitResults(ctx, results, out.MessageID, enc, cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&session, "session", "", "session id (letters, digits, - and _)")
+	fl.StringVar(&messageID, "message-id", "", "id of this output within the session (default: a new unique id); republishing the same id runs nothing twice")
+	fl.BoolVar(&wait, "wait", false, "wait for and print the results")
+	fl.DurationVar(&timeout, "timeout", 30*time.Second, "how long to wait for results")
+	fl.StringSliceVar(&scope, "scope", nil, "restrict discovery to these tool ids or servers")
+	fl.StringVar(&conversation, "conversation", "", `JSON file with the preceding conversation: [{"role": "user", "content": "…"}, …]`)
+	_ = cmd.MarkFlagRequired("session")
+	return cmd
+}
+
+func readText(stdin io.Reader, args []string) (string, error) {
+	if len(args) == 1 && args[0] == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", fmt.Errorf("read standard input: %w", err)
+		}
+		return string(b), nil
+	}
+	return strings.Join(args, " "), nil
+}
+
+func readConversation(path string) ([]schemas.Message, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read conversation: %w", err)
+	}
+	var conv []schemas.Message
+	if err := json.Unmarshal(b, &conv); err != nil {
+		return nil, fmt.Errorf("conversation %s: want a JSON array of {role, content}: %w", path, err)
+	}
+	return conv, nil
+}
+
+// awaitResults prints this output's results until every intent is answered.
+func awaitResults(ctx context.Context, results jetstream.Consumer, messageID string, enc *json.Encoder, stderr io.Writer) error {
+	var expected map[string]bool // nil until the receipt arrives
+	answered := map[string]bool{}
+	for {
+		msg, err := results.Next(jetstream.FetchContext(ctx))
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+				var missing []string
+				for id := range expected {
+					if !answered[id] {
+						missing = append(missing, id)
+					}
+				}
+				if expected == nil {
+					fmt.Fprintln(stderr, "toolyard: no receipt for this output yet: is a parse worker running?")
+				} else {
+					fmt.Fprintf(stderr, "toolyard: timed out waiting for %d result(s): %s\n", len(missing), strings.Join(missing, ", "))
+				}
+				return exitCode(2)
+			}
+			return fmt.Errorf("read results: %w", err)
+		}
+		var r schemas.Result
+		if err := json.Unmarshal(msg.Data(), &r); err != nil || r.MessageID != messageID {
+			continue
+		}
+		if err := enc.Encode(json.RawMessage(msg.Data())); err != nil {
+			return err
+		}
+		switch {
+		case r.Status == schemas.StatusAccepted:
+			expected = map[string]bool{}
+			for _, id := range r.IntentIDs {
+				expected[id] = true
+			}
+		case r.IntentID == "" && r.Status == schemas.StatusError:
+			// The output as a whole was refused: nothing more will come.
+			return nil
+		default:
+			answered[r.IntentID] = true
+		}
+		if expected != nil && len(answered) >= len(expected) && allAnswered(expected, answered) {
+			return nil
+		}
+	}
+}
+
+func allAnswered(expected, answered map[string]bool) bool {
+	for id := range expected {
+		if !answered[id] {
+			return false
+		}
+	}
+	return true
+}

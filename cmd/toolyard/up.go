@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/workers/bind"
+)
+
+func newUp(g *globalFlags) *cobra.Command {
+	var (
+		sf         stageFlags
+		data       string
+		listen     string
+		syncAlways bool
+		external   bool
+		replicas   int
+	)
+	cmd := &cobra.Command{
+		Use:   "up",
+		Short: "Run everything in one process: embedded NATS JetStream, every stage, metrics and status page",
+		Long: `Starts an embedded NATS server with JetStream (files in --data), creates the
+streams, and runs every stage (parse, discover, route, resolve, execute) in this
+process, with metrics and a status page on --http.
+
+Agents publish to agent.output.<session> on the printed NATS URL and read
+result.<session>; 'toolyard publish' does both. More workers for any stage can
+join from other processes with 'toolyard worker --stage S --nats URL'.
+
+With --external, no server is embedded: the stages run against --nats.`,
+		Example: `  toolyard up
+  toolyard up --registry tools.jsonl --data /var/lib/toolyard --listen 0.0.0.0:4222
+  toolyard up --external --nats nats://nats-1:4222,nats://nats-2:4222`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			log := slog.Default()
+			set, err := sf.stageSet(log)
+			if err != nil {
+				return err
+			}
+			var js jetstream.JetStream
+			var natsURL string
+			var ops *pipeline.Ops
+			if external {
+				nc, err := pipeline.Connect(g.nats, "toolyard-up")
+				if err != nil {
+					return err
+				}
+				defer nc.Drain()
+				natsURL, data = g.nats, "(external server)"
+				if js, err = jetstream.New(nc); err != nil {
+					return err
+				}
+				ops = pipeline.NewOps(nc)
+			} else {
+				host, port, err := splitHostPort(listen)
+				if err != nil {
+					return err
+				}
+				srv, err := pipeline.StartServer(pipeline.WithDataDir(data), pipeline.WithListen(host, port), pipeline.WithSyncAlways(syncAlways))
+				if err != nil {
+					return err
+				}
+				defer srv.Shutdown()
+				nc, err := srv.Connect()
+				if err != nil {
+					return err
+				}
+				defer nc.Drain()
+				natsURL = srv.ClientURL()
+				if js, err = jetstream.New(nc); err != nil {
+					return err
+				}
+				ops = pipeline.NewOps(nc)
+			}
+			topo := pipeline.DefaultTopology().WithReplicas(replicas)
+			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+			err = topo.Apply(tctx, js)
+			cancel()
+			if err != nil {
+				return err
+			}
+			httpAddr := "(disabled)"
+			if sf.httpAddr != "" {
+				page, status := pipeline.StatusHandlers(js)
+				ops.Handle("GET /{$}", page)
+				ops.Handle("GET /status.json", status)
+				if httpAddr, err = ops.Serve(ctx, sf.httpAddr, log); err != nil {
+					return err
+				}
+				httpAddr = "http://" + httpAddr
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), `Toolyard is up.
+  NATS:      %s
+  data:      %s
+  status:    %s/
+  metrics:   %s/metrics
+  tools:     %d
+  stages:    %v (concurrency %d each)
+Publish:   toolyard publish --session demo --wait "[TOOL: show disk usage for path=/tmp]"
+Stop with Ctrl-C.
+`, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency)
+			err = sf.runStages(ctx, js, set, bind.Stages, ops.Metrics, log)
+			log.Info("stopped")
+			return err
+		},
+	}
+	sf.register(cmd, "127.0.0.1:7070")
+	cmd.Flags().StringVar(&data, "data", pipeline.DefaultDataDir(), "JetStream data directory (env TOOLYARD_DATA)")
+	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:4222", "address the embedded NATS server listens on")
+	cmd.Flags().BoolVar(&syncAlways, "sync-always", false, "fsync every write (survives power loss, slower); by default writes are flushed before they are acknowledged and fsynced periodically")
+	cmd.Flags().IntVar(&replicas, "replicas", 1, "stream replicas (with --external on a cluster: 3 keeps data through the loss of a server)")
+	cmd.Flags().BoolVar(&external, "external", false, "use the NATS server at --nats instead of embedding one")
+	return cmd
+}
+
+func splitHostPort(addr string) (string, int, error) {
+	host, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("--listen %q: %w", addr, err)
+	}
+	port, err := strconv.Atoi(p)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, fmt.Errorf("--listen %q: port must be 0–65535", addr)
+	}
+	if port == 0 {
+		port = -1 // the server reads 0 as "default"; 0 here means "any free port"
+	}
+	return host, port, nil
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/stages"
+)
+
+func newWorker(g *globalFlags) *cobra.Command {
+	var (
+		sf        stageFlags
+		stageList []string
+	)
+	cmd := &cobra.Command{
+		Use:   "worker --stage STAGE",
+		Short: "Run one stage (or a few) against a NATS server or cluster; run as many as you like",
+		Long: `Runs the given stage(s) against the NATS server at --nats. Every worker of a stage
+shares one durable consumer, so starting more processes spreads the load; a
+process that dies leaves its unacknowledged messages to the others.
+
+Stages: ` + strings.Join(bind.Stages, ", ") + `.`,
+		Example: `  toolyard worker --stage discover --concurrency 8
+  toolyard worker --stage execute --nats nats://10.0.0.5:4222 --http :9101`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(stageList) == 0 {
+				return fmt.Errorf("--stage is required (one of %s)", strings.Join(bind.Stages, ", "))
+			}
+			for _, s := range stageList {
+				if !stages.Valid(s) {
+					return fmt.Errorf("unknown stage %q (stages: %s)", s, strings.Join(bind.Stages, ", "))
+				}
+			}
+			ctx := cmd.Context()
+			log := slog.Default().With("pid", pidString())
+			set, err := sf.stageSet(log)
+			if err != nil {
+				return err
+			}
+			nc, err := pipeline.Connect(g.nats, "toolyard-worker-"+strings.Join(stageList, "+"))
+			if err != nil {
+				return err
+			}
+			defer nc.Drain()
+			js, err := jetstream.New(nc)
+			if err != nil {
+				return err
+			}
+			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+			err = pipeline.DefaultTopology().Ensure(tctx, js)
+			cancel()
+			if err != nil {
+				return err
+			}
+			ops := pipeline.NewOps(nc)
+			if sf.httpAddr != "" {
+				addr, err := ops.Serve(ctx, sf.httpAddr, log)
+				if err != nil {
+					return err
+				}
+				log.Info("metrics", "url", "http://"+addr+"/metrics")
+			}
+			log.Info("worker started", "stages", stageList, "nats", g.nats, "concurrency", sf.concurrency)
+			err = sf.runStages(ctx, js, set, stageList, ops.Metrics, log)
+			log.Info("worker stopped")
+			return err
+		},
+	}
+	sf.register(cmd, "127.0.0.1:0")
+	cmd.Flags().StringSliceVar(&stageList, "stage", nil, "stage(s) to run: "+strings.Join(bind.Stages, ", "))
+	return cmd
+}

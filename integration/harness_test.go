@@ -1,0 +1,290 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/pipeline/pipelinetest"
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/registry"
+	"github.com/toolyard/toolyard/workers/stages"
+)
+
+// binary is the toolyard binary built once for the tests that run processes.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "toolyard-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "toolyard")
+	build := exec.Command("go", "build", "-o", binary, "../cmd/toolyard")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build toolyard:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// testRegistry writes a registry with the record tool (which appends to
+// recordFile) and returns its path.
+func testRegistry(t *testing.T) (path, recordFile string) {
+	t.Helper()
+	dir := t.TempDir()
+	recordFile = filepath.Join(dir, "record.log")
+	script, err := filepath.Abs("testdata/record.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := []map[string]any{{
+		"id": "test/record", "name": "record",
+		"description": "Record a label in the test execution log, optionally after a pause in seconds.",
+		"keywords":    []string{"record", "label", "log"},
+		"parameters": map[string]any{"type": "object", "required": []string{"label"}, "properties": map[string]any{
+			"label": map[string]any{"type": "string", "description": "what to record"},
+			"pause": map[string]any{"type": "number", "description": "seconds to wait first", "default": 0},
+		}},
+		"executor": map[string]any{"kind": "subprocess", "argv": []string{"/bin/sh", script, "{label}", "{pause}"}, "env": []string{"RECORD_FILE"}, "timeout": "20s"},
+	}}
+	path = filepath.Join(dir, "tools.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := json.NewEncoder(f)
+	for _, m := range tools {
+		if err := enc.Encode(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("RECORD_FILE", recordFile)
+	return path, recordFile
+}
+
+// records reads the record log: label → pids of the workers that ran it.
+func records(t *testing.T, file string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	f, err := os.Open(file)
+	if os.IsNotExist(err) {
+		return out
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		label, pid, _ := strings.Cut(sc.Text(), " ")
+		out[label] = append(out[label], pid)
+	}
+	return out
+}
+
+// runStagesInProcess runs the given stages (all when none) in this process
+// until the test ends.
+func runStagesInProcess(t *testing.T, env *pipelinetest.Env, registryFile string, names ...string) {
+	t.Helper()
+	var tools []schemas.Manifest
+	if registryFile != "" {
+		var err error
+		if tools, err = registry.LoadFile(registryFile); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set, err := stages.New(stages.Config{Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) == 0 {
+		names = bind.Stages
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, name := range names {
+		st, err := set.Stage(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := pipeline.Run(ctx, env.JS, st, pipeline.WithFetchWait(time.Second), pipeline.WithAckWait(5*time.Second)); err != nil {
+				t.Errorf("stage %s: %v", name, err)
+			}
+		}()
+	}
+	t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
+// publishOutput publishes an agent output and returns its message id.
+func publishOutput(t *testing.T, js jetstream.JetStream, out schemas.AgentOutput) string {
+	t.Helper()
+	if out.MessageID == "" {
+		out.MessageID = fmt.Sprintf("m-%d", time.Now().UnixNano())
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(context.Background(), schemas.AgentOutputSubject(out.SessionID), data); err != nil {
+		t.Fatal(err)
+	}
+	return out.MessageID
+}
+
+// results collects results on result.<session> until wait passes or until
+// done says it has what it needs.
+func results(t *testing.T, js jetstream.JetStream, session string, wait time.Duration, done func([]schemas.Result) bool) []schemas.Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	cons, err := js.OrderedConsumer(ctx, pipeline.StreamResult, jetstream.OrderedConsumerConfig{FilterSubjects: []string{schemas.ResultSubject(session)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []schemas.Result
+	for done == nil || !done(out) {
+		m, err := cons.Next(jetstream.FetchContext(ctx))
+		if err != nil {
+			break
+		}
+		r, err := schemas.Decode[schemas.Result](schemas.KindResult, m.Data())
+		if err != nil {
+			t.Fatalf("result does not meet its contract: %v\n%s", err, m.Data())
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// byIntent counts the non-receipt results per intent id.
+func byIntent(rs []schemas.Result) map[string][]schemas.Result {
+	out := map[string][]schemas.Result{}
+	for _, r := range rs {
+		if r.Status != schemas.StatusAccepted {
+			out[r.IntentID] = append(out[r.IntentID], r)
+		}
+	}
+	return out
+}
+
+// countAnswered reports how many intents have a result.
+func countAnswered(n int) func([]schemas.Result) bool {
+	return func(rs []schemas.Result) bool { return len(byIntent(rs)) >= n }
+}
+
+// dlq reads the dead letters of a stage.
+func dlq(t *testing.T, env *pipelinetest.Env, stage string, n int) []jetstream.Msg {
+	t.Helper()
+	return env.Collect(t, pipeline.StreamDLQ, pipeline.DLQSubject(stage), n, 5*time.Second)
+}
+
+// freePort returns a loopback port nobody listens on.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// process is a toolyard process started by a test.
+type process struct {
+	cmd    *exec.Cmd
+	stderr *lockedBuffer
+	done   chan struct{}
+}
+
+// startProcess runs the toolyard binary; it is killed when the test ends.
+func startProcess(t *testing.T, args ...string) *process {
+	t.Helper()
+	p := &process{cmd: exec.Command(binary, args...), stderr: &lockedBuffer{}, done: make(chan struct{})}
+	p.cmd.Stdout, p.cmd.Stderr = p.stderr, p.stderr
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = p.cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() {
+		p.kill(syscall.SIGKILL)
+		if t.Failed() {
+			t.Logf("output of toolyard %s:\n%s", strings.Join(args, " "), p.stderr.String())
+		}
+	})
+	return p
+}
+
+// kill signals the process (and its children) and waits for it to end.
+func (p *process) kill(sig syscall.Signal) {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
+	select {
+	case <-p.done:
+	case <-time.After(20 * time.Second):
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		<-p.done
+	}
+}
+
+// waitOutput waits until the process has printed s.
+func (p *process) waitOutput(t *testing.T, s string, wait time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for !strings.Contains(p.stderr.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("process did not print %q within %s; output:\n%s", s, wait, p.stderr.String())
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("process exited before printing %q; output:\n%s", s, p.stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

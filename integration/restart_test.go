@@ -1,0 +1,64 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// A `toolyard up` killed with SIGKILL mid-work and restarted on the same data
+// directory loses nothing it acknowledged: every published output is answered,
+// each intent exactly once.
+func TestEmbeddedServerRestartLosesNothing(t *testing.T) {
+	reg, _ := testRegistry(t)
+	data := t.TempDir()
+	port := freePort(t)
+	url := "nats://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	up := func() *process {
+		p := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--registry", reg, "--ack-wait", "2s")
+		p.waitOutput(t, "stages", 30*time.Second)
+		return p
+	}
+	first := up()
+	nc, err := nats.Connect(url, nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	for i := 0; i < n; i++ {
+		// Each publish is acknowledged by the server before the next.
+		publishOutput(t, js, schemas.AgentOutput{SessionID: "restart", MessageID: fmt.Sprintf("r%02d", i),
+			Text: fmt.Sprintf("[TOOL: test/record label=r%02d pause=0.05]", i)})
+	}
+	first.kill(syscall.SIGKILL)
+	up()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for !nc.IsConnected() && ctx.Err() == nil {
+		time.Sleep(50 * time.Millisecond)
+	}
+	rs := results(t, js, "restart", 60*time.Second, countAnswered(n))
+	got := byIntent(rs)
+	if len(got) != n {
+		t.Fatalf("%d of %d intents answered after the restart", len(got), n)
+	}
+	for id, r := range got {
+		if len(r) != 1 || r[0].Status != schemas.StatusExecuted {
+			t.Errorf("intent %s: %d results, first %s %s", id, len(r), r[0].Status, r[0].Message)
+		}
+	}
+}

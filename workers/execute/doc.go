@@ -1,0 +1,43 @@
+// Package execute is the pure core of the execute stage: it runs a ToolCall
+// and returns what the tool produced.
+//
+// Dispatch is by the call's meta-tool: search, load and help are builtins;
+// execute runs the registry tool call.ToolID by its manifest's executor —
+// a builtin, a subprocess, or (kind tool) another tool of the registry,
+// followed to at most MaxDelegation hops. Parameters are validated against
+// the tool's JSON Schema before anything runs, because direct <tool_call>s
+// arrive without resolution. String values are first converted to the types
+// the schema declares (resolve.Coerce: the XML form of a <tool_call> carries
+// only strings), and schema defaults are filled in.
+//
+// Subprocesses never go through a shell. Their argv is the manifest's
+// template with {name} placeholders replaced by parameter values; {{ and }}
+// are literal braces. The process runs:
+//
+//   - in the manifest's dir when it names one (it must be absolute), else in
+//     a fresh empty temporary directory removed afterwards, so a tool never
+//     writes into the worker's own directory and concurrent calls cannot see
+//     each other's files;
+//   - with only PATH, HOME, LANG, LC_ALL and TZ from the worker's
+//     environment, plus the names the manifest's env lists (a NAME=value
+//     entry sets a fixed value) and those allowed with WithEnv, plus
+//     TOOLYARD_INTENT_ID, the call's intent id, which a tool with side
+//     effects can use as an idempotency key;
+//   - in its own process group, which is killed when the timeout (the
+//     manifest's, else WithDefaultTimeout) passes, and after the process
+//     exits, so no grandchild outlives the call (one that leaves the group,
+//     with setsid, is out of reach; it cannot hold the call open, though:
+//     the output pipes are closed 500ms after the group is gone);
+//   - with stdout kept up to the output cap (the manifest's, else
+//     WithMaxOutputBytes) and drained beyond it (Truncated is set), and the
+//     last 4 KiB of stderr.
+//
+// Errors fall in three classes. *ToolError: the tool ran and failed
+// (non-zero exit or timeout); it carries the output and is permanent.
+// Errors for which IsTransient is true (the worker's context ended, the
+// system could not start a process for want of resources, a search backend
+// failed): the call may succeed if retried. Everything else is a bad call
+// that no retry will fix; errors.Is tells which: ErrUnknownTool,
+// ErrNoExecutor, ErrInvalidParameters, ErrBadCall, ErrDelegation,
+// ErrUnsupported.
+package execute

@@ -1,0 +1,125 @@
+package execute
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/registry"
+)
+
+// SearchFunc finds the k tools that best match a plain-language query, best
+// first. The search meta-tool uses it.
+type SearchFunc func(ctx context.Context, query string, k int) ([]schemas.Candidate, error)
+
+// Executor runs tool calls against a registry. It is safe for concurrent use.
+type Executor struct {
+	reg      *registry.Registry
+	search   SearchFunc
+	cfg      config
+	builtins map[string]schemas.Manifest
+	byMeta   map[string]schemas.Manifest
+	schemas  paramCache
+}
+
+// New returns an Executor for the tools of reg. search backs the search
+// meta-tool; with nil, a plain word match over the registry stands in.
+func New(reg *registry.Registry, search SearchFunc, opts ...Option) *Executor {
+	cfg := config{timeout: DefaultTimeout, maxOutput: DefaultMaxOutputBytes, log: slog.Default()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	e := &Executor{reg: reg, search: search, cfg: cfg,
+		builtins: map[string]schemas.Manifest{}, byMeta: map[string]schemas.Manifest{}}
+	for _, m := range BuiltinManifests() {
+		e.builtins[m.ID] = m
+		e.byMeta[m.Executor.Builtin] = m
+	}
+	return e
+}
+
+// Execute runs a call. On success the output's Content is the tool's stdout
+// (subprocesses) or a JSON-shaped value (builtins). A *ToolError comes with
+// the output of the failed run; see the package doc for the other errors.
+func (e *Executor) Execute(ctx context.Context, call schemas.ToolCall) (schemas.ToolOutput, error) {
+	if err := ctx.Err(); err != nil {
+		return schemas.ToolOutput{}, transient(err)
+	}
+	start := time.Now()
+	out, err := e.dispatch(ctx, call)
+	if out.DurationMS == 0 {
+		out.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+	}
+	if err != nil {
+		e.cfg.log.Debug("call failed", "meta_tool", call.MetaTool, "tool", call.ToolID, "intent_id", call.IntentID,
+			"transient", IsTransient(err), "err", err)
+	}
+	return out, err
+}
+
+func (e *Executor) dispatch(ctx context.Context, call schemas.ToolCall) (schemas.ToolOutput, error) {
+	switch call.MetaTool {
+	case schemas.MetaSearch, schemas.MetaLoad, schemas.MetaHelp:
+		m := e.byMeta[call.MetaTool]
+		params, _, err := e.prepare(m, call.Parameters)
+		if err != nil {
+			return schemas.ToolOutput{}, err
+		}
+		return e.builtinOutput(ctx, call.MetaTool, call, params)
+	case schemas.MetaExecute, "":
+		if call.ToolID == "" {
+			return schemas.ToolOutput{}, badCall(ErrBadCall, "execute needs a tool_id; find one with [TOOL: search for tools that …]")
+		}
+		return e.run(ctx, call)
+	}
+	return schemas.ToolOutput{}, badCall(ErrBadCall, "unknown meta-tool %q (meta-tools: search, load, help, execute)", call.MetaTool)
+}
+
+// run executes the registry tool call.ToolID, following delegation.
+func (e *Executor) run(ctx context.Context, call schemas.ToolCall) (schemas.ToolOutput, error) {
+	chain, err := e.chain(ctx, call.ToolID)
+	if err != nil {
+		return schemas.ToolOutput{}, err
+	}
+	m := chain[len(chain)-1]
+	x := m.Executor
+	if x == nil {
+		// Said before any parameter problem: fixing those would not help.
+		via := ""
+		if len(chain) > 1 {
+			via = " (reached through " + ids(chain) + ")"
+		}
+		return schemas.ToolOutput{}, badCall(ErrNoExecutor, "tool %s has no executor configured; it can be discovered but not run here%s", m.ID, via)
+	}
+	// The caller saw the first tool's schema; the last one's is what its
+	// executor was written against. Both must accept the arguments.
+	params, info, err := e.prepare(chain[0], call.Parameters)
+	if err != nil {
+		return schemas.ToolOutput{}, err
+	}
+	if len(chain) > 1 {
+		if params, info, err = e.prepare(m, params); err != nil {
+			return schemas.ToolOutput{}, err
+		}
+	}
+	call.Parameters = params
+	switch x.Kind {
+	case schemas.ExecBuiltin:
+		return e.builtinOutput(ctx, x.Builtin, call, params)
+	case schemas.ExecSubprocess:
+		return e.runSubprocess(ctx, m, call, params, info)
+	}
+	if f, ok := e.cfg.runners[x.Kind]; ok {
+		return f(ctx, m, call)
+	}
+	return schemas.ToolOutput{}, badCall(ErrUnsupported, "tool %s has an executor of kind %q, which this worker cannot run", m.ID, x.Kind)
+}
+
+func (e *Executor) builtinOutput(ctx context.Context, name string, call schemas.ToolCall, params map[string]any) (schemas.ToolOutput, error) {
+	content, err := e.runBuiltin(ctx, name, call, params)
+	if err != nil {
+		return schemas.ToolOutput{}, err
+	}
+	return schemas.ToolOutput{Content: content}, nil
+}

@@ -1,0 +1,87 @@
+package parse
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/bind"
+)
+
+// Stage binds the parser to agent outputs: agent.output.<session> in, one
+// piece of work per intent (discovery) or direct call (execution) out, plus a
+// receipt listing what the agent should expect back.
+func Stage(p *Parser) pipeline.Stage {
+	return pipeline.Stage{
+		Name:     bind.StageParse,
+		Stream:   pipeline.StreamAgent,
+		Subjects: []string{schemas.AgentOutputPrefix + ">"},
+		Handler:  handler(p),
+		Reject:   bind.Rejecter(bind.StageParse),
+	}
+}
+
+func handler(p *Parser) pipeline.Handler {
+	return func(_ context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
+		session := bind.SessionOf(m.Subject)
+		out, err := schemas.Decode[schemas.AgentOutput](schemas.KindAgentOutput, m.Data)
+		if err != nil {
+			return nil, pipeline.Permanent(err)
+		}
+		if out.SessionID != session {
+			return nil, pipeline.Permanentf("session_id %q does not match the subject's session %q (%s)", out.SessionID, session, m.Subject)
+		}
+		if out.MessageID == "" {
+			// Stable across redeliveries, so a retried parse yields the same ids.
+			out.MessageID = "seq-" + strconv.FormatUint(m.StreamSeq, 10)
+		}
+		parsed, err := p.Parse(out)
+		if err != nil {
+			return nil, pipeline.Permanent(err)
+		}
+		return parsedOuts(out, parsed)
+	}
+}
+
+// parsedOuts is the work and answers for one parsed output: problems first,
+// then the receipt, then the work, so an agent reading results sees the receipt
+// before any result it announces.
+func parsedOuts(out schemas.AgentOutput, parsed Parsed) ([]pipeline.Out, error) {
+	var outs []pipeline.Out
+	var problemIDs []string
+	for i, pr := range parsed.Problems {
+		id := fmt.Sprintf("%s.problem%d", out.MessageID, i)
+		problemIDs = append(problemIDs, id)
+		res := bind.ErrorResult(bind.StageParse, out.SessionID, out.MessageID, id, "", pr.Code, errors.New(pr.Message))
+		outs = append(outs, bind.Result(res))
+	}
+	ids := append(parsed.IDs(), problemIDs...)
+	outs = append(outs, bind.Result(schemas.Result{
+		SessionID: out.SessionID, MessageID: out.MessageID, Status: schemas.StatusAccepted, Stage: bind.StageParse,
+		IntentIDs: ids, Message: fmt.Sprintf("%d intent(s), %d direct call(s), %d problem(s)", len(parsed.Intents), len(parsed.Calls), len(parsed.Problems)),
+	}))
+	for _, in := range parsed.Intents {
+		next, err := bind.Next(bind.StageDiscover, out.SessionID, in.ID, in)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, next, bind.Audit(schemas.AuditRecord{
+			SessionID: out.SessionID, ConversationContext: in.ContextBefore, IntentExpressed: in.Text,
+			Stage: bind.StageParse, IntentID: in.ID, MessageID: out.MessageID, Decision: "intent", Result: "parsed",
+		}))
+	}
+	for _, c := range parsed.Calls {
+		next, err := bind.Next(bind.StageExecute, out.SessionID, c.IntentID, c)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, next, bind.Audit(schemas.AuditRecord{
+			SessionID: out.SessionID, ToolID: c.ToolID, Parameters: c.Parameters,
+			Stage: bind.StageParse, IntentID: c.IntentID, MessageID: out.MessageID, Decision: "direct_call", Result: "parsed",
+		}))
+	}
+	return outs, nil
+}

@@ -1,0 +1,61 @@
+package resolve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/registry"
+)
+
+// Stage binds resolution to activated intents: pipe.resolve.<session> in, a
+// validated call to execution out, or an error result that says which
+// arguments are missing or wrong.
+func Stage(reg *registry.Registry) pipeline.Stage {
+	return pipeline.Stage{
+		Name:     bind.StageResolve,
+		Stream:   pipeline.StreamPipe,
+		Subjects: []string{bind.PipeFilter(bind.StageResolve)},
+		Reject:   bind.Rejecter(bind.StageResolve),
+		Handler: func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
+			r, err := schemas.Decode[schemas.Routed](schemas.KindRouted, m.Data)
+			if err != nil {
+				return nil, pipeline.Permanent(err)
+			}
+			in := r.Intent
+			audit := schemas.AuditRecord{
+				SessionID: in.SessionID, ConversationContext: in.ContextBefore, IntentExpressed: in.Text,
+				Stage: bind.StageResolve, IntentID: in.ID, MessageID: in.MessageID,
+				ToolID: r.Candidates[0].ToolID, Confidence: r.Candidates[0].Confidence,
+			}
+			fail := func(code string, err error) []pipeline.Out {
+				audit.Decision, audit.Result, audit.Error = "unresolved", "error", err.Error()
+				res := bind.ErrorResult(bind.StageResolve, in.SessionID, in.MessageID, in.ID, in.Text, code, err)
+				res.ToolID = audit.ToolID
+				return []pipeline.Out{bind.Result(res), bind.Audit(audit)}
+			}
+			tool, ok := reg.Get(audit.ToolID)
+			if !ok {
+				return fail(bind.CodeUnknownTool, fmt.Errorf("tool %q is no longer in the registry; search again", audit.ToolID)), nil
+			}
+			call, err := Resolve(ctx, r, tool)
+			var missing *MissingError
+			var invalid *InvalidError
+			switch {
+			case errors.As(err, &missing) || errors.As(err, &invalid):
+				return fail(bind.CodeInvalidArgs, err), nil
+			case err != nil:
+				return nil, err
+			}
+			audit.Decision, audit.Result, audit.Parameters = "resolved", "resolved", call.Parameters
+			next, err := bind.Next(bind.StageExecute, in.SessionID, in.ID, call)
+			if err != nil {
+				return nil, err
+			}
+			return []pipeline.Out{next, bind.Audit(audit)}, nil
+		},
+	}
+}

@@ -1,0 +1,179 @@
+package resolve
+
+import (
+	"sort"
+	"strings"
+)
+
+// precedingCue reports the property whose name ends just before byte
+// offset at, allowing one connector word in between ("message of" "x").
+func (f *filler) precedingCue(at int) (*property, []int) {
+	end := sort.Search(len(f.toks), func(i int) bool { return f.toks[i].start >= at })
+	for _, skip := range []int{0, 1} {
+		last := end - skip
+		if last <= 0 || (skip == 1 && (f.toks[end-1].used || !connectors[f.toks[end-1].word])) {
+			continue
+		}
+		for _, p := range f.s.props {
+			if !f.missing(p) {
+				continue
+			}
+			if idx, ok := f.nameEndsAt(p, last); ok {
+				for k := last; k < end; k++ {
+					idx = append(idx, k)
+				}
+				return p, idx
+			}
+		}
+	}
+	return nil, nil
+}
+
+// nameEndsAt reports whether p's name is written in the unused tokens just
+// before index end, as one token ("max_results") or as its words ("max
+// results"), and returns their indexes.
+func (f *filler) nameEndsAt(p *property, end int) ([]int, bool) {
+	if end <= 0 {
+		return nil, false
+	}
+	if t := f.toks[end-1]; !t.used && t.norm == p.norm && p.norm != "" {
+		return []int{end - 1}, true
+	}
+	n := len(p.words)
+	if n < 2 || end < n {
+		return nil, false
+	}
+	for k := 0; k < n; k++ {
+		t := f.toks[end-n+k]
+		if t.used || t.word != p.words[k] {
+			return nil, false
+		}
+	}
+	idx := make([]int, n)
+	for k := range idx {
+		idx[k] = end - n + k
+	}
+	return idx, true
+}
+
+func (f *filler) useTokens(idx ...int) {
+	for _, i := range idx {
+		f.toks[i].used = true
+	}
+}
+
+// applyCuedQuoted is the first half of rule 3: `message "hello"`.
+func (f *filler) applyCuedQuoted() {
+	for i, pr := range f.pairs {
+		if pr.key != "" || f.pairUsed[i] {
+			continue
+		}
+		if p, idx := f.precedingCue(pr.start); p != nil && f.try(p, pr.value) {
+			f.pairUsed[i] = true
+			f.useTokens(idx...)
+		}
+	}
+}
+
+// applyCues is rule 2: a property's name followed by its value ("limit
+// 50"), or for numbers preceded by it ("20 lines").
+func (f *filler) applyCues() {
+	for _, p := range f.s.props {
+		if !f.missing(p) {
+			continue
+		}
+		found := false
+		for end := 1; end <= len(f.toks) && !found; end++ {
+			if idx, ok := f.nameEndsAt(p, end); ok {
+				found = f.cueAfter(p, idx, end) || f.cueBefore(p, idx)
+			}
+		}
+		if !found && (p.typ == "integer" || p.typ == "number") && len(p.words) > 1 && f.uniqueFirstWord(p) {
+			// "duration 45" for duration_minutes: the name's first word
+			// suffices for a number when no other property starts with it.
+			for i := range f.toks {
+				if !f.toks[i].used && f.toks[i].word == p.words[0] && f.cueAfter(p, []int{i}, i+1) {
+					break
+				}
+			}
+		}
+	}
+}
+
+func (f *filler) uniqueFirstWord(p *property) bool {
+	for _, q := range f.s.props {
+		if q != p && len(q.words) > 0 && q.words[0] == p.words[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// maxConnectors bounds the words allowed between a name and its value
+// ("limit is set to 50" is past it; "limit of 50" is not).
+const maxConnectors = 2
+
+// cueAfter tries the value at token next for the name at tokens name,
+// skipping up to maxConnectors connector words.
+func (f *filler) cueAfter(p *property, name []int, next int) bool {
+	for skipped := 0; next < len(f.toks) && !f.toks[next].used; skipped++ {
+		if f.valueAt(p, name, next) {
+			return true
+		}
+		if skipped == maxConnectors || !connectors[f.toks[next].word] {
+			return false
+		}
+		name = append(name, next)
+		next++
+	}
+	return false
+}
+
+// valueAt takes token next (and, for a name, the capitalised words after
+// it) as p's value if it looks like one and coerces.
+func (f *filler) valueAt(p *property, name []int, next int) bool {
+	t := f.toks[next]
+	val := trimValue(t.raw)
+	last := next
+	if (p.typ == "string" || p.typ == "" || p.typ == "array") && len(p.enum) == 0 {
+		switch {
+		case looksLikeValue(val):
+		case isCapitalized(val):
+			// A run of capitalised words is a name: "location New York".
+			for last+1 < len(f.toks) && !f.toks[last+1].used && isCapitalized(f.toks[last+1].raw) &&
+				!isSentenceEnd(f.toks[last].raw) {
+				last++
+			}
+			val = trimValue(f.text[t.start:f.toks[last].end])
+		default:
+			return false
+		}
+	}
+	if !f.try(p, val) {
+		return false
+	}
+	f.useTokens(name...)
+	for k := next; k <= last; k++ {
+		f.useTokens(k)
+	}
+	return true
+}
+
+func isSentenceEnd(raw string) bool {
+	return strings.HasSuffix(raw, ",") || strings.HasSuffix(raw, ";")
+}
+
+func (f *filler) cueBefore(p *property, name []int) bool {
+	if p.typ != "integer" && p.typ != "number" {
+		return false
+	}
+	prev := name[0] - 1
+	if prev < 0 || f.toks[prev].used {
+		return false
+	}
+	if !f.try(p, trimValue(f.toks[prev].raw)) {
+		return false
+	}
+	f.useTokens(append(name, prev)...)
+	return true
+}

@@ -1,0 +1,152 @@
+package resolve
+
+import "fmt"
+
+// filler applies the rules of the package doc to one intent, in order.
+type filler struct {
+	text string
+	s    *toolSchema
+	// args are the values so far; given marks those that came from the
+	// intent rather than defaults; failed marks properties whose given value
+	// did not coerce, so they are reported as invalid and not as missing.
+	args   map[string]any
+	given  map[string]bool
+	failed map[string]bool
+	// problems are coercion failures of values the agent gave explicitly.
+	problems []string
+	pairs    []pair
+	// pairUsed marks pairs that filled a property.
+	pairUsed []bool
+	toks     []token
+	tool     map[string]bool
+}
+
+func newFiller(text string, s *toolSchema, toolWordSet map[string]bool) *filler {
+	f := &filler{
+		text: text, s: s, tool: toolWordSet,
+		args:   make(map[string]any, len(s.props)),
+		given:  make(map[string]bool, len(s.props)),
+		failed: map[string]bool{},
+	}
+	f.pairs = extractPairs(text)
+	f.pairUsed = make([]bool, len(f.pairs))
+	return f
+}
+
+func (f *filler) missing(p *property) bool {
+	return !f.given[p.name] && !f.failed[p.name]
+}
+
+// set records an explicit value, reporting a value that does not coerce.
+func (f *filler) set(p *property, raw string) bool {
+	v, err := coerce(p, raw)
+	if err != nil {
+		f.failed[p.name] = true
+		f.problems = append(f.problems, fmt.Sprintf("%s: %v (expected %s)", p.name, err, expectation(p)))
+		return false
+	}
+	f.store(p, v)
+	return true
+}
+
+// try records a guessed value only if it coerces; a wrong guess is not the
+// agent's mistake.
+func (f *filler) try(p *property, raw string) bool {
+	v, err := coerce(p, raw)
+	if err != nil {
+		return false
+	}
+	f.store(p, v)
+	return true
+}
+
+func (f *filler) store(p *property, v any) {
+	if prev, ok := f.args[p.name].([]any); ok && f.given[p.name] && p.typ == "array" {
+		if more, ok := v.([]any); ok {
+			v = append(prev, more...)
+		}
+	}
+	f.args[p.name] = v
+	f.given[p.name] = true
+	delete(f.failed, p.name)
+}
+
+// applyKeyed is rule 1: key=value and key: value pairs.
+func (f *filler) applyKeyed() {
+	for i, pr := range f.pairs {
+		if pr.key == "" {
+			continue
+		}
+		p, start := f.matchKey(pr)
+		if p == nil {
+			continue
+		}
+		f.pairs[i].start = start
+		f.pairUsed[i] = true
+		f.set(p, pr.value)
+	}
+}
+
+// matchKey finds the property a key names. A colon key may be the last word
+// of a spaced name ("max results: 5"), so up to two preceding words join it.
+func (f *filler) matchKey(pr pair) (*property, int) {
+	if p := f.s.prop(pr.key); p != nil {
+		return p, pr.start
+	}
+	if p, ok := f.s.byNorm[normalize(pr.key)]; ok {
+		return p, pr.start
+	}
+	start := pr.start
+	key := pr.key
+	for n := 0; n < 2; n++ {
+		w, ws := wordBefore(f.text, start)
+		if w == "" {
+			break
+		}
+		key = w + " " + key
+		start = ws
+		if p, ok := f.s.byNorm[normalize(key)]; ok {
+			return p, start
+		}
+	}
+	return nil, pr.start
+}
+
+// wordBefore returns the word that ends just before i (after spaces).
+func wordBefore(text string, i int) (string, int) {
+	j := i
+	for j > 0 && text[j-1] == ' ' {
+		j--
+	}
+	k := j
+	for k > 0 && text[k-1] != ' ' && isKeyRune(rune(text[k-1])) {
+		k--
+	}
+	if k == j {
+		return "", i
+	}
+	return text[k:j], k
+}
+
+// tokenizeRest splits the text outside the pairs into words for the word
+// rules. Unmatched keyed pairs stay visible: their words may still be cues.
+func (f *filler) tokenizeRest() {
+	hidden := make([]bool, len(f.text))
+	for i, pr := range f.pairs {
+		if f.pairUsed[i] || pr.key == "" {
+			for b := pr.start; b < pr.end; b++ {
+				hidden[b] = true
+			}
+		}
+	}
+	f.toks = tokenize(f.text, hidden)
+}
+
+// applyDefaults is rule 7.
+func (f *filler) applyDefaults() {
+	for _, p := range f.s.props {
+		if _, set := f.args[p.name]; !set && p.hasDefault && !f.failed[p.name] {
+			f.args[p.name] = p.def
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package resolve
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/toolyard/toolyard/ops/sample"
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// FuzzResolve: any intent text, against every sample tool and the test
+// tools, resolves or fails with one of the two agent-facing errors; a
+// resolved call always meets the tool_call contract.
+func FuzzResolve(f *testing.F) {
+	tools, err := sample.Tools()
+	if err != nil {
+		f.Fatal(err)
+	}
+	tools = append(tools, scraper, email, weather, copyTool, archive, twoEnums, event, help)
+	for _, m := range tools {
+		for _, ex := range m.Examples {
+			f.Add(ex)
+		}
+	}
+	f.Add(`limit limit 5 5 "x" 'y' max results: results max 1,000 units imperial imperial /a /b`)
+	f.Add("of of to = : equals")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, m := range tools {
+			call, err := Resolve(context.Background(), routed(text), m)
+			var me *MissingError
+			var ie *InvalidError
+			switch {
+			case err == nil:
+				if err := schemas.ValidateValue(schemas.KindToolCall, call); err != nil {
+					t.Fatalf("%s %q: call breaks the contract: %v", m.ID, text, err)
+				}
+			case errors.As(err, &me), errors.As(err, &ie):
+			default:
+				t.Fatalf("%s %q: unexpected error %v", m.ID, text, err)
+			}
+		}
+	})
+}

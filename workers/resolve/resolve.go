@@ -1,0 +1,122 @@
+package resolve
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// ActionRun is the action of every call this resolver makes.
+const ActionRun = "run"
+
+// Resolve turns a routed intent and its chosen tool's manifest into a
+// validated call. A *MissingError or *InvalidError means the intent cannot
+// become a call as written (retrying will not help; the agent must rephrase);
+// any other error is a manifest whose parameter schema does not compile, or
+// a done context.
+func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas.ToolCall, error) {
+	if err := ctx.Err(); err != nil {
+		return schemas.ToolCall{}, err
+	}
+	e, err := cached(m)
+	if err != nil {
+		return schemas.ToolCall{}, fmt.Errorf("resolve intent %s: %w", r.Intent.ID, err)
+	}
+	args, err := fill(r.Intent.Text, e.schema, e.words, m.ID)
+	if err != nil {
+		return schemas.ToolCall{}, err
+	}
+	return schemas.ToolCall{
+		V:          schemas.Version,
+		IntentID:   r.Intent.ID,
+		SessionID:  r.Intent.SessionID,
+		MessageID:  r.Intent.MessageID,
+		MetaTool:   MetaTool(m),
+		ItemType:   itemType(m),
+		Action:     ActionRun,
+		ToolID:     m.ID,
+		Parameters: args,
+		Confidence: confidence(r, m.ID),
+		Intent:     r.Intent.Text,
+	}, nil
+}
+
+// fill runs the slot-filling rules, then validates the result.
+func fill(text string, s *toolSchema, toolWords map[string]bool, toolID string) (map[string]any, error) {
+	f := newFiller(text, s, toolWords)
+	free := f.freetextTarget()
+	f.applyKeyed()
+	f.tokenizeRest()
+	f.applyCuedQuoted()
+	f.applyCues()
+	f.applyShapes()
+	f.applyEnumWords()
+	f.applyBareQuoted(free)
+	f.applyFreetext(free)
+	f.applyDefaults()
+
+	var missing []Param
+	for _, p := range s.props {
+		if p.required && f.missing(p) {
+			if _, hasDefault := f.args[p.name]; !hasDefault {
+				missing = append(missing, paramOf(p))
+			}
+		}
+	}
+	if len(f.problems) > 0 {
+		problems := f.problems
+		for _, p := range missing {
+			problems = append(problems, fmt.Sprintf("%s: required but not given (expected %s)", p.Name, expectation(s.prop(p.Name))))
+		}
+		return nil, &InvalidError{ToolID: toolID, Problems: problems}
+	}
+	if len(missing) > 0 {
+		found := make(map[string]any, len(f.given))
+		var order []string
+		for _, p := range s.props {
+			if f.given[p.name] {
+				found[p.name] = f.args[p.name]
+				order = append(order, p.name)
+			}
+		}
+		return nil, &MissingError{ToolID: toolID, Missing: missing, Found: found, order: order}
+	}
+	if err := s.check.Validate(f.args); err != nil {
+		return nil, &InvalidError{ToolID: toolID, Problems: schemaProblems(s, err)}
+	}
+	return f.args, nil
+}
+
+// MetaTool is the meta-tool a call of m goes through: a builtin meta-tool
+// (search, load, help) is its own; every other tool is run by "execute".
+func MetaTool(m schemas.Manifest) string {
+	if e := m.Executor; e != nil && e.Kind == schemas.ExecBuiltin {
+		switch e.Builtin {
+		case schemas.MetaSearch, schemas.MetaLoad, schemas.MetaHelp:
+			return e.Builtin
+		}
+	}
+	return schemas.MetaExecute
+}
+
+func itemType(m schemas.Manifest) string {
+	if m.Type == "" {
+		return "tool"
+	}
+	return m.Type
+}
+
+// confidence is the routed confidence of the chosen tool: the top
+// candidate's, unless the chosen tool appears further down the list.
+func confidence(r schemas.Routed, toolID string) float64 {
+	for _, c := range r.Candidates {
+		if c.ToolID == toolID {
+			return c.Confidence
+		}
+	}
+	if len(r.Candidates) > 0 {
+		return r.Candidates[0].Confidence
+	}
+	return 0
+}

@@ -1,0 +1,101 @@
+package resolve
+
+import "strings"
+
+// applyShapes is rule 4: paths, URLs and addresses fill properties named
+// for them, in order of appearance.
+func (f *filler) applyShapes() {
+	for _, sh := range shapes {
+		for i := range f.toks {
+			t := &f.toks[i]
+			val := trimValue(trimQuotes(t.raw))
+			if t.used || !sh.fits(val) {
+				continue
+			}
+			for _, p := range f.s.props {
+				// Several paths may accumulate into one array property.
+				if !f.missing(p) && !(p.typ == "array" && f.given[p.name]) {
+					continue
+				}
+				if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 || !fitsName(p, sh.names) {
+					continue
+				}
+				if f.try(p, val) {
+					t.used = true
+					break
+				}
+			}
+		}
+	}
+}
+
+func fitsName(p *property, names map[string]bool) bool {
+	for _, w := range p.words {
+		if names[w] {
+			return true
+		}
+	}
+	return false
+}
+
+func trimQuotes(s string) string {
+	return strings.Trim(s, `"'“”‘’`)
+}
+
+// applyEnumWords is rule 5: a word naming one value of exactly one
+// missing enum property.
+func (f *filler) applyEnumWords() {
+	type hit struct {
+		value string
+		tok   int
+	}
+	hits := map[*property][]hit{}
+	owners := map[int]int{}
+	for i, t := range f.toks {
+		if t.used || f.tool[t.word] {
+			continue
+		}
+		for _, p := range f.s.props {
+			if !f.missing(p) || len(p.enum) == 0 {
+				continue
+			}
+			for _, e := range p.enum {
+				if s, ok := e.(string); ok && strings.EqualFold(s, t.word) {
+					hits[p] = append(hits[p], hit{s, i})
+					owners[i]++
+				}
+			}
+		}
+	}
+	for _, p := range f.s.props {
+		hs := hits[p]
+		if len(hs) == 0 {
+			continue
+		}
+		distinct := true
+		for _, h := range hs[1:] {
+			if !strings.EqualFold(h.value, hs[0].value) {
+				distinct = false
+			}
+		}
+		if distinct && owners[hs[0].tok] == 1 && f.try(p, hs[0].value) {
+			for _, h := range hs {
+				f.toks[h.tok].used = true
+				f.useNameAround(p, h.tok)
+			}
+		}
+	}
+}
+
+// useNameAround marks the property's name next to its value as used too
+// ("imperial units", "units imperial"), so it does not end up in free text.
+func (f *filler) useNameAround(p *property, tok int) {
+	if idx, ok := f.nameEndsAt(p, tok); ok {
+		f.useTokens(idx...)
+	}
+	for end := tok + 2; end <= tok+1+len(p.words) && end <= len(f.toks); end++ {
+		if idx, ok := f.nameEndsAt(p, end); ok && idx[0] == tok+1 {
+			f.useTokens(idx...)
+		}
+	}
+}

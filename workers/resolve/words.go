@@ -1,0 +1,141 @@
+package resolve
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// token is one whitespace-separated word of the intent text that no pair
+// claimed. word is its lower-case form without surrounding punctuation.
+type token struct {
+	raw        string
+	word       string
+	norm       string // normalize(word), for matching property names
+	start, end int
+	used       bool
+}
+
+// tokenize splits text into tokens, skipping the hidden byte ranges.
+func tokenize(text string, hidden []bool) []token {
+	var out []token
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			raw := text[start:end]
+			word := strings.ToLower(trimPunct(raw))
+			out = append(out, token{raw: raw, word: word, norm: normalize(word), start: start, end: end})
+			start = -1
+		}
+	}
+	for i := 0; i < len(text); {
+		r, w := utf8.DecodeRuneInString(text[i:])
+		if unicode.IsSpace(r) || hidden[i] {
+			flush(i)
+		} else if start < 0 {
+			start = i
+		}
+		i += w
+	}
+	flush(len(text))
+	return out
+}
+
+// trimPunct strips the punctuation prose puts around a word.
+func trimPunct(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		return strings.ContainsRune(`.,;:!?()[]{}"'“”‘’«»`+"`", r)
+	})
+}
+
+// fillers are words that frame a request rather than carry its content;
+// free text is trimmed of them at both ends ("run the scraper for tech
+// companies" → "tech companies").
+var fillers = setOf(
+	"a", "an", "the", "for", "of", "on", "about", "with", "that", "which", "who",
+	"to", "in", "into", "from", "by", "at", "and", "or", "please", "run", "use",
+	"using", "via", "call", "invoke", "execute", "show", "me", "my", "get", "give",
+	"find", "fetch", "list", "do", "can", "you", "could", "would", "i", "want",
+	"need", "some", "any", "tool", "tools", "is", "are", "what", "whats", "what's",
+	"let", "lets", "let's", "now", "then", "also", "just", "it", "this",
+)
+
+// connectors may sit between a property's name and its value: "limit of 50".
+var connectors = setOf("of", "is", "to", "as", "at", "=", ":", "equals", "=>")
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// toolWords are the words of a tool's name and id, singular and plural,
+// which say which tool to use and so are not an argument.
+func toolWords(id, name string) map[string]bool {
+	m := map[string]bool{}
+	for _, src := range []string{id, name} {
+		for _, w := range nameWords(src) {
+			m[w] = true
+			m[w+"s"] = true
+			// Just enough stemming that "scrape" and "counting" name the
+			// google maps scraper and a line counter.
+			switch {
+			case len(w) > 3 && strings.HasSuffix(w, "s"):
+				m[w[:len(w)-1]] = true
+			case len(w) > 4 && strings.HasSuffix(w, "er"):
+				m[w[:len(w)-1]] = true
+				m[w[:len(w)-2]] = true
+			case len(w) > 5 && strings.HasSuffix(w, "ing"):
+				m[w[:len(w)-3]] = true
+			}
+		}
+	}
+	return m
+}
+
+// looksLikeValue: a single word that is unlikely to be prose, so a cue
+// may take it for a string property.
+func looksLikeValue(s string) bool {
+	if s == "" {
+		return false
+	}
+	if strings.ContainsAny(s, "/@#:._=0123456789") {
+		return true
+	}
+	return false
+}
+
+func isCapitalized(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+func isPathLike(s string) bool {
+	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") ||
+		strings.HasPrefix(s, "../") || strings.HasPrefix(s, "~/") || s == "~"
+}
+
+func isURLLike(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+func isEmailLike(s string) bool {
+	at := strings.IndexByte(s, '@')
+	return at > 0 && strings.IndexByte(s[at:], '.') > 1 && !strings.ContainsAny(s, " /")
+}
+
+// shapes tie the look of a word to the names of the properties it fits.
+var shapes = []struct {
+	fits  func(string) bool
+	names map[string]bool
+}{
+	{isPathLike, setOf("path", "paths", "file", "files", "filename", "filepath", "dir", "directory", "folder", "root", "source", "src", "dest", "destination", "target")},
+	{isURLLike, setOf("url", "urls", "uri", "link", "links", "website", "site", "endpoint", "href", "page")},
+	{isEmailLike, setOf("email", "emails", "to", "recipient", "recipients", "cc", "bcc", "address", "from")},
+}
+
+// freetextNames are parameter names that mean "the request itself".
+var freetextNames = setOf("query", "q", "text", "prompt", "message")
