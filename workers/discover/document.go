@@ -36,8 +36,8 @@ type entry struct {
 	doc  map[string]interface{}
 	// terms are the tool's distinct analysed terms over every text field.
 	terms []string
-	// nameTerms are the distinct analysed terms of its name and id.
-	nameTerms []string
+	// fieldTerms are the distinct analysed terms of each text field.
+	fieldTerms map[string][]string
 	// names are the tool's name and id as exact word sequences joined by
 	// spaces ("disk usage", "system disk usage"), for spotting a mention.
 	names []string
@@ -58,8 +58,11 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 	server := m.ServerName()
 	local := m.ID[strings.LastIndexByte(m.ID, '/')+1:]
 
+	// The id's last segment is indexed with the name when it says
+	// something else ("Disk usage" vs "du_sh"), so either finds the tool.
+	nameForm, localForm := e.exactForm(name), e.exactForm(local)
 	nameValues := []string{name}
-	if e.exactForm(local) != e.exactForm(name) {
+	if localForm != nameForm {
 		nameValues = append(nameValues, local)
 	}
 	keywords := slices.Clone(m.Keywords)
@@ -79,18 +82,23 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 	}
 
 	var all []string
-	for _, group := range [][]string{nameValues, kwText, m.Examples, {m.Description}, params} {
-		for _, s := range group {
-			all = append(all, terms(e.text, s)...)
+	fieldTerms := make(map[string][]string, 5)
+	for f, values := range map[string][]string{
+		fieldName: nameValues, fieldKeywords: kwText, fieldExamples: m.Examples,
+		fieldDescription: {m.Description}, fieldParams: params,
+	} {
+		var ts []string
+		for _, v := range values {
+			ts = append(ts, terms(e.text, v)...)
+		}
+		if len(ts) > 0 {
+			fieldTerms[f] = uniqueSorted(ts)
+			all = append(all, ts...)
 		}
 	}
-	var nameTerms []string
-	for _, s := range []string{name, m.ID} {
-		nameTerms = append(nameTerms, terms(e.text, s)...)
-	}
 	var forms []string
-	for _, s := range []string{name, m.ID, local} {
-		if f := e.exactForm(s); f != "" && !slices.Contains(forms, f) {
+	for _, f := range []string{nameForm, e.exactForm(m.ID), localForm} {
+		if f != "" && !slices.Contains(forms, f) {
 			forms = append(forms, f)
 		}
 	}
@@ -99,10 +107,10 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 			ToolID: m.ID, Name: name, Description: m.Description,
 			Keywords: keywords, Server: server, MatchType: schemas.MatchKeyword,
 		},
-		doc:       doc,
-		terms:     uniqueSorted(all),
-		nameTerms: uniqueSorted(nameTerms),
-		names:     forms,
+		doc:        doc,
+		terms:      uniqueSorted(all),
+		fieldTerms: fieldTerms,
+		names:      forms,
 	}, nil
 }
 

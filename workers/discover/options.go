@@ -5,9 +5,10 @@ import (
 	"math"
 )
 
-// FieldBoosts weigh a term match by where in the manifest it is found. A
-// name says what a tool is; a parameter description mostly says what
-// values look like, so it counts least.
+// FieldBoosts weigh a term match by where in the manifest it is found.
+// The name field holds the tool's name and the last segment of its id;
+// keywords also hold the server name; params hold parameter names, titles,
+// descriptions and string enum values.
 type FieldBoosts struct {
 	Name        float64
 	Keywords    float64
@@ -16,9 +17,14 @@ type FieldBoosts struct {
 	Params      float64
 }
 
-// DefaultFieldBoosts are the boosts New uses unless WithFieldBoosts says otherwise.
+// DefaultFieldBoosts are the boosts New uses unless WithFieldBoosts says
+// otherwise. Names and keywords get less than 1, not more: BM25's length
+// normalisation already makes a match in a two-word name count several
+// times a match in a description. Measured with BM25 ranking alone, a name
+// boost of 3 gave MetaTool hit@1 0.38, of 1 0.42, of 0.75 0.43, while
+// Seal-Tools moved by a point or less.
 func DefaultFieldBoosts() FieldBoosts {
-	return FieldBoosts{Name: 3, Keywords: 2, Examples: 1.5, Description: 1, Params: 0.5}
+	return FieldBoosts{Name: 0.75, Keywords: 0.75, Examples: 1, Description: 1, Params: 0.75}
 }
 
 type config struct {
@@ -29,7 +35,7 @@ type config struct {
 }
 
 func defaultConfig() config {
-	return config{topK: 10, boosts: DefaultFieldBoosts(), maxQueryTerms: 48, compactAfter: 256}
+	return config{topK: 10, boosts: DefaultFieldBoosts(), maxQueryTerms: 48, compactAfter: 64}
 }
 
 // Option configures an Engine.
@@ -47,9 +53,9 @@ func WithFieldBoosts(b FieldBoosts) Option { return func(c *config) { c.boosts =
 func WithMaxQueryTerms(n int) Option { return func(c *config) { c.maxQueryTerms = n } }
 
 // WithCompactAfter sets how many Put and Remove calls the index absorbs
-// before it is rebuilt (default 256). The in-memory index adds a segment per
-// change and never merges them, so search slows down as changes accumulate;
-// a rebuild folds them back into one segment.
+// before it is rebuilt in the background (default 64). Each update adds an
+// index segment that slows every search a little; each rebuild costs about
+// 130 µs of CPU per tool (1.3 s at 10k tools). See compaction in update.go.
 func WithCompactAfter(n int) Option { return func(c *config) { c.compactAfter = n } }
 
 func (c config) validate() error {

@@ -13,14 +13,22 @@ type stats struct {
 	docs int
 	// df is how many tools contain a term in any text field.
 	df map[string]int
+	// inField is how many tools contain a term in each text field; a
+	// query skips the (term, field) pairs no tool has.
+	inField map[string]map[string]int
 	// names maps a tool's exact name form to the tools that carry it.
 	names map[string][]string
 	// maxNameWords is the longest name form, bounding the query spans to look up.
 	maxNameWords int
 }
 
+// nameWordsLimit is the longest name recognised as a mention. Real names
+// are a few words; a tool with a sentence for a name must not make every
+// query look up runs of that length.
+const nameWordsLimit = 8
+
 func newStats() *stats {
-	return &stats{df: map[string]int{}, names: map[string][]string{}}
+	return &stats{df: map[string]int{}, inField: map[string]map[string]int{}, names: map[string][]string{}}
 }
 
 func (s *stats) add(e *entry) {
@@ -28,11 +36,23 @@ func (s *stats) add(e *entry) {
 	for _, t := range e.terms {
 		s.df[t]++
 	}
-	for _, n := range e.names {
-		s.names[n] = append(s.names[n], e.cand.ToolID)
-		if w := strings.Count(n, " ") + 1; w > s.maxNameWords {
-			s.maxNameWords = w
+	for f, ts := range e.fieldTerms {
+		m := s.inField[f]
+		if m == nil {
+			m = map[string]int{}
+			s.inField[f] = m
 		}
+		for _, t := range ts {
+			m[t]++
+		}
+	}
+	for _, n := range e.names {
+		w := strings.Count(n, " ") + 1
+		if w > nameWordsLimit {
+			continue
+		}
+		s.names[n] = append(s.names[n], e.cand.ToolID)
+		s.maxNameWords = max(s.maxNameWords, w)
 	}
 }
 
@@ -41,6 +61,14 @@ func (s *stats) remove(e *entry) {
 	for _, t := range e.terms {
 		if s.df[t]--; s.df[t] <= 0 {
 			delete(s.df, t)
+		}
+	}
+	for f, ts := range e.fieldTerms {
+		m := s.inField[f]
+		for _, t := range ts {
+			if m[t]--; m[t] <= 0 {
+				delete(m, t)
+			}
 		}
 	}
 	for _, n := range e.names {

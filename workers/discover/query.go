@@ -1,0 +1,155 @@
+package discover
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// maxQueryBytes bounds the text analysed per query. Intents are a sentence
+// or two; anything past this is pasted material, and the terms that matter
+// were already seen.
+const maxQueryBytes = 32 << 10
+
+// parsedQuery is a query text analysed once for both retrieval and confidence.
+type parsedQuery struct {
+	// terms are the distinct analysed terms in order of first appearance.
+	terms []string
+	// describing are the distinct terms that describe the wanted tool
+	// rather than give it values: terms without digits, outside quotes,
+	// addresses and paths. Confidence asks how much of this part of the
+	// query a tool covers; a city, an id or a quoted phrase is no evidence
+	// for or against a tool.
+	describing []string
+	// words are the exact (unstemmed, stop words kept) words, for name mentions.
+	words []string
+}
+
+// values matches the parts of a request that are argument values rather
+// than a description of the tool: quoted text ("…", “…”, and '…' when the
+// quotes are not apostrophes as in don't or users'), e-mail addresses,
+// URLs, and file paths.
+var values = regexp.MustCompile(strings.Join([]string{
+	`"[^"]*"`,
+	`“[^”]*”`,
+	`(?:^|[^\pL\pN])'[^']*'(?:[^\pL\pN]|$)`,
+	`[^\s@"'<>()]+@[^\s@"'<>()]+`,
+	`\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+`,
+	`(?:^|\s)(?:~|\.{1,2})?/\S*`,
+	`\b[a-zA-Z]:\\\S*`,
+}, "|"))
+
+func (e *Engine) parse(text string) parsedQuery {
+	text = clipUTF8(text, maxQueryBytes)
+	q := parsedQuery{words: terms(e.exact, text)}
+	toks := e.text.Analyze([]byte(text))
+	spans := values.FindAllStringIndex(text, -1)
+	seen := make(map[string]bool, len(toks))
+	described := make(map[string]bool, len(toks))
+	for _, tok := range toks {
+		t := string(tok.Term)
+		if !seen[t] {
+			seen[t] = true
+			q.terms = append(q.terms, t)
+		}
+		for len(spans) > 0 && spans[0][1] <= tok.Start {
+			spans = spans[1:]
+		}
+		inValue := len(spans) > 0 && spans[0][0] <= tok.Start
+		if !inValue && !described[t] && !strings.ContainsFunc(t, unicode.IsDigit) {
+			described[t] = true
+			q.describing = append(q.describing, t)
+		}
+	}
+	if len(q.describing) == 0 {
+		// Nothing but values ("[TOOL: 'report.pdf']"): judge by what there is.
+		for _, t := range q.terms {
+			if !strings.ContainsFunc(t, unicode.IsDigit) {
+				q.describing = append(q.describing, t)
+			}
+		}
+	}
+	if len(q.describing) == 0 {
+		q.describing = q.terms
+	}
+	return q
+}
+
+// searchTerms are the query terms worth searching: those some tool
+// contains (others cannot match), at most maxQueryTerms of them, rarest
+// first. Caller holds the read lock.
+func (e *Engine) searchTerms(q parsedQuery) []string {
+	known := make([]string, 0, len(q.terms))
+	for _, t := range q.terms {
+		if e.stats.df[t] > 0 {
+			known = append(known, t)
+		}
+	}
+	if len(known) > e.cfg.maxQueryTerms {
+		sort.SliceStable(known, func(i, j int) bool { return e.stats.df[known[i]] < e.stats.df[known[j]] })
+		known = known[:e.cfg.maxQueryTerms]
+	}
+	return known
+}
+
+// textQuery matches any term in any text field that has it, each field with
+// its boost. Terms are already analysed, so term queries are built
+// directly: no query syntax is ever parsed and no user text can make the
+// query invalid. Caller holds the read lock.
+func (e *Engine) textQuery(ts []string) query.Query {
+	fields := textFields(e.cfg.boosts)
+	clauses := make([]query.Query, 0, len(ts)*len(fields))
+	for _, t := range ts {
+		for _, f := range fields {
+			if e.stats.inField[f.name][t] == 0 {
+				continue
+			}
+			tq := bleve.NewTermQuery(t)
+			tq.SetField(f.name)
+			tq.SetBoost(f.boost)
+			clauses = append(clauses, tq)
+		}
+	}
+	return bleve.NewDisjunctionQuery(clauses...)
+}
+
+// scopeFilter matches the tools whose id or server is in scope. It is a
+// filter, not a scoring clause, so scoped and unscoped searches score a tool
+// the same.
+func scopeFilter(scope []string) query.Query {
+	clauses := make([]query.Query, 0, 2*len(scope))
+	for _, s := range scope {
+		for _, f := range []string{fieldID, fieldServer} {
+			tq := bleve.NewTermQuery(s)
+			tq.SetField(f)
+			clauses = append(clauses, tq)
+		}
+	}
+	return bleve.NewDisjunctionQuery(clauses...)
+}
+
+func filtered(q, filter query.Query) query.Query {
+	if filter == nil {
+		return q
+	}
+	b := bleve.NewBooleanQuery()
+	b.AddMust(q)
+	b.AddFilter(filter)
+	return b
+}
+
+// clipUTF8 shortens s to at most n bytes without splitting a character.
+func clipUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

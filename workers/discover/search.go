@@ -1,0 +1,161 @@
+package discover
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// minPool is how many hits are fetched whatever k is: a candidate's
+// confidence depends on how clearly it beats its competitors, so they must
+// be seen even when only the best is wanted.
+const minPool = competitors
+
+// Discover proposes tools for an intent: its text is the query, its scope
+// the scope, and the engine's top-K the number of candidates.
+func (e *Engine) Discover(ctx context.Context, in schemas.Intent) (schemas.Candidates, error) {
+	cs, err := e.search(ctx, in.Text, e.cfg.topK, in.Scope)
+	if err != nil {
+		return schemas.Candidates{}, fmt.Errorf("discover: intent %s (%q): %w", in.ID, clipUTF8(in.Text, 80), err)
+	}
+	return schemas.Candidates{V: schemas.Version, Intent: in, Candidates: cs}, nil
+}
+
+// Search returns up to k tools for a plain-language query, most confident
+// first, each with its BM25 score and a confidence in [0,1]. k <= 0 means
+// the configured top-K. A non-empty scope admits only tools whose id or
+// server it lists. Any text is a valid query; text with no word any tool
+// contains yields no candidates (an empty, non-nil list).
+func (e *Engine) Search(ctx context.Context, text string, k int, scope []string) ([]schemas.Candidate, error) {
+	cs, err := e.search(ctx, text, k, scope)
+	if err != nil {
+		return nil, fmt.Errorf("discover: search %q: %w", clipUTF8(text, 80), err)
+	}
+	return cs, nil
+}
+
+func (e *Engine) search(ctx context.Context, text string, k int, scope []string) ([]schemas.Candidate, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if k <= 0 {
+		k = e.cfg.topK
+	}
+	q := e.parse(text)
+
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	ts := e.searchTerms(q)
+	if len(ts) == 0 {
+		return []schemas.Candidate{}, nil
+	}
+	allowed, filter := e.scope(scope)
+	hits, err := e.retrieve(ctx, e.textQuery(ts), filter, max(k, minPool))
+	if err != nil {
+		return nil, err
+	}
+	mentioned := e.mentions(q.words, allowed)
+	if missing := absent(mentioned, hits); len(missing) > 0 {
+		more, err := e.retrieve(ctx, e.textQuery(ts), bleve.NewDocIDQuery(missing), len(missing))
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, more...)
+	}
+	if len(hits) == 0 {
+		return []schemas.Candidate{}, nil
+	}
+	ranked := e.rank(q, hits, mentioned)
+	if len(ranked) > k {
+		ranked = ranked[:k]
+	}
+	return ranked, nil
+}
+
+// hit is one tool bleve found, with its BM25 score.
+type hit struct {
+	id    string
+	score float64
+}
+
+// tieSlack is how many hits beyond those wanted a search first fetches, so
+// that ties at the cut can be seen and are mostly settled in one search
+// (registries list the same tool under several servers, and those tie).
+const tieSlack = 20
+
+// retrieve returns the n best hits by BM25 score, ties broken by id, the
+// same for every build of the same registry. bleve orders equal scores by
+// internal document number, which follows the order its analysis
+// goroutines happened to finish; so when a tie straddles the cut, the
+// search is repeated with a larger size until the whole tie is seen.
+func (e *Engine) retrieve(ctx context.Context, q, filter query.Query, n int) ([]hit, error) {
+	q = filtered(q, filter)
+	for size := n + tieSlack; ; size *= 4 {
+		hits, complete, err := e.searchIndex(ctx, q, size)
+		if err != nil {
+			return nil, err
+		}
+		slices.SortFunc(hits, func(a, b hit) int {
+			if c := cmp.Compare(b.score, a.score); c != 0 {
+				return c
+			}
+			return strings.Compare(a.id, b.id)
+		})
+		if complete || len(hits) <= n || hits[n-1].score != hits[len(hits)-1].score {
+			return hits[:min(n, len(hits))], nil
+		}
+	}
+}
+
+// searchIndex runs one bleve search; complete reports that every matching
+// tool was returned.
+func (e *Engine) searchIndex(ctx context.Context, q query.Query, size int) (hits []hit, complete bool, err error) {
+	req := bleve.NewSearchRequestOptions(q, size, 0, false)
+	res, err := e.idx.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, false, fmt.Errorf("search index of %d tools: %w", len(e.tools), err)
+	}
+	hits = make([]hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		if _, ok := e.tools[h.ID]; ok {
+			// bleve adds up a tool's clause scores in an order that depends
+			// on its internal document numbers, so two builds of the same
+			// registry differ in the last bits; rounding makes equal equal.
+			hits = append(hits, hit{id: h.ID, score: math.Round(h.Score*1e9) / 1e9})
+		}
+	}
+	return hits, res.Total <= uint64(len(res.Hits)), nil
+}
+
+// scope returns the in-scope test for tools and the index filter that
+// applies it; both admit everything for an empty scope.
+func (e *Engine) scope(scope []string) (func(*entry) bool, query.Query) {
+	if len(scope) == 0 {
+		return func(*entry) bool { return true }, nil
+	}
+	in := func(en *entry) bool {
+		return slices.Contains(scope, en.cand.ToolID) || (en.cand.Server != "" && slices.Contains(scope, en.cand.Server))
+	}
+	return in, scopeFilter(scope)
+}
+
+// absent lists, sorted, the mentioned tools bleve did not return.
+func absent(mentioned map[string]float64, hits []hit) []string {
+	var out []string
+	for id := range mentioned {
+		if !slices.ContainsFunc(hits, func(h hit) bool { return h.id == id }) {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
