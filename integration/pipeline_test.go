@@ -1,7 +1,7 @@
 package integration
 
 import (
-		"strings"
+	"strings"
 	"testing"
 	"time"
 

@@ -23,6 +23,7 @@ func newUp(g *globalFlags) *cobra.Command {
 		syncAlways bool
 		external   bool
 		replicas   int
+		retention  []string
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
@@ -83,6 +84,11 @@ With --external, no server is embedded: the stages run against --nats.`,
 				ops = pipeline.NewOps(nc)
 			}
 			topo := pipeline.DefaultTopology().WithReplicas(replicas)
+			for _, r := range retention {
+				if err := topo.ParseLimits(r); err != nil {
+					return err
+				}
+			}
 			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 			err = topo.Apply(tctx, js)
 			cancel()
@@ -119,6 +125,7 @@ Stop with Ctrl-C.
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:4222", "address the embedded NATS server listens on")
 	cmd.Flags().BoolVar(&syncAlways, "sync-always", false, "fsync every write (survives power loss, slower); by default writes are flushed before they are acknowledged and fsynced periodically")
 	cmd.Flags().IntVar(&replicas, "replicas", 1, "stream replicas (with --external on a cluster: 3 keeps data through the loss of a server)")
+	cmd.Flags().StringArrayVar(&retention, "retention", nil, "stream limits STREAM=MAXAGE[:MAXBYTES], repeatable (defaults: AGENT, PIPE, RESULT 24h:1GiB; AUDIT 720h:10GiB; DLQ 720h:1GiB)")
 	cmd.Flags().BoolVar(&external, "external", false, "use the NATS server at --nats instead of embedding one")
 	return cmd
 }

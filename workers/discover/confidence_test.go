@@ -156,3 +156,28 @@ func TestSpecificity(t *testing.T) {
 		t.Errorf("specificity of words no tool has = %v, want 0", s)
 	}
 }
+
+// Argument values say nothing about which tool is wanted: a long path, a
+// quoted phrase or a key=value value must not dilute a clear request.
+func TestArgumentValuesDoNotDiluteConfidence(t *testing.T) {
+	e := newFixture(t)
+	ctx := context.Background()
+	tests := []struct{ plain, withValues string }{
+		{"create an issue", "create an issue title=FixTheCrashingWorkerPool body=everything-is-broken-again"},
+		{"translate text into another language", "translate text into another language text=/srv/TestFixtures12345/quarterlyReportDraft/notes.txt"},
+		{"translate text into another language", `translate text into another language text="Bonjour tout le monde, comment allez-vous"`},
+	}
+	for _, tt := range tests {
+		plain, err := e.Search(ctx, tt.plain, 1, nil)
+		if err != nil || len(plain) == 0 {
+			t.Fatal(err)
+		}
+		cs, err := e.Search(ctx, tt.withValues, 1, nil)
+		if err != nil || len(cs) == 0 {
+			t.Fatalf("%q: %v", tt.withValues, err)
+		}
+		if cs[0].ToolID != plain[0].ToolID || cs[0].Confidence < plain[0].Confidence-0.05 {
+			t.Errorf("%q: %s at %.2f; without values %s at %.2f", tt.withValues, cs[0].ToolID, cs[0].Confidence, plain[0].ToolID, plain[0].Confidence)
+		}
+	}
+}

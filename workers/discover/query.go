@@ -33,7 +33,8 @@ type parsedQuery struct {
 // values matches the parts of a request that are argument values rather
 // than a description of the tool: quoted text ("…", “…”, and '…' when the
 // quotes are not apostrophes as in don't or users'), e-mail addresses,
-// URLs, and file paths.
+// URLs, file paths, and the value of a key=value argument (the key stays:
+// it may name a parameter).
 var values = regexp.MustCompile(strings.Join([]string{
 	`"[^"]*"`,
 	`“[^”]*”`,
@@ -42,6 +43,7 @@ var values = regexp.MustCompile(strings.Join([]string{
 	`\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+`,
 	`(?:^|\s)(?:~|\.{1,2})?/\S*`,
 	`\b[a-zA-Z]:\\\S*`,
+	`=(?:"[^"]*"|'[^']*'|\S+)`,
 }, "|"))
 
 func (e *Engine) parse(text string) parsedQuery {

@@ -47,7 +47,7 @@ func (e *Engine) Remove(id string) error {
 }
 
 // The in-memory index adds a segment for every update and never merges
-// them, so search slows as updates pile up (at 10k tools: 1.8× after 64
+// them, so search slows as updates pile up (at 10k tools: about 2× after 64
 // updates, 4× after 256). Compaction rebuilds the index as one segment in
 // the background, from a snapshot of the tools, while searches and updates
 // go on against the old one; updates made meanwhile are replayed onto the

@@ -1,0 +1,140 @@
+package integration
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// The path a new user takes: `toolyard up`, then `toolyard publish --wait`
+// prints the results; the ops endpoints answer; SIGTERM stops it cleanly.
+func TestUpPublishAndOpsEndpoints(t *testing.T) {
+	data := t.TempDir()
+	port := freePort(t)
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	up := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "127.0.0.1:0")
+	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
+	httpBase := regexp.MustCompile(`status:\s+(http://\S+)/`).FindStringSubmatch(up.stderr.String())
+	if httpBase == nil {
+		t.Fatalf("no status address in:\n%s", up.stderr.String())
+	}
+
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(file, []byte("one\ntwo\nthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := fmt.Sprintf("Checking. [TOOL: how long has the machine been running] and [TOOL: count the lines of path=%s]", file)
+	out, err := exec.Command(binary, "publish", "--nats", url, "--session", "cli", "--wait", "--timeout", "20s", text).CombinedOutput()
+	if err != nil {
+		t.Fatalf("publish: %v\n%s", err, out)
+	}
+	var rs []schemas.Result
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		r, err := schemas.Decode[schemas.Result](schemas.KindResult, sc.Bytes())
+		if err != nil {
+			t.Fatalf("publish printed a line that is not a result: %v\n%s", err, sc.Text())
+		}
+		rs = append(rs, r)
+	}
+	if len(rs) != 3 || rs[0].Status != schemas.StatusAccepted {
+		t.Fatalf("want the receipt and two results, got:\n%s", out)
+	}
+	tools := map[string]schemas.Result{}
+	for _, r := range rs[1:] {
+		tools[r.ToolID] = r
+	}
+	if r := tools["files/count_lines"]; r.Status != schemas.StatusExecuted || !strings.Contains(fmt.Sprint(r.Output.Content), "3 ") {
+		t.Errorf("count_lines: %+v", r)
+	}
+	if r := tools["system/uptime"]; r.Status != schemas.StatusExecuted || !strings.Contains(fmt.Sprint(r.Output.Content), "load average") {
+		t.Errorf("uptime: %+v", r)
+	}
+
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get(httpBase[1] + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %s\n%s", path, resp.Status, b)
+		}
+		return string(b)
+	}
+	metrics := get("/metrics")
+	for _, want := range []string{
+		`toolyard_stage_messages_total{outcome="ack",stage="parse"} 1`,
+		`toolyard_stage_messages_total{outcome="ack",stage="execute"} 2`,
+		`toolyard_stage_handler_seconds_count{stage="discover"} 2`,
+		`toolyard_stage_consumer_lag{stage="route"}`,
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	if got := get("/healthz"); !strings.Contains(got, "ok") {
+		t.Errorf("/healthz: %q", got)
+	}
+	if got := get("/readyz"); !strings.Contains(got, "ready") {
+		t.Errorf("/readyz: %q", got)
+	}
+	page := get("/")
+	for _, want := range []string{"PIPE", "AUDIT", "discover", "execute"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("status page lacks %q", want)
+		}
+	}
+	var status struct {
+		Streams []struct {
+			Name     string `json:"name"`
+			Messages uint64 `json:"messages"`
+		} `json:"streams"`
+	}
+	if err := json.Unmarshal([]byte(get("/status.json")), &status); err != nil || len(status.Streams) != 5 {
+		t.Errorf("status.json: %v %+v", err, status)
+	}
+
+	up.kill(syscall.SIGTERM)
+	if code := up.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("up exited with %d after SIGTERM:\n%s", code, up.stderr.String())
+	}
+}
+
+func TestClientErrorsAreClear(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"publish", "hello"}, `required flag(s) "session" not set`},
+		{[]string{"publish", "--session", "a.b", "hi", "--nats", "nats://127.0.0.1:1"}, "session_id"},
+		{[]string{"publish", "--session", "s", "hi", "--nats", "nats://127.0.0.1:1"}, "is 'toolyard up' running?"},
+		{[]string{"worker", "--nats", "nats://127.0.0.1:1"}, "--stage is required"},
+		{[]string{"worker", "--stage", "parsing"}, `unknown stage "parsing"`},
+		{[]string{"tools", "list", "--registry", "/nonexistent.jsonl"}, "no such file"},
+	}
+	for _, tt := range tests {
+		out, err := exec.Command(binary, tt.args...).CombinedOutput()
+		if err == nil {
+			t.Errorf("toolyard %v succeeded", tt.args)
+		}
+		if !strings.Contains(string(out), tt.want) {
+			t.Errorf("toolyard %v: %s\nwant it to mention %q", tt.args, out, tt.want)
+		}
+	}
+}
