@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strconv"
 	"time"
 
@@ -112,9 +113,9 @@ With --external, no server is embedded: the stages run against --nats.`,
   metrics:   %s/metrics
   tools:     %d
   stages:    %v (concurrency %d each)
-Publish:   toolyard publish --session demo --wait "[TOOL: show disk usage for path=/tmp]"
+Publish:   %s publish --session demo --wait "[TOOL: how long has the machine been running]"
 Stop with Ctrl-C.
-`, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency)
+`, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency, os.Args[0])
 			err = sf.runStages(ctx, js, set, bind.Stages, ops.Metrics, log)
 			log.Info("stopped")
 			return err
