@@ -12,7 +12,6 @@ import (
 
 	"github.com/toolyard/toolyard/ops/sample"
 	"github.com/toolyard/toolyard/pipeline"
-	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/stages"
@@ -32,7 +31,7 @@ type stageFlags struct {
 
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.registry, "registry", "", "tool registry file (JSONL or JSON array of manifests); default: the built-in sample registry")
+	fl.StringVar(&f.registry, "registry", "", "import this registry file (JSONL or JSON array of manifests) into the shared registry first; identical tools are left alone, a different tool under a registered id is refused")
 	fl.IntVar(&f.concurrency, "concurrency", 4, "messages handled at once per stage in this process")
 	fl.DurationVar(&f.ackWait, "ack-wait", 30*time.Second, "how long a message may go unacknowledged before another worker gets it (long handlers send heartbeats)")
 	fl.IntVar(&f.maxDeliver, "max-deliver", 5, "deliveries before a failing message is dead-lettered")
@@ -43,29 +42,53 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
-func (f *stageFlags) tools() ([]schemas.Manifest, string, error) {
-	if f.registry == "" {
-		ms, err := sample.Tools()
-		return ms, "built-in sample registry", err
-	}
-	ms, err := registry.LoadFile(f.registry)
-	return ms, f.registry, err
+// thresholds are the routing tiers the flags set.
+func (f *stageFlags) thresholds() route.Thresholds {
+	return route.Thresholds{Activate: f.activate, Multiple: f.multiple, Weak: f.weak}
 }
 
-func (f *stageFlags) stageSet(log *slog.Logger) (*stages.Set, error) {
-	tools, source, err := f.tools()
+// followRegistry builds the stage set from the shared registry (the tools KV
+// bucket) and keeps it in step. The --registry file, if given, is imported
+// first; seedSample fills an empty registry with the sample tools.
+func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream, seedSample bool, log *slog.Logger) (*stages.Set, error) {
+	store, err := registry.OpenStore(ctx, js)
 	if err != nil {
 		return nil, err
 	}
-	set, err := stages.New(stages.Config{
-		Tools:      tools,
-		Thresholds: route.Thresholds{Activate: f.activate, Multiple: f.multiple, Weak: f.weak},
-		Log:        log,
-	})
+	switch {
+	case f.registry != "":
+		ms, err := registry.LoadFile(f.registry)
+		if err != nil {
+			return nil, err
+		}
+		rep, err := store.Import(ctx, ms, false)
+		if err != nil {
+			return nil, fmt.Errorf("import %s: %w", f.registry, err)
+		}
+		log.Info("registry file imported", "file", f.registry, "added", len(rep.Added), "unchanged", len(rep.Unchanged))
+	case seedSample:
+		existing, err := store.List(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(existing) == 0 {
+			ms, err := sample.Tools()
+			if err != nil {
+				return nil, err
+			}
+			if _, err := store.Import(ctx, ms, false); err != nil {
+				return nil, fmt.Errorf("seed the sample registry: %w", err)
+			}
+			log.Info("empty registry seeded with the sample tools", "tools", len(ms))
+		}
+	}
+	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Log: log})
 	if err != nil {
 		return nil, err
 	}
-	log.Info("registry loaded", "source", source, "tools", set.Registry().Len())
+	if err := set.Follow(ctx, store); err != nil {
+		return nil, fmt.Errorf("load the registry: %w", err)
+	}
 	return set, nil
 }
 

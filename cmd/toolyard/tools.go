@@ -1,34 +1,201 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/registry"
+	"github.com/toolyard/toolyard/workers/stages"
 )
 
-func newTools(_ *globalFlags) *cobra.Command {
+func newTools(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tools",
-		Short: "List and search the tool registry",
+		Short: "Manage and search the tool registry",
+		Long: `The registry lives in the JetStream KV bucket "tools" (one key per tool id) and
+every worker follows it live: a tool imported here is searchable on every discover
+worker within a second, a removed one disappears. list and search can also read a
+registry file directly with --registry (no server needed).`,
 	}
-	var sf stageFlags
-	var asJSON bool
-	var k int
-	list := &cobra.Command{
+	cmd.AddCommand(newToolsImport(g), newToolsAdd(g), newToolsRemove(g), newToolsList(g), newToolsSearch(g))
+	return cmd
+}
+
+// openStore connects to NATS and opens the registry bucket.
+func openStore(ctx context.Context, g *globalFlags) (*registry.Store, func(), error) {
+	nc, err := pipeline.Connect(g.nats, "toolyard-tools")
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (is 'toolyard up' running?)", err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, nil, err
+	}
+	store, err := registry.OpenStore(ctx, js)
+	if err != nil {
+		nc.Close()
+		return nil, nil, err
+	}
+	return store, nc.Close, nil
+}
+
+func newToolsImport(g *globalFlags) *cobra.Command {
+	var namespace string
+	var replace bool
+	c := &cobra.Command{
+		Use:   "import FILE…",
+		Short: "Import manifests (JSONL or JSON array files) into the registry",
+		Long: `Validates every manifest (id, description, a valid JSON Schema for parameters) and
+imports them all or none. A tool identical to the registered one is left alone; a
+different tool under a registered id is refused unless --replace.`,
+		Example: `  toolyard tools import ops/sample/tools.jsonl
+  toolyard tools import --namespace metatool shared/bench/metatool/tools.jsonl`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var all []schemas.Manifest
+			for _, f := range args {
+				ms, err := registry.LoadFile(f)
+				if err != nil {
+					return err
+				}
+				all = append(all, ms...)
+			}
+			if namespace != "" {
+				all = registry.Namespace(all, namespace)
+			}
+			return importManifests(cmd, g, all, replace)
+		},
+	}
+	c.Flags().StringVar(&namespace, "namespace", "", "prefix every id with NAMESPACE/ (and set server to it where unset)")
+	c.Flags().BoolVar(&replace, "replace", false, "overwrite registered tools that differ")
+	return c
+}
+
+func newToolsAdd(g *globalFlags) *cobra.Command {
+	var replace bool
+	c := &cobra.Command{
+		Use:     "add [MANIFEST.json | -]",
+		Short:   "Add one tool from a manifest JSON object (a file, or standard input)",
+		Example: `  echo '{"id":"ops/ping","description":"Check that a host answers","executor":{"kind":"subprocess","argv":["ping","-c1","{host}"]}}' | toolyard tools add -`,
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var data []byte
+			var err error
+			if len(args) == 0 || args[0] == "-" {
+				data, err = io.ReadAll(cmd.InOrStdin())
+			} else {
+				data, err = os.ReadFile(args[0])
+			}
+			if err != nil {
+				return err
+			}
+			m, err := schemas.ValidateManifest(data)
+			if err != nil {
+				return err
+			}
+			return importManifests(cmd, g, []schemas.Manifest{m}, replace)
+		},
+	}
+	c.Flags().BoolVar(&replace, "replace", false, "overwrite the registered tool if it differs")
+	return c
+}
+
+func importManifests(cmd *cobra.Command, g *globalFlags, ms []schemas.Manifest, replace bool) error {
+	store, closeFn, err := openStore(cmd.Context(), g)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	rep, err := store.Import(cmd.Context(), ms, replace)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%d added, %d replaced, %d unchanged\n", len(rep.Added), len(rep.Replaced), len(rep.Unchanged))
+	return nil
+}
+
+func newToolsRemove(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "remove ID…",
+		Short: "Remove tools from the registry",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			store, closeFn, err := openStore(cmd.Context(), g)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			missing, err := store.Remove(cmd.Context(), args...)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d removed\n", len(args)-len(missing))
+			if len(missing) > 0 {
+				return fmt.Errorf("not registered: %s", strings.Join(missing, ", "))
+			}
+			return nil
+		},
+	}
+}
+
+// registryFlags select where list and search read the registry from.
+type registryFlags struct {
+	file   string
+	asJSON bool
+}
+
+func (r *registryFlags) register(c *cobra.Command) {
+	c.Flags().StringVar(&r.file, "registry", "", "read this registry file instead of the server's registry")
+	c.Flags().BoolVar(&r.asJSON, "json", false, "print JSON")
+}
+
+// set builds a stage set over the file, or over a snapshot of the server's registry.
+func (r *registryFlags) set(ctx context.Context, g *globalFlags) (*stages.Set, error) {
+	var ms []schemas.Manifest
+	var err error
+	if r.file != "" {
+		ms, err = registry.LoadFile(r.file)
+	} else {
+		var store *registry.Store
+		var closeFn func()
+		store, closeFn, err = openStore(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		defer closeFn()
+		ms, err = store.List(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return stages.New(stages.Config{Tools: ms, Log: slog.New(slog.DiscardHandler)})
+}
+
+func newToolsList(g *globalFlags) *cobra.Command {
+	var rf registryFlags
+	c := &cobra.Command{
 		Use:   "list",
-		Short: "List the tools of the registry (with the builtin meta-tools)",
+		Short: "List the registered tools (with the builtin meta-tools)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			set, err := sf.stageSet(slog.New(slog.DiscardHandler))
+			set, err := rf.set(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
 			tools := set.Registry().All()
-			if asJSON {
+			if rf.asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				for _, m := range tools {
 					if err := enc.Encode(m); err != nil {
@@ -49,12 +216,19 @@ func newTools(_ *globalFlags) *cobra.Command {
 			return w.Flush()
 		},
 	}
-	search := &cobra.Command{
+	rf.register(c)
+	return c
+}
+
+func newToolsSearch(g *globalFlags) *cobra.Command {
+	var rf registryFlags
+	var k int
+	c := &cobra.Command{
 		Use:   "search QUERY…",
-		Short: "Search the registry as the discover stage does and show confidence and tier",
+		Short: "Search the registry as the discover stage does, with each tool's confidence",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			set, err := sf.stageSet(slog.New(slog.DiscardHandler))
+			set, err := rf.set(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
@@ -63,7 +237,7 @@ func newTools(_ *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
+			if rf.asJSON {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(cands)
 			}
 			if len(cands) == 0 {
@@ -78,13 +252,9 @@ func newTools(_ *globalFlags) *cobra.Command {
 			return w.Flush()
 		},
 	}
-	for _, c := range []*cobra.Command{list, search} {
-		c.Flags().StringVar(&sf.registry, "registry", "", "tool registry file (JSONL or JSON array); default: the built-in sample registry")
-		c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	}
-	search.Flags().IntVar(&k, "k", 10, "how many tools to show")
-	cmd.AddCommand(list, search)
-	return cmd
+	rf.register(c)
+	c.Flags().IntVar(&k, "k", 10, "how many tools to show")
+	return c
 }
 
 func clip(s string, n int) string {

@@ -45,9 +45,11 @@ With --external, no server is embedded: the stages run against --nats.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			log := slog.Default()
-			set, err := sf.stageSet(log)
-			if err != nil {
-				return err
+			topo := pipeline.DefaultTopology().WithReplicas(replicas)
+			for _, r := range retention {
+				if err := topo.ParseLimits(r); err != nil {
+					return err
+				}
 			}
 			var js jetstream.JetStream
 			var natsURL string
@@ -84,15 +86,13 @@ With --external, no server is embedded: the stages run against --nats.`,
 				}
 				ops = pipeline.NewOps(nc)
 			}
-			topo := pipeline.DefaultTopology().WithReplicas(replicas)
-			for _, r := range retention {
-				if err := topo.ParseLimits(r); err != nil {
-					return err
-				}
-			}
 			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-			err = topo.Apply(tctx, js)
+			err := topo.Apply(tctx, js)
 			cancel()
+			if err != nil {
+				return err
+			}
+			set, err := sf.followRegistry(ctx, js, true, log)
 			if err != nil {
 				return err
 			}

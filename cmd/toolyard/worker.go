@@ -42,10 +42,6 @@ Stages: ` + strings.Join(bind.Stages, ", ") + `.`,
 			}
 			ctx := cmd.Context()
 			log := slog.Default().With("pid", pidString())
-			set, err := sf.stageSet(log)
-			if err != nil {
-				return err
-			}
 			nc, err := pipeline.Connect(g.nats, "toolyard-worker-"+strings.Join(stageList, "+"))
 			if err != nil {
 				return err
@@ -58,6 +54,10 @@ Stages: ` + strings.Join(bind.Stages, ", ") + `.`,
 			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 			err = pipeline.DefaultTopology().Ensure(tctx, js)
 			cancel()
+			if err != nil {
+				return err
+			}
+			set, err := sf.followRegistry(ctx, js, false, log)
 			if err != nil {
 				return err
 			}

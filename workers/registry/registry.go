@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -152,4 +153,21 @@ func firstNonSpace(br *bufio.Reader) (byte, error) {
 		}
 		return b, br.UnreadByte()
 	}
+}
+
+// Namespace puts manifests under a namespace: ids become ns/id (ids already
+// under it are kept) and the server defaults to ns.
+func Namespace(ms []schemas.Manifest, ns string) []schemas.Manifest {
+	out := make([]schemas.Manifest, len(ms))
+	prefix := strings.TrimSuffix(ns, "/") + "/"
+	for i, m := range ms {
+		if !strings.HasPrefix(m.ID, prefix) {
+			m.ID = prefix + m.ID
+		}
+		if m.Server == "" {
+			m.Server = strings.TrimSuffix(ns, "/")
+		}
+		out[i] = m
+	}
+	return out
 }

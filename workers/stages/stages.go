@@ -33,6 +33,7 @@ type Config struct {
 // Set is the cores shared by the stages of one process.
 type Set struct {
 	cfg      Config
+	builtin  map[string]bool
 	registry *registry.Registry
 	engine   *discover.Engine
 	executor *execute.Executor
@@ -49,7 +50,12 @@ func New(cfg Config) (*Set, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	tools := append(execute.BuiltinManifests(), cfg.Tools...)
+	builtins := execute.BuiltinManifests()
+	isBuiltin := make(map[string]bool, len(builtins))
+	for _, m := range builtins {
+		isBuiltin[m.ID] = true
+	}
+	tools := append(builtins, cfg.Tools...)
 	reg := registry.New()
 	for _, m := range tools {
 		if _, dup := reg.Get(m.ID); dup {
@@ -61,7 +67,7 @@ func New(cfg Config) (*Set, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build search index: %w", err)
 	}
-	s := &Set{cfg: cfg, registry: reg, engine: engine}
+	s := &Set{cfg: cfg, builtin: isBuiltin, registry: reg, engine: engine}
 	s.executor = execute.New(reg, func(ctx context.Context, q string, k int) ([]schemas.Candidate, error) {
 		return engine.Search(ctx, q, k, nil)
 	}, cfg.Execute...)

@@ -1,0 +1,104 @@
+package stages
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/registry"
+)
+
+// Replace makes the set's tools exactly ms (plus the builtins): new and
+// changed tools are indexed, vanished ones removed.
+func (s *Set) Replace(ms []schemas.Manifest) error {
+	keep := make(map[string]bool, len(ms))
+	for _, m := range ms {
+		keep[m.ID] = true
+		if old, ok := s.registry.Get(m.ID); ok && sameManifest(old, m) {
+			continue
+		}
+		if err := s.Apply(registry.Event{ID: m.ID, Manifest: &m}); err != nil {
+			return err
+		}
+	}
+	for _, m := range s.registry.All() {
+		if !keep[m.ID] && !s.builtin[m.ID] {
+			if err := s.Apply(registry.Event{ID: m.ID}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Apply applies one registry change to the registry and the search index.
+// The builtin meta-tools cannot be replaced or removed.
+func (s *Set) Apply(ev registry.Event) error {
+	if s.builtin[ev.ID] {
+		s.cfg.Log.Warn("registry entry ignored: the id belongs to a builtin meta-tool", "id", ev.ID)
+		return nil
+	}
+	if ev.Manifest == nil {
+		s.registry.Remove(ev.ID)
+		if err := s.engine.Remove(ev.ID); err != nil {
+			return fmt.Errorf("unindex tool %q: %w", ev.ID, err)
+		}
+		return nil
+	}
+	if err := s.engine.Put(*ev.Manifest); err != nil {
+		return fmt.Errorf("index tool %q: %w", ev.ID, err)
+	}
+	s.registry.Put(*ev.Manifest)
+	return nil
+}
+
+// Follow keeps the set in step with the registry store until ctx ends. It
+// returns once the registry as it is now has been loaded, so a worker starts
+// handling messages only when it knows every tool.
+func (s *Set) Follow(ctx context.Context, store *registry.Store) error {
+	ready := make(chan error, 1)
+	go func() {
+		for {
+			err := store.Watch(ctx,
+				func(ms []schemas.Manifest) error {
+					err := s.Replace(ms)
+					if err == nil {
+						s.cfg.Log.Info("registry loaded", "tools", s.registry.Len())
+					}
+					select {
+					case ready <- err:
+					default:
+					}
+					return err
+				},
+				func(ev registry.Event) {
+					if err := s.Apply(ev); err != nil {
+						s.cfg.Log.Error("registry change not applied", "id", ev.ID, "error", err)
+						return
+					}
+					s.cfg.Log.Debug("registry change applied", "id", ev.ID, "removed", ev.Manifest == nil)
+				},
+				func(key string, err error) {
+					s.cfg.Log.Error("invalid registry entry skipped", "key", key, "error", err)
+				})
+			if ctx.Err() != nil {
+				return
+			}
+			// The watch ended (server restart, lost connection): start over;
+			// the initial load reconciles whatever changed meanwhile.
+			s.cfg.Log.Warn("registry watch ended; resubscribing", "error", err)
+			time.Sleep(time.Second)
+		}
+	}()
+	select {
+	case err := <-ready:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func sameManifest(a, b schemas.Manifest) bool {
+	return registry.ContentHash(a) == registry.ContentHash(b)
+}
