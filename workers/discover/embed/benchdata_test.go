@@ -1,0 +1,173 @@
+package embed
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// benchDir holds the public retrieval benchmarks (shared/bench beside the
+// repository); TOOLYARD_BENCH overrides it.
+func benchDir() string {
+	if d := os.Getenv("TOOLYARD_BENCH"); d != "" {
+		return d
+	}
+	return "../../../../shared/bench"
+}
+
+func needBench(t testing.TB, rel ...string) string {
+	t.Helper()
+	p := filepath.Join(append([]string{benchDir()}, rel...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("benchmark data not available: %v", err)
+	}
+	return p
+}
+
+// needLocal returns the local embedder over the compiled-in vectors, or
+// over the file EMBED_VECTORS names (to measure other conversions), and
+// skips when there are none.
+func needLocal(t testing.TB, opts ...LocalOption) *Local {
+	t.Helper()
+	if p := os.Getenv("EMBED_VECTORS"); p != "" {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts = append([]LocalOption{WithVectors(b)}, opts...)
+	}
+	l, err := NewLocal(opts...)
+	if errors.Is(err, ErrUnavailable) {
+		t.Skipf("no word vectors (run `make embeddings`): %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func readJSONL[T any](t testing.TB, path string) []T {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, v)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+type benchQuery struct {
+	ID    string   `json:"id"`
+	Query string   `json:"query"`
+	Gold  []string `json:"gold_tool_ids"`
+}
+
+// benchSet is one data set's tools and dev queries.
+type benchSet struct {
+	name    string
+	tools   []schemas.Manifest
+	queries []benchQuery
+}
+
+func loadSet(t testing.TB, name string) benchSet {
+	t.Helper()
+	return benchSet{
+		name:    name,
+		tools:   readJSONL[schemas.Manifest](t, needBench(t, name, "tools.jsonl")),
+		queries: readJSONL[benchQuery](t, needBench(t, name, "queries.dev.jsonl")),
+	}
+}
+
+// scores are retrieval metrics as the bench README defines them.
+type scores struct {
+	hit1, r5, r10 float64
+}
+
+func (s scores) String() string {
+	return fmt.Sprintf("hit@1 %.3f  recall@5 %.3f  recall@10 %.3f", s.hit1, s.r5, s.r10)
+}
+
+// evaluate ranks every tool by exact cosine against each query.
+func evaluate(t testing.TB, e Embedder, set benchSet, text func(schemas.Manifest) string) scores {
+	t.Helper()
+	ctx := context.Background()
+	texts := make([]string, len(set.tools))
+	for i, m := range set.tools {
+		texts[i] = text(m)
+	}
+	tv, err := e.EmbedDocuments(ctx, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := make([]string, len(set.queries))
+	for i, q := range set.queries {
+		qs[i] = q.Query
+	}
+	qv, err := e.EmbedDocuments(ctx, qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s scores
+	ranked := make([]int, len(tv))
+	sims := make([]float32, len(tv))
+	for qi, q := range set.queries {
+		for i, v := range tv {
+			sims[i] = dot(qv[qi], v)
+			ranked[i] = i
+		}
+		sort.SliceStable(ranked, func(a, b int) bool { return sims[ranked[a]] > sims[ranked[b]] })
+		gold := map[string]bool{}
+		for _, g := range q.Gold {
+			gold[g] = true
+		}
+		if gold[set.tools[ranked[0]].ID] {
+			s.hit1++
+		}
+		s.r5 += recall(set.tools, ranked[:5], gold)
+		s.r10 += recall(set.tools, ranked[:10], gold)
+	}
+	n := float64(len(set.queries))
+	return scores{s.hit1 / n, s.r5 / n, s.r10 / n}
+}
+
+func recall(tools []schemas.Manifest, top []int, gold map[string]bool) float64 {
+	found := 0
+	for _, i := range top {
+		if gold[tools[i].ID] {
+			found++
+		}
+	}
+	return float64(found) / float64(len(gold))
+}
+
+func dot(a, b []float32) float32 {
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}

@@ -1,0 +1,33 @@
+package embed
+
+import (
+	stdembed "embed"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// The pattern names the folder, not the file: data/README.md is committed,
+// so the package builds before `make embeddings` has produced vectors.bin.
+//
+//go:embed data
+var dataFS stdembed.FS
+
+const vectorsPath = "data/vectors.bin"
+
+// ErrUnavailable says the local embedder has no word vectors. Discovery
+// treats it as "keyword search only", never as a fatal error.
+var ErrUnavailable = errors.New("local embedder unavailable")
+
+// embedded parses the vectors compiled into the binary, once, on first use.
+var embedded = sync.OnceValues(func() (*model, error) {
+	b, err := dataFS.ReadFile(vectorsPath)
+	if err != nil {
+		return nil, fmt.Errorf("%w: this build has no %s (run `make embeddings`, then rebuild): %w", ErrUnavailable, vectorsPath, err)
+	}
+	m, err := newModel(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: embedded %s: %w", ErrUnavailable, vectorsPath, err)
+	}
+	return m, nil
+})

@@ -1,0 +1,128 @@
+package embed
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// textFields says which manifest fields go into a tool's text.
+type textFields struct {
+	keywords, paramNames, paramDescs, examples bool
+}
+
+// defaultTextFields is what ToolText embeds; the measurements behind it
+// are in README.md.
+var defaultTextFields = textFields{keywords: true, paramNames: true, paramDescs: true, examples: true}
+
+// ToolText is the text embedded for a tool: its name in plain words
+// (getForensicAnalysis → get forensic analysis, which any embedder reads
+// better than the identifier), the id when it says more than the name, the
+// description, the keywords, the parameters (names and descriptions) and
+// the examples. Each field measurably helps or is neutral (README.md):
+// parameter descriptions add the most, as they name the things a tool
+// acts on.
+func ToolText(m schemas.Manifest) string { return toolText(m, defaultTextFields) }
+
+func toolText(m schemas.Manifest, tf textFields) string {
+	var b strings.Builder
+	name := m.Name
+	if name == "" {
+		name = m.ID
+	}
+	b.WriteString(words(name))
+	if m.ID != "" && m.ID != name {
+		b.WriteString(" (")
+		b.WriteString(words(m.ID))
+		b.WriteString(")")
+	}
+	sentence(&b, "", m.Description)
+	if tf.keywords && len(m.Keywords) > 0 {
+		sentence(&b, "Keywords: ", strings.Join(m.Keywords, ", "))
+	}
+	if tf.paramNames || tf.paramDescs {
+		var ps []string
+		for _, p := range paramsOf(m.Parameters) {
+			s := ""
+			if tf.paramNames {
+				s = words(p.name)
+			}
+			if tf.paramDescs && p.desc != "" {
+				s = strings.TrimSpace(s + ": " + p.desc)
+			}
+			ps = append(ps, s)
+		}
+		if len(ps) > 0 {
+			sentence(&b, "Parameters: ", strings.Join(ps, "; "))
+		}
+	}
+	if tf.examples && len(m.Examples) > 0 {
+		sentence(&b, "Examples: ", strings.Join(m.Examples, "; "))
+	}
+	return b.String()
+}
+
+func sentence(b *strings.Builder, label, s string) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return
+	}
+	if b.Len() > 0 {
+		b.WriteString(". ")
+	}
+	b.WriteString(label)
+	b.WriteString(strings.TrimRight(s, ". "))
+}
+
+// words turns an identifier into lower-case words split the way the local
+// embedder splits them.
+func words(id string) string {
+	var b strings.Builder
+	var ends []int
+	var low []byte
+	for i := 0; ; {
+		start, end := nextRun(id, i)
+		if start < 0 {
+			break
+		}
+		i = end
+		run := id[start:end]
+		from := 0
+		ends = caseSplit(run, ends[:0])
+		for _, to := range ends {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			low = appendLower(low[:0], run[from:to])
+			b.Write(low)
+			from = to
+		}
+	}
+	return b.String()
+}
+
+type param struct{ name, desc string }
+
+// paramsOf lists the top-level properties of a JSON Schema object, sorted by
+// name so the text does not depend on the order the schema was written in.
+func paramsOf(schema json.RawMessage) []param {
+	if len(schema) == 0 {
+		return nil
+	}
+	var s struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	out := make([]param, 0, len(s.Properties))
+	for name, p := range s.Properties {
+		out = append(out, param{name, p.Description})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
