@@ -36,7 +36,7 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 	if err := os.WriteFile(file, []byte("one\ntwo\nthree\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	text := fmt.Sprintf("Checking. [TOOL: how long has the machine been running] and [TOOL: count the lines of path=%s]", file)
+	text := fmt.Sprintf("Checking. [TOOL: how long has the system been up] and [TOOL: count the lines of path=%s]", file)
 	out, err := exec.Command(binary, "publish", "--nats", url, "--session", "cli", "--wait", "--timeout", "20s", text).CombinedOutput()
 	if err != nil {
 		t.Fatalf("publish: %v\n%s", err, out)

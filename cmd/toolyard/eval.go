@@ -2,14 +2,19 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/eval"
 	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/route"
 )
@@ -36,16 +41,26 @@ func newEvalDiscovery() *cobra.Command {
 query of --queries (JSONL {id, query, gold_tool_ids}, optionally needs_tool), writes
 one JSON line per query to --out ({"id", "ranked", "confidence", "tier"}) and
 prints the metrics. Queries with needs_tool labels also give the AUROC of the top
-confidence for telling queries that need a tool from those that do not.`,
+confidence for telling queries that need a tool from those that do not.
+
+--mode chooses the retrieval: keyword (BM25 only, the baseline), vector (the
+local word-vector embedder only), hybrid (both, fused, with the calibrated
+confidence), all (the three in one run, each printed; --out then gets one file
+per mode, FILE.keyword, FILE.vector, FILE.hybrid), or auto (the default: hybrid
+when the local vectors are built, keyword otherwise, saying so). The vectors
+come from 'make embeddings'.`,
 		Example: `  toolyard eval discovery --tools shared/bench/metatool/tools.jsonl \
-      --queries shared/bench/metatool/queries.dev.jsonl --out /tmp/metatool.jsonl`,
+      --queries shared/bench/metatool/queries.dev.jsonl --out /tmp/metatool.jsonl
+  toolyard eval discovery --mode all --tools shared/bench/sealtools/tools.jsonl \
+      --queries shared/bench/sealtools/queries.dev.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if toolsFile == "" || queriesFile == "" {
 				return fmt.Errorf("--tools and --queries are required")
 			}
-			if mode != "keyword" {
-				return fmt.Errorf("--mode %q: this build has the keyword engine only", mode)
+			modes, emb, err := evalModes(cmd.ErrOrStderr(), mode)
+			if err != nil {
+				return err
 			}
 			tools, err := registry.LoadFile(toolsFile)
 			if err != nil {
@@ -55,32 +70,21 @@ confidence for telling queries that need a tool from those that do not.`,
 			if err != nil {
 				return err
 			}
-			stderr := cmd.ErrOrStderr()
-			start := time.Now()
-			engine, err := discover.New(tools)
-			if err != nil {
-				return err
-			}
-			defer engine.Close()
-			fmt.Fprintf(stderr, "indexed %d tools in %s; running %d queries (mode %s)\n", len(tools), time.Since(start).Round(time.Millisecond), len(qs), mode)
-			var out *bufio.Writer
-			if outFile != "" {
-				f, err := os.Create(outFile)
-				if err != nil {
+			// One cache for every mode, so --mode all embeds each tool once.
+			cache := embed.NewMemoryCache()
+			for _, m := range modes {
+				opts := []discover.Option{discover.WithMode(m)}
+				if emb != nil {
+					opts = append(opts, discover.WithEmbedder(emb), discover.WithVectorCache(cache))
+				}
+				file := outFile
+				if file != "" && len(modes) > 1 {
+					file += "." + m.String()
+				}
+				if err := evalDiscovery(cmd, tools, qs, opts, m, k, th, file); err != nil {
 					return err
 				}
-				defer f.Close()
-				out = bufio.NewWriter(f)
-				defer out.Flush()
 			}
-			var w = out
-			rep, err := eval.Discovery(cmd.Context(), engine, qs, k, th, writerOrNil(w), func(done, total int) {
-				fmt.Fprintf(stderr, "  %d/%d\n", done, total)
-			})
-			if err != nil {
-				return err
-			}
-			rep.Print(cmd.OutOrStdout(), fmt.Sprintf("%s (%s)", queriesFile, mode))
 			return nil
 		},
 	}
@@ -88,7 +92,7 @@ confidence for telling queries that need a tool from those that do not.`,
 	fl.StringVar(&toolsFile, "tools", "", "registry file (JSONL or JSON array of manifests)")
 	fl.StringVar(&queriesFile, "queries", "", "query file (JSONL)")
 	fl.StringVar(&outFile, "out", "", "write one JSON line per query here")
-	fl.StringVar(&mode, "mode", "keyword", "retrieval: keyword")
+	fl.StringVar(&mode, "mode", "auto", "retrieval: keyword, vector, hybrid, all, or auto (hybrid when the vectors are built)")
 	fl.IntVar(&k, "k", 10, "candidates per query")
 	fl.Float64Var(&th.Activate, "activate-threshold", th.Activate, "tier threshold for activation")
 	fl.Float64Var(&th.Multiple, "multiple-threshold", th.Multiple, "tier threshold for multiple matches")
@@ -96,8 +100,78 @@ confidence for telling queries that need a tool from those that do not.`,
 	return c
 }
 
+// evalModes reads --mode into the modes to run and, when any needs
+// vectors, the local embedder. Asking for vectors that are not built is an
+// error here, since a measurement must measure what it says; auto falls
+// back to keyword and says so.
+func evalModes(log io.Writer, mode string) ([]discover.Mode, embed.Embedder, error) {
+	var modes []discover.Mode
+	if strings.EqualFold(strings.TrimSpace(mode), "all") {
+		modes = []discover.Mode{discover.ModeKeyword, discover.ModeVector, discover.ModeHybrid}
+	} else {
+		m, err := discover.ParseMode(mode)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--mode: %w", err)
+		}
+		modes = []discover.Mode{m}
+	}
+	if len(modes) == 1 && modes[0] == discover.ModeKeyword {
+		return modes, nil, nil
+	}
+	emb, err := embed.NewLocal()
+	switch {
+	case err == nil:
+		if modes[0] == discover.ModeAuto {
+			modes[0] = discover.ModeHybrid
+		}
+		return modes, emb, nil
+	case errors.Is(err, embed.ErrUnavailable) && modes[0] == discover.ModeAuto:
+		fmt.Fprintf(log, "vectors unavailable (%v): keyword-only; run 'make embeddings' for hybrid\n", err)
+		return []discover.Mode{discover.ModeKeyword}, nil, nil
+	default:
+		return nil, nil, fmt.Errorf("--mode %s needs the local vectors (run 'make embeddings'): %w", mode, err)
+	}
+}
+
+func evalDiscovery(cmd *cobra.Command, tools []schemas.Manifest, qs []eval.Query, opts []discover.Option, m discover.Mode, k int, th route.Thresholds, outFile string) (err error) {
+	stderr := cmd.ErrOrStderr()
+	start := time.Now()
+	engine, err := discover.New(tools, opts...)
+	if err != nil {
+		return err
+	}
+	defer engine.Close()
+	fmt.Fprintf(stderr, "indexed %d tools in %s; running %d queries (mode %s)\n", len(tools), time.Since(start).Round(time.Millisecond), len(qs), engine.Mode())
+	var out *bufio.Writer
+	if outFile != "" {
+		f, err := os.Create(outFile)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}()
+		out = bufio.NewWriter(f)
+		defer func() {
+			if ferr := out.Flush(); err == nil {
+				err = ferr
+			}
+		}()
+	}
+	rep, err := eval.Discovery(cmd.Context(), engine, qs, k, th, writerOrNil(out), func(done, total int) {
+		fmt.Fprintf(stderr, "  %d/%d\n", done, total)
+	})
+	if err != nil {
+		return err
+	}
+	rep.Print(cmd.OutOrStdout(), fmt.Sprintf("%s (%s)", cmd.Flag("queries").Value, engine.Mode()))
+	return nil
+}
+
 // writerOrNil keeps a nil *bufio.Writer from becoming a non-nil io.Writer.
-func writerOrNil(w *bufio.Writer) interface{ Write([]byte) (int, error) } {
+func writerOrNil(w *bufio.Writer) io.Writer {
 	if w == nil {
 		return nil
 	}

@@ -12,6 +12,9 @@ import (
 
 	"github.com/toolyard/toolyard/ops/sample"
 	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/models"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/stages"
@@ -27,6 +30,8 @@ type stageFlags struct {
 	multiple    float64
 	weak        float64
 	httpAddr    string
+	mode        string
+	embedder    embed.Config
 }
 
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
@@ -39,6 +44,10 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.Float64Var(&f.activate, "activate-threshold", th.Activate, "confidence at or above which the top tool is executed")
 	fl.Float64Var(&f.multiple, "multiple-threshold", th.Multiple, "confidence at or above which alternatives are offered")
 	fl.Float64Var(&f.weak, "weak-threshold", th.Weak, "confidence at or above which weak matches are listed; below it: not found")
+	fl.StringVar(&f.mode, "discovery", "auto", "discovery mode: hybrid (keyword + vectors), keyword, vector, or auto (hybrid when the embedder is available)")
+	fl.StringVar(&f.embedder.Provider, "embedder", "local", "embedder: local (offline word vectors built into the binary), ollama, openai (any OpenAI-compatible endpoint), or none")
+	fl.StringVar(&f.embedder.Model, "embedder-model", "", "embedding model for ollama/openai (e.g. all-minilm, nomic-embed-text, text-embedding-3-small)")
+	fl.StringVar(&f.embedder.URL, "embedder-url", "", "embedding endpoint for ollama/openai (e.g. http://127.0.0.1:11434)")
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
@@ -82,14 +91,59 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 			log.Info("empty registry seeded with the sample tools", "tools", len(ms))
 		}
 	}
-	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Log: log})
+	dopts, err := f.discoveryOptions(ctx, js, log)
+	if err != nil {
+		return nil, err
+	}
+	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Log: log})
 	if err != nil {
 		return nil, err
 	}
 	if err := set.Follow(ctx, store); err != nil {
 		return nil, fmt.Errorf("load the registry: %w", err)
 	}
+	ms, err := models.Open(ctx, js)
+	if err != nil {
+		return nil, err
+	}
+	set.FollowModels(ctx, ms)
 	return set, nil
+}
+
+// discoveryOptions sets up the vector side: the embedder and the shared
+// vector cache. Without vectors, discovery runs keyword-only and says so.
+func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStream, log *slog.Logger) ([]discover.Option, error) {
+	mode, err := discover.ParseMode(f.mode)
+	if err != nil {
+		return nil, err
+	}
+	opts := []discover.Option{discover.WithMode(mode)}
+	if f.embedder.Provider == "none" || mode == discover.ModeKeyword {
+		log.Info("discovery is keyword-only", "reason", "configured")
+		return opts, nil
+	}
+	e, err := embed.New(ctx, f.embedder)
+	if err != nil {
+		if mode == discover.ModeVector || mode == discover.ModeHybrid {
+			return nil, fmt.Errorf("discovery mode %s needs the embedder: %w", mode, err)
+		}
+		log.Warn("embedder unavailable: discovery is keyword-only", "embedder", f.embedder.Provider, "error", err)
+		return opts, nil
+	}
+	opts = append(opts, discover.WithEmbedder(e))
+	if js != nil {
+		cache, err := embed.OpenKVCache(ctx, js)
+		if err != nil {
+			return nil, err
+		}
+		n, err := cache.Preload(ctx, e.ID())
+		if err != nil {
+			log.Warn("vector cache not preloaded; tools will be embedded again", "error", err)
+		}
+		log.Info("discovery is hybrid", "embedder", e.ID(), "cached_vectors", n)
+		opts = append(opts, discover.WithVectorCache(cache))
+	}
+	return opts, nil
 }
 
 // runStages runs the named stages until ctx ends.

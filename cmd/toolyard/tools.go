@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/stages"
 )
@@ -180,7 +181,13 @@ func (r *registryFlags) set(ctx context.Context, g *globalFlags) (*stages.Set, e
 	if err != nil {
 		return nil, err
 	}
-	return stages.New(stages.Config{Tools: ms, Log: slog.New(slog.DiscardHandler)})
+	quiet := slog.New(slog.DiscardHandler)
+	sf := stageFlags{mode: "auto", embedder: embed.Config{Provider: "local"}}
+	dopts, err := sf.discoveryOptions(ctx, nil, quiet)
+	if err != nil {
+		return nil, err
+	}
+	return stages.New(stages.Config{Tools: ms, Discover: dopts, Log: quiet})
 }
 
 func newToolsList(g *globalFlags) *cobra.Command {

@@ -113,7 +113,7 @@ With --external, no server is embedded: the stages run against --nats.`,
   metrics:   %s/metrics
   tools:     %d
   stages:    %v (concurrency %d each)
-Publish:   %s publish --session demo --wait "[TOOL: how long has the machine been running]"
+Publish:   %s publish --session demo --wait "[TOOL: how long has the system been up]"
 Stop with Ctrl-C.
 `, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency, os.Args[0])
 			err = sf.runStages(ctx, js, set, bind.Stages, ops.Metrics, log)

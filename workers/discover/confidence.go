@@ -6,8 +6,9 @@ import (
 	"slices"
 )
 
-// The confidence heuristic. There is no trained calibration yet (the hybrid
-// engine brings one); this is a hand-set formula over evidence anyone can
+// The keyword confidence heuristic, used when search is keyword-only (the
+// hybrid engine has the fitted model of calibration.go, which takes this
+// heuristic as one of its features); this is a hand-set formula over evidence anyone can
 // check on a result. Confidence is fit × share, combined with a name
 // mention:
 //

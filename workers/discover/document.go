@@ -41,6 +41,15 @@ type entry struct {
 	// names are the tool's name and id as exact word sequences joined by
 	// spaces ("disk usage", "system disk usage"), for spotting a mention.
 	names []string
+	// words are the distinct lower-cased content words of the name,
+	// keywords, examples and description, unstemmed, for soft matching with
+	// word vectors (soft.go); wordIDs are their rows in the engine's word
+	// table, set when the engine has word vectors.
+	words   []string
+	wordIDs []int32
+	// typ and permissions are what filters test.
+	typ         string
+	permissions []string
 }
 
 func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
@@ -96,21 +105,34 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 			all = append(all, ts...)
 		}
 	}
+	var words []string
+	for _, values := range [][]string{nameValues, kwText, m.Examples, {m.Description}} {
+		for _, v := range values {
+			words = append(words, e.surfaceWords(v)...)
+		}
+	}
 	var forms []string
 	for _, f := range []string{nameForm, e.exactForm(m.ID), localForm} {
 		if f != "" && !slices.Contains(forms, f) {
 			forms = append(forms, f)
 		}
 	}
+	typ := m.Type
+	if typ == "" {
+		typ = "tool"
+	}
 	return &entry{
 		cand: schemas.Candidate{
 			ToolID: m.ID, Name: name, Description: m.Description,
 			Keywords: keywords, Server: server, MatchType: schemas.MatchKeyword,
 		},
-		doc:        doc,
-		terms:      uniqueSorted(all),
-		fieldTerms: fieldTerms,
-		names:      forms,
+		doc:         doc,
+		terms:       uniqueSorted(all),
+		fieldTerms:  fieldTerms,
+		names:       forms,
+		words:       uniqueSorted(words),
+		typ:         typ,
+		permissions: slices.Clone(m.Permissions),
 	}, nil
 }
 

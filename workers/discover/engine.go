@@ -1,9 +1,12 @@
 package discover
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -12,14 +15,21 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 )
 
-// Engine is an in-memory keyword index over a tool registry. It is safe for
-// concurrent use: searches run in parallel with each other, updates one at
-// a time, and index compaction in the background.
+// Engine is an in-memory index over a tool registry: keyword (BM25), and
+// with an embedder also vector, fused. It is safe for concurrent use:
+// searches run in parallel with each other, updates one at a time, and
+// index compaction in the background.
 type Engine struct {
 	cfg     config
 	mapping *mapping.IndexMappingImpl
 	text    analysis.Analyzer
 	exact   analysis.Analyzer
+	// mode is the effective mode: keyword when there is no working embedder.
+	mode Mode
+	vec  *vectors
+	// soft holds the word vectors of soft term matching, nil without.
+	soft  *softTable
+	calib atomic.Pointer[calibModel]
 
 	mu    sync.RWMutex
 	idx   bleve.Index
@@ -33,6 +43,9 @@ func New(tools []schemas.Manifest, opts ...Option) (*Engine, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.log == nil {
+		cfg.log = slog.Default()
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("discover: %w", err)
@@ -62,11 +75,60 @@ func New(tools []schemas.Manifest, opts ...Option) (*Engine, error) {
 		e.tools[en.cand.ToolID] = en
 		e.stats.add(en)
 	}
+	if err := e.startVectors(tools); err != nil {
+		return nil, err
+	}
 	if e.idx, err = buildIndex(e.mapping, e.tools); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
+
+// startVectors sets the calibration and the effective mode, and embeds the
+// tools when there is an embedder. An embedder that fails here leaves the
+// engine keyword-only, with an error in the log: discovery keeps working.
+func (e *Engine) startVectors(tools []schemas.Manifest) error {
+	cal := DefaultCalibration()
+	if e.cfg.calib != nil {
+		cal = *e.cfg.calib
+	}
+	m, err := cal.compile()
+	if err != nil {
+		return fmt.Errorf("discover: %w", err)
+	}
+	e.calib.Store(m)
+	e.mode = e.cfg.mode
+	if e.mode == ModeKeyword {
+		return nil
+	}
+	if e.cfg.embedder == nil {
+		if e.mode != ModeAuto {
+			e.cfg.log.Warn("discover: no embedder, so keyword-only search", slog.String("mode", e.mode.String()))
+		}
+		e.mode = ModeKeyword
+		return nil
+	}
+	v, err := newVectors(context.Background(), e.cfg, tools)
+	if err != nil {
+		e.cfg.log.Error("discover: vectors unavailable, so keyword-only search", slog.String("mode", e.mode.String()), slog.Any("err", err))
+		e.mode = ModeKeyword
+		return nil
+	}
+	e.vec = v
+	if e.soft = newSoftTable(e.cfg.embedder); e.soft != nil {
+		for _, en := range e.tools {
+			e.soft.add(en)
+		}
+	}
+	if e.mode == ModeAuto {
+		e.mode = ModeHybrid
+	}
+	return nil
+}
+
+// Mode is the mode searches run in: the configured one, or keyword when
+// there is no working embedder.
+func (e *Engine) Mode() Mode { return e.mode }
 
 // newEntries analyses manifests on every core: analysis is most of the
 // cost of indexing a large registry, and entries are independent.

@@ -2,7 +2,10 @@ package discover
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
+
+	"github.com/toolyard/toolyard/workers/discover/embed"
 )
 
 // FieldBoosts weigh a term match by where in the manifest it is found.
@@ -32,10 +35,25 @@ type config struct {
 	boosts        FieldBoosts
 	maxQueryTerms int
 	compactAfter  int
+
+	embedder  embed.Embedder
+	cache     embed.Cache
+	mode      Mode
+	calib     *Calibration
+	log       *slog.Logger
+	pool      int
+	available func(id string) bool
+	// fusion picks the score fusion; tests compare the variants.
+	fusion fusionKind
+	// sifTerms weighs hybrid BM25 query terms by their SIF weight.
+	sifTerms bool
 }
 
 func defaultConfig() config {
-	return config{topK: 10, boosts: DefaultFieldBoosts(), maxQueryTerms: 48, compactAfter: 64}
+	return config{
+		topK: 10, boosts: DefaultFieldBoosts(), maxQueryTerms: 48, compactAfter: 64,
+		pool: defaultPool, fusion: fusionDefault,
+	}
 }
 
 // Option configures an Engine.
@@ -58,7 +76,52 @@ func WithMaxQueryTerms(n int) Option { return func(c *config) { c.maxQueryTerms 
 // 130 µs of CPU per tool (1.3 s at 10k tools). See compaction in update.go.
 func WithCompactAfter(n int) Option { return func(c *config) { c.compactAfter = n } }
 
+// WithEmbedder adds the vector side: tools are embedded at New and Put,
+// intents at search, and results of both sides are fused. Without it the
+// engine is keyword-only.
+func WithEmbedder(e embed.Embedder) Option { return func(c *config) { c.embedder = e } }
+
+// WithVectorCache sets where tool vectors are cached by (embedder id,
+// manifest content hash), so an unchanged tool is never embedded twice,
+// across Puts and across workers sharing the cache. Default: a cache in
+// process memory.
+func WithVectorCache(cache embed.Cache) Option { return func(c *config) { c.cache = cache } }
+
+// WithMode chooses the retrieval sides (default ModeAuto: hybrid with an
+// embedder, keyword without).
+func WithMode(m Mode) Option { return func(c *config) { c.mode = m } }
+
+// WithCalibration replaces the shipped confidence model (see
+// DefaultCalibration); SetCalibration swaps it later.
+func WithCalibration(cal Calibration) Option { return func(c *config) { c.calib = &cal } }
+
+// WithLogger sets where degraded searches are reported (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
+
+// WithCandidatePool sets how many tools each side proposes before fusion
+// (default 50). A right tool one side ranks low can still win on the other
+// side's evidence only if it is in the pool.
+func WithCandidatePool(n int) Option { return func(c *config) { c.pool = n } }
+
+// WithAvailability filters out tools the predicate calls unavailable (a
+// server down, a tool disabled), on every search. It is called under the
+// engine's read lock and must not call back into the engine.
+func WithAvailability(available func(id string) bool) Option {
+	return func(c *config) { c.available = available }
+}
+
 func (c config) validate() error {
+	if c.pool < 1 {
+		return fmt.Errorf("candidate pool must be at least 1, got %d", c.pool)
+	}
+	if _, ok := modeNames[c.mode]; !ok {
+		return fmt.Errorf("unknown mode %d", int(c.mode))
+	}
+	if c.calib != nil {
+		if _, err := c.calib.compile(); err != nil {
+			return err
+		}
+	}
 	if c.topK < 1 {
 		return fmt.Errorf("top-K must be at least 1, got %d", c.topK)
 	}

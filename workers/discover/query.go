@@ -28,6 +28,9 @@ type parsedQuery struct {
 	describing []string
 	// words are the exact (unstemmed, stop words kept) words, for name mentions.
 	words []string
+	// surface maps each term to the lower-cased word it was analysed from
+	// (its first occurrence), for soft matching with word vectors.
+	surface map[string]string
 }
 
 // values matches the parts of a request that are argument values rather
@@ -53,11 +56,15 @@ func (e *Engine) parse(text string) parsedQuery {
 	spans := values.FindAllStringIndex(text, -1)
 	seen := make(map[string]bool, len(toks))
 	described := make(map[string]bool, len(toks))
+	q.surface = make(map[string]string, len(toks))
 	for _, tok := range toks {
 		t := string(tok.Term)
 		if !seen[t] {
 			seen[t] = true
 			q.terms = append(q.terms, t)
+			if tok.Start >= 0 && tok.End <= len(text) && tok.Start < tok.End {
+				q.surface[t] = strings.ToLower(text[tok.Start:tok.End])
+			}
 		}
 		for len(spans) > 0 && spans[0][1] <= tok.Start {
 			spans = spans[1:]
@@ -104,16 +111,26 @@ func (e *Engine) searchTerms(q parsedQuery) []string {
 // directly: no query syntax is ever parsed and no user text can make the
 // query invalid. Caller holds the read lock.
 func (e *Engine) textQuery(ts []string) query.Query {
+	return e.weightedTextQuery(ts, nil)
+}
+
+// weightedTextQuery is textQuery with each term's boosts multiplied by its
+// weight, when weights are given.
+func (e *Engine) weightedTextQuery(ts []string, weights []float64) query.Query {
 	fields := textFields(e.cfg.boosts)
 	clauses := make([]query.Query, 0, len(ts)*len(fields))
-	for _, t := range ts {
+	for i, t := range ts {
+		w := 1.0
+		if weights != nil {
+			w = weights[i]
+		}
 		for _, f := range fields {
 			if e.stats.inField[f.name][t] == 0 {
 				continue
 			}
 			tq := bleve.NewTermQuery(t)
 			tq.SetField(f.name)
-			tq.SetBoost(f.boost)
+			tq.SetBoost(f.boost * w)
 			clauses = append(clauses, tq)
 		}
 	}

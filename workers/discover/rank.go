@@ -28,24 +28,7 @@ type scored struct {
 // rank attaches evidence and confidence to hits and orders them by
 // confidence. Caller holds the read lock.
 func (e *Engine) rank(q parsedQuery, hits []hit, mentioned map[string]float64) []schemas.Candidate {
-	// The describing terms' idf mass: a term no tool contains weighs as
-	// much as one only a single tool contains, since both are as specific
-	// as a term can be, and leaving it unmatched is just as telling. The
-	// prior adds a pseudo-term no tool covers (see coveragePrior).
-	maxIDF := e.stats.maxIDF()
-	// A slice, not a map: sums must add up in the same order every time,
-	// or rounding could reorder tied candidates from one call to the next.
-	weights := make([]float64, len(q.describing))
-	var total float64
-	for i, t := range q.describing {
-		w := e.stats.idf(t)
-		if w == 0 {
-			w = maxIDF
-		}
-		weights[i] = w
-		total += w
-	}
-	total += coveragePrior * maxIDF
+	weights, total := e.describingWeights(q)
 	list := make([]scored, 0, len(hits))
 	for _, h := range hits {
 		en := e.tools[h.id]
@@ -89,4 +72,26 @@ func (e *Engine) rank(q parsedQuery, hits []hit, mentioned map[string]float64) [
 		out[i] = c
 	}
 	return out
+}
+
+// describingWeights are the idf weights of the query's describing terms and
+// their total with the coverage prior. A term no tool contains weighs as
+// much as one only a single tool contains, since both are as specific as a
+// term can be, and leaving it unmatched is just as telling. The prior adds
+// a pseudo-term no tool covers (see coveragePrior). Caller holds the read lock.
+func (e *Engine) describingWeights(q parsedQuery) ([]float64, float64) {
+	maxIDF := e.stats.maxIDF()
+	// A slice, not a map: sums must add up in the same order every time,
+	// or rounding could reorder tied candidates from one call to the next.
+	weights := make([]float64, len(q.describing))
+	var total float64
+	for i, t := range q.describing {
+		w := e.stats.idf(t)
+		if w == 0 {
+			w = maxIDF
+		}
+		weights[i] = w
+		total += w
+	}
+	return weights, total + coveragePrior*maxIDF
 }

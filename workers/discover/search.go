@@ -23,7 +23,7 @@ const minPool = competitors
 // Discover proposes tools for an intent: its text is the query, its scope
 // the scope, and the engine's top-K the number of candidates.
 func (e *Engine) Discover(ctx context.Context, in schemas.Intent) (schemas.Candidates, error) {
-	cs, err := e.search(ctx, in.Text, e.cfg.topK, in.Scope)
+	cs, err := e.search(ctx, in.Text, e.cfg.topK, Filter{Scope: in.Scope})
 	if err != nil {
 		return schemas.Candidates{}, fmt.Errorf("discover: intent %s (%q): %w", in.ID, clipUTF8(in.Text, 80), err)
 	}
@@ -31,41 +31,37 @@ func (e *Engine) Discover(ctx context.Context, in schemas.Intent) (schemas.Candi
 }
 
 // Search returns up to k tools for a plain-language query, most confident
-// first, each with its BM25 score and a confidence in [0,1]. k <= 0 means
-// the configured top-K. A non-empty scope admits only tools whose id or
-// server it lists. Any text is a valid query; text with no word any tool
-// contains yields no candidates (an empty, non-nil list).
+// first, each with its retrieval score and a confidence in [0,1]. k <= 0
+// means the configured top-K. A non-empty scope admits only tools whose id
+// or server it lists. Any text is a valid query; text that matches no tool
+// yields no candidates (an empty, non-nil list).
 func (e *Engine) Search(ctx context.Context, text string, k int, scope []string) ([]schemas.Candidate, error) {
-	cs, err := e.search(ctx, text, k, scope)
+	return e.SearchFilter(ctx, text, k, Filter{Scope: scope})
+}
+
+// SearchFilter is Search with every filter: scope, item type and permissions.
+func (e *Engine) SearchFilter(ctx context.Context, text string, k int, f Filter) ([]schemas.Candidate, error) {
+	cs, err := e.search(ctx, text, k, f)
 	if err != nil {
 		return nil, fmt.Errorf("discover: search %q: %w", clipUTF8(text, 80), err)
 	}
 	return cs, nil
 }
 
-func (e *Engine) search(ctx context.Context, text string, k int, scope []string) ([]schemas.Candidate, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if k <= 0 {
-		k = e.cfg.topK
-	}
-	q := e.parse(text)
-
-	e.mu.RLock()
-	defer e.mu.RUnlock()
+// keywordSearch is the keyword engine on its own, with the keyword
+// confidence heuristic. Caller holds the read lock.
+func (e *Engine) keywordSearch(ctx context.Context, q parsedQuery, k int, allow func(*entry) bool, scopeQ query.Query) ([]schemas.Candidate, error) {
 	ts := e.searchTerms(q)
 	if len(ts) == 0 {
 		return []schemas.Candidate{}, nil
 	}
-	allowed, filter := e.scope(scope)
-	hits, err := e.retrieve(ctx, e.textQuery(ts), filter, max(k, minPool))
+	hits, err := e.retrieve(ctx, e.textQuery(ts), scopeQ, allow, max(k, minPool))
 	if err != nil {
 		return nil, err
 	}
-	mentioned := e.mentions(q.words, allowed)
+	mentioned := e.mentions(q.words, allow)
 	if missing := absent(mentioned, hits); len(missing) > 0 {
-		more, err := e.retrieve(ctx, e.textQuery(ts), bleve.NewDocIDQuery(missing), len(missing))
+		more, err := e.retrieve(ctx, e.textQuery(ts), bleve.NewDocIDQuery(missing), allow, len(missing))
 		if err != nil {
 			return nil, err
 		}
@@ -97,12 +93,18 @@ const tieSlack = 20
 // internal document number, which follows the order its analysis
 // goroutines happened to finish; so when a tie straddles the cut, the
 // search is repeated with a larger size until the whole tie is seen.
-func (e *Engine) retrieve(ctx context.Context, q, filter query.Query, n int) ([]hit, error) {
+//
+// allow drops tools after the index has scored them (filters the index
+// cannot express); the search grows until n allowed hits are seen.
+func (e *Engine) retrieve(ctx context.Context, q, filter query.Query, allow func(*entry) bool, n int) ([]hit, error) {
 	q = filtered(q, filter)
 	for size := n + tieSlack; ; size *= 4 {
 		hits, complete, err := e.searchIndex(ctx, q, size)
 		if err != nil {
 			return nil, err
+		}
+		if allow != nil {
+			hits = slices.DeleteFunc(hits, func(h hit) bool { return !allow(e.tools[h.id]) })
 		}
 		slices.SortFunc(hits, func(a, b hit) int {
 			if c := cmp.Compare(b.score, a.score); c != 0 {
@@ -110,7 +112,7 @@ func (e *Engine) retrieve(ctx context.Context, q, filter query.Query, n int) ([]
 			}
 			return strings.Compare(a.id, b.id)
 		})
-		if complete || len(hits) <= n || hits[n-1].score != hits[len(hits)-1].score {
+		if complete || (len(hits) > n && hits[n-1].score != hits[len(hits)-1].score) {
 			return hits[:min(n, len(hits))], nil
 		}
 	}
@@ -134,18 +136,6 @@ func (e *Engine) searchIndex(ctx context.Context, q query.Query, size int) (hits
 		}
 	}
 	return hits, res.Total <= uint64(len(res.Hits)), nil
-}
-
-// scope returns the in-scope test for tools and the index filter that
-// applies it; both admit everything for an empty scope.
-func (e *Engine) scope(scope []string) (func(*entry) bool, query.Query) {
-	if len(scope) == 0 {
-		return func(*entry) bool { return true }, nil
-	}
-	in := func(en *entry) bool {
-		return slices.Contains(scope, en.cand.ToolID) || (en.cand.Server != "" && slices.Contains(scope, en.cand.Server))
-	}
-	return in, scopeFilter(scope)
 }
 
 // absent lists, sorted, the mentioned tools bleve did not return.

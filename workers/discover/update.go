@@ -1,7 +1,9 @@
 package discover
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"maps"
 	"sync"
 
@@ -16,17 +18,45 @@ func (e *Engine) Put(m schemas.Manifest) error {
 	if err != nil {
 		return fmt.Errorf("discover: put: %w", err)
 	}
+	vec := e.embedTool(m)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.idx.Index(m.ID, en.doc); err != nil {
 		return fmt.Errorf("discover: put tool %s: %w", m.ID, err)
+	}
+	if e.vec != nil {
+		if vec == nil {
+			// No vector for this version: an old one would describe the
+			// old manifest, so the tool is found by keywords only.
+			e.vec.idx.Remove(m.ID)
+		} else if err := e.vec.put(m.ID, vec); err != nil {
+			return fmt.Errorf("discover: put tool %s: %w", m.ID, err)
+		}
 	}
 	if old, ok := e.tools[m.ID]; ok {
 		e.stats.remove(old)
 	}
 	e.tools[m.ID] = en
 	e.stats.add(en)
+	if e.soft != nil {
+		e.soft.add(en)
+	}
 	return e.changed(change{id: m.ID, en: en})
+}
+
+// embedTool returns the tool's vector, nil when the engine has none or the
+// embedder failed; a tool without a vector is still found by keywords, so
+// the failure is logged rather than failing the update.
+func (e *Engine) embedTool(m schemas.Manifest) []float32 {
+	if e.vec == nil {
+		return nil
+	}
+	vecs, err := e.vec.embedTools(context.Background(), []schemas.Manifest{m})
+	if err != nil {
+		e.cfg.log.Warn("discover: tool not embedded, found by keywords only", slog.String("tool", m.ID), slog.Any("err", err))
+		return nil
+	}
+	return vecs[0]
 }
 
 // Remove deletes a tool. Removing an unknown id is not an error: registry
@@ -40,6 +70,9 @@ func (e *Engine) Remove(id string) error {
 	}
 	if err := e.idx.Delete(id); err != nil {
 		return fmt.Errorf("discover: remove tool %s: %w", id, err)
+	}
+	if e.vec != nil {
+		e.vec.idx.Remove(id)
 	}
 	e.stats.remove(old)
 	delete(e.tools, id)

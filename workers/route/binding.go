@@ -11,7 +11,7 @@ import (
 // Stage binds the tier decision to candidates: pipe.route.<session> in; an
 // activated intent goes on to resolution, any other tier is answered to the
 // agent with its matches.
-func Stage(th Thresholds) pipeline.Stage {
+func Stage(th *Live) pipeline.Stage {
 	return pipeline.Stage{
 		Name:     bind.StageRoute,
 		Stream:   pipeline.StreamPipe,
@@ -23,7 +23,7 @@ func Stage(th Thresholds) pipeline.Stage {
 				return nil, pipeline.Permanent(err)
 			}
 			in := c.Intent
-			d := Decide(c, th)
+			d := Decide(c, th.Load())
 			audit := schemas.AuditRecord{
 				SessionID: in.SessionID, ConversationContext: in.ContextBefore, IntentExpressed: in.Text,
 				Stage: bind.StageRoute, IntentID: in.ID, MessageID: in.MessageID, Decision: d.Tier, Result: d.Tier,

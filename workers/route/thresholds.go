@@ -12,9 +12,9 @@ import (
 // offered; at or above Weak weak matches are listed; below Weak nothing
 // was found.
 type Thresholds struct {
-	Activate float64
-	Multiple float64
-	Weak     float64
+	Activate float64 `json:"activate"`
+	Multiple float64 `json:"multiple"`
+	Weak     float64 `json:"weak"`
 }
 
 // DefaultThresholds are the bounds of DESIGN.md: 0.85, 0.50, 0.30.

@@ -2,16 +2,25 @@ package stages
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/models"
 	"github.com/toolyard/toolyard/workers/registry"
 )
 
 // Replace makes the set's tools exactly ms (plus the builtins): new and
 // changed tools are indexed, vanished ones removed.
 func (s *Set) Replace(ms []schemas.Manifest) error {
+	if !s.loaded {
+		s.loaded = true
+		if s.registry.Len() == len(s.builtin) {
+			return s.rebuild(ms)
+		}
+	}
 	keep := make(map[string]bool, len(ms))
 	for _, m := range ms {
 		keep[m.ID] = true
@@ -101,4 +110,17 @@ func (s *Set) Follow(ctx context.Context, store *registry.Store) error {
 
 func sameManifest(a, b schemas.Manifest) bool {
 	return registry.ContentHash(a) == registry.ContentHash(b)
+}
+
+// FollowModels puts new versions of the routing thresholds and the
+// confidence calibration in force as they are published to the models bucket.
+func (s *Set) FollowModels(ctx context.Context, store *models.Store) {
+	store.Follow(ctx, models.KeyThresholds, s.thresholds.StoreJSON, s.cfg.Log)
+	store.Follow(ctx, models.KeyCalibration, func(data []byte) error {
+		var c discover.Calibration
+		if err := json.Unmarshal(data, &c); err != nil {
+			return fmt.Errorf("calibration document: %w", err)
+		}
+		return s.engine.SetCalibration(c)
+	}, s.cfg.Log)
 }

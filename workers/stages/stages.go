@@ -27,16 +27,23 @@ type Config struct {
 	Thresholds route.Thresholds
 	Parse      []parse.Option
 	Execute    []execute.Option
-	Log        *slog.Logger
+	// Discover are the discovery engine's options: embedder, vector cache,
+	// mode, calibration. With none, discovery is keyword-only.
+	Discover []discover.Option
+	Log      *slog.Logger
 }
 
 // Set is the cores shared by the stages of one process.
 type Set struct {
-	cfg      Config
-	builtin  map[string]bool
-	registry *registry.Registry
-	engine   *discover.Engine
-	executor *execute.Executor
+	cfg        Config
+	thresholds *route.Live
+	builtin    map[string]bool
+	registry   *registry.Registry
+	engine     *discover.Engine
+	executor   *execute.Executor
+	// loaded is set once the registry store's tools were loaded; until then
+	// the index holds only what New was given and is rebuilt in one go.
+	loaded bool
 }
 
 // New builds the shared cores: the registry with the builtins, and the search index.
@@ -44,7 +51,8 @@ func New(cfg Config) (*Set, error) {
 	if cfg.Thresholds == (route.Thresholds{}) {
 		cfg.Thresholds = route.DefaultThresholds()
 	}
-	if err := cfg.Thresholds.Validate(); err != nil {
+	live, err := route.NewLive(cfg.Thresholds)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.Log == nil {
@@ -63,15 +71,35 @@ func New(cfg Config) (*Set, error) {
 		}
 		reg.Put(m)
 	}
-	engine, err := discover.New(reg.All())
+	cfg.Discover = append([]discover.Option{discover.WithLogger(cfg.Log)}, cfg.Discover...)
+	engine, err := discover.New(reg.All(), cfg.Discover...)
 	if err != nil {
 		return nil, fmt.Errorf("build search index: %w", err)
 	}
-	s := &Set{cfg: cfg, builtin: isBuiltin, registry: reg, engine: engine}
+	s := &Set{cfg: cfg, thresholds: live, builtin: isBuiltin, registry: reg, engine: engine}
 	s.executor = execute.New(reg, func(ctx context.Context, q string, k int) ([]schemas.Candidate, error) {
-		return engine.Search(ctx, q, k, nil)
+		return s.engine.Search(ctx, q, k, nil)
 	}, cfg.Execute...)
 	return s, nil
+}
+
+// rebuild indexes the registry anew in one go: far faster than adding a
+// large registry tool by tool. Only before the stages run.
+func (s *Set) rebuild(ms []schemas.Manifest) error {
+	for _, m := range ms {
+		if s.builtin[m.ID] {
+			s.cfg.Log.Warn("registry entry ignored: the id belongs to a builtin meta-tool", "id", m.ID)
+			continue
+		}
+		s.registry.Put(m)
+	}
+	engine, err := discover.New(s.registry.All(), s.cfg.Discover...)
+	if err != nil {
+		return fmt.Errorf("build search index: %w", err)
+	}
+	old := s.engine
+	s.engine = engine
+	return old.Close()
 }
 
 // Registry is the set's tool registry.
@@ -88,7 +116,7 @@ func (s *Set) Stage(name string) (pipeline.Stage, error) {
 	case bind.StageDiscover:
 		return discover.Stage(s.engine), nil
 	case bind.StageRoute:
-		return route.Stage(s.cfg.Thresholds), nil
+		return route.Stage(s.thresholds), nil
 	case bind.StageResolve:
 		return resolve.Stage(s.registry), nil
 	case bind.StageExecute:

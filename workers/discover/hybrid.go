@@ -1,0 +1,269 @@
+package discover
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/discover/vecindex"
+)
+
+// defaultPool is how many tools each side proposes before fusion. Both
+// sides put the right tool in their top 50 far more often than in their
+// top 10 (MetaTool dev: keyword 0.76, vectors 0.83), and re-scoring 100
+// candidates costs well under a millisecond.
+const defaultPool = 50
+
+// search answers a query in the engine's mode, falling back to keyword
+// search for this query when the intent cannot be embedded.
+func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]schemas.Candidate, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if k <= 0 {
+		k = e.cfg.topK
+	}
+	q := e.parse(text)
+	mode := e.mode
+	var qv []float32
+	if mode != ModeKeyword {
+		// Embedded before taking the lock: a remote embedder may take
+		// a while, and updates must not wait for it.
+		var err error
+		qv, err = e.vec.query(ctx, clipUTF8(text, maxQueryBytes))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			e.degraded(err)
+			mode = ModeKeyword
+		}
+	}
+
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	allow, scopeQ := e.admit(f)
+	if mode == ModeKeyword {
+		return e.keywordSearch(ctx, q, k, allow, scopeQ)
+	}
+	return e.hybridSearch(ctx, q, qv, k, mode, allow, scopeQ)
+}
+
+// degraded reports, at most every warnInterval, that searches go
+// keyword-only because the embedder failed.
+func (e *Engine) degraded(err error) {
+	ok, suppressed := e.vec.warn.allow(time.Now())
+	if !ok {
+		return
+	}
+	e.cfg.log.Warn("discover: embedder failed, searching keyword-only",
+		slog.String("embedder", e.vec.emb.ID()), slog.Any("err", err), slog.Int64("suppressed_since_last", suppressed))
+}
+
+// pooled is one candidate of a hybrid search with the evidence of both sides.
+type pooled struct {
+	en *entry
+	// kwRank and vecRank are the positions in each side's pool, -1 when
+	// that side did not propose the tool.
+	kwRank, vecRank int
+	bm25, cosine    float64
+	coverage        float64
+	mention         float64
+	// known is the query's own idf-weighted share of describing words that
+	// any tool contains: low for requests about things no tool deals with.
+	known float64
+	// soft is coverage with paraphrases credited by word-vector cosine,
+	// softKnown the share of the query the pool's best tools match softly
+	// (soft.go).
+	soft, softKnown float64
+	fused           float64
+	conf            float64
+}
+
+// hybridSearch pools both sides' best tools, completes every pooled tool's
+// evidence from the side that did not propose it, fuses and calibrates.
+// Caller holds the read lock.
+func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, k int, mode Mode, allow func(*entry) bool, scopeQ query.Query) ([]schemas.Candidate, error) {
+	order, err := e.pooledRanking(ctx, q, qv, k, mode, allow, scopeQ)
+	if err != nil {
+		return nil, err
+	}
+	if len(order) == 0 {
+		return []schemas.Candidate{}, nil
+	}
+	e.calibration().confidences(order)
+	if len(order) > k {
+		order = order[:k]
+	}
+	out := make([]schemas.Candidate, len(order))
+	for i, p := range order {
+		c := p.en.cand
+		c.Keywords = slices.Clone(c.Keywords)
+		c.Score = p.fused
+		c.Confidence = p.conf
+		c.MatchType = matchType(p)
+		out[i] = c
+	}
+	return out, nil
+}
+
+// pooledRanking pools both sides' best tools, completes every pooled
+// tool's evidence from the side that did not propose it, and orders them by
+// fused score. Caller holds the read lock.
+func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32, k int, mode Mode, allow func(*entry) bool, scopeQ query.Query) ([]*pooled, error) {
+	n := max(k, e.cfg.pool)
+	pool := map[string]*pooled{}
+	var order []*pooled
+	add := func(id string) *pooled {
+		if p, ok := pool[id]; ok {
+			return p
+		}
+		p := &pooled{en: e.tools[id], kwRank: -1, vecRank: -1}
+		pool[id] = p
+		order = append(order, p)
+		return p
+	}
+
+	ts := e.searchTerms(q)
+	tq := e.weightedTextQuery(ts, e.termWeights(q, ts))
+	var mentioned map[string]float64
+	if len(ts) > 0 && mode != ModeVector {
+		hits, err := e.retrieve(ctx, tq, scopeQ, allow, n)
+		if err != nil {
+			return nil, err
+		}
+		for i, h := range hits {
+			p := add(h.id)
+			p.kwRank, p.bm25 = i, h.score
+		}
+		mentioned = e.mentions(q.words, allow)
+		for id := range mentioned {
+			add(id)
+		}
+	}
+	if qv != nil {
+		hits, err := e.vec.search(qv, n, vecindex.AllowFunc(func(id string) bool {
+			en := e.tools[id]
+			return en != nil && allow(en)
+		}))
+		if err != nil {
+			return nil, err
+		}
+		for i, h := range hits {
+			if e.tools[h.ID] == nil {
+				continue // removed from the registry while the index still had it
+			}
+			p := add(h.ID)
+			p.vecRank, p.cosine = i, float64(h.Score)
+		}
+	}
+	if len(order) == 0 {
+		return nil, nil
+	}
+	if err := e.complete(ctx, ts, tq, qv, pool); err != nil {
+		return nil, err
+	}
+	e.coverages(q, order)
+	for _, p := range order {
+		p.mention = mentioned[p.en.cand.ToolID]
+	}
+	e.cfg.fusion.fuse(order, mode)
+	slices.SortStableFunc(order, func(a, b *pooled) int {
+		if a.fused != b.fused {
+			if a.fused > b.fused {
+				return -1
+			}
+			return 1
+		}
+		if a.bm25 != b.bm25 {
+			if a.bm25 > b.bm25 {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.en.cand.ToolID, b.en.cand.ToolID)
+	})
+	return order, nil
+}
+
+func matchType(p *pooled) string {
+	switch {
+	case p.kwRank >= 0 && p.vecRank >= 0:
+		return schemas.MatchHybrid
+	case p.vecRank >= 0:
+		return schemas.MatchSemantic
+	default:
+		return schemas.MatchKeyword
+	}
+}
+
+// complete scores each pooled tool on the side that did not propose it:
+// BM25 for tools only the vectors found, cosine for tools only the keywords
+// found, so fusion compares every candidate on both. Caller holds the read lock.
+func (e *Engine) complete(ctx context.Context, ts []string, tq query.Query, qv []float32, pool map[string]*pooled) error {
+	var noText, noVec []string
+	for _, p := range pool {
+		if p.kwRank < 0 {
+			noText = append(noText, p.en.cand.ToolID)
+		}
+		if p.vecRank < 0 {
+			noVec = append(noVec, p.en.cand.ToolID)
+		}
+	}
+	// Sorted, so that bleve and the vector index see the same request
+	// for the same query every time.
+	slices.Sort(noText)
+	slices.Sort(noVec)
+	if len(noText) > 0 && len(ts) > 0 {
+		hits, err := e.retrieve(ctx, tq, bleve.NewDocIDQuery(noText), nil, len(noText))
+		if err != nil {
+			return err
+		}
+		for _, h := range hits {
+			pool[h.id].bm25 = h.score
+		}
+	}
+	if len(noVec) > 0 && qv != nil {
+		hits, err := e.vec.search(qv, len(noVec), vecindex.IDs(noVec...))
+		if err != nil {
+			return err
+		}
+		for _, h := range hits {
+			pool[h.ID].cosine = float64(h.Score)
+		}
+	}
+	return nil
+}
+
+// coverages sets each pooled tool's keyword coverage (see rank).
+func (e *Engine) coverages(q parsedQuery, order []*pooled) {
+	weights, total := e.describingWeights(q)
+	var known float64
+	for i, t := range q.describing {
+		if e.stats.df[t] > 0 {
+			known += weights[i]
+		}
+	}
+	if total > 0 {
+		known /= total
+	}
+	for _, p := range order {
+		p.known = known
+		var covered float64
+		for i, t := range q.describing {
+			if _, ok := slices.BinarySearch(p.en.terms, t); ok {
+				covered += weights[i]
+			}
+		}
+		if total > 0 {
+			p.coverage = covered / total
+		}
+	}
+	e.softCoverages(q, weights, total, order)
+}

@@ -1,0 +1,199 @@
+package discover
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolyard/toolyard/workers/discover/embed"
+)
+
+// Soft term matching: a request often names what a tool does in other
+// words than the tool's text ("weather forecast" for a tool that reports
+// temperatures). BM25 and coverage see only shared terms; soft coverage
+// also credits a query word by its best word-vector cosine to the tool's
+// words, so a paraphrase counts for part of a match.
+//
+// A cosine counts above softFloor, scaled to [0,1] between it and 1:
+// softFloor is the 99th percentile of the cosine of random pairs of the
+// 50,000 most frequent words (0.36 for the shipped GloVe vectors), so a
+// word only earns credit for a similarity that chance rarely gives. An
+// exact term match counts 1, as in coverage.
+const softFloor = 0.36
+
+// softTable holds the word vectors of the registry's words, each word
+// once. Words are added under the engine's write lock and read under its
+// read lock. Removed tools' words stay: the table is bounded by the
+// vocabulary (at most 100k words of 100 floats).
+type softTable struct {
+	lv   *embed.Local
+	ids  map[string]int32
+	vecs [][]float32
+	pool sync.Pool // *softScratch
+}
+
+// softScratch memoises the cosines of one query word to table words.
+type softScratch struct {
+	stamp []uint32
+	val   []float32
+	gen   uint32
+}
+
+// newSoftTable returns nil unless the embedder has word vectors.
+func newSoftTable(emb embed.Embedder) *softTable {
+	lv, ok := emb.(*embed.Local)
+	if !ok {
+		return nil
+	}
+	return &softTable{lv: lv, ids: map[string]int32{}}
+}
+
+// add sets the entry's word ids, adding new words to the table.
+func (s *softTable) add(en *entry) {
+	ids := make([]int32, 0, len(en.words))
+	for _, w := range en.words {
+		id, ok := s.ids[w]
+		if !ok {
+			v := s.lv.WordVector(w)
+			if v == nil {
+				continue
+			}
+			id = int32(len(s.vecs))
+			s.vecs = append(s.vecs, v)
+			s.ids[w] = id
+		}
+		ids = append(ids, id)
+	}
+	en.wordIDs = ids
+}
+
+// vector returns a word's vector, nil when it has none.
+func (s *softTable) vector(w string) []float32 {
+	if id, ok := s.ids[w]; ok {
+		return s.vecs[id]
+	}
+	return s.lv.WordVector(w)
+}
+
+// surfaceWords are the lower-cased words the text analyser keeps from
+// text (content words, stop words dropped), unstemmed.
+func (e *Engine) surfaceWords(text string) []string {
+	if text == "" {
+		return nil
+	}
+	toks := e.text.Analyze([]byte(text))
+	out := make([]string, 0, len(toks))
+	for _, t := range toks {
+		if t.Start >= 0 && t.End <= len(text) && t.Start < t.End {
+			out = append(out, strings.ToLower(text[t.Start:t.End]))
+		}
+	}
+	return out
+}
+
+// softCredit maps a cosine to the credit a query word earns.
+func softCredit(cos float32) float64 {
+	return clamp01((float64(cos) - softFloor) / (1 - softFloor))
+}
+
+// softCoverages sets each pooled tool's soft coverage and every
+// candidate's softKnown: the idf-weighted share of the query's describing
+// words the best tool of the pool matches, softly, per word. Without word
+// vectors both fall back to their exact counterparts. Caller holds the
+// read lock.
+func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, order []*pooled) {
+	s := e.soft
+	if s == nil || total <= 0 {
+		for _, p := range order {
+			p.soft, p.softKnown = p.coverage, p.known
+		}
+		return
+	}
+	qv := make([][]float32, len(q.describing))
+	for i, t := range q.describing {
+		qv[i] = s.vector(q.surface[t])
+	}
+	sc, _ := s.pool.Get().(*softScratch)
+	if sc == nil {
+		sc = &softScratch{}
+	}
+	if n := len(s.vecs); len(sc.stamp) < n {
+		sc.stamp = make([]uint32, n+n/4)
+		sc.val = make([]float32, n+n/4)
+		sc.gen = 0
+	}
+	credit := make([][]float64, len(order))
+	for j := range order {
+		credit[j] = make([]float64, len(q.describing))
+	}
+	for i, t := range q.describing {
+		sc.gen++
+		if sc.gen == 0 {
+			clear(sc.stamp)
+			sc.gen = 1
+		}
+		for j, p := range order {
+			if _, ok := slices.BinarySearch(p.en.terms, t); ok {
+				credit[j][i] = 1
+				continue
+			}
+			if qv[i] == nil {
+				continue
+			}
+			best := float32(-1)
+			for _, id := range p.en.wordIDs {
+				if sc.stamp[id] != sc.gen {
+					sc.stamp[id], sc.val[id] = sc.gen, dot(qv[i], s.vecs[id])
+				}
+				best = max(best, sc.val[id])
+			}
+			credit[j][i] = softCredit(best)
+		}
+	}
+	s.pool.Put(sc)
+	var known float64
+	for i := range q.describing {
+		var b float64
+		for j := range order {
+			b = max(b, credit[j][i])
+		}
+		known += weights[i] * b
+	}
+	for j, p := range order {
+		var c float64
+		for i := range q.describing {
+			c += weights[i] * credit[j][i]
+		}
+		p.soft, p.softKnown = c/total, known/total
+	}
+}
+
+func dot(a, b []float32) float32 {
+	var s float32
+	for k := range a {
+		s += a[k] * b[k]
+	}
+	return s
+}
+
+// termWeights are the SIF weights a/(a+p(w)) of the words the terms come
+// from, by their frequency in the embedder's corpus: in chatty requests
+// the most common words (help, find, information) are request phrasing
+// more often than a description of the tool, and a registry of a few
+// hundred tools is too small for idf to know that. nil without word
+// vectors, or when disabled.
+func (e *Engine) termWeights(q parsedQuery, ts []string) []float64 {
+	if e.soft == nil || !e.cfg.sifTerms {
+		return nil
+	}
+	out := make([]float64, len(ts))
+	for i, t := range ts {
+		w, ok := q.surface[t]
+		if !ok {
+			out[i] = 1
+			continue
+		}
+		out[i] = e.soft.lv.WordWeight(w)
+	}
+	return out
+}

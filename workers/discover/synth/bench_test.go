@@ -1,0 +1,106 @@
+package synth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/discover/embed"
+)
+
+// Discovery speed on synthetic registries: per-query latency (p50/p99),
+// index build time and memory per tool, and put → searchable latency, for
+// hybrid discovery with the local embedder and keyword-only beside it.
+//
+//	go test -run '^$' -bench 'Discovery/tools=(1k|10k|100k)' -benchtime 200x ./workers/discover/synth/
+//	go test -run '^$' -bench 'Discovery/tools=1M' -benchtime 200x -timeout 60m ./workers/discover/synth/
+func BenchmarkDiscovery(b *testing.B) {
+	sizes := []struct {
+		name string
+		n    int
+	}{{"1k", 1_000}, {"10k", 10_000}, {"100k", 100_000}, {"1M", 1_000_000}}
+	local, err := embed.NewLocal()
+	if errors.Is(err, embed.ErrUnavailable) {
+		b.Skip("word vectors not built (make embeddings): hybrid figures need them")
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range sizes {
+		tools := Tools(size.n, 1)
+		queries := Queries(tools, 500, 2)
+		for _, mode := range []struct {
+			name string
+			opts []discover.Option
+		}{
+			{"keyword", nil},
+			{"hybrid", []discover.Option{discover.WithEmbedder(local), discover.WithMode(discover.ModeHybrid)}},
+		} {
+			b.Run(fmt.Sprintf("tools=%s/%s", size.name, mode.name), func(b *testing.B) {
+				runtime.GC()
+				var before runtime.MemStats
+				runtime.ReadMemStats(&before)
+				start := time.Now()
+				e, err := discover.New(tools, mode.opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer e.Close()
+				build := time.Since(start)
+				runtime.GC()
+				var after runtime.MemStats
+				runtime.ReadMemStats(&after)
+
+				ctx := context.Background()
+				lat := make([]time.Duration, 0, b.N)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					t0 := time.Now()
+					if _, err := e.Search(ctx, queries[i%len(queries)], 10, nil); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(t0))
+				}
+				b.StopTimer()
+				sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+				b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+				b.ReportMetric(ms(lat[(len(lat)*99)/100]), "p99-ms")
+				b.ReportMetric(build.Seconds(), "build-s")
+				b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(size.n), "heap-B/tool")
+				b.ReportMetric(ms(putToSearchable(b, e)), "put-to-found-ms")
+			})
+		}
+	}
+}
+
+// putToSearchable is how long a new tool takes from Put to being the top
+// result for its own description.
+func putToSearchable(b *testing.B, e *discover.Engine) time.Duration {
+	m := schemas.Manifest{ID: "bench/zyxwv_quantum_teapot", Name: "zyxwv_quantum_teapot",
+		Description: "Brew a quantum teapot of zyxwv tea for the benchmark.", Type: "tool"}
+	start := time.Now()
+	if err := e.Put(m); err != nil {
+		b.Fatal(err)
+	}
+	for {
+		cs, err := e.Search(context.Background(), "brew a quantum teapot of zyxwv tea", 1, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(cs) > 0 && cs[0].ToolID == m.ID {
+			return time.Since(start)
+		}
+		if time.Since(start) > time.Minute {
+			b.Fatal("a put tool was not searchable within a minute")
+		}
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+

@@ -1,0 +1,5 @@
+//go:build !amd64 || purego
+
+package vecindex
+
+func dot(a, b []float32) float32 { return dotGeneric(a, b) }

@@ -1,0 +1,117 @@
+package vecindex
+
+// searchState is the scratch one graph search needs, pooled so that a
+// query allocates nothing.
+type searchState struct {
+	// marks[s] == gen means s was visited in this search; bumping gen
+	// forgets every visit at once, instead of clearing n entries a query.
+	marks []uint16
+	gen   uint16
+
+	cands []scored // max-heap: the nearest unexpanded candidate on top
+	res   []scored // min-heap: the worst kept result on top
+	buf   []uint32 // a copied link list, while a batch runs
+	sel   []scored // neighbour selection
+	links []scored // the links an insertion chose
+	pool  []scored // candidates when a full list is pruned
+}
+
+// begin readies the state for a search over n slots.
+func (st *searchState) begin(n int) {
+	if len(st.marks) < n {
+		st.marks = make([]uint16, n+n/4)
+		st.gen = 0
+	}
+	st.gen++
+	if st.gen == 0 {
+		clear(st.marks)
+		st.gen = 1
+	}
+	st.cands = st.cands[:0]
+	st.res = st.res[:0]
+}
+
+// visit marks s and reports whether this is its first visit.
+func (st *searchState) visit(s uint32) bool {
+	if st.marks[s] == st.gen {
+		return false
+	}
+	st.marks[s] = st.gen
+	return true
+}
+
+func (st *searchState) pushCand(c scored) {
+	h := append(st.cands, c)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p].score >= h[i].score {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	st.cands = h
+}
+
+func (st *searchState) popCand() scored {
+	h := st.cands
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h[r].score > h[l].score {
+			m = r
+		}
+		if h[m].score <= h[i].score {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	st.cands = h
+	return top
+}
+
+func (st *searchState) pushRes(c scored) {
+	h := append(st.res, c)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p].score <= h[i].score {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	st.res = h
+}
+
+func (st *searchState) popRes() {
+	h := st.res
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h[r].score < h[l].score {
+			m = r
+		}
+		if h[m].score >= h[i].score {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	st.res = h
+}
