@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os/exec"
@@ -10,9 +11,11 @@ import (
 	"time"
 
 	"github.com/toolyard/toolyard/ops/sample"
+	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/models"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/stages"
 )
@@ -174,4 +177,61 @@ func hasMatch(r schemas.Result, id string) bool {
 		}
 	}
 	return false
+}
+
+// New routing thresholds published to the models bucket are in force on a
+// running worker without a restart.
+func TestThresholdsHotReload(t *testing.T) {
+	env := pipelinetest.Start(t)
+	reg, _ := testRegistry(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tools, err := registry.LoadFile(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := stages.New(stages.Config{Tools: tools, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := models.Open(ctx, env.JS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.FollowModels(ctx, store)
+	st, err := set.Stage(bind.StageRoute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	route := func() string {
+		t.Helper()
+		cands, err := set.Engine().Discover(ctx, schemas.Intent{ID: "m.0", SessionID: "s", MessageID: "m", Text: "test/record label=x", Start: 0, End: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := json.Marshal(cands)
+		outs, err := st.Handler(ctx, &pipeline.Msg{Subject: "pipe.route.s", Data: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(outs[0].Subject, "pipe.resolve.") {
+			return schemas.TierActivated
+		}
+		var r schemas.Result
+		_ = json.Unmarshal(outs[0].Data, &r)
+		return r.Status
+	}
+	if got := route(); got != schemas.TierActivated {
+		t.Fatalf("before: %s, want activated", got)
+	}
+	if _, err := store.Publish(ctx, models.KeyThresholds, map[string]float64{"activate": 1, "multiple": 0.5, "weak": 0.3}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for route() == schemas.TierActivated {
+		if time.Now().After(deadline) {
+			t.Fatal("new thresholds not in force after 5s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

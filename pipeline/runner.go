@@ -189,7 +189,7 @@ func (r *runner) loop(ctx context.Context) error {
 					r.log.Error("recreate consumer", "error", cerr)
 				}
 			}
-			sleep(ctx, retry.NextBackOff())
+			Sleep(ctx, retry.NextBackOff())
 			continue
 		}
 		got := 0
@@ -209,7 +209,7 @@ func (r *runner) loop(ctx context.Context) error {
 		if err := batch.Error(); err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.Is(err, nats.ErrTimeout) {
 			if ctx.Err() == nil {
 				r.log.Warn("pull ended with an error", "error", err)
-				sleep(ctx, retry.NextBackOff())
+				Sleep(ctx, retry.NextBackOff())
 			}
 		} else {
 			retry.Reset()
@@ -226,15 +226,6 @@ func (r *runner) loop(ctx context.Context) error {
 		<-done
 	}
 	return nil
-}
-
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }
 
 // handle runs the handler on one message and settles it: ack, retry later,

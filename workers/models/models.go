@@ -7,12 +7,13 @@ package models
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/toolyard/toolyard/pipeline"
 )
 
 // Bucket is the KV bucket of models.
@@ -32,17 +33,11 @@ type Store struct {
 // Open opens the models bucket, creating it if needed. It keeps a history so
 // an operator can see, and go back to, earlier versions.
 func Open(ctx context.Context, js jetstream.JetStream) (*Store, error) {
-	kv, err := js.KeyValue(ctx, Bucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
-			Bucket: Bucket, Description: "Toolyard models: calibration, thresholds, refits", History: 10, Storage: jetstream.FileStorage,
-		})
-		if errors.Is(err, jetstream.ErrBucketExists) {
-			kv, err = js.KeyValue(ctx, Bucket)
-		}
-	}
+	kv, err := pipeline.KeyValue(ctx, js, jetstream.KeyValueConfig{
+		Bucket: Bucket, Description: "Toolyard models: calibration, thresholds, refits", History: 10, Storage: jetstream.FileStorage,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("open models bucket: %w", err)
+		return nil, err
 	}
 	return &Store{kv: kv}, nil
 }
@@ -70,7 +65,7 @@ func (s *Store) Follow(ctx context.Context, key string, apply func([]byte) error
 			w, err := s.kv.Watch(ctx, key)
 			if err != nil {
 				log.Warn("cannot watch model; retrying", "model", key, "error", err)
-				sleep(ctx, time.Second)
+				pipeline.Sleep(ctx, time.Second)
 				continue
 			}
 			for e := range w.Updates() {
@@ -84,16 +79,7 @@ func (s *Store) Follow(ctx context.Context, key string, apply func([]byte) error
 				log.Info("model version in force", "model", key, "revision", e.Revision())
 			}
 			_ = w.Stop()
-			sleep(ctx, time.Second)
+			pipeline.Sleep(ctx, time.Second)
 		}
 	}()
-}
-
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }

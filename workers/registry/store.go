@@ -11,6 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 )
 
@@ -24,18 +25,12 @@ type Store struct {
 
 // OpenStore opens the tools bucket, creating it if needed.
 func OpenStore(ctx context.Context, js jetstream.JetStream) (*Store, error) {
-	kv, err := js.KeyValue(ctx, Bucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
-			Bucket: Bucket, Description: "Toolyard tool registry: one manifest per tool id",
-			History: 5, Storage: jetstream.FileStorage,
-		})
-		if errors.Is(err, jetstream.ErrBucketExists) {
-			kv, err = js.KeyValue(ctx, Bucket)
-		}
-	}
+	kv, err := pipeline.KeyValue(ctx, js, jetstream.KeyValueConfig{
+		Bucket: Bucket, Description: "Toolyard tool registry: one manifest per tool id",
+		History: 5, Storage: jetstream.FileStorage,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("open registry bucket %s: %w", Bucket, err)
+		return nil, err
 	}
 	return &Store{kv: kv}, nil
 }

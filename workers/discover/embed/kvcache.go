@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/toolyard/toolyard/pipeline"
 )
 
 // VectorBucket is the JetStream KV bucket of tool vectors shared by every
@@ -25,18 +27,12 @@ type KVCache struct {
 
 // OpenKVCache opens (creating if needed) the vectors bucket.
 func OpenKVCache(ctx context.Context, js jetstream.JetStream) (*KVCache, error) {
-	kv, err := js.KeyValue(ctx, VectorBucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
-			Bucket: VectorBucket, Description: "Toolyard tool vectors by (embedder, manifest content hash)",
-			History: 1, Storage: jetstream.FileStorage,
-		})
-		if errors.Is(err, jetstream.ErrBucketExists) {
-			kv, err = js.KeyValue(ctx, VectorBucket)
-		}
-	}
+	kv, err := pipeline.KeyValue(ctx, js, jetstream.KeyValueConfig{
+		Bucket: VectorBucket, Description: "Toolyard tool vectors by (embedder, manifest content hash)",
+		History: 1, Storage: jetstream.FileStorage,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("open vector bucket %s: %w", VectorBucket, err)
+		return nil, err
 	}
 	return &KVCache{kv: kv, mem: NewMemoryCache()}, nil
 }

@@ -1,0 +1,37 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// KeyValue opens a KV bucket, creating it with cfg if it does not exist.
+// Safe when several processes start at once: whoever loses the race to
+// create it opens the winner's.
+func KeyValue(ctx context.Context, js jetstream.JetStream, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
+	kv, err := js.KeyValue(ctx, cfg.Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err = js.CreateKeyValue(ctx, cfg)
+		if errors.Is(err, jetstream.ErrBucketExists) {
+			kv, err = js.KeyValue(ctx, cfg.Bucket)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open KV bucket %s: %w", cfg.Bucket, err)
+	}
+	return kv, nil
+}
+
+// Sleep waits for d or until ctx ends.
+func Sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
