@@ -11,7 +11,8 @@ import (
 // meanwhile, replays the writes made during the build into the graph and
 // then switches. It switches back to exact if removals bring it under half
 // the threshold (the gap keeps it from flapping), and rebuilds the graph
-// in the background when tombstones outnumber live nodes.
+// in the background when tombstones outnumber live nodes. A search that
+// began just before a switch answers from the index it began on.
 type Auto struct {
 	dim       int
 	threshold int

@@ -5,8 +5,8 @@ package vecindex
 import "golang.org/x/sys/cpu"
 
 // hasAVX2 selects the FMA kernel: 8 lanes and fused multiply-adds make a
-// dimension-100 dot product about 5× faster than the portable loop, and
-// the dot product is nearly all of both a scan and a graph search.
+// dot product 3.6× faster than the portable loop at dimension 100 and 7×
+// at 384, and the dot product is most of both a scan and a graph search.
 var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 //go:noescape
@@ -19,3 +19,12 @@ func dot(a, b []float32) float32 {
 	}
 	return dotGeneric(a, b)
 }
+
+// prefetch starts loading a vector into cache. A graph search touches
+// vectors in no order the hardware can guess, so it stalls on memory more
+// than it computes; asking for a node's unvisited neighbours all at once,
+// before scoring the first, overlaps those waits (building 100k on one
+// core: 136 µs per insertion instead of 194 µs).
+//
+//go:noescape
+func prefetch(p *float32, n int)

@@ -64,3 +64,18 @@ done:
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
+// func prefetch(p *float32, n int)
+//
+// Asks for every cache line of an n-float vector without waiting for them.
+TEXT ·prefetch(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHLQ $2, CX
+	ADDQ SI, CX
+
+loop:
+	PREFETCHT0 (SI)
+	ADDQ $64, SI
+	CMPQ SI, CX
+	JL   loop
+	RET

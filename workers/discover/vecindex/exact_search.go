@@ -1,9 +1,6 @@
 package vecindex
 
-import (
-	"fmt"
-	"sync"
-)
+import "fmt"
 
 // Search returns the k stored vectors most similar to query, best first.
 func (e *Exact) Search(query []float32, k int, f Filter) ([]Hit, error) {
@@ -16,59 +13,17 @@ func (e *Exact) Search(query []float32, k int, f Filter) ([]Hit, error) {
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	n := len(e.ids)
-	if set, ok := f.(IDSet); ok && len(set) < n/4 {
-		// Looking each id up costs about one more dot product than
-		// scanning its row, so a set smaller than a quarter of the index
-		// is cheaper to walk than the index is to scan.
+	n, w := len(e.ids), 1
+	if n >= e.cfg.parallelScanMin {
+		w = e.cfg.workers
+	}
+	if set, ok := f.(IDSet); ok && len(set)*setIDNs < n*scanNs/w {
+		// Scoring a set id by id costs ten times a row of the scan (see
+		// plan.go), so only small sets are worth it.
 		return e.scoreSet(q, k, set), nil
 	}
-	allow := allowFunc(f)
-	w := e.cfg.workers
-	if n < e.cfg.parallelScanMin || w < 2 {
-		t := newTopK(k, e.ids)
-		e.scan(&t, q, 0, n, allow)
-		return t.hits(), nil
-	}
-	return e.parallelScan(q, k, allow, min(w, n)), nil
-}
-
-// scan offers rows [lo, hi) to t, checking the filter only for rows good
-// enough to enter it.
-func (e *Exact) scan(t *topK, q []float32, lo, hi int, allow func(string) bool) {
-	d := e.dim
-	vecs := e.vecs[lo*d : hi*d]
-	for i := lo; i < hi; i++ {
-		s := dot(q, vecs[:d:d])
-		vecs = vecs[d:]
-		slot := uint32(i)
-		if !t.wants(slot, s) {
-			continue
-		}
-		if allow != nil && !allow(e.ids[i]) {
-			continue
-		}
-		t.push(slot, s)
-	}
-}
-
-func (e *Exact) parallelScan(q []float32, k int, allow func(string) bool, w int) []Hit {
-	n := len(e.ids)
-	parts := make([]topK, w)
-	var wg sync.WaitGroup
-	for p := range parts {
-		parts[p] = newTopK(k, e.ids)
-		lo, hi := p*n/w, (p+1)*n/w
-		wg.Go(func() { e.scan(&parts[p], q, lo, hi, allow) })
-	}
-	wg.Wait()
-	t := newTopK(k, e.ids)
-	for _, part := range parts {
-		for _, c := range part.h {
-			t.offer(c.slot, c.score)
-		}
-	}
-	return t.hits()
+	r := rows{dim: e.dim, vecs: e.vecs, ids: e.ids}
+	return r.search(q, k, allowFunc(f), e.cfg.workers, e.cfg.parallelScanMin), nil
 }
 
 func (e *Exact) scoreSet(q []float32, k int, set IDSet) []Hit {

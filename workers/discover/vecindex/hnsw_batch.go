@@ -10,8 +10,9 @@ import (
 // ids from up to WithWorkers goroutines (hnswlib's scheme: a lock per node
 // list, the entry point under its own lock). It holds the write lock
 // throughout, so searches wait: it is meant for loading a registry and for
-// Auto's background build of a graph nobody searches yet. Nothing is stored
-// if any vector is invalid.
+// Auto's background build of a graph nobody searches yet. New ids take new
+// slots rather than those of removed ids. Nothing is stored if any vector
+// is invalid.
 func (h *HNSW) PutBatch(ids []string, vecs [][]float32) error {
 	if len(ids) != len(vecs) {
 		return fmt.Errorf("put batch: %d ids but %d vectors: %w", len(ids), len(vecs), ErrInvalidOption)
@@ -81,7 +82,9 @@ func (h *HNSW) linkRange(lo, hi uint32) {
 	if g.maxLevel < 0 {
 		// The first node has nobody to link to; it becomes the entry
 		// point the workers start from.
-		h.insert(h.state(), lo)
+		st := h.state()
+		h.insert(st, lo)
+		h.states.Put(st)
 		lo++
 	}
 	g.locks = make([]sync.Mutex, g.slots())

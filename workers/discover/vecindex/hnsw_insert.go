@@ -39,8 +39,8 @@ func (h *HNSW) insert(st *searchState, slot uint32) {
 		}
 		ep, epScore = found[0].slot, found[0].score
 		// New nodes take M links on every layer, like hnswlib; layer 0
-		// allows 2·M so that back-links have room.
-		// link re-runs the selection into st.sel, so keep ours apart.
+		// allows 2·M so that back-links have room. link re-runs the
+		// selection into st.sel, so keep ours apart.
 		links := append(st.links[:0], h.selectNeighbors(st, found, h.cfg.m)...)
 		st.links = links
 		g.lock(slot)
@@ -100,12 +100,13 @@ func (h *HNSW) link(st *searchState, from, to uint32, score float32, level int) 
 // selectNeighbors is the HNSW heuristic (the paper's algorithm 4): take
 // candidates nearest first, skipping one that is nearer to an already
 // chosen link than to the base node. Links then point in different
-// directions, which is what lets a greedy search cross between clusters;
-// keeping the plain nearest M instead collapses recall on clustered data.
+// directions rather than all into the node's own cluster, which is what
+// lets a greedy search cross between clusters.
 // cands is sorted best first; the result aliases st.sel.
 func (h *HNSW) selectNeighbors(st *searchState, cands []scored, m int) []scored {
 	if len(cands) <= m {
-		return append(st.sel[:0], cands...)
+		st.sel = append(st.sel[:0], cands...)
+		return st.sel
 	}
 	g := &h.g
 	sel := st.sel[:0]
@@ -125,16 +126,6 @@ func (h *HNSW) selectNeighbors(st *searchState, cands []scored, m int) []scored 
 			sel = append(sel, c)
 		}
 	}
-	if keepPruned && len(sel) < m {
-		for _, c := range cands {
-			if len(sel) >= m {
-				break
-			}
-			if !slices.ContainsFunc(sel, func(s scored) bool { return s.slot == c.slot }) {
-				sel = append(sel, c)
-			}
-		}
-	}
 	st.sel = sel
 	return sel
 }
@@ -150,5 +141,3 @@ func sortDesc(s []scored) {
 		return 0
 	})
 }
-
-var keepPruned = false

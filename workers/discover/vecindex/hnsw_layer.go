@@ -57,10 +57,17 @@ func (h *HNSW) searchLayer(st *searchState, lq *layerQuery, ep uint32, epScore f
 		if len(st.res) >= lq.ef && c.score < st.res[0].score {
 			break
 		}
+		// Prefetch every unvisited neighbour before scoring any, so the
+		// cache misses overlap instead of queueing.
+		todo := st.todo[:0]
 		for _, nb := range g.neighbors(c.slot, lq.level, &st.buf) {
-			if !st.visit(nb) {
-				continue
+			if st.visit(nb) {
+				todo = append(todo, nb)
+				prefetch(&g.vecs[int(nb)*g.dim], g.dim)
 			}
+		}
+		st.todo = todo
+		for _, nb := range todo {
 			s := dot(lq.q, g.vec(nb))
 			evals++
 			if len(st.res) >= lq.ef && s <= st.res[0].score {

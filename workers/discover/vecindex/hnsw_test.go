@@ -96,7 +96,12 @@ func TestHNSWPutBatch(t *testing.T) {
 	ids = append(ids, synthID(7), "pre")
 	vecs = append(vecs, d.vec(8), d.vec(9))
 
-	h := must(NewHNSW(dim, WithWorkers(2)))
+	h := must(NewHNSW(dim, WithWorkers(2), WithEfSearch(1)))
+	h.SetEfSearch(0) // ignored
+	h.SetEfSearch(128)
+	if ef := h.efSearch.Load(); ef != 128 {
+		t.Fatalf("efSearch %d after SetEfSearch(128)", ef)
+	}
 	must(0, h.Put("pre", d.vec(0)))
 	if err := h.PutBatch(ids, vecs); err != nil {
 		t.Fatal(err)
@@ -140,7 +145,7 @@ func TestHNSWPutBatch(t *testing.T) {
 func TestHNSWSelectiveFilters(t *testing.T) {
 	const dim = 16
 	d := makeDataset(4000, 15, dim, 8)
-	h := must(NewHNSW(dim, WithEfSearch(32)))
+	h := must(NewHNSW(dim, WithEfSearch(64)))
 	stored := map[string][]float32{}
 	for i := range d.n() {
 		stored[synthID(i)] = d.vec(i)
@@ -178,6 +183,34 @@ func TestHNSWSelectiveFilters(t *testing.T) {
 			if r := sum / float64(d.nq()); r < 0.98 {
 				t.Errorf("1/%d %T: recall@10 %.3f", every, f, r)
 			}
+		}
+	}
+}
+
+// TestHNSWMisjudgedFilterFallsBack gives the plan a predicate that looks
+// permissive on its sample and then allows three ids: the graph search
+// runs out of budget and the scan must still find exactly those three.
+func TestHNSWMisjudgedFilterFallsBack(t *testing.T) {
+	const dim, n = 16, 6000
+	d := makeDataset(n, 5, dim, 21)
+	h := must(NewHNSW(dim, WithEfSearch(64)))
+	stored := map[string][]float32{}
+	for i := range n {
+		stored[synthID(i)] = d.vec(i)
+		must(0, h.Put(synthID(i), d.vec(i)))
+	}
+	few := IDs(synthID(11), synthID(2222), synthID(5999))
+	sampled := selectivitySample // calls the plan makes, none of them dead
+	for qi := range d.nq() {
+		calls := 0
+		lying := AllowFunc(func(id string) bool {
+			calls++
+			return calls <= sampled || few.Allow(id)
+		})
+		got := must(h.Search(d.query(qi), 10, lying))
+		want := reference(stored, d.query(qi), 10, few.Allow)
+		if !slices.Equal(hitIDs(got), hitIDs(want)) {
+			t.Fatalf("query %d: got %v, want %v", qi, hitIDs(got), hitIDs(want))
 		}
 	}
 }

@@ -31,6 +31,8 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 		{"small set", 10, few, few.Allow},
 		{"large set", 10, setOf(stored, 0.5), nil},
 		{"empty set", 10, IDs(), func(string) bool { return false }},
+		{"nil set allows nothing", 10, IDSet(nil), func(string) bool { return false }},
+		{"custom filter", 10, prefixFilter("tool-00001"), prefixFilter("tool-00001").Allow},
 		{"nil predicate", 10, AllowFunc(nil), nil},
 	}
 	for _, kind := range kinds {
@@ -72,6 +74,11 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// prefixFilter is a Filter of a type the indexes know nothing about.
+type prefixFilter string
+
+func (p prefixFilter) Allow(id string) bool { return strings.HasPrefix(id, string(p)) }
+
 // setOf picks about a fraction of the stored ids, deterministically.
 func setOf(stored map[string][]float32, frac float64) IDSet {
 	s := IDSet{}
@@ -101,6 +108,9 @@ func TestEdgeCases(t *testing.T) {
 	for _, kind := range kinds {
 		t.Run(kind.name, func(t *testing.T) {
 			idx := kind.new(t, 3)
+			if idx.Dim() != 3 {
+				t.Fatalf("Dim %d, want 3", idx.Dim())
+			}
 			if hits, err := idx.Search([]float32{1, 0, 0}, 5, nil); err != nil || hits != nil {
 				t.Fatalf("empty index: %v, %v; want no hits, no error", hits, err)
 			}

@@ -1,7 +1,7 @@
 package vecindex
 
 // searchState is the scratch one graph search needs, pooled so that a
-// query allocates nothing.
+// query does not allocate a visited set the size of the graph.
 type searchState struct {
 	// marks[s] == gen means s was visited in this search; bumping gen
 	// forgets every visit at once, instead of clearing n entries a query.
@@ -11,6 +11,7 @@ type searchState struct {
 	cands []scored // max-heap: the nearest unexpanded candidate on top
 	res   []scored // min-heap: the worst kept result on top
 	buf   []uint32 // a copied link list, while a batch runs
+	todo  []uint32 // unvisited neighbours of the node being expanded
 	sel   []scored // neighbour selection
 	links []scored // the links an insertion chose
 	pool  []scored // candidates when a full list is pruned

@@ -20,7 +20,7 @@ type synth struct {
 	sigma  []float64
 }
 
-var synthTopics = 4096
+const synthTopics = 4096
 
 func newSynth(dim int, seed uint64) *synth {
 	r := rand.New(rand.NewPCG(seed, 42))
