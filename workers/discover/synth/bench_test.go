@@ -103,4 +103,3 @@ func putToSearchable(b *testing.B, e *discover.Engine) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
