@@ -73,16 +73,26 @@ func buildIndex(im *mapping.IndexMappingImpl, tools map[string]*entry) (bleve.In
 		ids = append(ids, id)
 	}
 	sort.Strings(ids) // index order breaks score ties: keep it reproducible
-	b := idx.NewBatch()
-	for _, id := range ids {
-		if err := b.Index(id, tools[id].doc); err != nil {
-			_ = idx.Close()
-			return nil, fmt.Errorf("discover: index tool %s: %w", id, err)
+	// One batch makes one segment, the fastest to search; but a batch holds
+	// every analysed document at once, which for a very large registry is
+	// more memory than the finished index. Those are built in slices.
+	for start := 0; start < len(ids); start += maxBatchTools {
+		end := min(start+maxBatchTools, len(ids))
+		b := idx.NewBatch()
+		for _, id := range ids[start:end] {
+			if err := b.Index(id, tools[id].doc); err != nil {
+				_ = idx.Close()
+				return nil, fmt.Errorf("discover: index tool %s: %w", id, err)
+			}
 		}
-	}
-	if err := idx.Batch(b); err != nil {
-		_ = idx.Close()
-		return nil, fmt.Errorf("discover: index %d tools: %w", len(ids), err)
+		if err := idx.Batch(b); err != nil {
+			_ = idx.Close()
+			return nil, fmt.Errorf("discover: index tools %d–%d of %d: %w", start, end, len(ids), err)
+		}
 	}
 	return idx, nil
 }
+
+// maxBatchTools bounds one indexing batch; registries up to this size are
+// indexed as a single segment.
+const maxBatchTools = 200_000
