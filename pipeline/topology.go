@@ -108,12 +108,7 @@ func (t Topology) Ensure(ctx context.Context, js jetstream.JetStream) error {
 func (t Topology) Apply(ctx context.Context, js jetstream.JetStream) error {
 	for _, cfg := range t.Streams() {
 		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
-			// Retention cannot change on an existing stream; say so plainly.
-			var apiErr *jetstream.APIError
-			if errors.As(err, &apiErr) {
-				return fmt.Errorf("stream %s: %w (a stream whose retention differs must be deleted or migrated by hand)", cfg.Name, err)
-			}
-			return fmt.Errorf("stream %s: %w", cfg.Name, err)
+			return fmt.Errorf("create or update stream %s: %w", cfg.Name, err)
 		}
 	}
 	return nil

@@ -183,7 +183,7 @@ func awaitResults(ctx context.Context, results jetstream.Consumer, messageID str
 		default:
 			answered[r.IntentID] = true
 		}
-		if expected != nil && len(answered) >= len(expected) && allAnswered(expected, answered) {
+		if expected != nil && allAnswered(expected, answered) {
 			return nil
 		}
 	}

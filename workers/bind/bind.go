@@ -96,6 +96,29 @@ func Audit(a schemas.AuditRecord) pipeline.Out {
 	return pipeline.Out{Subject: schemas.AuditSubject(a.Stage, a.SessionID), Data: data, ID: key + ":" + a.Stage + ":audit"}
 }
 
+// IntentAudit starts the audit record of a stage's decision about an intent.
+func IntentAudit(stage string, in schemas.Intent) schemas.AuditRecord {
+	return schemas.AuditRecord{
+		SessionID: in.SessionID, ConversationContext: in.ContextBefore, IntentExpressed: in.Text,
+		Stage: stage, IntentID: in.ID, MessageID: in.MessageID,
+	}
+}
+
+// WithCandidates records the tools a decision considered, the first being
+// the one it chose.
+func WithCandidates(a schemas.AuditRecord, cs []schemas.Candidate) schemas.AuditRecord {
+	for _, c := range cs {
+		a.Candidates = append(a.Candidates, c.ToolID)
+	}
+	if len(cs) > 0 {
+		a.ToolID, a.Confidence = cs[0].ToolID, cs[0].Confidence
+	}
+	return a
+}
+
+// Millis is a duration in milliseconds, as results and audit records carry it.
+func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
 // ErrorResult is the result that tells the agent why a stage failed.
 func ErrorResult(stage, session, messageID, intentID, intent, code string, err error) schemas.Result {
 	return schemas.Result{
@@ -158,40 +181,32 @@ type ref struct {
 	Text      string
 }
 
+// peek reads what identifies an input of any stage: an AgentOutput or an
+// Intent carries it at the top, Candidates and Routed in their "intent"
+// object, a ToolCall in intent_id and its "intent" text.
 func peek(data []byte) ref {
-	var v struct {
+	type fields struct {
+		ID        string          `json:"id"`
 		SessionID string          `json:"session_id"`
 		MessageID string          `json:"message_id"`
 		IntentID  string          `json:"intent_id"`
 		Text      string          `json:"text"`
 		Intent    json.RawMessage `json:"intent"`
 	}
+	var v fields
 	if json.Unmarshal(data, &v) != nil {
 		return ref{}
 	}
-	r := ref{SessionID: v.SessionID, MessageID: v.MessageID, IntentID: v.IntentID}
-	var in struct {
-		ID        string `json:"id"`
-		SessionID string `json:"session_id"`
-		MessageID string `json:"message_id"`
-		Text      string `json:"text"`
+	var inner fields
+	if len(v.Intent) > 0 && v.Intent[0] == '{' && json.Unmarshal(v.Intent, &inner) == nil {
+		v = inner
+	} else if len(v.Intent) > 0 && v.Intent[0] == '"' {
+		_ = json.Unmarshal(v.Intent, &v.Text)
 	}
-	switch {
-	case len(v.Intent) > 0 && v.Intent[0] == '{' && json.Unmarshal(v.Intent, &in) == nil:
-		r = ref{SessionID: in.SessionID, MessageID: in.MessageID, IntentID: in.ID, Text: in.Text}
-	case len(v.Intent) > 0 && v.Intent[0] == '"':
-		_ = json.Unmarshal(v.Intent, &r.Text)
+	if v.IntentID == "" {
+		v.IntentID = v.ID
 	}
-	if r.IntentID == "" && v.IntentID == "" && v.Text != "" && v.MessageID != "" {
-		// An Intent message: its own id field is "id".
-		var id struct {
-			ID string `json:"id"`
-		}
-		_ = json.Unmarshal(data, &id)
-		r.IntentID = id.ID
-	}
-	r.Text = clip(r.Text, 200)
-	return r
+	return ref{SessionID: v.SessionID, MessageID: v.MessageID, IntentID: v.IntentID, Text: clip(v.Text, 200)}
 }
 
 // clip shortens s to at most n bytes without splitting a UTF-8 character.

@@ -1,9 +1,7 @@
 package discover
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,18 +11,15 @@ import (
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/training/eval"
+	"github.com/toolyard/toolyard/workers/registry"
 )
 
 // benchDir holds the public retrieval benchmarks (see its README); tests
 // that need it skip when it is absent.
 const benchDir = "../../../shared/bench"
 
-type benchQuery struct {
-	ID        string   `json:"id"`
-	Query     string   `json:"query"`
-	Gold      []string `json:"gold_tool_ids"`
-	NeedsTool *bool    `json:"needs_tool"`
-}
+type benchQuery = eval.Query
 
 func needBench(t testing.TB, rel ...string) string {
 	t.Helper()
@@ -35,35 +30,29 @@ func needBench(t testing.TB, rel ...string) string {
 	return p
 }
 
-func readJSONL[T any](t testing.TB, path string) []T {
+// loadTools and loadQueries read the bench files with the project's own
+// loaders, failing the test on a bad file.
+func loadTools(t testing.TB, path string) []schemas.Manifest {
 	t.Helper()
-	f, err := os.Open(path)
+	ms, err := registry.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
+	return ms
+}
+
+func loadQueries(t testing.TB, path string) []benchQuery {
+	t.Helper()
+	qs, err := eval.LoadQueries(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return qs
 }
 
 func benchEngine(t testing.TB, set string) *Engine {
 	t.Helper()
-	tools := readJSONL[schemas.Manifest](t, needBench(t, set, "tools.jsonl"))
+	tools := loadTools(t, needBench(t, set, "tools.jsonl"))
 	e, err := New(tools)
 	if err != nil {
 		t.Fatal(err)
@@ -128,16 +117,16 @@ func evaluate(t testing.TB, e *Engine, qs []benchQuery) retrievalReport {
 				}
 				var o outcome
 				if len(cs) > 0 {
-					o.conf, o.top = cs[0].Confidence, slices.Contains(q.Gold, cs[0].ToolID)
+					o.conf, o.top = cs[0].Confidence, slices.Contains(q.GoldToolIDs, cs[0].ToolID)
 				}
 				found := 0
 				for _, c := range cs[:min(5, len(cs))] {
-					if slices.Contains(q.Gold, c.ToolID) {
+					if slices.Contains(q.GoldToolIDs, c.ToolID) {
 						found++
 					}
 				}
-				if len(q.Gold) > 0 {
-					o.recall5 = float64(found) / float64(len(q.Gold))
+				if len(q.GoldToolIDs) > 0 {
+					o.recall5 = float64(found) / float64(len(q.GoldToolIDs))
 				}
 				outs[i] = o
 			}
@@ -190,13 +179,13 @@ func checkFloors(t *testing.T, r retrievalReport, hit1, recall5 float64) {
 func TestBenchMetatool(t *testing.T) {
 	e := benchEngine(t, "metatool")
 	t.Run("queries", func(t *testing.T) {
-		qs := readJSONL[benchQuery](t, needBench(t, "metatool", "queries.dev.jsonl"))
+		qs := loadQueries(t, needBench(t, "metatool", "queries.dev.jsonl"))
 		r := evaluate(t, e, qs)
 		r.log(t, "metatool/queries.dev")
 		checkFloors(t, r, 0.374, 0.545)
 	})
 	t.Run("awareness", func(t *testing.T) {
-		qs := readJSONL[benchQuery](t, needBench(t, "metatool", "awareness.dev.jsonl"))
+		qs := loadQueries(t, needBench(t, "metatool", "awareness.dev.jsonl"))
 		var none, need []benchQuery
 		for _, q := range qs {
 			if q.NeedsTool != nil && !*q.NeedsTool {
@@ -221,7 +210,7 @@ func TestBenchMetatool(t *testing.T) {
 
 func TestBenchSealtools(t *testing.T) {
 	e := benchEngine(t, "sealtools")
-	qs := readJSONL[benchQuery](t, needBench(t, "sealtools", "queries.dev.jsonl"))
+	qs := loadQueries(t, needBench(t, "sealtools", "queries.dev.jsonl"))
 	r := evaluate(t, e, qs)
 	r.log(t, "sealtools/queries.dev")
 	checkFloors(t, r, 0.861, 0.832)

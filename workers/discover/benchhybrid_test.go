@@ -16,7 +16,7 @@ func hybridTops(t *testing.T, e *Engine, qs []benchQuery) (conf []float64, right
 		}
 		c, ok := 0.0, false
 		if len(cs) > 0 {
-			c, ok = cs[0].Confidence, slices.Contains(q.Gold, cs[0].ToolID)
+			c, ok = cs[0].Confidence, slices.Contains(q.GoldToolIDs, cs[0].ToolID)
 		}
 		conf, right, ranked = append(conf, c), append(right, ok), append(ranked, ids(cs))
 	}
@@ -50,7 +50,7 @@ func TestBenchHybridMetatool(t *testing.T) {
 		t.Errorf("activated %.3f of queries, %.3f right; want >= 0.14 and >= 0.93", share, prec)
 	}
 
-	aw := readJSONL[benchQuery](t, needBench(t, "metatool", "awareness.dev.jsonl"))
+	aw := loadQueries(t, needBench(t, "metatool", "awareness.dev.jsonl"))
 	aconf, _, _ := hybridTops(t, e, aw)
 	need := make([]bool, len(aw))
 	for i, q := range aw {

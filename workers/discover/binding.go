@@ -31,20 +31,9 @@ func Stage(e *Engine) pipeline.Stage {
 			if err != nil {
 				return nil, err
 			}
-			audit := schemas.AuditRecord{
-				SessionID: in.SessionID, ConversationContext: in.ContextBefore, IntentExpressed: in.Text,
-				Stage: bind.StageDiscover, IntentID: in.ID, MessageID: in.MessageID,
-				Decision: "candidates", Result: "discovered", DurationMS: ms(time.Since(start)),
-			}
-			for _, c := range cands.Candidates {
-				audit.Candidates = append(audit.Candidates, c.ToolID)
-			}
-			if len(cands.Candidates) > 0 {
-				audit.ToolID, audit.Confidence = cands.Candidates[0].ToolID, cands.Candidates[0].Confidence
-			}
+			audit := bind.WithCandidates(bind.IntentAudit(bind.StageDiscover, in), cands.Candidates)
+			audit.Decision, audit.Result, audit.DurationMS = "candidates", "discovered", bind.Millis(time.Since(start))
 			return []pipeline.Out{next, bind.Audit(audit)}, nil
 		},
 	}
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover/embed"
 )
 
@@ -81,13 +80,13 @@ func (e *Engine) explainPool(t testing.TB, text string) []*pooled {
 
 func hybridBench(t *testing.T, set string) (*Engine, []benchQuery) {
 	emb := needVectors(t)
-	tools := readJSONL[schemas.Manifest](t, needBench(t, set, "tools.jsonl"))
+	tools := loadTools(t, needBench(t, set, "tools.jsonl"))
 	e, err := New(tools, WithEmbedder(emb))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.Close() })
-	return e, readJSONL[benchQuery](t, needBench(t, set, "queries.dev.jsonl"))
+	return e, loadQueries(t, needBench(t, set, "queries.dev.jsonl"))
 }
 
 func needVectors(t testing.TB) embed.Embedder {
@@ -102,16 +101,16 @@ func needVectors(t testing.TB) embed.Embedder {
 func hitRecall(qs []benchQuery, ranked [][]string) (float64, float64) {
 	var h, r float64
 	for i, q := range qs {
-		if len(ranked[i]) > 0 && slices.Contains(q.Gold, ranked[i][0]) {
+		if len(ranked[i]) > 0 && slices.Contains(q.GoldToolIDs, ranked[i][0]) {
 			h++
 		}
 		found := 0
 		for _, id := range ranked[i][:min(5, len(ranked[i]))] {
-			if slices.Contains(q.Gold, id) {
+			if slices.Contains(q.GoldToolIDs, id) {
 				found++
 			}
 		}
-		r += float64(found) / float64(len(q.Gold))
+		r += float64(found) / float64(len(q.GoldToolIDs))
 	}
 	return h / float64(len(qs)), r / float64(len(qs))
 }
@@ -143,7 +142,7 @@ func TestExploreCalibration(t *testing.T) {
 		e, qs := hybridBench(t, set)
 		files := map[string][]benchQuery{set: qs}
 		if set == "metatool" {
-			files["awareness"] = readJSONL[benchQuery](t, needBench(t, set, "awareness.dev.jsonl"))
+			files["awareness"] = loadQueries(t, needBench(t, set, "awareness.dev.jsonl"))
 		}
 		for name, qs := range files {
 			ranked, tops := runPooled(t, e, qs)
@@ -152,7 +151,7 @@ func TestExploreCalibration(t *testing.T) {
 					tops[i] = make([]float64, len(featureNames))
 				}
 				need := q.NeedsTool == nil || *q.NeedsTool
-				right := need && len(ranked[i]) > 0 && slices.Contains(q.Gold, ranked[i][0])
+				right := need && len(ranked[i]) > 0 && slices.Contains(q.GoldToolIDs, ranked[i][0])
 				rows = append(rows, topRow{set: name, x: tops[i], right: right, need: need})
 			}
 		}

@@ -32,7 +32,7 @@ func Stage(e *Executor) pipeline.Stage {
 			audit := schemas.AuditRecord{
 				SessionID: call.SessionID, IntentExpressed: call.Intent, ToolID: call.ToolID, Parameters: call.Parameters,
 				Stage: bind.StageExecute, IntentID: call.IntentID, MessageID: call.MessageID,
-				Confidence: call.Confidence, DurationMS: float64(time.Since(start).Microseconds()) / 1000,
+				Confidence: call.Confidence, DurationMS: bind.Millis(time.Since(start)),
 			}
 			res := schemas.Result{
 				SessionID: call.SessionID, MessageID: call.MessageID, IntentID: call.IntentID, Intent: call.Intent,

@@ -68,10 +68,9 @@ func parsedOuts(out schemas.AgentOutput, parsed Parsed) ([]pipeline.Out, error) 
 		if err != nil {
 			return nil, err
 		}
-		outs = append(outs, next, bind.Audit(schemas.AuditRecord{
-			SessionID: out.SessionID, ConversationContext: in.ContextBefore, IntentExpressed: in.Text,
-			Stage: bind.StageParse, IntentID: in.ID, MessageID: out.MessageID, Decision: "intent", Result: "parsed",
-		}))
+		audit := bind.IntentAudit(bind.StageParse, in)
+		audit.Decision, audit.Result = "intent", "parsed"
+		outs = append(outs, next, bind.Audit(audit))
 	}
 	for _, c := range parsed.Calls {
 		next, err := bind.Next(bind.StageExecute, out.SessionID, c.IntentID, c)

@@ -26,11 +26,8 @@ func Stage(reg *registry.Registry) pipeline.Stage {
 				return nil, pipeline.Permanent(err)
 			}
 			in := r.Intent
-			audit := schemas.AuditRecord{
-				SessionID: in.SessionID, ConversationContext: in.ContextBefore, IntentExpressed: in.Text,
-				Stage: bind.StageResolve, IntentID: in.ID, MessageID: in.MessageID,
-				ToolID: r.Candidates[0].ToolID, Confidence: r.Candidates[0].Confidence,
-			}
+			audit := bind.IntentAudit(bind.StageResolve, in)
+			audit.ToolID, audit.Confidence = r.Candidates[0].ToolID, r.Candidates[0].Confidence
 			fail := func(code string, err error) []pipeline.Out {
 				audit.Decision, audit.Result, audit.Error = "unresolved", "error", err.Error()
 				res := bind.ErrorResult(bind.StageResolve, in.SessionID, in.MessageID, in.ID, in.Text, code, err)

@@ -24,16 +24,8 @@ func Stage(th *Live) pipeline.Stage {
 			}
 			in := c.Intent
 			d := Decide(c, th.Load())
-			audit := schemas.AuditRecord{
-				SessionID: in.SessionID, ConversationContext: in.ContextBefore, IntentExpressed: in.Text,
-				Stage: bind.StageRoute, IntentID: in.ID, MessageID: in.MessageID, Decision: d.Tier, Result: d.Tier,
-			}
-			for _, mt := range d.Matches {
-				audit.Candidates = append(audit.Candidates, mt.ToolID)
-			}
-			if len(d.Matches) > 0 {
-				audit.ToolID, audit.Confidence = d.Matches[0].ToolID, d.Matches[0].Confidence
-			}
+			audit := bind.WithCandidates(bind.IntentAudit(bind.StageRoute, in), d.Matches)
+			audit.Decision, audit.Result = d.Tier, d.Tier
 			if d.Tier == schemas.TierActivated {
 				next, err := bind.Next(bind.StageResolve, in.SessionID, in.ID, schemas.Routed{V: schemas.Version, Intent: in, Tier: d.Tier, Candidates: d.Matches})
 				if err != nil {

@@ -1,9 +1,7 @@
 package embed
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/training/eval"
+	"github.com/toolyard/toolyard/workers/registry"
 )
 
 // benchDir holds the public retrieval benchmarks (shared/bench beside the
@@ -54,37 +54,27 @@ func needLocal(t testing.TB, opts ...LocalOption) *Local {
 	return l
 }
 
-func readJSONL[T any](t testing.TB, path string) []T {
+// loadTools and loadQueries read the bench files with the project's own
+// loaders, failing the test on a bad file.
+func loadTools(t testing.TB, path string) []schemas.Manifest {
 	t.Helper()
-	f, err := os.Open(path)
+	ms, err := registry.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return ms
 }
 
-type benchQuery struct {
-	ID    string   `json:"id"`
-	Query string   `json:"query"`
-	Gold  []string `json:"gold_tool_ids"`
+func loadQueries(t testing.TB, path string) []benchQuery {
+	t.Helper()
+	qs, err := eval.LoadQueries(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return qs
 }
+
+type benchQuery = eval.Query
 
 // benchSet is one data set's tools and dev queries.
 type benchSet struct {
@@ -97,8 +87,8 @@ func loadSet(t testing.TB, name string) benchSet {
 	t.Helper()
 	return benchSet{
 		name:    name,
-		tools:   readJSONL[schemas.Manifest](t, needBench(t, name, "tools.jsonl")),
-		queries: readJSONL[benchQuery](t, needBench(t, name, "queries.dev.jsonl")),
+		tools:   loadTools(t, needBench(t, name, "tools.jsonl")),
+		queries: loadQueries(t, needBench(t, name, "queries.dev.jsonl")),
 	}
 }
 
@@ -141,7 +131,7 @@ func evaluate(t testing.TB, e Embedder, set benchSet, text func(schemas.Manifest
 		}
 		sort.SliceStable(ranked, func(a, b int) bool { return sims[ranked[a]] > sims[ranked[b]] })
 		gold := map[string]bool{}
-		for _, g := range q.Gold {
+		for _, g := range q.GoldToolIDs {
 			gold[g] = true
 		}
 		if gold[set.tools[ranked[0]].ID] {

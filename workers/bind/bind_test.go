@@ -1,0 +1,59 @@
+package bind
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// A rejected input of any stage is answered on the subject's session, naming
+// the intent (or output) it was about.
+func TestRejecterIdentifiesEveryInputShape(t *testing.T) {
+	in := schemas.Intent{ID: "m1.0", SessionID: "s1", MessageID: "m1", Text: "show disk usage"}
+	enc := func(v any) []byte { b, _ := json.Marshal(v); return b }
+	tests := []struct {
+		name, subject string
+		data          []byte
+		intentID      string
+		messageID     string
+		text          string
+	}{
+		{"agent output", "agent.output.s1", enc(schemas.AgentOutput{SessionID: "s1", MessageID: "m1", Text: "hi"}), "", "m1", "hi"},
+		{"intent", "pipe.discover.s1", enc(in), "m1.0", "m1", "show disk usage"},
+		{"candidates", "pipe.route.s1", enc(schemas.Candidates{Intent: in}), "m1.0", "m1", "show disk usage"},
+		{"routed", "pipe.resolve.s1", enc(schemas.Routed{Intent: in}), "m1.0", "m1", "show disk usage"},
+		{"tool call", "pipe.execute.s1", enc(schemas.ToolCall{IntentID: "m1.0", SessionID: "s1", MessageID: "m1", Intent: "show disk usage"}), "m1.0", "m1", "show disk usage"},
+		{"not JSON", "pipe.execute.s1", []byte("{"), "", "seq-7", ""},
+		{"wrong session in payload", "agent.output.s1", enc(schemas.AgentOutput{SessionID: "other", MessageID: "m1"}), "", "m1", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			outs := Rejecter("x")(&pipeline.Msg{Subject: tt.subject, Data: tt.data, StreamSeq: 7}, pipeline.Permanent(errors.New("bad")))
+			if len(outs) != 2 || outs[0].Subject != "result.s1" || !strings.HasPrefix(outs[1].Subject, "audit.x.s1") {
+				t.Fatalf("outs = %+v", outs)
+			}
+			var r schemas.Result
+			if err := json.Unmarshal(outs[0].Data, &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.IntentID != tt.intentID || r.MessageID != tt.messageID || r.Intent != tt.text || r.Status != schemas.StatusError || r.Error.Code != CodeInvalidInput {
+				t.Fatalf("result = %+v", r)
+			}
+			if err := schemas.Validate(schemas.KindResult, outs[0].Data); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestWithCandidates(t *testing.T) {
+	a := WithCandidates(IntentAudit("route", schemas.Intent{ID: "i", SessionID: "s", Text: "t"}),
+		[]schemas.Candidate{{ToolID: "a", Confidence: 0.9}, {ToolID: "b"}})
+	if a.ToolID != "a" || a.Confidence != 0.9 || strings.Join(a.Candidates, ",") != "a,b" || a.IntentExpressed != "t" || a.Stage != "route" {
+		t.Fatalf("%+v", a)
+	}
+}
