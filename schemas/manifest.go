@@ -41,6 +41,12 @@ const (
 	ExecSubprocess = "subprocess"
 	// ExecTool delegates to another tool of the registry.
 	ExecTool = "tool"
+	// ExecHTTP sends an HTTP request built from templates.
+	ExecHTTP = "http"
+	// ExecNATS sends a NATS request (a tool implemented as a NATS service).
+	ExecNATS = "nats"
+	// ExecMCP calls a tool on an MCP server.
+	ExecMCP = "mcp"
 )
 
 // Executor says how a tool runs.
@@ -58,8 +64,27 @@ type Executor struct {
 	Env            []string `json:"env,omitempty"`
 	Timeout        Duration `json:"timeout,omitempty"`
 	MaxOutputBytes int      `json:"max_output_bytes,omitempty"`
-	// Tool is the id of the tool this one delegates to (kind tool).
+	// Tool is the id of the tool this one delegates to (kind tool), or the
+	// tool's name on the MCP server (kind mcp).
 	Tool string `json:"tool,omitempty"`
+
+	// Method, URL, Headers and Body are the request templates (kind http);
+	// "{name}" is replaced by the parameter's value, escaped for where it
+	// lands (path segment, query, header, JSON body).
+	Method  string            `json:"method,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	Body    string            `json:"body,omitempty"`
+	// AllowedHosts lists the hosts (host or host:port) an http tool may reach;
+	// a request to any other host is refused.
+	AllowedHosts []string `json:"allowed_hosts,omitempty"`
+
+	// Subject is the request subject (kind nats).
+	Subject string `json:"subject,omitempty"`
+
+	// Command starts an MCP server over stdio (kind mcp); URL, when set
+	// instead, reaches one over streamable HTTP.
+	Command []string `json:"command,omitempty"`
 }
 
 // UnmarshalJSON accepts the object form or a bare string naming the tool this

@@ -69,6 +69,11 @@ func TestInvalidMessagesAreExplained(t *testing.T) {
 		{KindResult, `{"session_id": "s", "status": "error", "timestamp": "2026-01-01T00:00:00Z", "stage": "x"}`, "error"},
 		{KindManifest, `{"id": "a"}`, "description"},
 		{KindManifest, `{"id": "a", "description": "d", "executor": {"kind": "subprocess"}}`, "argv"},
+		{KindManifest, `{"id": "a", "description": "d", "executor": {"kind": "http"}}`, "url"},
+		{KindManifest, `{"id": "a", "description": "d", "executor": {"kind": "http", "url": "http://x", "method": "FETCH"}}`, "method"},
+		{KindManifest, `{"id": "a", "description": "d", "executor": {"kind": "nats"}}`, "subject"},
+		{KindManifest, `{"id": "a", "description": "d", "executor": {"kind": "mcp", "command": ["srv"]}}`, "tool"},
+		{KindManifest, `{"id": "a", "description": "d", "executor": {"kind": "mcp", "tool": "echo"}}`, "missing property 'command'"},
 	}
 	for _, tt := range tests {
 		err := Validate(tt.kind, []byte(tt.data))
