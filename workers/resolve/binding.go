@@ -13,8 +13,14 @@ import (
 
 // Stage binds resolution to activated intents: pipe.resolve.<session> in, a
 // validated call to execution out, or an error result that says which
-// arguments are missing or wrong.
-func Stage(reg *registry.Registry) pipeline.Stage {
+// arguments are missing or wrong. WithResolver puts another resolver (an
+// LLM) in front of the deterministic rules; it may also answer with
+// alternatives for the agent to choose from.
+func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
+	var cfg stageConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	return pipeline.Stage{
 		Name:     bind.StageResolve,
 		Stream:   pipeline.StreamPipe,
@@ -38,7 +44,7 @@ func Stage(reg *registry.Registry) pipeline.Stage {
 			if !ok {
 				return fail(bind.CodeUnknownTool, fmt.Errorf("tool %q is no longer in the registry; search again", audit.ToolID)), nil
 			}
-			call, err := Resolve(ctx, r, tool)
+			out, err := cfg.resolve(ctx, r, tool, reg.Get)
 			var missing *MissingError
 			var invalid *InvalidError
 			switch {
@@ -47,7 +53,18 @@ func Stage(reg *registry.Registry) pipeline.Stage {
 			case err != nil:
 				return nil, err
 			}
-			audit.Decision, audit.Result, audit.Parameters = "resolved", "resolved", call.Parameters
+			if out.Call == nil {
+				audit = bind.WithCandidates(audit, out.Matches)
+				audit.Decision, audit.Result, audit.Error = out.Decision, schemas.StatusMultiple, out.Note
+				res := schemas.Result{
+					SessionID: in.SessionID, MessageID: in.MessageID, IntentID: in.ID, Intent: in.Text,
+					Status: schemas.StatusMultiple, Stage: bind.StageResolve, Matches: out.Matches, Message: out.Message,
+				}
+				return []pipeline.Out{bind.Result(res), bind.Audit(audit)}, nil
+			}
+			call := *out.Call
+			audit.ToolID, audit.Confidence = call.ToolID, call.Confidence
+			audit.Decision, audit.Result, audit.Parameters, audit.Error = out.Decision, "resolved", call.Parameters, out.Note
 			next, err := bind.Next(bind.StageExecute, in.SessionID, in.ID, call)
 			if err != nil {
 				return nil, err

@@ -30,6 +30,9 @@ type Config struct {
 	// Discover are the discovery engine's options: embedder, vector cache,
 	// mode, calibration. With none, discovery is keyword-only.
 	Discover []discover.Option
+	// Resolver, when set, resolves activated intents in front of the
+	// deterministic rules (the LLM resolver, workers/llmresolve).
+	Resolver resolve.Resolver
 	Log      *slog.Logger
 }
 
@@ -118,7 +121,7 @@ func (s *Set) Stage(name string) (pipeline.Stage, error) {
 	case bind.StageRoute:
 		return route.Stage(s.thresholds), nil
 	case bind.StageResolve:
-		return resolve.Stage(s.registry), nil
+		return resolve.Stage(s.registry, resolve.WithResolver(s.cfg.Resolver)), nil
 	case bind.StageExecute:
 		return execute.Stage(s.executor), nil
 	}
