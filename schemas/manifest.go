@@ -21,6 +21,9 @@ type Manifest struct {
 	Executor    *Executor       `json:"executor,omitempty"`
 	Permissions []string        `json:"permissions,omitempty"`
 	Version     string          `json:"version,omitempty"`
+	// Signature is set by `toolyard tools sign`; workers run with
+	// --require-signed refuse tools without a valid one.
+	Signature *Signature `json:"signature,omitempty"`
 }
 
 // ServerName is the tool's server: the explicit field, else the namespace of a

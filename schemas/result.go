@@ -45,6 +45,8 @@ type ToolOutput struct {
 	Stderr     string  `json:"stderr,omitempty"`
 	Truncated  bool    `json:"truncated,omitempty"`
 	DurationMS float64 `json:"duration_ms"`
+	// StatusCode is the HTTP status of an http tool's response.
+	StatusCode int `json:"status_code,omitempty"`
 }
 
 // Error explains a failure in terms the agent (or its operator) can act on.

@@ -28,4 +28,7 @@ type ToolCall struct {
 	Intent string `json:"intent,omitempty"`
 	// Direct is true when the agent wrote the call itself.
 	Direct bool `json:"direct,omitempty"`
+	// Scope is the agent output's scope (tool ids or server names): when
+	// set, execute runs only tools inside it, direct calls included.
+	Scope []string `json:"scope,omitempty"`
 }

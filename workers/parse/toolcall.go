@@ -140,6 +140,7 @@ func (s *scanner) emitCall(start, tagEnd, closeStart, end int) {
 	c.SessionID = s.meta.session
 	c.MessageID = s.meta.message
 	c.Direct = true
+	c.Scope = s.meta.scope
 	s.out.Calls = append(s.out.Calls, c)
 }
 

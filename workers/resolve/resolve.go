@@ -39,6 +39,7 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 		Parameters: args,
 		Confidence: confidence(r, m.ID),
 		Intent:     r.Intent.Text,
+		Scope:      r.Intent.Scope,
 	}, nil
 }
 
