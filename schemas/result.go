@@ -32,6 +32,12 @@ type Result struct {
 	Output *ToolOutput `json:"output,omitempty"`
 	// Matches are the alternatives offered when no tool was activated.
 	Matches []Candidate `json:"matches,omitempty"`
+	// Unmatched are the words of a not-found intent that no tool in the
+	// registry contains: what the agent should rephrase.
+	Unmatched []string `json:"unmatched,omitempty"`
+	// Available summarises the servers a not-found intent could have used
+	// (counts, never the whole registry).
+	Available *Catalog `json:"available,omitempty"`
 	// IntentIDs lists the intents of an accepted output, in run order.
 	IntentIDs []string `json:"intent_ids,omitempty"`
 	Error     *Error   `json:"error,omitempty"`
@@ -47,6 +53,25 @@ type ToolOutput struct {
 	DurationMS float64 `json:"duration_ms"`
 	// StatusCode is the HTTP status of an http tool's response.
 	StatusCode int `json:"status_code,omitempty"`
+	// Ref is set when the output was too large to carry inline: the whole
+	// output is in the object store it names, and Content holds its first
+	// few KiB (a preview, always text).
+	Ref *OutputRef `json:"ref,omitempty"`
+}
+
+// OutputRef names a tool output kept in a JetStream object store.
+type OutputRef struct {
+	Bucket string `json:"bucket"`
+	Name   string `json:"name"`
+	// Size is the whole output's length in bytes.
+	Size int64 `json:"size"`
+	// Digest is the object's digest as the object store reports it
+	// ("SHA-256=<base64url>"): a reader can tell a newer output stored
+	// under the same name from this one.
+	Digest string `json:"digest,omitempty"`
+	// ContentType is text/plain for text output, application/json for a
+	// JSON value.
+	ContentType string `json:"content_type,omitempty"`
 }
 
 // Error explains a failure in terms the agent (or its operator) can act on.
