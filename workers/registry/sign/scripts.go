@@ -1,0 +1,104 @@
+package sign
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// Scripts lists the files m's executor runs that a signature covers (see
+// the package doc), as absolute cleaned paths, sorted.
+func Scripts(m schemas.Manifest) []string {
+	x := m.Executor
+	if x == nil {
+		return nil
+	}
+	var tmpl []string
+	switch x.Kind {
+	case schemas.ExecSubprocess:
+		tmpl = x.Argv
+	case schemas.ExecMCP:
+		tmpl = x.Command
+	default:
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for i, el := range tmpl {
+		if el == "" || hasPlaceholder(el) || i == 0 && !strings.Contains(el, "/") {
+			continue
+		}
+		el = unescapeBraces(el)
+		p := el
+		if !filepath.IsAbs(p) {
+			if x.Dir == "" || !filepath.IsAbs(x.Dir) {
+				// Relative to a fresh empty directory: nothing there to run.
+				continue
+			}
+			p = filepath.Join(x.Dir, p)
+		}
+		p = filepath.Clean(p)
+		if systemFile(p) {
+			continue
+		}
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || seen[p] {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// systemDirs hold the system's commands and libraries: an interpreter
+// there (/usr/bin/python3) is the system's, updated by its package manager,
+// not part of the tool.
+var systemDirs = []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/", "/lib/", "/lib64/"}
+
+func systemFile(p string) bool {
+	for _, d := range systemDirs {
+		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPlaceholder reports whether a template element holds a {name}
+// placeholder; {{ and }} are literal braces.
+func hasPlaceholder(s string) bool {
+	return strings.Contains(strings.ReplaceAll(s, "{{", ""), "{")
+}
+
+func unescapeBraces(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "{{", "{"), "}}", "}")
+}
+
+// maxScriptBytes bounds what is hashed: a tool's script, not a data set.
+const maxScriptBytes = 256 << 20
+
+// hashFile is the hex sha256 of a file's content.
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, maxScriptBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
+	}
+	if n > maxScriptBytes {
+		return "", fmt.Errorf("hash %s: larger than %d MiB", path, maxScriptBytes>>20)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
