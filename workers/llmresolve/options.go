@@ -1,0 +1,61 @@
+package llmresolve
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Defaults of the options.
+const (
+	DefaultTimeout       = 20 * time.Second
+	DefaultMinConfidence = 0.7
+	// DefaultContextTurns is how many conversation turns disambiguation
+	// shows; resolution shows fewer, since the request usually says it all.
+	DefaultContextTurns = 6
+)
+
+// Option configures a Resolver.
+type Option func(*config)
+
+type config struct {
+	timeout       time.Duration
+	minConfidence float64
+	turns         int
+	log           *slog.Logger
+}
+
+func newConfig(opts []Option) (config, error) {
+	c := config{timeout: DefaultTimeout, minConfidence: DefaultMinConfidence, turns: DefaultContextTurns, log: slog.Default()}
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.timeout <= 0 {
+		return c, fmt.Errorf("llm: timeout must be positive, got %s", c.timeout)
+	}
+	if c.minConfidence < 0 || c.minConfidence > 1 {
+		return c, fmt.Errorf("llm: minimum confidence must be between 0 and 1, got %v", c.minConfidence)
+	}
+	return c, nil
+}
+
+// WithTimeout bounds the model's part of one resolution (both phases and
+// their retries); past it, the deterministic resolver answers.
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithMinConfidence is the confidence below which the model's choice is
+// not acted on: the agent is offered the candidates instead.
+func WithMinConfidence(f float64) Option { return func(c *config) { c.minConfidence = f } }
+
+// WithContextTurns is how many of the last conversation turns
+// disambiguation shows the model.
+func WithContextTurns(n int) Option { return func(c *config) { c.turns = n } }
+
+// WithLogger sets the logger for fallbacks and failures.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) {
+		if l != nil {
+			c.log = l
+		}
+	}
+}
