@@ -145,9 +145,9 @@ func orAny(s string) string {
 
 // writeTool renders one candidate in a few lines:
 //
-//	- tool: maps/scrape  (server: maps)
-//	  does: Scrape Google Maps for places matching a query
-//	  params: query (string, required): what to look for; limit (integer)
+//   - tool: maps/scrape  (server: maps)
+//     does: Scrape Google Maps for places matching a query
+//     params: query (string, required): what to look for; limit (integer)
 func writeTool(b *strings.Builder, e entry, withParamDesc bool) {
 	fmt.Fprintf(b, "- tool: %s", e.tool.ID)
 	if s := e.tool.ServerName(); s != "" {

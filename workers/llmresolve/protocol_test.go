@@ -86,8 +86,8 @@ func TestProtocolResolve(t *testing.T) {
 			wantDecision: resolve.DecisionResolvedLLM, wantTool: "maps/geocode", wantArgs: map[string]any{"address": "1 Main St"}, requests: 2,
 		},
 		{
-			name:    "invalid arguments, corrective retry, success",
-			replies: []llmtest.Reply{text(pickScrape), text(`{"limit": "fifty", "color": "red"}`), text(`{"query": "tech companies", "limit": 50, "sort": null}`)},
+			name:         "invalid arguments, corrective retry, success",
+			replies:      []llmtest.Reply{text(pickScrape), text(`{"limit": "fifty", "color": "red"}`), text(`{"query": "tech companies", "limit": 50, "sort": null}`)},
 			wantDecision: resolve.DecisionResolvedLLM, wantTool: "maps/scrape", wantArgs: wantScrape, requests: 3,
 			check: func(t *testing.T, reqs []llmtest.Request, _ resolve.Outcome) {
 				fix := reqs[2]
@@ -100,8 +100,8 @@ func TestProtocolResolve(t *testing.T) {
 			},
 		},
 		{
-			name:    "schema violation is quoted in the retry",
-			replies: []llmtest.Reply{text(pickScrape), text(`{"limit": "fifty"}`), text(argsScrape)},
+			name:         "schema violation is quoted in the retry",
+			replies:      []llmtest.Reply{text(pickScrape), text(`{"limit": "fifty"}`), text(argsScrape)},
 			wantDecision: resolve.DecisionResolvedLLM, wantTool: "maps/scrape", wantArgs: wantScrape, requests: 3,
 			check: func(t *testing.T, reqs []llmtest.Request, _ resolve.Outcome) {
 				if l := reqs[2].Last(); !strings.Contains(l, "limit") || !strings.Contains(l, "fifty") {
@@ -110,8 +110,8 @@ func TestProtocolResolve(t *testing.T) {
 			},
 		},
 		{
-			name:    "invalid arguments twice, deterministic fallback",
-			replies: []llmtest.Reply{text(pickScrape), text(`{"limit": "fifty"}`), text(`{"limit": 0}`)},
+			name:         "invalid arguments twice, deterministic fallback",
+			replies:      []llmtest.Reply{text(pickScrape), text(`{"limit": "fifty"}`), text(`{"limit": 0}`)},
 			wantDecision: resolve.DecisionFallback, wantTool: "maps/scrape", wantArgs: deterministic, requests: 3,
 			check: func(t *testing.T, _ []llmtest.Request, out resolve.Outcome) {
 				if !strings.Contains(out.Note, "schema") {
@@ -120,8 +120,8 @@ func TestProtocolResolve(t *testing.T) {
 			},
 		},
 		{
-			name:    "tool that is not a candidate, corrected",
-			replies: []llmtest.Reply{text(`{"use_tool": true, "tool": "system/uptime", "confidence": 0.9}`), text(pickScrape), text(argsScrape)},
+			name:         "tool that is not a candidate, corrected",
+			replies:      []llmtest.Reply{text(`{"use_tool": true, "tool": "system/uptime", "confidence": 0.9}`), text(pickScrape), text(argsScrape)},
 			wantDecision: resolve.DecisionResolvedLLM, wantTool: "maps/scrape", wantArgs: wantScrape, requests: 3,
 			check: func(t *testing.T, reqs []llmtest.Request, _ resolve.Outcome) {
 				if l := reqs[1].Last(); !strings.Contains(l, "not one of the candidates (maps/scrape, maps/geocode, files/checksum)") {
