@@ -280,7 +280,7 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 		log.Warn("message rejected and dead-lettered", "reason", err)
 		r.metrics.Messages.WithLabelValues(name, outcome).Inc()
 	default:
-		d := r.delay(m.NumDelivered)
+		d := retryDelay(err, r.delay(m.NumDelivered))
 		log.Info("transient failure; will retry", "error", err, "retry_in", d)
 		if nerr := jm.NakWithDelay(d); nerr != nil {
 			log.Warn("nak failed; message will be redelivered after ack wait", "error", nerr)
