@@ -78,4 +78,3 @@ func newClient(cfg config, opts *mcp.ClientOptions) *mcp.Client {
 	opts.Capabilities = &mcp.ClientCapabilities{}
 	return mcp.NewClient(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, opts)
 }
-

@@ -244,7 +244,9 @@ func TestListToolsAllPages(t *testing.T) {
 	s := testServer(2) // five tools, two per page
 	for i := range 7 {
 		s.AddTool(&mcp.Tool{Name: fmt.Sprintf("extra-%d", i), InputSchema: map[string]any{"type": "object"}},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
 	}
 	srv := httpServer(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -48,10 +48,14 @@ func TestWatchFollowsListChanged(t *testing.T) {
 	}
 	waitFor("the first list", func(l []string) bool { return len(l) == 5 })
 	s.AddTool(&mcp.Tool{Name: "late", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	waitFor("the added tool", func(l []string) bool { return slices.Contains(l, "late") && len(l) == 6 })
 	s.RemoveTools("fail", "late")
-	waitFor("the removals", func(l []string) bool { return !slices.Contains(l, "fail") && !slices.Contains(l, "late") && len(l) == 4 })
+	waitFor("the removals", func(l []string) bool {
+		return !slices.Contains(l, "fail") && !slices.Contains(l, "late") && len(l) == 4
+	})
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("watch ended with %v", err)
