@@ -22,9 +22,10 @@ import (
 func newEval(_ *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval",
-		Short: "Measure discovery on query files (no server needed)",
+		Short: "Measure discovery and resolution on query files (no server needed)",
 	}
 	cmd.AddCommand(newEvalDiscovery())
+	cmd.AddCommand(newEvalResolve())
 	return cmd
 }
 

@@ -103,11 +103,15 @@ func displayEnum(e any) string {
 }
 
 // parseNumber accepts plain decimals with an optional sign, fraction and
-// exponent, and thousands separators in the English style (1,000,000.5).
+// exponent, thousands separators in the English style (1,000,000.5), and
+// a leading currency sign or trailing percent sign.
 // It refuses what strconv would also take but no one means in prose: hex,
 // inf, nan, underscores.
 func parseNumber(s string) (float64, bool) {
 	s = strings.TrimSpace(s)
+	// A currency sign or a percent sign says what the number counts, not
+	// what it is: "$19.5", "€1,000", "39.2%".
+	s = strings.TrimSuffix(strings.TrimLeft(s, "$€£¥"), "%")
 	if strings.ContainsRune(s, ',') {
 		var ok bool
 		if s, ok = dropThousands(s); !ok {

@@ -257,5 +257,31 @@ func (sc *scanner) quoted(text string, i int) (string, int, bool) {
 		sc.unclosed = map[rune]bool{}
 	}
 	sc.unclosed[closer] = true
+	if v, ok := openToEnd(text[i+w:], open, closer); ok {
+		return v, len(text), true
+	}
 	return "", 0, false
 }
+
+// openToEnd reads a double quote that is never closed as quoting the rest
+// of the text: models often drop the closing quote of a value that ends
+// the request (`the ID "rOBhSVKGVKe.`). Only when no quote of its kind
+// follows at all, so a stray quote mid-text is not mistaken for one. A
+// value of one word loses the full stop that ends the sentence; a longer
+// one is a sentence itself and keeps it.
+func openToEnd(rest string, open, closer rune) (string, bool) {
+	if open != '"' && open != '“' || strings.ContainsRune(rest, closer) || strings.ContainsRune(rest, open) {
+		return "", false
+	}
+	v := strings.TrimSpace(rest)
+	if v == "" {
+		return "", false
+	}
+	if len(strings.Fields(v)) < sentenceWords {
+		v = trimValue(v)
+	}
+	return v, v != ""
+}
+
+// sentenceWords is how many words make a quoted value a sentence.
+const sentenceWords = 5

@@ -96,6 +96,9 @@ func (f *filler) matchKey(pr pair) (*property, int) {
 	if p, ok := f.s.byNorm[normalize(pr.key)]; ok {
 		return p, pr.start
 	}
+	if p := f.s.byLastWord(pr.key); p != nil {
+		return p, pr.start
+	}
 	start := pr.start
 	key := pr.key
 	for n := 0; n < 2; n++ {

@@ -95,7 +95,8 @@ func TestResolveRules(t *testing.T) {
 		{"first-word number cue", event, "event title=Sync duration 45", map[string]any{"title": "Sync", "duration_minutes": int64(45)}},
 		{"string cue takes a value-like word", scraper, "scrape query=x location Berlin-Mitte/10115", map[string]any{"query": "x", "location": "Berlin-Mitte/10115", "limit": int64(20)}},
 		{"string cue takes capitalised run", scraper, "scrape query=x location New York, fast", map[string]any{"query": "x", "location": "New York", "limit": int64(20)}},
-		{"string cue ignores prose", scraper, "scrape query=x near the location of the office", map[string]any{"query": "x", "limit": int64(20)}},
+		{"string cue ignores prose", scraper, "scrape query=x near the location we talked about", map[string]any{"query": "x", "limit": int64(20)}},
+		{"noun of noun ending the clause", scraper, "scrape query=x at the location of the office", map[string]any{"query": "x", "location": "office", "limit": int64(20)}},
 		{"cue that does not coerce is ignored", scraper, "scrape query=x limit reached", map[string]any{"query": "x", "limit": int64(20)}},
 		// Rule 3: quoted values.
 		{"cued quoted", email, `mail to=a@x.io subject "Hi there" body "See you"`, map[string]any{"to": []any{"a@x.io"}, "subject": "Hi there", "body": "See you"}},

@@ -46,6 +46,22 @@ func (s *toolSchema) prop(name string) *property {
 	return nil
 }
 
+// byLastWord is the one property whose name ends in key's word ("URL:"
+// for photo_url), or nil when none or several do.
+func (s *toolSchema) byLastWord(key string) *property {
+	k := normalize(key)
+	var found *property
+	for _, p := range s.props {
+		if len(p.words) > 1 && p.words[len(p.words)-1] == k {
+			if found != nil {
+				return nil
+			}
+			found = p
+		}
+	}
+	return found
+}
+
 type rawProperty struct {
 	Type        json.RawMessage `json:"type"`
 	Description string          `json:"description"`

@@ -8,7 +8,7 @@ func (f *filler) applyShapes() {
 	for _, sh := range shapes {
 		for i := range f.toks {
 			t := &f.toks[i]
-			val := trimValue(trimQuotes(t.raw))
+			val := cleanValue(t.raw)
 			if t.used || !sh.fits(val) {
 				continue
 			}

@@ -1,0 +1,226 @@
+package resolve
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// months maps month names and their usual abbreviations to 1–12.
+var months = map[string]int{
+	"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
+	"may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
+	"september": 9, "sep": 9, "sept": 9, "october": 10, "oct": 10, "november": 11, "nov": 11,
+	"december": 12, "dec": 12,
+}
+
+// dateSpan is a date or time written in the intent: tokens [first, last]
+// and the value it stands for, a date as YYYY-MM-DD and a time as written.
+type dateSpan struct {
+	first, last int
+	value       string
+	time        bool
+}
+
+// findDates reads the dates and times among the unused tokens: "November
+// 25, 2013", "25 November 2013", "2013-11-25", "11/25/2013", "09:16".
+func (f *filler) findDates() []dateSpan {
+	var out []dateSpan
+	for i := 0; i < len(f.toks); i++ {
+		if f.toks[i].used {
+			continue
+		}
+		if d, ok := f.dateAt(i); ok {
+			out = append(out, d)
+			i = d.last
+		}
+	}
+	return out
+}
+
+func (f *filler) dateAt(i int) (dateSpan, bool) {
+	w := f.toks[i].word
+	if v, ok := isoDate(w); ok {
+		return dateSpan{first: i, last: i, value: v}, true
+	}
+	if isClock(w) {
+		return dateSpan{first: i, last: i, value: w, time: true}, true
+	}
+	word := func(k int) string {
+		if k < len(f.toks) && !f.toks[k].used {
+			return f.toks[k].word
+		}
+		return ""
+	}
+	if m, ok := months[w]; ok && len(w) >= 3 {
+		// Month D, YYYY
+		if d, ok := dayOf(word(i + 1)); ok {
+			if y, ok := yearOf(word(i + 2)); ok {
+				return dateSpan{first: i, last: i + 2, value: ymd(y, m, d)}, true
+			}
+		}
+		return dateSpan{}, false
+	}
+	// D Month YYYY
+	if d, ok := dayOf(w); ok {
+		if m, ok := months[word(i+1)]; ok {
+			if y, ok := yearOf(word(i + 2)); ok {
+				return dateSpan{first: i, last: i + 2, value: ymd(y, m, d)}, true
+			}
+		}
+	}
+	return dateSpan{}, false
+}
+
+// dayOf reads "25", "25th", "1st".
+func dayOf(s string) (int, bool) {
+	s = strings.TrimRight(s, ",")
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		s = strings.TrimSuffix(s, suf)
+	}
+	d, err := strconv.Atoi(s)
+	return d, err == nil && d >= 1 && d <= 31
+}
+
+func yearOf(s string) (int, bool) {
+	if len(s) != 4 {
+		return 0, false
+	}
+	y, err := strconv.Atoi(s)
+	return y, err == nil && y >= 1000
+}
+
+func ymd(y, m, d int) string { return fmt.Sprintf("%04d-%02d-%02d", y, m, d) }
+
+// isoDate reads YYYY-MM-DD, YYYY/MM/DD and MM/DD/YYYY (the American order,
+// since the intents are English) into YYYY-MM-DD.
+func isoDate(s string) (string, bool) {
+	for _, sep := range []string{"-", "/"} {
+		parts := strings.Split(s, sep)
+		if len(parts) != 3 {
+			continue
+		}
+		n := make([]int, 3)
+		for k, p := range parts {
+			v, err := strconv.Atoi(p)
+			if err != nil || p == "" {
+				return "", false
+			}
+			n[k] = v
+		}
+		switch {
+		case len(parts[0]) == 4 && validDate(n[0], n[1], n[2]):
+			return ymd(n[0], n[1], n[2]), true
+		case len(parts[2]) == 4 && sep == "/" && validDate(n[2], n[0], n[1]):
+			return ymd(n[2], n[0], n[1]), true
+		}
+	}
+	return "", false
+}
+
+func validDate(y, m, d int) bool { return y >= 1000 && m >= 1 && m <= 12 && d >= 1 && d <= 31 }
+
+// isClock: 09:16, 9:16, 09:16:30.
+func isClock(s string) bool {
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for k, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || len(p) > 2 || len(p) < 1 || k > 0 && len(p) != 2 || v < 0 || k == 0 && v > 23 || k > 0 && v > 59 {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	dateWords = setOf("date", "day", "birthday", "deadline", "dob", "since", "until")
+	timeWords = setOf("time", "timeframe", "period", "hour", "when", "timestamp", "datetime", "schedule")
+)
+
+// isDateProp: a string property that holds a date, by its name or by a
+// description that says so.
+func isDateProp(p *property) bool {
+	if (p.typ != "string" && p.typ != "") || len(p.enum) > 0 {
+		return false
+	}
+	if fitsName(p, dateWords) {
+		return true
+	}
+	d := strings.ToLower(p.description)
+	return strings.Contains(d, "yyyy") || strings.Contains(d, " date ") || strings.HasPrefix(d, "date ") || strings.HasPrefix(d, "the date")
+}
+
+func isTimeProp(p *property) bool {
+	return (p.typ == "string" || p.typ == "") && len(p.enum) == 0 && fitsName(p, timeWords)
+}
+
+// applyDates fills date and time properties from the dates written in the
+// intent. A date right after a property's name goes to it ("a due date of
+// October 6, 2008"); the others go, in the order written, to the date
+// properties still missing, in declaration order ("from May 1, 2020 to
+// June 1, 2020" → start_date, end_date). A time goes to a time property,
+// or failing that to a date property (a time range "between 13:31 and
+// 09:06"). The tokens of every date found are used, so its words are not
+// read as a name later.
+func (f *filler) applyDates() {
+	spans := f.findDates()
+	var rest []dateSpan
+	for _, d := range spans {
+		for k := d.first; k <= d.last; k++ {
+			f.toks[k].used = true
+		}
+		if !f.cuedDate(d) {
+			rest = append(rest, d)
+		}
+	}
+	for _, d := range rest {
+		for _, fits := range f.dateTargets(d) {
+			if f.fillFirst(fits, d.value) {
+				break
+			}
+		}
+	}
+}
+
+func (f *filler) dateTargets(d dateSpan) []func(*property) bool {
+	if d.time {
+		return []func(*property) bool{isTimeProp, isDateProp}
+	}
+	return []func(*property) bool{isDateProp}
+}
+
+// cuedDate gives d to the date or time property named just before it.
+func (f *filler) cuedDate(d dateSpan) bool {
+	end := d.first
+	for skip := 0; skip <= 1 && end > 0; skip++ {
+		for _, fits := range f.dateTargets(d) {
+			for _, p := range f.s.props {
+				if !f.missing(p) || !fits(p) {
+					continue
+				}
+				if idx, ok := f.nameEndsAt(p, end); ok && f.try(p, d.value) {
+					f.useTokens(idx...)
+					return true
+				}
+			}
+		}
+		if !connectors[f.toks[end-1].word] && f.toks[end-1].word != "on" {
+			break
+		}
+		end--
+	}
+	return false
+}
+
+// fillFirst gives v to the first missing property that fits.
+func (f *filler) fillFirst(fits func(*property) bool, v string) bool {
+	for _, p := range f.s.props {
+		if f.missing(p) && fits(p) && f.try(p, v) {
+			return true
+		}
+	}
+	return false
+}

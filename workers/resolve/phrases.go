@@ -1,0 +1,514 @@
+package resolve
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file reads values the way requests are written in prose: a value
+// next to the noun its parameter is named for ("the Sales team", "the game
+// 'Tetris'", "the player named Cristiano Ronaldo"), identifiers after "ID",
+// places after "in" and "at", languages, and names left over.
+
+// Words that end a parameter name without being what it is about: the
+// parameter for "the cardio workout" is workout_type, for "the player
+// named X" player_name.
+var (
+	idSuffixes   = setOf("id", "ids", "identifier", "uuid")
+	nameSuffixes = setOf("type", "name", "title", "code", "number", "num", "kind", "value")
+	// Suffixes that are nouns in their own right, so both words cue:
+	// difficulty_level by "difficulty" or "level".
+	softSuffixes = setOf("level", "category", "mode", "method", "format", "status", "style", "size", "group")
+)
+
+// determiners and prepositions that may come before a value's words.
+var determiners = setOf("the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "their", "its", "his", "her", "some", "any")
+
+// vague words stand in for a value the request does not state ("a
+// specific country"): skipped in front of a value, never one themselves.
+var vague = setOf("specific", "specified", "given", "certain", "particular", "chosen", "selected", "desired", "provided", "following", "same", "current", "new")
+
+// heads are the name words a property's value sits next to in prose.
+func heads(p *property) []string {
+	w := p.words
+	switch n := len(w); {
+	case n == 0:
+		return nil
+	case n == 1:
+		if idSuffixes[w[0]] || nameSuffixes[w[0]] {
+			return nil
+		}
+		return w
+	default:
+		last := w[n-1]
+		switch {
+		case idSuffixes[last] || nameSuffixes[last]:
+			return []string{w[n-2]}
+		case softSuffixes[last]:
+			return []string{w[n-2], last}
+		}
+		return []string{last}
+	}
+}
+
+// isHead reports whether token word names head h, singular or plural.
+func isHead(word, h string) bool {
+	return word == h || word == h+"s" || word == h+"es" || strings.HasSuffix(h, "y") && word == h[:len(h)-1]+"ies"
+}
+
+// stringProp: a property that takes free text (no enum, not a number).
+func stringProp(p *property) bool {
+	return (p.typ == "string" || p.typ == "") && len(p.enum) == 0
+}
+
+// isIDProp: named like an identifier (post_id, id, userIdentifier).
+func isIDProp(p *property) bool {
+	return len(p.words) > 0 && idSuffixes[p.words[len(p.words)-1]]
+}
+
+// free is an unused token that can be a value word.
+func (f *filler) free(i int) bool {
+	return i >= 0 && i < len(f.toks) && !f.toks[i].used && f.toks[i].word != ""
+}
+
+// sentenceStart reports whether token i begins a sentence, where a
+// capital letter says nothing.
+func (f *filler) sentenceStart(i int) bool {
+	if i == 0 {
+		return f.toks[0].start == 0 || strings.TrimSpace(f.text[:f.toks[0].start]) == ""
+	}
+	prev := f.toks[i-1].raw
+	return strings.HasSuffix(prev, ".") && !isAbbrev(prev) || strings.HasSuffix(prev, "!") || strings.HasSuffix(prev, "?") || strings.HasSuffix(prev, ":")
+}
+
+// isAbbrev: "Inc." and "St." end a name, not a sentence.
+func isAbbrev(raw string) bool {
+	switch strings.ToLower(strings.TrimRight(raw, ".,")) {
+	case "inc", "ltd", "co", "corp", "st", "dr", "mr", "mrs", "ms", "jr", "sr", "llc", "u.s", "no":
+		return true
+	}
+	return false
+}
+
+// capWord: a token that can be part of a name: capitalised, or a number
+// or code inside one ("Boeing 777", "BMW 3 Series").
+func capWord(raw string) bool {
+	s := strings.TrimLeft(raw, `"'“‘(`)
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+func innerWord(raw string) bool {
+	s := trimPunct(raw)
+	if s == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsDigit(r) || capWord(raw)
+}
+
+// endsClause: a token after which a name cannot go on.
+func endsClause(raw string) bool {
+	if strings.HasSuffix(raw, ".") {
+		return !isAbbrev(raw)
+	}
+	return strings.ContainsAny(raw[len(raw)-1:], ",;:!?)")
+}
+
+// capRun reads the name that starts at token i: capitalised words, and
+// numbers or codes after the first ("Boeing 777"). It returns the index
+// of the last token, or -1 when no name starts at i.
+func (f *filler) capRun(i int) int {
+	if !f.free(i) || !capWord(f.toks[i].raw) || f.sentenceStart(i) && !f.nameAfterStart(i) {
+		return -1
+	}
+	last := i
+	for !endsClause(f.toks[last].raw) && f.free(last+1) && innerWord(f.toks[last+1].raw) && !connectors[f.toks[last+1].word] {
+		last++
+	}
+	return last
+}
+
+// nameAfterStart: a capitalised word opening a sentence is a name only
+// when the next word is capitalised too and the word is no verb we know.
+func (f *filler) nameAfterStart(i int) bool {
+	return !fillers[f.toks[i].word] && !verbs[f.toks[i].word] && f.free(i+1) && capWord(f.toks[i+1].raw) && !f.tool[f.toks[i].word]
+}
+
+// capRunBack reads the name that ends at token j, returning its first
+// token or -1.
+func (f *filler) capRunBack(j int) int {
+	if !f.free(j) || !innerWord(f.toks[j].raw) {
+		return -1
+	}
+	first := j
+	for first-1 >= 0 && f.free(first-1) && innerWord(f.toks[first-1].raw) && !endsClause(f.toks[first-1].raw) && !f.sentenceStart(first) {
+		first--
+	}
+	for first <= j && !capWord(f.toks[first].raw) {
+		first++
+	}
+	if first > j || f.sentenceStart(first) && first == j {
+		return -1
+	}
+	return first
+}
+
+// spanValue is the text of tokens [a, b], trimmed of what prose puts
+// around a value, and of a possessive ("John Smith's").
+func (f *filler) spanValue(a, b int) string {
+	v := cleanValue(f.text[f.toks[a].start:f.toks[b].end])
+	if s, ok := strings.CutSuffix(v, "'s"); ok {
+		v = s
+	} else if s, ok := strings.CutSuffix(v, "’s"); ok {
+		v = s
+	}
+	return v
+}
+
+// cleanValue trims sentence punctuation, quotes and unbalanced brackets.
+func cleanValue(v string) string {
+	for {
+		w := trimValue(strings.TrimSpace(v))
+		w = strings.Trim(w, `"'“”‘’`)
+		if strings.HasPrefix(w, "(") && !strings.Contains(w, ")") {
+			w = w[1:]
+		}
+		if strings.HasPrefix(w, "(") && strings.HasSuffix(w, ")") && strings.Count(w, "(") == 1 {
+			w = w[1 : len(w)-1]
+		}
+		if w == v {
+			return v
+		}
+		v = w
+	}
+}
+
+// contentWord: a lower-case word that may be a value on its own ("the
+// cardio workout"): no filler, determiner, vague word or tool word.
+func (f *filler) contentWord(i int) bool {
+	if !f.free(i) {
+		return false
+	}
+	t := f.toks[i]
+	if fillers[t.word] || determiners[t.word] || vague[t.word] || connectors[t.word] || f.tool[t.word] || verbs[t.word] {
+		return false
+	}
+	for _, r := range t.word {
+		if !unicode.IsLetter(r) && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// verbs that open requests; never a value.
+var verbs = setOf("tell", "provide", "retrieve", "find", "check", "create", "delete", "update", "calculate", "generate",
+	"search", "send", "start", "stop", "analyze", "analyse", "monitor", "track", "book", "add", "remove", "set", "obtain",
+	"assess", "evaluate", "perform", "convert", "translate", "schedule", "submit", "please", "help", "explain", "describe",
+	"compute", "estimate", "measure", "predict", "recommend", "suggest", "verify", "validate", "show", "list", "display",
+	"play", "open", "close", "enroll", "register", "train", "test", "optimize", "deploy", "lock", "unlock", "format",
+	"select", "extract", "post", "publish", "edit", "make", "build", "run", "launch", "instruct", "rotate", "normalize")
+
+// quotedAt returns the unused bare quoted pair whose opening quote is the
+// first non-space byte at or after offset at, or -1.
+func (f *filler) quotedAt(at int) int {
+	for i, pr := range f.pairs {
+		if pr.key != "" || f.pairUsed[i] {
+			continue
+		}
+		if pr.start >= at && strings.TrimSpace(f.text[at:pr.start]) == "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// quotedEndingAt returns the unused bare quoted pair that ends just
+// before offset at (spaces between), or -1.
+func (f *filler) quotedEndingAt(at int) int {
+	for i, pr := range f.pairs {
+		if pr.key != "" || f.pairUsed[i] {
+			continue
+		}
+		if pr.end <= at && strings.TrimSpace(f.text[pr.end:at]) == "" {
+			return i
+		}
+	}
+	return -1
+}
+
+func (f *filler) takeQuoted(p *property, i int) bool {
+	if i < 0 || !f.try(p, f.pairs[i].value) {
+		return false
+	}
+	f.pairUsed[i] = true
+	return true
+}
+
+// nextTokenAt is the index of the first token starting at or after at.
+func (f *filler) nextTokenAt(at int) int {
+	for i, t := range f.toks {
+		if t.start >= at {
+			return i
+		}
+	}
+	return len(f.toks)
+}
+
+// afterCue is where a value may start after token i: past the cue words
+// "named", "called", "of", "with", "is", ":" (at most two).
+func (f *filler) afterCue(i int) int {
+	k := i + 1
+	for n := 0; n < 2 && f.free(k) && (cueWords[f.toks[k].word] || connectors[f.toks[k].word]); n++ {
+		k++
+	}
+	return k
+}
+
+var cueWords = setOf("named", "called", "titled", "entitled", "labeled", "labelled", "of", "with", "is", "as", "for", "by")
+
+// valueAfter reads a value for p that starts after token i (past cue
+// words): a quoted value, a name, or a code-like word. It returns whether
+// it took one, marking what it used.
+func (f *filler) valueAfter(p *property, i int, lower bool) bool {
+	at := f.toks[i].end
+	k := f.afterCue(i)
+	if k > i+1 {
+		at = f.toks[k-1].end
+	}
+	if q := f.quotedAt(at); q >= 0 && (k >= len(f.toks) || f.pairs[q].start < f.toks[k].start) {
+		if f.takeQuoted(p, q) {
+			f.useTokens(rangeIdx(i, k-1)...)
+			return true
+		}
+		return false
+	}
+	if !f.free(k) {
+		return false
+	}
+	raw := f.toks[k].raw
+	switch {
+	case looksLikeValue(trimValue(trimQuotes(raw))) && !isClock(f.toks[k].word):
+		if f.try(p, cleanValue(raw)) {
+			f.useTokens(rangeIdx(i, k)...)
+			return true
+		}
+	case capWord(raw):
+		if last := f.capRun(k); last >= 0 && f.try(p, f.spanValue(k, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+			return true
+		}
+	case lower && k > i+1 && f.toks[k-1].word == "of" && f.contentWord(k) && (k+1 >= len(f.toks) || endsClause(raw)):
+		// "the task of cleaning."
+		if f.try(p, f.spanValue(k, k)) {
+			f.useTokens(rangeIdx(i, k)...)
+			return true
+		}
+	}
+	return false
+}
+
+func rangeIdx(a, b int) []int {
+	var out []int
+	for k := a; k <= b; k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
+// applyIDs reads identifiers: "with the ID X", "engine ID 'X'", "ID number
+// 82", "identified by 'X'". When the tool has several identifier
+// parameters, the word before "ID" says which (attacker ID, target ID).
+func (f *filler) applyIDs() {
+	for i := range f.toks {
+		t := f.toks[i]
+		if t.used {
+			continue
+		}
+		isID := t.word == "id" || t.word == "identifier"
+		if t.word == "identified" && f.free(i+1) && f.toks[i+1].word == "by" {
+			isID = true
+		}
+		if !isID {
+			continue
+		}
+		p := f.idTarget(i)
+		if p == nil {
+			continue
+		}
+		k := i
+		if f.free(k+1) && (f.toks[k+1].word == "number" || f.toks[k+1].word == "by") {
+			k++
+		}
+		f.idValue(p, i, k)
+	}
+}
+
+// idValue reads the identifier after token k (quoted, or the next word)
+// for p, using tokens i..k with it.
+func (f *filler) idValue(p *property, i, k int) bool {
+	if q := f.quotedAt(f.toks[k].end); q >= 0 && (k+1 >= len(f.toks) || f.pairs[q].start < f.toks[k+1].start) {
+		if f.takeQuoted(p, q) {
+			f.useTokens(rangeIdx(i, k)...)
+			return true
+		}
+		return false
+	}
+	n := k + 1
+	if f.free(n) && (f.toks[n].word == "is" || f.toks[n].word == ":" || f.toks[n].word == "of") {
+		n++
+	}
+	if !f.free(n) {
+		return false
+	}
+	v := cleanValue(f.toks[n].raw)
+	if v == "" || fillers[strings.ToLower(v)] || !looksLikeID(v) {
+		return false
+	}
+	if f.try(p, v) {
+		f.useTokens(rangeIdx(i, n)...)
+		return true
+	}
+	return false
+}
+
+// looksLikeID: one word with a digit or a capital letter after the first
+// rune, or all capitals ("ABC"), i.e. not an ordinary word.
+func looksLikeID(v string) bool {
+	if strings.ContainsAny(v, " \t") {
+		return false
+	}
+	for i, r := range v {
+		if unicode.IsDigit(r) || i > 0 && unicode.IsUpper(r) || r == '-' || r == '_' {
+			return true
+		}
+	}
+	return false
+}
+
+// idTarget picks the identifier property an "ID" at token i is for.
+func (f *filler) idTarget(i int) *property {
+	var cands []*property
+	for _, p := range f.s.props {
+		if f.missing(p) && isIDProp(p) && p.typ != "boolean" && p.typ != "array" && p.typ != "object" {
+			cands = append(cands, p)
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	// The nearest noun before "ID" (past "with the") that a candidate is
+	// named for.
+	for k := i - 1; k >= 0 && k >= i-4; k-- {
+		w := f.toks[k].word
+		for _, p := range cands {
+			if len(p.words) > 1 && isHead(w, p.words[len(p.words)-2]) {
+				return p
+			}
+		}
+		if !determiners[w] && w != "with" && w != "by" && w != "of" && w != "for" && w != "has" && w != "having" {
+			break
+		}
+	}
+	if len(cands) == 1 {
+		return cands[0]
+	}
+	// Else a candidate whose noun the request mentions anywhere.
+	for _, p := range cands {
+		if len(p.words) > 1 {
+			h := p.words[len(p.words)-2]
+			for _, t := range f.toks {
+				if isHead(t.word, h) {
+					return p
+				}
+			}
+		}
+	}
+	return cands[0]
+}
+
+// applyHeads reads values next to the nouns that name parameters: after
+// the noun ("the game 'Tetris'", "the player named Cristiano Ronaldo", "the
+// task of cleaning"), or before it ("the 'SHAP' method", "the Sales team",
+// "the retouching method", "cloth seats").
+func (f *filler) applyHeads() {
+	for _, p := range f.s.props {
+		if !f.missing(p) || !stringProp(p) || isDateProp(p) {
+			continue
+		}
+		hs := heads(p)
+		for i := 0; i < len(f.toks) && f.missing(p); i++ {
+			if !f.free(i) || !f.matchesHead(i, hs) {
+				continue
+			}
+			if f.valueAfter(p, i, true) || f.valueBefore(p, i) {
+				break
+			}
+		}
+	}
+}
+
+func (f *filler) matchesHead(i int, hs []string) bool {
+	for _, h := range hs {
+		if isHead(f.toks[i].word, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueBefore reads a value for p written just before its noun at token h.
+func (f *filler) valueBefore(p *property, h int) bool {
+	if q := f.quotedEndingAt(f.toks[h].start); q >= 0 && (h == 0 || f.pairs[q].start > f.toks[h-1].start) {
+		if f.takeQuoted(p, q) {
+			f.useTokens(h)
+			return true
+		}
+		return false
+	}
+	// The noun itself capitalised belongs to a name ("the Supreme Court").
+	if capWord(f.toks[h].raw) && !f.sentenceStart(h) {
+		if first := f.capRunBack(h); first >= 0 && first < h {
+			if f.try(p, f.spanValue(first, h)) {
+				f.useTokens(rangeIdx(first, h)...)
+				return true
+			}
+		}
+	}
+	if h == 0 || !f.free(h-1) || endsClause(f.toks[h-1].raw) {
+		return false
+	}
+	if capWord(f.toks[h-1].raw) || innerWord(f.toks[h-1].raw) && h >= 2 && capWord(f.toks[h-2].raw) {
+		first := f.capRunBack(h - 1)
+		if first < 0 {
+			return false
+		}
+		if f.try(p, f.spanValue(first, h-1)) {
+			f.useTokens(rangeIdx(first, h)...)
+			return true
+		}
+		return false
+	}
+	// One or two lower-case content words after a determiner, a
+	// preposition or the start of a clause.
+	first := h - 1
+	if !f.contentWord(first) {
+		return false
+	}
+	if f.contentWord(first-1) && !endsClause(f.toks[first-1].raw) {
+		first--
+	}
+	if first > 0 {
+		prev := f.toks[first-1]
+		if !determiners[prev.word] && !fillers[prev.word] && !endsClause(prev.raw) && !vague[prev.word] {
+			return false
+		}
+	}
+	if f.try(p, f.spanValue(first, h-1)) {
+		f.useTokens(rangeIdx(first, h)...)
+		return true
+	}
+	return false
+}

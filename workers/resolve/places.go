@@ -1,0 +1,263 @@
+package resolve
+
+import "strings"
+
+// placeWords name parameters that hold a place.
+var placeWords = setOf("location", "city", "country", "state", "region", "area", "place", "destination", "venue",
+	"address", "county", "province", "continent", "territory", "town", "neighborhood", "neighbourhood", "site")
+
+// placePreps introduce a place.
+var placePreps = setOf("in", "at", "near", "from", "across", "within", "around", "throughout", "inside", "of", "for")
+
+func isPlaceProp(p *property) bool {
+	return stringProp(p) && !isIDProp(p) && fitsName(p, placeWords)
+}
+
+// languages are the language names a language parameter takes.
+var languages = setOf("english", "spanish", "french", "german", "italian", "portuguese", "dutch", "russian", "chinese",
+	"mandarin", "cantonese", "japanese", "korean", "arabic", "hindi", "bengali", "urdu", "turkish", "polish", "swedish",
+	"norwegian", "danish", "finnish", "greek", "hebrew", "thai", "vietnamese", "indonesian", "malay", "czech",
+	"hungarian", "romanian", "ukrainian", "persian", "farsi", "swahili", "tagalog", "filipino", "latin", "catalan")
+
+func isLanguageProp(p *property) bool {
+	return stringProp(p) && fitsName(p, setOf("language", "languages", "lang", "locale", "tongue"))
+}
+
+// applyLanguages fills language parameters from language names ("in
+// Portuguese"). With a source and a target parameter, the language after
+// "from" is the source and the one after "to", "into" or "in" the target.
+func (f *filler) applyLanguages() {
+	var props []*property
+	for _, p := range f.s.props {
+		if f.missing(p) && isLanguageProp(p) {
+			props = append(props, p)
+		}
+	}
+	if len(props) == 0 {
+		return
+	}
+	for i := range f.toks {
+		if !f.free(i) || !languages[f.toks[i].word] || !capWord(f.toks[i].raw) {
+			continue
+		}
+		prev := ""
+		if i > 0 {
+			prev = f.toks[i-1].word
+		}
+		var target *property
+		for _, p := range props {
+			if !f.missing(p) {
+				continue
+			}
+			source := fitsName(p, setOf("source", "from", "input", "original", "origin"))
+			switch {
+			case len(props) == 1, prev == "from" && source, prev != "from" && !source:
+				target = p
+			}
+			if target != nil {
+				break
+			}
+		}
+		if target == nil {
+			// Order of mention: the first language written for the
+			// first parameter still missing.
+			for _, p := range props {
+				if f.missing(p) {
+					target = p
+					break
+				}
+			}
+		}
+		if target != nil && f.try(target, f.spanValue(i, i)) {
+			f.useTokens(i)
+			if prev == "in" || prev == "into" || prev == "to" || prev == "from" {
+				f.useTokens(i - 1)
+			}
+		}
+	}
+}
+
+// applyPlaces fills place parameters from a name after a preposition of
+// place ("in New York", "at the Staples Center", "from Africa"), and
+// failing that from a plain noun ending the clause ("the water quality of
+// the lake", "near the specified address" → "address").
+func (f *filler) applyPlaces() {
+	var props []*property
+	for _, p := range f.s.props {
+		if f.missing(p) && isPlaceProp(p) {
+			props = append(props, p)
+		}
+	}
+	if len(props) == 0 {
+		return
+	}
+	next := func() *property {
+		for _, p := range props {
+			if f.missing(p) {
+				return p
+			}
+		}
+		return nil
+	}
+	for i := 0; i < len(f.toks) && next() != nil; i++ {
+		if !f.free(i) || !placePreps[f.toks[i].word] || endsClause(f.toks[i].raw) {
+			continue
+		}
+		k := i + 1
+		if f.free(k) && determiners[f.toks[k].word] {
+			k++
+		}
+		last := f.capRun(k)
+		if last < 0 || languages[f.toks[k].word] && last == k {
+			continue
+		}
+		if p := next(); f.try(p, f.spanValue(k, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+			i = last
+		}
+	}
+	for i := 0; i < len(f.toks) && next() != nil; i++ {
+		if !f.free(i) || !placePreps[f.toks[i].word] || f.toks[i].word == "for" {
+			continue
+		}
+		k := i + 1
+		for f.free(k) && (determiners[f.toks[k].word] || vague[f.toks[k].word]) {
+			k++
+		}
+		if k == i+1 || !f.contentWord(k) || k+1 < len(f.toks) && !endsClause(f.toks[k].raw) {
+			continue
+		}
+		if p := next(); f.try(p, f.spanValue(k, k)) {
+			f.useTokens(rangeIdx(i, k)...)
+		}
+	}
+}
+
+// applyNames gives the names still unused (capitalised runs not opening a
+// sentence) to the required free-text parameters still missing, in
+// order: "the optimism score for Alex Johnson" → person. Identifier, date,
+// address-like and numeric parameters take no names, nor the free-text
+// parameter, which takes the whole request.
+func (f *filler) applyNames(freetext *property) {
+	var props []*property
+	for _, p := range f.s.props {
+		if p != freetext && p.required && f.missing(p) && stringProp(p) && !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !f.shaped(p) {
+			props = append(props, p)
+		}
+	}
+	for i := 0; i < len(f.toks) && len(props) > 0; i++ {
+		last := f.capRun(i)
+		if last < 0 {
+			continue
+		}
+		v := f.spanValue(i, last)
+		if allToolWords(f, i, last) || months[strings.ToLower(v)] > 0 || languages[strings.ToLower(v)] {
+			i = last
+			continue
+		}
+		if f.try(props[0], v) {
+			f.useTokens(rangeIdx(i, last)...)
+			props = props[1:]
+		}
+		i = last
+	}
+}
+
+func allToolWords(f *filler, a, b int) bool {
+	for k := a; k <= b; k++ {
+		if !f.tool[f.toks[k].word] {
+			return false
+		}
+	}
+	return true
+}
+
+// shaped: a property named for a path, URL or address, which a name
+// does not fill.
+func (f *filler) shaped(p *property) bool {
+	for _, sh := range shapes {
+		if fitsName(p, sh.names) {
+			return true
+		}
+	}
+	return false
+}
+
+// applyLooseNumbers: "55 years old" is an age; a number before a word of
+// a numeric parameter's name is its value ("2 employees", "15 years of
+// experience"); and when one numeric parameter is missing and one number
+// is unused, they belong together.
+func (f *filler) applyLooseNumbers() {
+	var nums []*property
+	for _, p := range f.s.props {
+		if f.missing(p) && (p.typ == "integer" || p.typ == "number") && len(p.enum) == 0 {
+			nums = append(nums, p)
+		}
+	}
+	if len(nums) == 0 {
+		return
+	}
+	isNum := func(i int) bool {
+		if !f.free(i) {
+			return false
+		}
+		_, ok := parseNumber(trimValue(f.toks[i].raw))
+		return ok
+	}
+	for i := range f.toks {
+		if !isNum(i) || i+1 >= len(f.toks) {
+			continue
+		}
+		next := f.toks[i+1].word
+		for _, p := range nums {
+			if !f.missing(p) {
+				continue
+			}
+			age := p.norm == "age" && (next == "years" || next == "year") && i+2 < len(f.toks) && f.toks[i+2].word == "old"
+			if !age && !f.uniqueNameWord(p, nums, next) {
+				continue
+			}
+			if f.try(p, trimValue(f.toks[i].raw)) {
+				f.useTokens(i, i+1)
+				break
+			}
+		}
+	}
+	var missingReq []*property
+	for _, p := range nums {
+		if f.missing(p) && p.required {
+			missingReq = append(missingReq, p)
+		}
+	}
+	var free []int
+	for i := range f.toks {
+		if isNum(i) && !isClock(f.toks[i].word) {
+			free = append(free, i)
+		}
+	}
+	if len(missingReq) == 1 && len(free) == 1 && f.try(missingReq[0], trimValue(f.toks[free[0]].raw)) {
+		f.useTokens(free[0])
+	}
+}
+
+// uniqueNameWord: word (or its plural) is a word of p's name and of no
+// other missing numeric parameter's.
+func (f *filler) uniqueNameWord(p *property, nums []*property, word string) bool {
+	has := func(q *property) bool {
+		for _, w := range q.words {
+			if len(w) > 2 && isHead(word, w) && !nameSuffixes[w] {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(p) {
+		return false
+	}
+	for _, q := range nums {
+		if q != p && f.missing(q) && has(q) {
+			return false
+		}
+	}
+	return true
+}
