@@ -22,10 +22,13 @@ const (
 	StageRoute    = "route"
 	StageResolve  = "resolve"
 	StageExecute  = "execute"
+	// StageJoin reads results and hands a nested intent to discovery once
+	// the intents nested in it have run.
+	StageJoin = "join"
 )
 
-// Stages lists the stages in pipeline order.
-var Stages = []string{StageParse, StageDiscover, StageRoute, StageResolve, StageExecute}
+// Stages lists the stages in pipeline order (join, fed by results, last).
+var Stages = []string{StageParse, StageDiscover, StageRoute, StageResolve, StageExecute, StageJoin}
 
 // PipePrefix is the root of the work-queue subjects between stages.
 const PipePrefix = "pipe."

@@ -44,14 +44,14 @@ func (r *Resolver) Disambiguate(ctx context.Context, in schemas.Intent, matches 
 	var declined *DeclinedError
 	switch {
 	case errors.As(err, &declined):
-		return c, false, nil
+		return Choice{Reasoning: "declined: " + declined.Reason}, false, nil
 	case err != nil:
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("the model did not answer within %s: %w", r.cfg.timeout, err)
 		}
 		return c, false, fmt.Errorf("llm disambiguation of intent %s: %w", in.ID, err)
 	case chosen == nil:
-		return c, false, nil
+		return Choice{Reasoning: a.reasoning}, false, nil
 	}
 	c = Choice{Candidate: chosen.cand, Confidence: chosen.cand.Confidence, Reasoning: a.reasoning}
 	if a.hasConfidence {

@@ -14,6 +14,7 @@ import (
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/execute"
+	"github.com/toolyard/toolyard/workers/join"
 	"github.com/toolyard/toolyard/workers/parse"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/resolve"
@@ -27,6 +28,8 @@ type Config struct {
 	Thresholds route.Thresholds
 	Parse      []parse.Option
 	Execute    []execute.Option
+	// Join are the join stage's options (timeout, input size).
+	Join []join.Option
 	// Discover are the discovery engine's options: embedder, vector cache,
 	// mode, calibration. With none, discovery is keyword-only.
 	Discover []discover.Option
@@ -124,6 +127,8 @@ func (s *Set) Stage(name string) (pipeline.Stage, error) {
 		return resolve.Stage(s.registry, resolve.WithResolver(s.cfg.Resolver)), nil
 	case bind.StageExecute:
 		return execute.Stage(s.executor), nil
+	case bind.StageJoin:
+		return join.Stage(join.New(append([]join.Option{join.WithLogger(s.cfg.Log)}, s.cfg.Join...)...)), nil
 	}
 	return pipeline.Stage{}, fmt.Errorf("unknown stage %q (stages: %s)", name, strings.Join(bind.Stages, ", "))
 }
