@@ -25,6 +25,11 @@ type Stage struct {
 	Handler  Handler
 	// Reject answers inputs the stage gives up on. Optional.
 	Reject RejectFunc
+	// Setup runs once before the stage consumes anything, for handlers that
+	// need more of JetStream than their input (a KV bucket, publishing of
+	// their own). Background work it starts must end with ctx. Optional; an
+	// error stops Run.
+	Setup func(ctx context.Context, js jetstream.JetStream) error
 }
 
 // removeAfterDeadLetter: a dead-lettered work item is removed from its work
@@ -112,6 +117,11 @@ func Run(ctx context.Context, js jetstream.JetStream, st Stage, opts ...RunOptio
 		cfg.metrics = NewMetrics(prometheus.NewRegistry())
 	}
 	r := &runner{cfg: cfg, stage: st, nc: js.Conn(), js: js, log: cfg.log.With("stage", st.Name), metrics: cfg.metrics}
+	if st.Setup != nil {
+		if err := st.Setup(ctx, js); err != nil {
+			return fmt.Errorf("stage %s: setup: %w", st.Name, err)
+		}
+	}
 	if err := r.ensureConsumer(ctx); err != nil {
 		return err
 	}

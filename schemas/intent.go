@@ -20,7 +20,18 @@ type Intent struct {
 	ContextBefore string `json:"context_before,omitempty"`
 	ContextAfter  string `json:"context_after,omitempty"`
 	// DependsOn lists the ids of intents nested inside this one.
-	DependsOn    []string  `json:"depends_on,omitempty"`
+	DependsOn []string `json:"depends_on,omitempty"`
+	// Nested says where in Text each intent of DependsOn stands: its text
+	// as parsed, and after the join stage its result, which replaces it.
+	Nested       []Nested  `json:"nested,omitempty"`
 	Conversation []Message `json:"conversation,omitempty"`
 	Scope        []string  `json:"scope,omitempty"`
+}
+
+// Nested is the byte span [Start, End) of an outer intent's Text that holds
+// the nested intent ID: its text until it has run, then its result.
+type Nested struct {
+	ID    string `json:"id"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
 }

@@ -5,27 +5,41 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/join"
 )
 
 // Stage binds the parser to agent outputs: agent.output.<session> in, one
 // piece of work per intent (discovery) or direct call (execution) out, plus a
 // receipt listing what the agent should expect back.
+//
+// An intent with nested intents (DependsOn) is not sent on: it is
+// registered in the pending bucket, before any of its inner intents is
+// published, and the join stage sends it to discovery once their results
+// are in (see package join).
 func Stage(p *Parser) pipeline.Stage {
+	var pending *join.Store
 	return pipeline.Stage{
 		Name:     bind.StageParse,
 		Stream:   pipeline.StreamAgent,
 		Subjects: []string{schemas.AgentOutputPrefix + ">"},
-		Handler:  handler(p),
-		Reject:   bind.Rejecter(bind.StageParse),
+		Setup: func(ctx context.Context, js jetstream.JetStream) (err error) {
+			pending, err = join.OpenStore(ctx, js)
+			return err
+		},
+		Handler: handler(p, func() *join.Store { return pending }),
+		Reject:  bind.Rejecter(bind.StageParse),
 	}
 }
 
-func handler(p *Parser) pipeline.Handler {
-	return func(_ context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
+func handler(p *Parser, pending func() *join.Store) pipeline.Handler {
+	return func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
 		session := bind.SessionOf(m.Subject)
 		out, err := schemas.Decode[schemas.AgentOutput](schemas.KindAgentOutput, m.Data)
 		if err != nil {
@@ -42,8 +56,31 @@ func handler(p *Parser) pipeline.Handler {
 		if err != nil {
 			return nil, pipeline.Permanent(err)
 		}
+		if err := registerDependent(ctx, pending(), parsed.Intents); err != nil {
+			return nil, err
+		}
 		return parsedOuts(out, parsed)
 	}
+}
+
+// registerDependent records every intent with nested intents as pending.
+// It runs before anything is published, so no inner result can come back
+// before the join stage knows who waits for it. A failure is transient: the
+// output is parsed again, and registering again is harmless.
+func registerDependent(ctx context.Context, store *join.Store, intents []schemas.Intent) error {
+	now := time.Now()
+	for _, in := range intents {
+		if len(in.DependsOn) == 0 {
+			continue
+		}
+		if store == nil {
+			return pipeline.Permanentf("intent %s has nested intents, but this parse stage has no pending bucket to hold it (run it with pipeline.Run)", in.ID)
+		}
+		if _, err := store.Register(ctx, in, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // parsedOuts is the work and answers for one parsed output: problems first,
@@ -64,12 +101,18 @@ func parsedOuts(out schemas.AgentOutput, parsed Parsed) ([]pipeline.Out, error) 
 		IntentIDs: ids, Message: fmt.Sprintf("%d intent(s), %d direct call(s), %d problem(s)", len(parsed.Intents), len(parsed.Calls), len(parsed.Problems)),
 	}))
 	for _, in := range parsed.Intents {
+		audit := bind.IntentAudit(bind.StageParse, in)
+		audit.Decision, audit.Result = "intent", "parsed"
+		if len(in.DependsOn) > 0 {
+			// Registered as pending; join sends it on with its inputs.
+			audit.Result = "pending"
+			outs = append(outs, bind.Audit(audit))
+			continue
+		}
 		next, err := bind.Next(bind.StageDiscover, out.SessionID, in.ID, in)
 		if err != nil {
 			return nil, err
 		}
-		audit := bind.IntentAudit(bind.StageParse, in)
-		audit.Decision, audit.Result = "intent", "parsed"
 		outs = append(outs, next, bind.Audit(audit))
 	}
 	for _, c := range parsed.Calls {

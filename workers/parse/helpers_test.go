@@ -191,6 +191,7 @@ func checkInvariants(t *testing.T, text string, got parse.Parsed, contextChars i
 				t.Errorf("intent %d: DependsOn %s is not an earlier intent", i, d)
 			}
 		}
+		checkNested(t, i, in, got.Intents)
 		for _, c := range []string{in.ContextBefore, in.ContextAfter} {
 			if !utf8.ValidString(c) || utf8.RuneCountInString(c) > contextChars {
 				t.Errorf("intent %d: bad context %q", i, c)
@@ -225,5 +226,30 @@ func checkInvariants(t *testing.T, text string, got parse.Parsed, contextChars i
 		if pr.Pos < 0 || pr.Pos > len(text) || pr.Message == "" || pr.Code == "" || !utf8.ValidString(pr.Message) {
 			t.Errorf("bad problem %+v", pr)
 		}
+	}
+}
+
+// checkNested checks that Nested marks, in order, where the text of each
+// intent of DependsOn stands in the outer intent's text.
+func checkNested(t *testing.T, i int, in schemas.Intent, all []schemas.Intent) {
+	t.Helper()
+	if len(in.Nested) != len(in.DependsOn) {
+		t.Errorf("intent %d: %d nested spans for %d dependencies", i, len(in.Nested), len(in.DependsOn))
+		return
+	}
+	texts := map[string]string{}
+	for _, o := range all {
+		texts[o.ID] = o.Text
+	}
+	prev := 0
+	for k, n := range in.Nested {
+		if n.ID != in.DependsOn[k] || n.Start < prev || n.End > len(in.Text) || n.Start > n.End {
+			t.Errorf("intent %d: nested span %+v out of order or out of %q", i, n, in.Text)
+			return
+		}
+		if in.Text[n.Start:n.End] != texts[n.ID] {
+			t.Errorf("intent %d: nested span %+v reads %q, want the text of %s %q", i, n, in.Text[n.Start:n.End], n.ID, texts[n.ID])
+		}
+		prev = n.End
 	}
 }

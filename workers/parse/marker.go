@@ -23,6 +23,9 @@ type frame struct {
 	text  []byte
 	space bool
 	deps  []string // ids of the markers nested directly inside
+	// nested is where each of deps stands in text, for the join stage to
+	// put the nested intent's result in its place.
+	nested []schemas.Nested
 }
 
 // opener matches "[", up to maxPad spaces or tabs, "TOOL" in any case, up to
@@ -73,7 +76,7 @@ func (s *scanner) close(p int) {
 	f := &s.frames[k]
 	s.appendRaw(f, f.seg, p)
 	start, end := f.start, p+1
-	text, deps := string(f.text), f.deps
+	text, deps, nested := string(f.text), f.deps, f.nested
 	s.frames = s.frames[:k]
 	var parent *frame
 	if k > 0 {
@@ -95,11 +98,12 @@ func (s *scanner) close(p int) {
 	s.addIntent(schemas.Intent{
 		ID: id, Index: index, Text: text, Start: start, End: end,
 		ContextBefore: s.before(start), ContextAfter: s.after(end),
-		DependsOn: deps,
+		DependsOn: deps, Nested: nested,
 	})
 	if parent != nil {
 		parent.deps = append(parent.deps, id)
 		appendWord(parent, text)
+		parent.nested = append(parent.nested, schemas.Nested{ID: id, Start: len(parent.text) - len(text), End: len(parent.text)})
 	}
 }
 

@@ -125,7 +125,8 @@ func TestIntentFields(t *testing.T) {
 			Conversation: out.Conversation, Scope: out.Scope},
 		{V: 1, ID: "msg-7.1", SessionID: "sess", MessageID: "msg-7", Index: 1, Text: "outer inner",
 			Start: 8, End: 35, ContextBefore: "Before. ", ContextAfter: " After.",
-			DependsOn: []string{"msg-7.0"}, Conversation: out.Conversation, Scope: out.Scope},
+			DependsOn: []string{"msg-7.0"}, Nested: []schemas.Nested{{ID: "msg-7.0", Start: 6, End: 11}},
+			Conversation: out.Conversation, Scope: out.Scope},
 	}
 	if !equalJSON(got.Intents, want) {
 		t.Fatalf("got %+v\nwant %+v", got.Intents, want)
