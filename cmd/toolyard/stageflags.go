@@ -32,6 +32,7 @@ type stageFlags struct {
 	httpAddr    string
 	mode        string
 	embedder    embed.Config
+	llm         llmFlags
 }
 
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
@@ -48,6 +49,7 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.StringVar(&f.embedder.Provider, "embedder", "local", "embedder: local (offline word vectors built into the binary), ollama, openai (any OpenAI-compatible endpoint), or none")
 	fl.StringVar(&f.embedder.Model, "embedder-model", "", "embedding model for ollama/openai (e.g. all-minilm, nomic-embed-text, text-embedding-3-small)")
 	fl.StringVar(&f.embedder.URL, "embedder-url", "", "embedding endpoint for ollama/openai (e.g. http://127.0.0.1:11434)")
+	f.llm.register(fl)
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
@@ -95,7 +97,11 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 	if err != nil {
 		return nil, err
 	}
-	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Log: log})
+	resolver, _, err := f.llm.stageResolver(log)
+	if err != nil {
+		return nil, err
+	}
+	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Log: log})
 	if err != nil {
 		return nil, err
 	}
