@@ -18,6 +18,8 @@ type pair struct {
 	// keyStart is where the key begins (equal to start).
 	start, end int
 	keyStart   int
+	// valueStart is where the value begins (its opening quote if quoted).
+	valueStart int
 }
 
 // closers maps each opening quote to the quote that closes it. Models write
@@ -37,7 +39,7 @@ func extractPairs(text string) []pair {
 				continue
 			}
 			if v, end, ok := sc.quoted(text, i); ok {
-				out = append(out, pair{value: v, quoted: true, start: i, end: end, keyStart: i})
+				out = append(out, pair{value: v, quoted: true, start: i, end: end, keyStart: i, valueStart: i})
 				i = end
 				continue
 			}
@@ -132,7 +134,7 @@ func (sc *scanner) keyed(text string, i int) (pair, bool) {
 	if form == 0 || vs >= len(text) {
 		return pair{}, false
 	}
-	p := pair{key: text[i:j], form: form, start: i, keyStart: i}
+	p := pair{key: text[i:j], form: form, start: i, keyStart: i, valueStart: vs}
 	if v, end, ok := sc.quoted(text, vs); ok {
 		p.value, p.quoted, p.end = v, true, end
 		return p, true

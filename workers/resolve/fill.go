@@ -79,6 +79,12 @@ func (f *filler) applyKeyed() {
 		}
 		p, start := f.matchKey(pr)
 		if p == nil {
+			if pr.quoted {
+				// `the sentence: "…"`: no parameter is called sentence,
+				// but the quoted value is still one; the key stays a word
+				// that may cue it.
+				f.pairs[i].key, f.pairs[i].form, f.pairs[i].start, f.pairs[i].keyStart = "", 0, pr.valueStart, pr.valueStart
+			}
 			continue
 		}
 		f.pairs[i].start = start

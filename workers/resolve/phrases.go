@@ -52,6 +52,16 @@ func heads(p *property) []string {
 	}
 }
 
+// isNameWord: word is one of p's name words.
+func (f *filler) isNameWord(p *property, word string) bool {
+	for _, w := range p.words {
+		if isHead(word, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // isHead reports whether token word names head h, singular or plural.
 func isHead(word, h string) bool {
 	return word == h || word == h+"s" || word == h+"es" || strings.HasSuffix(h, "y") && word == h[:len(h)-1]+"ies"
@@ -209,7 +219,8 @@ var verbs = setOf("tell", "provide", "retrieve", "find", "check", "create", "del
 	"assess", "evaluate", "perform", "convert", "translate", "schedule", "submit", "please", "help", "explain", "describe",
 	"compute", "estimate", "measure", "predict", "recommend", "suggest", "verify", "validate", "show", "list", "display",
 	"play", "open", "close", "enroll", "register", "train", "test", "optimize", "deploy", "lock", "unlock", "format",
-	"select", "extract", "post", "publish", "edit", "make", "build", "run", "launch", "instruct", "rotate", "normalize")
+	"select", "extract", "post", "publish", "edit", "make", "build", "run", "launch", "instruct", "rotate", "normalize",
+	"choose", "use", "give", "get", "fetch", "show", "pick", "apply", "request", "order", "cancel", "buy", "sell")
 
 // quotedAt returns the unused bare quoted pair whose opening quote is the
 // first non-space byte at or after offset at, or -1.
@@ -261,7 +272,7 @@ func (f *filler) nextTokenAt(at int) int {
 // "named", "called", "of", "with", "is", ":" (at most two).
 func (f *filler) afterCue(i int) int {
 	k := i + 1
-	for n := 0; n < 2 && f.free(k) && (cueWords[f.toks[k].word] || connectors[f.toks[k].word]); n++ {
+	for n := 0; n < 2 && f.free(k) && (cueWords[f.toks[k].word] || f.toks[k].word == ":" || f.toks[k].word == "="); n++ {
 		k++
 	}
 	return k
@@ -286,6 +297,14 @@ func (f *filler) valueAfter(p *property, i int, lower bool) bool {
 		return false
 	}
 	if !f.free(k) {
+		return false
+	}
+	if w := f.toks[k].word; (w == "id" || w == "identifier" || w == "number") && f.free(k+1) && looksLikeID(cleanValue(f.toks[k+1].raw)) {
+		// "the style guide with ID 29DXtd3K"
+		if f.try(p, cleanValue(f.toks[k+1].raw)) {
+			f.useTokens(rangeIdx(i, k+1)...)
+			return true
+		}
 		return false
 	}
 	raw := f.toks[k].raw
@@ -461,6 +480,25 @@ func (f *filler) matchesHead(i int, hs []string) bool {
 
 // valueBefore reads a value for p written just before its noun at token h.
 func (f *filler) valueBefore(p *property, h int) bool {
+	// The noun may be the end of the whole name ("payment method"), and
+	// the value may stand before "as your payment method".
+	for h > 0 && f.free(h-1) && f.isNameWord(p, f.toks[h-1].word) {
+		h--
+	}
+	if k := h - 1; k > 0 && f.free(k) && determiners[f.toks[k].word] && f.toks[k-1].word == "as" && f.free(k-1) {
+		if q := f.quotedEndingAt(f.toks[k-1].start); q >= 0 && (k < 2 || f.pairs[q].start > f.toks[k-2].start) {
+			if f.takeQuoted(p, q) {
+				f.useTokens(rangeIdx(k-1, h)...)
+				return true
+			}
+			return false
+		}
+		if first := f.capRunBack(k - 2); first >= 0 && k >= 2 && f.try(p, f.spanValue(first, k-2)) {
+			f.useTokens(rangeIdx(first, h)...)
+			return true
+		}
+		return false
+	}
 	if q := f.quotedEndingAt(f.toks[h].start); q >= 0 && (h == 0 || f.pairs[q].start > f.toks[h-1].start) {
 		if f.takeQuoted(p, q) {
 			f.useTokens(h)

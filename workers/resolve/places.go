@@ -6,8 +6,13 @@ import "strings"
 var placeWords = setOf("location", "city", "country", "state", "region", "area", "place", "destination", "venue",
 	"address", "county", "province", "continent", "territory", "town", "neighborhood", "neighbourhood", "site")
 
-// placePreps introduce a place.
-var placePreps = setOf("in", "at", "near", "from", "across", "within", "around", "throughout", "inside", "of", "for")
+// placePreps introduce a place; weakPlacePreps may introduce one ("the
+// crime rate for Chicago") but as often something else, so a place after
+// a strong one is read first.
+var (
+	placePreps     = setOf("in", "at", "near", "from", "across", "within", "around", "throughout", "inside")
+	weakPlacePreps = setOf("of", "for")
+)
 
 func isPlaceProp(p *property) bool {
 	return stringProp(p) && !isIDProp(p) && fitsName(p, placeWords)
@@ -99,25 +104,27 @@ func (f *filler) applyPlaces() {
 		}
 		return nil
 	}
-	for i := 0; i < len(f.toks) && next() != nil; i++ {
-		if !f.free(i) || !placePreps[f.toks[i].word] || endsClause(f.toks[i].raw) {
-			continue
-		}
-		k := i + 1
-		if f.free(k) && determiners[f.toks[k].word] {
-			k++
-		}
-		last := f.capRun(k)
-		if last < 0 || languages[f.toks[k].word] && last == k {
-			continue
-		}
-		if p := next(); f.try(p, f.spanValue(k, last)) {
-			f.useTokens(rangeIdx(i, last)...)
-			i = last
+	for _, preps := range []map[string]bool{placePreps, weakPlacePreps} {
+		for i := 0; i < len(f.toks) && next() != nil; i++ {
+			if !f.free(i) || !preps[f.toks[i].word] || endsClause(f.toks[i].raw) {
+				continue
+			}
+			k := i + 1
+			if f.free(k) && determiners[f.toks[k].word] {
+				k++
+			}
+			last := f.capRun(k)
+			if last < 0 || languages[f.toks[k].word] && last == k || f.compoundModifier(k, last) {
+				continue
+			}
+			if p := next(); f.try(p, f.spanValue(k, last)) {
+				f.useTokens(rangeIdx(i, last)...)
+				i = last
+			}
 		}
 	}
 	for i := 0; i < len(f.toks) && next() != nil; i++ {
-		if !f.free(i) || !placePreps[f.toks[i].word] || f.toks[i].word == "for" {
+		if !f.free(i) || !placePreps[f.toks[i].word] && f.toks[i].word != "of" {
 			continue
 		}
 		k := i + 1
@@ -151,7 +158,7 @@ func (f *filler) applyNames(freetext *property) {
 			continue
 		}
 		v := f.spanValue(i, last)
-		if allToolWords(f, i, last) || months[strings.ToLower(v)] > 0 || languages[strings.ToLower(v)] {
+		if allToolWords(f, i, last) || f.compoundModifier(i, last) || months[strings.ToLower(v)] > 0 || languages[strings.ToLower(v)] {
 			i = last
 			continue
 		}
@@ -260,4 +267,14 @@ func (f *filler) uniqueNameWord(p *property, nums []*property, word string) bool
 		}
 	}
 	return true
+}
+
+// compoundModifier: a lone acronym before a common noun modifies it ("the
+// IP address", "the EBPCJ system") rather than being a name.
+func (f *filler) compoundModifier(first, last int) bool {
+	if first != last || !f.contentWord(last+1) {
+		return false
+	}
+	w := trimPunct(f.toks[first].raw)
+	return w == strings.ToUpper(w) && !endsClause(f.toks[first].raw)
 }
