@@ -17,7 +17,9 @@
 //
 // Either phase may also be answered in the <tool_call> element form
 // (meta_tool, item_type, action, item_id, parameters, confidence; decoded by
-// workers/parse), or as <error>reason</error>. Text around the answer and
+// workers/parse), in FunctionGemma's call syntax
+// (<start_function_call>call:name{key:<escape>value<escape>}<end_function_call>),
+// or as <error>reason</error>. Text around the answer, <think> blocks and
 // code fences are ignored.
 //
 // Arguments are coerced like a direct call's (strings to the declared

@@ -67,6 +67,9 @@ func decodeReply(reply string) (answer, error) {
 		return answer{}, unusablef("the answer is empty")
 	}
 	if body[0] != '{' {
+		if ans, ok, err := decodeGemmaCall(body); ok {
+			return ans, err
+		}
 		if strings.Contains(body, "<tool_call") {
 			return decodeCall(body)
 		}

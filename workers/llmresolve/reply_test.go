@@ -25,6 +25,9 @@ func TestParseAnalysis(t *testing.T) {
 		{"xml attribute form", `<tool_call name="maps/scrape">{"q": "x"}</tool_call>`, analysis{useTool: true, tool: "maps/scrape"}, ""},
 		{"xml search is not a tool use", `<tool_call><meta_tool>search</meta_tool></tool_call>`, analysis{}, ""},
 		{"xml in a fence", "```xml\n<tool_call><item_id>a</item_id></tool_call>\n```", analysis{useTool: true, tool: "a"}, ""},
+		{"functiongemma call", `<start_function_call>call:maps/scrape{query:<escape>tech, inc<escape>}<end_function_call>`, analysis{useTool: true, tool: "maps/scrape"}, ""},
+		{"functiongemma call without control tokens", `call:scrape{}`, analysis{useTool: true, tool: "scrape"}, ""},
+		{"functiongemma call unclosed escape", `call:scrape{q:<escape>x}`, analysis{}, "no closing <escape>"},
 		{"error element", `<error>nothing fits</error>`, analysis{}, "declined"},
 		{"empty error element", `<error/>`, analysis{}, "declined"},
 		{"bad xml", `<tool_call><item_id>a</item_id><bogus>1</bogus></tool_call>`, analysis{}, "element <bogus> is unknown"},
@@ -79,6 +82,9 @@ func TestParseArguments(t *testing.T) {
 			arguments{args: map[string]any{"name": "x", "parameters": map[string]any{"a": int64(1)}}}, ""},
 		{"xml child parameters", `<tool_call><item_id>a</item_id><parameters><path>/tmp</path><n>3</n></parameters></tool_call>`, nil,
 			arguments{args: map[string]any{"path": "/tmp", "n": "3"}, tool: "a"}, ""},
+		{"functiongemma call", `<start_function_call>call:maps/scrape{query:<escape>tech, inc: {x}<escape>,limit:50,near:[1.5, 2],strict:true,sort:rating}<end_function_call>`, nil,
+			arguments{args: map[string]any{"query": "tech, inc: {x}", "limit": int64(50), "near": []any{1.5, int64(2)}, "strict": true, "sort": "rating"}, tool: "maps/scrape"}, ""},
+		{"functiongemma call cut off", `call:a{path:<escape>/tmp<escape>, n:`, nil, arguments{args: map[string]any{"path": "/tmp", "n": ""}, tool: "a"}, ""},
 		{"bad wrapped arguments", `{"name": "a", "arguments": 5}`, nil, arguments{}, "must be a JSON object"},
 		{"json array", `[1, 2]`, nil, arguments{}, "no JSON object"},
 	}
@@ -111,6 +117,7 @@ func FuzzParseReply(f *testing.F) {
 		"```json\n{\"name\": \"a\", \"arguments\": \"{}\"}\n```",
 		`<think>x</think><error>no</error>`,
 		`{"a": [1, {"b": 1e400}]}`,
+		`<start_function_call>call:a{p:<escape>x<escape>,n:[1,{"b":2}]}<end_function_call>`,
 	} {
 		f.Add(s)
 	}
