@@ -77,6 +77,19 @@ func TestProtocolResolve(t *testing.T) {
 			wantDecision: resolve.DecisionResolvedLLM, wantTool: "maps/scrape", wantArgs: wantScrape, requests: 2,
 		},
 		{
+			name: "functiongemma call syntax both phases",
+			replies: []llmtest.Reply{
+				text(`<start_function_call>call:maps/scrape{query:<escape>tech companies<escape>}<end_function_call>`),
+				text(`call:maps/scrape{query:<escape>tech companies<escape>,limit:50}`),
+			},
+			wantDecision: resolve.DecisionResolvedLLM, wantTool: "maps/scrape", wantArgs: wantScrape, requests: 2,
+			check: func(t *testing.T, _ []llmtest.Request, out resolve.Outcome) {
+				if out.Call.Confidence != 0.91 {
+					t.Errorf("confidence %v, want routing's 0.91 when the model gives none", out.Call.Confidence)
+				}
+			},
+		},
+		{
 			name: "fenced json after thinking, tool named by name and server",
 			replies: []llmtest.Reply{
 				text("<think>maps it is</think>```json\n{\"use_tool\": \"true\", \"server\": \"maps\", \"tool\": \"geocode\", \"confidence\": \"0.8\"}\n```"),
