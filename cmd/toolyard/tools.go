@@ -81,6 +81,7 @@ different tool under a registered id is refused unless --replace.`,
 	}
 	c.Flags().StringVar(&namespace, "namespace", "", "prefix every id with NAMESPACE/ (and set server to it where unset)")
 	c.Flags().BoolVar(&replace, "replace", false, "overwrite registered tools that differ")
+	c.AddCommand(newToolsImportMCP(g)) // importers of other sources: tools_mcp.go
 	return c
 }
 

@@ -76,9 +76,7 @@ func MCPRunner(pool *mcpclient.Pool) RunFunc {
 			}
 		}
 		if res.IsError {
-			msg := fmt.Sprint(out.Content)
-			return out, &ToolError{ToolID: m.ID, Output: out,
-				Message: fmt.Sprintf("tool %s reported an error: %s", m.ID, clipLine(msg, 300))}
+			return out, toolReported(m.ID, out, fmt.Sprintf("tool %s reported an error: %s", m.ID, clipLine(fmt.Sprint(out.Content), 300)))
 		}
 		return out, nil
 	}
@@ -100,12 +98,26 @@ func mcpError(ctx context.Context, m schemas.Manifest, srv mcpclient.Server, tim
 		case jsonrpc.CodeMethodNotFound:
 			return badCall(ErrUnsupported, "tool %s: the MCP server %s does not serve tools: %w", m.ID, srv, err)
 		}
-		return &ToolError{ToolID: m.ID, Message: fmt.Sprintf("tool %s: %v", m.ID, err)}
+		return toolReported(m.ID, schemas.ToolOutput{Content: err.Error()}, fmt.Sprintf("tool %s: %v", m.ID, err))
 	}
 	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		return transient(fmt.Errorf("tool %s: no answer from the MCP server within %s: %w", m.ID, timeout, err))
 	}
 	return transient(fmt.Errorf("tool %s: %w", m.ID, err))
+}
+
+// reportedError is a *ToolError whose tool said in words what went wrong
+// (an MCP isError result), rather than by an exit status.
+type reportedError struct {
+	te  *ToolError
+	msg string
+}
+
+func (e *reportedError) Error() string { return e.msg }
+func (e *reportedError) Unwrap() error { return e.te }
+
+func toolReported(id string, out schemas.ToolOutput, msg string) error {
+	return &reportedError{te: &ToolError{ToolID: id, Output: out}, msg: msg}
 }
 
 func clipLine(s string, n int) string {
