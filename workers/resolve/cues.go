@@ -133,7 +133,7 @@ func (f *filler) cueAfter(p *property, name []int, next int) bool {
 // it) as p's value if it looks like one and coerces.
 func (f *filler) valueAt(p *property, name []int, next int) bool {
 	t := f.toks[next]
-	val := trimValue(t.raw)
+	val := cleanValue(t.raw)
 	last := next
 	if (p.typ == "string" || p.typ == "" || p.typ == "array") && len(p.enum) == 0 {
 		switch {
@@ -144,7 +144,10 @@ func (f *filler) valueAt(p *property, name []int, next int) bool {
 				!isSentenceEnd(f.toks[last].raw) {
 				last++
 			}
-			val = trimValue(f.text[t.start:f.toks[last].end])
+			if f.compoundModifier(next, last) {
+				return false
+			}
+			val = cleanValue(f.text[t.start:f.toks[last].end])
 		default:
 			return false
 		}
@@ -171,7 +174,7 @@ func (f *filler) cueBefore(p *property, name []int) bool {
 	if prev < 0 || f.toks[prev].used {
 		return false
 	}
-	if !f.try(p, trimValue(f.toks[prev].raw)) {
+	if !f.try(p, cleanValue(f.toks[prev].raw)) {
 		return false
 	}
 	f.useTokens(append(name, prev)...)

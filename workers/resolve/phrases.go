@@ -156,7 +156,7 @@ func (f *filler) capRunBack(j int) int {
 	for first-1 >= 0 && f.free(first-1) && innerWord(f.toks[first-1].raw) && !endsClause(f.toks[first-1].raw) && !f.sentenceStart(first) {
 		first--
 	}
-	for first <= j && !capWord(f.toks[first].raw) {
+	for first <= j && (!capWord(f.toks[first].raw) || f.sentenceStart(first) && (verbs[f.toks[first].word] || fillers[f.toks[first].word])) {
 		first++
 	}
 	if first > j || f.sentenceStart(first) && first == j {
@@ -299,8 +299,11 @@ func (f *filler) valueAfter(p *property, i int, lower bool) bool {
 	if !f.free(k) {
 		return false
 	}
-	if w := f.toks[k].word; (w == "id" || w == "identifier" || w == "number") && f.free(k+1) && looksLikeID(cleanValue(f.toks[k+1].raw)) {
+	if w := f.toks[k].word; w == "id" || w == "identifier" || w == "number" {
 		// "the style guide with ID 29DXtd3K"
+		if !f.free(k+1) || !looksLikeID(cleanValue(f.toks[k+1].raw)) {
+			return false
+		}
 		if f.try(p, cleanValue(f.toks[k+1].raw)) {
 			f.useTokens(rangeIdx(i, k+1)...)
 			return true

@@ -1,6 +1,9 @@
 package resolve
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // placeWords name parameters that hold a place.
 var placeWords = setOf("location", "city", "country", "state", "region", "area", "place", "destination", "venue",
@@ -168,6 +171,23 @@ func (f *filler) applyNames(freetext *property) {
 		}
 		i = last
 	}
+	// One code left (an address, a version, a serial) and one text
+	// parameter missing: "deploy to the server at IP address 10.0.0.7".
+	var missing []*property
+	for _, p := range f.s.props {
+		if p != freetext && p.required && f.missing(p) && stringProp(p) && !isDateProp(p) && !isTimeProp(p) {
+			missing = append(missing, p)
+		}
+	}
+	var codes []int
+	for i, t := range f.toks {
+		if !t.used && isCode(cleanValue(t.raw)) {
+			codes = append(codes, i)
+		}
+	}
+	if len(missing) == 1 && len(codes) == 1 && f.try(missing[0], cleanValue(f.toks[codes[0]].raw)) {
+		f.useTokens(codes[0])
+	}
 }
 
 func allToolWords(f *filler, a, b int) bool {
@@ -208,7 +228,7 @@ func (f *filler) applyLooseNumbers() {
 		if !f.free(i) {
 			return false
 		}
-		_, ok := parseNumber(trimValue(f.toks[i].raw))
+		_, ok := parseNumber(cleanValue(f.toks[i].raw))
 		return ok
 	}
 	for i := range f.toks {
@@ -224,7 +244,7 @@ func (f *filler) applyLooseNumbers() {
 			if !age && !f.uniqueNameWord(p, nums, next) {
 				continue
 			}
-			if f.try(p, trimValue(f.toks[i].raw)) {
+			if f.try(p, cleanValue(f.toks[i].raw)) {
 				f.useTokens(i, i+1)
 				break
 			}
@@ -242,7 +262,7 @@ func (f *filler) applyLooseNumbers() {
 			free = append(free, i)
 		}
 	}
-	if len(missingReq) == 1 && len(free) == 1 && f.try(missingReq[0], trimValue(f.toks[free[0]].raw)) {
+	if len(missingReq) == 1 && len(free) == 1 && f.try(missingReq[0], cleanValue(f.toks[free[0]].raw)) {
 		f.useTokens(free[0])
 	}
 }
@@ -277,4 +297,21 @@ func (f *filler) compoundModifier(first, last int) bool {
 	}
 	w := trimPunct(f.toks[first].raw)
 	return w == strings.ToUpper(w) && !endsClause(f.toks[first].raw)
+}
+
+// isCode: a word that is a value by its looks: letters and digits mixed
+// (BA456), a dotted address or version (192.168.1.7), a path or address.
+func isCode(v string) bool {
+	if len(v) < 2 || isClock(v) {
+		return false
+	}
+	if _, isNum := parseNumber(v); isNum {
+		return false
+	}
+	digit, letter := false, false
+	for _, r := range v {
+		digit = digit || unicode.IsDigit(r)
+		letter = letter || unicode.IsLetter(r)
+	}
+	return digit && letter || digit && strings.Count(v, ".") >= 2 || strings.ContainsAny(v, "/@")
 }
