@@ -1,6 +1,9 @@
 package integration
 
 import (
+	"bufio"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,14 +14,16 @@ import (
 )
 
 // An output with a nested intent and a direct call: every intent gets one
-// result, every tool runs once, and the receipt lists what to expect.
+// result, every tool runs once, the outer intent runs after its inner one
+// with the inner one's output in its text, and the receipt lists what to
+// expect.
 func TestOutputWithNestedAndDirectIntents(t *testing.T) {
 	env := pipelinetest.Start(t)
 	reg, recordFile := testRegistry(t)
 	runStagesInProcess(t, env, reg)
 
 	text := "Let me do three things.\n" +
-		"[TOOL: test/record label=outer once [TOOL: toolyard/help] is read]\n" +
+		"[TOOL: test/record label=outer once [TOOL: test/record label=inner] is done]\n" +
 		"and directly: <tool_call name=\"test/record\">{\"label\": \"direct\"}</tool_call>\n" +
 		"Example, not a call: `[TOOL: test/record label=doc]`."
 	msgID := publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "s1", Text: text})
@@ -37,22 +42,27 @@ func TestOutputWithNestedAndDirectIntents(t *testing.T) {
 	if receipt == nil || len(receipt.IntentIDs) != 3 || receipt.MessageID != msgID {
 		t.Fatalf("receipt = %+v", receipt)
 	}
-	wantTools := map[string]string{receipt.IntentIDs[0]: "toolyard/help", receipt.IntentIDs[1]: "test/record", receipt.IntentIDs[2]: "test/record"}
 	for id, r := range got {
 		if len(r) != 1 {
 			t.Errorf("intent %s answered %d times", id, len(r))
 		}
-		if r[0].Status != schemas.StatusExecuted || r[0].ToolID != wantTools[id] {
-			t.Errorf("intent %s: %s %s %s, want %s executed", id, r[0].Status, r[0].ToolID, r[0].Message, wantTools[id])
+		if r[0].Status != schemas.StatusExecuted || r[0].ToolID != "test/record" {
+			t.Errorf("intent %s: %s %s %s, want test/record executed", id, r[0].Status, r[0].ToolID, r[0].Message)
 		}
+	}
+	if outer := got[receipt.IntentIDs[1]]; len(outer) == 0 || outer[0].Intent != "test/record label=outer once recorded inner is done" {
+		t.Errorf("outer intent did not run on the inner one's output: %+v", outer)
 	}
 	// A short grace period for any duplicate execution to show.
 	time.Sleep(300 * time.Millisecond)
 	rec := records(t, recordFile)
-	for _, label := range []string{"outer", "direct"} {
+	for _, label := range []string{"inner", "outer", "direct"} {
 		if n := len(rec[label]); n != 1 {
 			t.Errorf("%s executed %d times, want once", label, n)
 		}
+	}
+	if order := recordOrder(t, recordFile); slices.Index(order, "outer") < slices.Index(order, "inner") {
+		t.Errorf("outer ran before inner: %v", order)
 	}
 	if _, ran := rec["doc"]; ran {
 		t.Error("the intent in inline code ran")
@@ -96,4 +106,21 @@ func TestMalformedOutputsAreAnsweredAndDeadLettered(t *testing.T) {
 	if got := byIntent(rs); len(got) != 1 {
 		t.Fatalf("pipeline stopped serving after bad input: %+v", rs)
 	}
+}
+
+// recordOrder lists the recorded labels in the order they ran.
+func recordOrder(t *testing.T, file string) []string {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		label, _, _ := strings.Cut(sc.Text(), " ")
+		out = append(out, label)
+	}
+	return out
 }
