@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
 
@@ -25,6 +26,7 @@ func newEvalResolve() *cobra.Command {
 		k                                               int
 		goldTool, asJSON                                bool
 		th                                              = route.DefaultThresholds()
+		lf                                              llmFlags
 	)
 	c := &cobra.Command{
 		Use:   "resolve --tools FILE --queries FILE [--out FILE]",
@@ -54,7 +56,10 @@ Printed figures:
                        weak_matches or not_found
 
 --resolver deterministic (the default) is the rule-based slot filler of the
-resolve stage. --gold-tool resolves against the gold tool instead, measuring
+resolve stage. With --llm ollama|openai (and --llm-model, --llm-url, as for
+the workers) the LLM resolver is measured instead, with its deterministic
+fallback; a model that is unsure or picks another candidate than the routed
+tool counts as an error. --gold-tool resolves against the gold tool instead, measuring
 the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 		Example: `  toolyard eval resolve --tools ../shared/bench/sealtools/tools.jsonl \
       --queries ../shared/bench/sealtools/queries.dev.jsonl --out /tmp/seal-resolve.jsonl
@@ -64,9 +69,6 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			if toolsFile == "" || queriesFile == "" {
 				return fmt.Errorf("--tools and --queries are required")
-			}
-			if resolver != "deterministic" {
-				return fmt.Errorf("--resolver %q: only deterministic is available", resolver)
 			}
 			if mode == "all" {
 				return fmt.Errorf("--mode all is for 'eval discovery'; choose one of keyword, vector, hybrid, auto")
@@ -100,8 +102,12 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 			for _, m := range tools {
 				byID[m.ID] = m
 			}
+			resolveFn, resolver, err := evalResolver(resolver, &lf, byID, slog.Default())
+			if err != nil {
+				return err
+			}
 			cfg := eval.ResolveConfig{
-				Search: engine, Tools: byID, Resolve: resolve.Resolve, Partial: partialArgs,
+				Search: engine, Tools: byID, Resolve: resolveFn, Partial: partialArgs,
 				Thresholds: th, K: k, GoldTool: goldTool,
 				Progress: func(done, total int) { fmt.Fprintf(stderr, "  %d/%d\n", done, total) },
 			}
@@ -145,7 +151,8 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 	fl.StringVar(&queriesFile, "queries", "", "query file (JSONL)")
 	fl.StringVar(&outFile, "out", "", "write one JSON line per query here")
 	fl.StringVar(&mode, "mode", "auto", "discovery: keyword, vector, hybrid, or auto (hybrid when the vectors are built)")
-	fl.StringVar(&resolver, "resolver", "deterministic", "argument resolver: deterministic")
+	fl.StringVar(&resolver, "resolver", "deterministic", "argument resolver: deterministic, or llm (the LLM resolver, configured by --llm …)")
+	lf.register(fl)
 	fl.BoolVar(&goldTool, "gold-tool", false, "resolve against the gold tool instead of the discovered one (the resolver alone)")
 	fl.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fl.IntVar(&k, "k", 10, "candidates per query")
