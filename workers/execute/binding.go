@@ -63,6 +63,9 @@ func withError(r schemas.Result, code string, err error) schemas.Result {
 
 // errorCode names the failure for the agent.
 func errorCode(err error) string {
+	if code := guardCode(err); code != "" {
+		return code
+	}
 	var te *ToolError
 	switch {
 	case errors.As(err, &te):

@@ -19,7 +19,7 @@ const EnvIntentID = "TOOLYARD_INTENT_ID"
 // buildEnv assembles a subprocess environment. manifest entries are names
 // passed through from the worker, or NAME=value settings; allowed are
 // names passed through for every tool (WithEnv).
-func buildEnv(manifest, allowed []string, intentID string) []string {
+func buildEnv(manifest, allowed []string, intentID, idempotencyKey string) []string {
 	vals := map[string]string{}
 	var order []string
 	set := func(k, v string) {
@@ -48,6 +48,9 @@ func buildEnv(manifest, allowed []string, intentID string) []string {
 	pass(allowed)
 	pass(manifest)
 	set(EnvIntentID, intentID)
+	if idempotencyKey != "" {
+		set(EnvIdempotencyKey, idempotencyKey)
+	}
 	out := make([]string, 0, len(order))
 	for _, k := range order {
 		out = append(out, k+"="+vals[k])

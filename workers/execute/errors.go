@@ -59,9 +59,15 @@ type ToolError struct {
 	Output   schemas.ToolOutput
 	TimedOut bool
 	Timeout  time.Duration
+	// Message, when set, is the whole error text: for tools that report
+	// failure other than by exit status (an HTTP status, a service error).
+	Message string
 }
 
 func (e *ToolError) Error() string {
+	if e.Message != "" {
+		return e.Message
+	}
 	var b strings.Builder
 	if e.TimedOut {
 		fmt.Fprintf(&b, "tool %s timed out after %s and was killed", e.ToolID, e.Timeout)

@@ -82,6 +82,9 @@ func (e *Executor) run(ctx context.Context, call schemas.ToolCall) (schemas.Tool
 	if err != nil {
 		return schemas.ToolOutput{}, err
 	}
+	if err := e.guard(call, chain); err != nil {
+		return schemas.ToolOutput{}, err
+	}
 	m := chain[len(chain)-1]
 	x := m.Executor
 	if x == nil {
@@ -112,6 +115,12 @@ func (e *Executor) run(ctx context.Context, call schemas.ToolCall) (schemas.Tool
 	}
 	if f, ok := e.cfg.runners[x.Kind]; ok {
 		return f(ctx, m, call)
+	}
+	switch x.Kind {
+	case schemas.ExecHTTP:
+		return e.runHTTP(ctx, m, call, params, info)
+	case schemas.ExecNATS:
+		return e.runNATS(ctx, m, call, params, info)
 	}
 	return schemas.ToolOutput{}, badCall(ErrUnsupported, "tool %s has an executor of kind %q, which this worker cannot run", m.ID, x.Kind)
 }

@@ -19,7 +19,7 @@ func TestExecuteDispatch(t *testing.T) {
 	unnamed := schemas.Manifest{ID: "t/unnamed", Description: "x", Executor: &schemas.Executor{Kind: schemas.ExecTool}}
 	noExec := schemas.Manifest{ID: "maps/scraper", Name: "Scraper", Description: "x"}
 	toNoExec := schemas.Manifest{ID: "t/to_scraper", Description: "x", Executor: &schemas.Executor{Kind: schemas.ExecTool, Tool: "maps/scraper"}}
-	httpTool := schemas.Manifest{ID: "t/http", Description: "x", Executor: &schemas.Executor{Kind: "http"}}
+	httpTool := schemas.Manifest{ID: "t/http", Description: "x", Executor: &schemas.Executor{Kind: "smoke_signal"}}
 	badBuiltin := schemas.Manifest{ID: "t/bad_builtin", Description: "x", Executor: &schemas.Executor{Kind: schemas.ExecBuiltin, Builtin: "teleport"}}
 	viaBuiltin := schemas.Manifest{ID: "t/find", Description: "x", Executor: &schemas.Executor{Kind: schemas.ExecTool, Tool: SearchID}}
 	tools := []schemas.Manifest{echo, alias, alias2, cycA, cycB, dangling, unnamed, noExec, toNoExec, httpTool, badBuiltin, viaBuiltin}
@@ -59,7 +59,7 @@ func TestExecuteDispatch(t *testing.T) {
 		{"nine hops is too deep", call("t/d1", map[string]any{"msg": "x"}), "", ErrDelegation, "tool t/d1 delegates through more than 8 tools: t/d1 → t/d2"},
 		{"dangling", call("t/dangling", nil), "", ErrDelegation, `tool t/dangling delegates to "t/gone", which is not in the registry`},
 		{"unnamed delegate", call("t/unnamed", nil), "", ErrDelegation, "does not name it"},
-		{"unsupported kind", call("t/http", nil), "", ErrUnsupported, `executor of kind "http"`},
+		{"unsupported kind", call("t/http", nil), "", ErrUnsupported, `executor of kind "smoke_signal"`},
 		{"unknown builtin", call("t/bad_builtin", nil), "", ErrUnsupported, `builtin "teleport"`},
 	}
 	e := newExecutor(t, tools)

@@ -22,6 +22,8 @@ type config struct {
 	env       []string
 	log       *slog.Logger
 	runners   map[string]RunFunc
+	guard     guardConfig  // permissions, scope, signatures (guard.go)
+	remote    remoteConfig // http and nats executors (http.go, natsreq.go)
 }
 
 // Option configures an Executor.

@@ -20,7 +20,7 @@ func (e *Executor) runSubprocess(ctx context.Context, m schemas.Manifest, call s
 	if err != nil {
 		return schemas.ToolOutput{}, err
 	}
-	env := buildEnv(x.Env, e.cfg.env, call.IntentID)
+	env := buildEnv(x.Env, e.cfg.env, call.IntentID, IdempotencyKey(ctx, call))
 	bin, err := lookPath(argv[0], env)
 	if err != nil {
 		return schemas.ToolOutput{}, badCall(ErrUnsupported, "tool %s: command %q is not installed on this worker", m.ID, argv[0])
@@ -71,7 +71,7 @@ func (e *Executor) runSubprocess(ctx context.Context, m schemas.Manifest, call s
 	cmd.Dir = dir
 	cmd.Stdout = outW
 	cmd.Stderr = errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = toolProcAttr()
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 
 	start := time.Now()
@@ -119,6 +119,10 @@ func (e *Executor) runSubprocess(ctx context.Context, m schemas.Manifest, call s
 		return out, &ToolError{ToolID: m.ID, Output: out, TimedOut: true, Timeout: timeout}
 	}
 	e.cfg.log.Debug("tool failed", "tool", m.ID, "wait", waitErr)
+	if code == ExitTempFail {
+		// The tool asks to be tried again (EX_TEMPFAIL).
+		return out, transient(&ToolError{ToolID: m.ID, Output: out})
+	}
 	return out, &ToolError{ToolID: m.ID, Output: out}
 }
 

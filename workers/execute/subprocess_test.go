@@ -264,7 +264,7 @@ func TestSubprocessEnvironment(t *testing.T) {
 	t.Setenv("TOOLYARD_TEST_MANIFEST", "man")
 	t.Setenv("LANG", "C.UTF-8")
 	m := tool("t/env", "", "env")
-	m.Executor.Env = []string{"TOOLYARD_TEST_MANIFEST", "FIXED=1", "TOOLYARD_TEST_UNSET", "TOOLYARD_INTENT_ID=spoofed"}
+	m.Executor.Env = []string{"TOOLYARD_TEST_MANIFEST", "FIXED=1", "TOOLYARD_TEST_UNSET", "TOOLYARD_INTENT_ID=spoofed", "TOOLYARD_IDEMPOTENCY_KEY=spoofed"}
 	e := newExecutor(t, []schemas.Manifest{m}, WithEnv("TOOLYARD_TEST_ALLOWED"))
 	out, err := run(t, e, call("t/env", nil))
 	if err != nil {
@@ -278,6 +278,7 @@ func TestSubprocessEnvironment(t *testing.T) {
 	want := map[string]string{
 		"TOOLYARD_TEST_ALLOWED": "opt", "TOOLYARD_TEST_MANIFEST": "man", "FIXED": "1",
 		"TOOLYARD_INTENT_ID": "intent-1", "LANG": "C.UTF-8",
+		EnvIdempotencyKey: CallIdempotencyKey(call("t/env", nil)),
 	}
 	for k, v := range want {
 		if got[k] != v {

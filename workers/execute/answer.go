@@ -1,0 +1,104 @@
+package execute
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/bind"
+)
+
+// CodeUnavailable: the tool kept failing temporarily for the whole retry
+// budget; the agent may try again later.
+const CodeUnavailable = "tool_unavailable"
+
+// stage is the execute stage's binding.
+type stage struct {
+	e   *Executor
+	cfg stageConfig
+}
+
+func newStage(e *Executor, opts []StageOption) *stage {
+	cfg := stageConfig{log: slog.Default()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return &stage{e: e, cfg: cfg}
+}
+
+func (s *stage) handle(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
+	call, err := schemas.Decode[schemas.ToolCall](schemas.KindToolCall, m.Data)
+	if err != nil {
+		return nil, pipeline.Permanent(err)
+	}
+	if s.cfg.executions == nil {
+		return s.answer(ctx, call)
+	}
+	return s.once(ctx, call)
+}
+
+// answer runs the call and builds what it publishes: the result for the
+// agent and the audit record. A transient failure is returned as an error
+// (the message is redelivered); any other failure is answered.
+func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.Out, error) {
+	start := time.Now()
+	out, err := s.e.Execute(ctx, call)
+	if err != nil && IsTransient(err) {
+		return nil, err
+	}
+	audit := schemas.AuditRecord{
+		SessionID: call.SessionID, IntentExpressed: call.Intent, ToolID: call.ToolID, Parameters: call.Parameters,
+		Stage: bind.StageExecute, IntentID: call.IntentID, MessageID: call.MessageID,
+		Confidence: call.Confidence, DurationMS: bind.Millis(time.Since(start)),
+	}
+	res := schemas.Result{
+		SessionID: call.SessionID, MessageID: call.MessageID, IntentID: call.IntentID, Intent: call.Intent,
+		ToolID: call.ToolID, Stage: bind.StageExecute,
+	}
+	if err != nil {
+		var te *ToolError
+		if errors.As(err, &te) {
+			o := te.Output
+			res.Output = &o
+		}
+		code := errorCode(err)
+		var exhausted *RetriesExhaustedError
+		if errors.As(err, &exhausted) && te == nil {
+			code = CodeUnavailable
+		}
+		res = withError(res, code, err)
+		audit.Decision, audit.Result, audit.Error = "failed", "error", err.Error()
+	} else {
+		res.Status, res.Output = schemas.StatusExecuted, &out
+		audit.Decision, audit.Result = "executed", "success"
+	}
+	if res.Output != nil {
+		s.spill(ctx, call, res.Output)
+	}
+	audit = bind.RedactAudit(audit, s.e.toolSchemas(ctx, call.ToolID)...)
+	return []pipeline.Out{bind.Result(res), bind.Audit(audit)}, nil
+}
+
+// toolSchemas are the parameter schemas of the tool a call names and of
+// the tools it delegates to: a parameter secret in any of them is secret.
+func (e *Executor) toolSchemas(ctx context.Context, id string) []json.RawMessage {
+	if id == "" {
+		return nil
+	}
+	chain, err := e.chain(ctx, id)
+	if err != nil {
+		if m, ok := e.manifest(id); ok {
+			return []json.RawMessage{m.Parameters}
+		}
+		return nil
+	}
+	out := make([]json.RawMessage, 0, len(chain))
+	for _, m := range chain {
+		out = append(out, m.Parameters)
+	}
+	return out
+}

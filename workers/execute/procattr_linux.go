@@ -1,0 +1,11 @@
+package execute
+
+import "syscall"
+
+// toolProcAttr puts a tool in its own process group (so a timeout kills
+// everything it started) and has the kernel kill it if the worker dies: a
+// worker killed mid-call must not leave its tool running on, since the
+// call's next delivery will run it again (see package effects).
+func toolProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
