@@ -91,6 +91,10 @@ func readParams(raw json.RawMessage) []param {
 		}
 		q := param{name: n, typ: orAny(typ), desc: p.Description, required: slices.Contains(doc.Required, n)}
 		for _, v := range enum {
+			if v == nil {
+				q.enum = append(q.enum, "null")
+				continue
+			}
 			q.enum = append(q.enum, fmt.Sprint(v))
 		}
 		out = append(out, q)
