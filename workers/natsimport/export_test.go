@@ -1,0 +1,4 @@
+package natsimport
+
+// CompareVersions is compareVersions, for the tests.
+var CompareVersions = compareVersions
