@@ -33,6 +33,7 @@ type stageFlags struct {
 	mode        string
 	embedder    embed.Config
 	llm         llmFlags
+	join        joinFlags
 }
 
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
@@ -50,6 +51,7 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.StringVar(&f.embedder.Model, "embedder-model", "", "embedding model for ollama/openai (e.g. all-minilm, nomic-embed-text, text-embedding-3-small)")
 	fl.StringVar(&f.embedder.URL, "embedder-url", "", "embedding endpoint for ollama/openai (e.g. http://127.0.0.1:11434)")
 	f.llm.register(fl)
+	f.join.register(fl)
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
@@ -102,7 +104,7 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 		return nil, err
 	}
 	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Log: log,
-		Execute: executeOptions(ctx, log)})
+		Execute: executeOptions(ctx, log), Join: f.join.options()})
 	if err != nil {
 		return nil, err
 	}
