@@ -130,7 +130,7 @@ func httpGet(ctx context.Context, m schemas.Manifest, c schemas.ToolCall) (schem
 	case TransientStatus(resp.StatusCode):
 		return out, Transient(fmt.Errorf("%s answered %s", m.Executor.URL, resp.Status))
 	case resp.StatusCode >= 400:
-		return out, &ToolError{ToolID: m.ID, Output: out, Message: fmt.Sprintf("%s answered %s", m.Executor.URL, resp.Status)}
+		return out, &ToolError{ToolID: m.ID, Output: out}
 	}
 	return out, nil
 }
