@@ -110,11 +110,27 @@ func transient(err error) error {
 
 // IsTransient reports whether retrying the call may succeed: the worker's
 // context ended before the call completed, the system ran short of
-// processes, memory or file descriptors, or the search backend failed.
-// Every other error — a bad call, a *ToolError — is permanent.
+// processes, memory or file descriptors, the search backend failed, the
+// way to the tool failed (connection refused or reset, host unreachable, a
+// network timeout), a runner marked the error with Transient (a 5xx
+// answer, an MCP transport error), or a subprocess exited with
+// ExitTempFail. A bad call, a *ToolError otherwise, and a
+// *RetriesExhaustedError are permanent.
 func IsTransient(err error) bool {
+	var x *RetriesExhaustedError
+	if err == nil || errors.As(err, &x) {
+		return false
+	}
 	var t *transientError
-	return errors.As(err, &t)
+	if errors.As(err, &t) {
+		return true
+	}
+	var c *callError
+	var te *ToolError
+	if errors.As(err, &c) || errors.As(err, &te) {
+		return false
+	}
+	return isNetworkTransient(err)
 }
 
 // startFailureIsTransient: fork/exec failures caused by momentary resource

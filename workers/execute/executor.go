@@ -47,7 +47,8 @@ func (e *Executor) Execute(ctx context.Context, call schemas.ToolCall) (schemas.
 		return schemas.ToolOutput{}, transient(err)
 	}
 	start := time.Now()
-	out, err := e.dispatch(ctx, call)
+	ctx = withCallKey(ctx, call)
+	out, err := e.withRetries(ctx, call, func(ctx context.Context) (schemas.ToolOutput, error) { return e.dispatch(ctx, call) })
 	if out.DurationMS == 0 {
 		out.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	}
