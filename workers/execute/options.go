@@ -23,7 +23,6 @@ type config struct {
 	log       *slog.Logger
 	runners   map[string]RunFunc
 	retry     retryConfig
-	sessions  *Sessions
 	guard     guardConfig  // permissions, scope, signatures (guard.go)
 	remote    remoteConfig // http and nats executors (http.go, natsreq.go)
 }
