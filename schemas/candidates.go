@@ -43,4 +43,12 @@ type Routed struct {
 	Intent     Intent      `json:"intent"`
 	Tier       string      `json:"tier"`
 	Candidates []Candidate `json:"candidates"`
+	// Message, Unmatched and Available are routing's answer to the agent
+	// when the tier is not activated (see Result).
+	Message   string   `json:"message,omitempty"`
+	Unmatched []string `json:"unmatched,omitempty"`
+	Available *Catalog `json:"available,omitempty"`
+	// DecidedBy says what chose the first candidate: "confidence" (the
+	// tiers) or "disambiguator" (the medium tier's chooser).
+	DecidedBy string `json:"decided_by,omitempty"`
 }

@@ -32,6 +32,7 @@ type stageFlags struct {
 	httpAddr    string
 	mode        string
 	embedder    embed.Config
+	sess        sessionFlags
 	llm         llmFlags
 	join        joinFlags
 }
@@ -52,6 +53,7 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.StringVar(&f.embedder.URL, "embedder-url", "", "embedding endpoint for ollama/openai (e.g. http://127.0.0.1:11434)")
 	f.llm.register(fl)
 	f.join.register(fl)
+	f.sess.register(cmd)
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
@@ -103,7 +105,11 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 	if err != nil {
 		return nil, err
 	}
-	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Log: log,
+	sc, err := f.sess.config(ctx, js, log)
+	if err != nil {
+		return nil, err
+	}
+	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Log: log, Sessions: sc,
 		Execute: executeOptions(ctx, log), Join: f.join.options()})
 	if err != nil {
 		return nil, err
@@ -157,6 +163,11 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 
 // runStages runs the named stages until ctx ends.
 func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set *stages.Set, names []string, metrics *pipeline.Metrics, log *slog.Logger) error {
+	stop, err := f.sess.startService(js, set, log)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	g, gctx := errgroup.WithContext(ctx)
 	for _, name := range names {
 		st, err := set.Stage(name)

@@ -116,7 +116,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 Publish:   %s publish --session demo --wait "[TOOL: how long has the system been up]"
 Stop with Ctrl-C.
 `, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency, os.Args[0])
-			err = sf.runStages(ctx, js, set, bind.Stages, ops.Metrics, log)
+			err = sf.runStages(ctx, js, set, sf.sess.withStages(bind.Stages), ops.Metrics, log)
 			log.Info("stopped")
 			return err
 		},

@@ -20,15 +20,20 @@ const (
 	StageParse    = "parse"
 	StageDiscover = "discover"
 	StageRoute    = "route"
-	StageResolve  = "resolve"
-	StageExecute  = "execute"
+	// StageChoose takes the medium tier (multiple_matches): a configured
+	// disambiguator may pick one, else the alternatives are answered.
+	StageChoose = "choose"
+	// StageAnswer answers the weak_matches and not_found tiers.
+	StageAnswer  = "answer"
+	StageResolve = "resolve"
+	StageExecute = "execute"
 	// StageJoin reads results and hands a nested intent to discovery once
 	// the intents nested in it have run.
 	StageJoin = "join"
 )
 
 // Stages lists the stages in pipeline order (join, fed by results, last).
-var Stages = []string{StageParse, StageDiscover, StageRoute, StageResolve, StageExecute, StageJoin}
+var Stages = []string{StageParse, StageDiscover, StageRoute, StageChoose, StageAnswer, StageResolve, StageExecute, StageJoin}
 
 // PipePrefix is the root of the work-queue subjects between stages.
 const PipePrefix = "pipe."

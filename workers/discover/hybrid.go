@@ -2,6 +2,7 @@ package discover
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -29,6 +30,9 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 	if k <= 0 {
 		k = e.cfg.topK
 	}
+	if err := e.strictCheck(ctx); err != nil {
+		return nil, err
+	}
 	q := e.parse(text)
 	mode := e.mode
 	var qv []float32
@@ -40,6 +44,9 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
+			}
+			if isStrict(ctx) {
+				return nil, fmt.Errorf("%w: %w", ErrEmbedderFailed, err)
 			}
 			e.degraded(err)
 			mode = ModeKeyword
@@ -82,8 +89,11 @@ type pooled struct {
 	// softKnown the share of the query the pool's best tools match softly
 	// (soft.go).
 	soft, softKnown float64
-	fused           float64
-	conf            float64
+	// toolCov is the share of the tool's own words the query matches,
+	// softly (soft.go).
+	toolCov float64
+	fused   float64
+	conf    float64
 }
 
 // hybridSearch pools both sides' best tools, completes every pooled tool's

@@ -19,8 +19,12 @@ func (e *Executor) runBuiltin(ctx context.Context, name string, call schemas.Too
 		return e.loadTool(ctx, call, params)
 	case schemas.MetaHelp:
 		return e.help(ctx, call, params)
+	case BuiltinFind:
+		return e.findTools(ctx, call, params)
+	case BuiltinActivate:
+		return e.activate(ctx, call, params)
 	}
-	return nil, badCall(ErrUnsupported, "tool %s names builtin %q, which this worker does not have (builtins: search, load, help)", call.ToolID, name)
+	return nil, badCall(ErrUnsupported, "tool %s names builtin %q, which this worker does not have (builtins: search, load, help, find_tools, activate)", call.ToolID, name)
 }
 
 func (e *Executor) searchTools(ctx context.Context, params map[string]any) (any, error) {

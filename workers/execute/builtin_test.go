@@ -212,7 +212,7 @@ func TestHelp(t *testing.T) {
 			if tt.wantID != "" && m["id"] != tt.wantID {
 				t.Errorf("id = %v", m["id"])
 			}
-			if tt.wantID == "" && len(m["meta_tools"].([]any)) != 3 {
+			if tt.wantID == "" && len(m["meta_tools"].([]any)) != len(BuiltinManifests()) {
 				t.Errorf("general help lists %v", m["meta_tools"])
 			}
 		})
@@ -238,7 +238,8 @@ func TestBuiltinManifests(t *testing.T) {
 		}
 		metas[m.Executor.Builtin] = m.ID
 	}
-	want := map[string]string{schemas.MetaHelp: HelpID, schemas.MetaSearch: SearchID, schemas.MetaLoad: LoadID}
+	want := map[string]string{schemas.MetaHelp: HelpID, schemas.MetaSearch: SearchID, schemas.MetaLoad: LoadID,
+		BuiltinFind: FindToolsID, BuiltinActivate: ActivateID}
 	if !reflect.DeepEqual(metas, want) {
 		t.Fatalf("builtins %v, want %v", metas, want)
 	}

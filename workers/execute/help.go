@@ -30,6 +30,8 @@ Meta-tools, usable both ways:
   load    show a tool's full manifest:      [TOOL: show the manifest of files/checksum]
   help    this text, or help for one tool:  [TOOL: help with files/checksum]
   execute run a tool (what every other [TOOL: …] does)
+  find_tools  add the tools for a task to your session: [TOOL: find_tools resize images]
+  activate    add one tool by id and see how to call it: [TOOL: activate files/checksum]
 
 If a request matches several tools you get the alternatives back; repeat the
 request with the tool's id or more detail. If parameters are missing, the
@@ -45,7 +47,7 @@ func (e *Executor) help(ctx context.Context, call schemas.ToolCall, params map[s
 		if named != "" && !strings.ContainsAny(named, " \t\n") {
 			text = fmt.Sprintf("There is no tool %q%s\n\n%s", named, e.didYouMean(ctx, named), generalHelp)
 		}
-		metas := make([]any, 0, 3)
+		metas := make([]any, 0, len(e.builtins))
 		for _, m := range BuiltinManifests() {
 			metas = append(metas, map[string]any{"id": m.ID, "name": m.Name, "description": m.Description, "example": "[TOOL: " + m.Examples[0] + "]"})
 		}

@@ -23,6 +23,10 @@ const (
 // finds them from plain words ("search for tools that …", "show the
 // manifest of …", "help") like any other tool.
 func BuiltinManifests() []schemas.Manifest {
+	return append(metaManifests(), sessionManifests()...)
+}
+
+func metaManifests() []schemas.Manifest {
 	return []schemas.Manifest{
 		{
 			ID:   HelpID,

@@ -27,6 +27,10 @@ type Decision struct {
 	Matches []schemas.Candidate
 	// Message tells the agent what happened and what to do next.
 	Message string
+	// Unmatched and Available are set by Route for a not-found intent: the
+	// words no tool contains and what the registry offers.
+	Unmatched []string
+	Available *schemas.Catalog
 }
 
 // Decide tiers an intent by the confidence of its most confident candidate.
@@ -60,7 +64,7 @@ func Decide(c schemas.Candidates, th Thresholds) Decision {
 		d.Matches = head(ranked, weakMatches)
 		d.Message = weakMessage(intent, d.Matches)
 	default:
-		d.Message = notFoundMessage(intent, head(ranked, nearestShown))
+		d.Message = notFoundMessage(intent, head(ranked, nearestShown), nil, nil)
 	}
 	return d
 }

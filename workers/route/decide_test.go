@@ -124,28 +124,32 @@ func TestMessages(t *testing.T) {
 			`Running srv/tool_a (confidence 0.99) for "check disk usage".`},
 		{"multiple", mk("create an issue", 0.72, 0.61, 0.55, 0.2),
 			`Several tools could do "create an issue": srv/tool_a (0.72), srv/tool_b (0.61), srv/tool_c (0.55). ` +
-				`Re-issue the request naming the one you mean, e.g. [TOOL: srv/tool_a key=value …], or rephrase it more specifically.`},
+				`To use one, activate it with [TOOL: activate srv/tool_a] (it joins your tools and you get its parameters) ` +
+				`or call it directly: <tool_call name="srv/tool_a">{…arguments…}</tool_call> (likewise for the others); otherwise rephrase the request more specifically.`},
 		{"weak", mk("do the thing", 0.41, 0.33),
 			`Only weak matches for "do the thing": srv/tool_a (0.41), srv/tool_b (0.33). None fits well enough to run. ` +
-				`Rephrase the request saying what the tool should do and to what, or if one of these is right, name it: [TOOL: srv/tool_a key=value …].`},
+				`Rephrase the request saying what the tool should do and to what, or if one of these is right, ` +
+				`activate it with [TOOL: activate srv/tool_a] (it joins your tools and you get its parameters) or call it directly: <tool_call name="srv/tool_a">{…arguments…}</tool_call>.`},
 		{"multiple, one candidate", mk("create an issue", 0.6),
-			`The best match for "create an issue" is srv/tool_a (0.60), but not surely. ` +
-				`Re-issue the request naming it if it is right, e.g. [TOOL: srv/tool_a key=value …], or rephrase it more specifically.`},
+			`The best match for "create an issue" is srv/tool_a (0.60), but not surely. If it is right, ` +
+				`activate it with [TOOL: activate srv/tool_a] (it joins your tools and you get its parameters) or call it directly: <tool_call name="srv/tool_a">{…arguments…}</tool_call>; ` +
+				`otherwise rephrase the request more specifically.`},
 		{"weak, one candidate", mk("do the thing", 0.35),
 			`Only a weak match for "do the thing": srv/tool_a (0.35). It does not fit well enough to run. ` +
-				`Rephrase the request saying what the tool should do and to what, or if it is right, name it: [TOOL: srv/tool_a key=value …].`},
+				`Rephrase the request saying what the tool should do and to what, or if it is right, ` +
+				`activate it with [TOOL: activate srv/tool_a] (it joins your tools and you get its parameters) or call it directly: <tool_call name="srv/tool_a">{…arguments…}</tool_call>.`},
 		{"not found with nearest", mk("write a poem", 0.21, 0.12, 0.05),
 			`No tool matched "write a poem". The nearest, srv/tool_a (0.21), srv/tool_b (0.12), are too far off. ` +
-				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: search tools for <what you need>].`},
+				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: find_tools <what you need>].`},
 		{"not found, one near", mk("write a poem", 0.1),
 			`No tool matched "write a poem". The nearest, srv/tool_a (0.10), is too far off. ` +
-				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: search tools for <what you need>].`},
+				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: find_tools <what you need>].`},
 		{"not found, nothing", mk("\tzzz\n  yyy "),
 			`No tool matched "zzz yyy". ` +
-				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: search tools for <what you need>].`},
+				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: find_tools <what you need>].`},
 		{"empty intent", mk(""),
 			`No tool matched the empty request. ` +
-				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: search tools for <what you need>].`},
+				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: find_tools <what you need>].`},
 	}
 	for _, tt := range tests {
 		d := Decide(tt.in, th)

@@ -17,6 +17,10 @@ const maxIntentRunes = 120
 // names, so the agent sees how far off the registry is.
 const nearestShown = 2
 
+// serversShown is how many servers a not-found message names; the result's
+// Available field carries the (also bounded) list.
+const serversShown = 8
+
 func activatedMessage(intent string, ms []schemas.Candidate) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Running %s (confidence %s) for %s.", ms[0].ToolID, conf(ms[0]), intent)
@@ -26,31 +30,42 @@ func activatedMessage(intent string, ms []schemas.Candidate) string {
 	return b.String()
 }
 
+// activateHow tells the agent the two ways to use a tool it was offered.
+func activateHow(id string) string {
+	return fmt.Sprintf("activate it with [TOOL: activate %s] (it joins your tools and you get its parameters) "+
+		"or call it directly: <tool_call name=%q>{…arguments…}</tool_call>", id, id)
+}
+
 func multipleMessage(intent string, ms []schemas.Candidate) string {
 	if len(ms) == 1 {
-		return fmt.Sprintf("The best match for %s is %s, but not surely. "+
-			"Re-issue the request naming it if it is right, e.g. [TOOL: %s key=value …], "+
-			"or rephrase it more specifically.", intent, list(ms), ms[0].ToolID)
+		return fmt.Sprintf("The best match for %s is %s, but not surely. If it is right, %s; otherwise rephrase the request more specifically.",
+			intent, list(ms), activateHow(ms[0].ToolID))
 	}
-	return fmt.Sprintf("Several tools could do %s: %s. "+
-		"Re-issue the request naming the one you mean, e.g. [TOOL: %s key=value …], "+
-		"or rephrase it more specifically.", intent, list(ms), ms[0].ToolID)
+	return fmt.Sprintf("Several tools could do %s: %s. To use one, %s (likewise for the others); otherwise rephrase the request more specifically.",
+		intent, list(ms), activateHow(ms[0].ToolID))
 }
 
 func weakMessage(intent string, ms []schemas.Candidate) string {
 	if len(ms) == 1 {
 		return fmt.Sprintf("Only a weak match for %s: %s. It does not fit well enough to run. "+
-			"Rephrase the request saying what the tool should do and to what, "+
-			"or if it is right, name it: [TOOL: %s key=value …].", intent, list(ms), ms[0].ToolID)
+			"Rephrase the request saying what the tool should do and to what, or if it is right, %s.",
+			intent, list(ms), activateHow(ms[0].ToolID))
 	}
 	return fmt.Sprintf("Only weak matches for %s: %s. None fits well enough to run. "+
-		"Rephrase the request saying what the tool should do and to what, "+
-		"or if one of these is right, name it: [TOOL: %s key=value …].", intent, list(ms), ms[0].ToolID)
+		"Rephrase the request saying what the tool should do and to what, or if one of these is right, %s.",
+		intent, list(ms), activateHow(ms[0].ToolID))
 }
 
-func notFoundMessage(intent string, nearest []schemas.Candidate) string {
+func notFoundMessage(intent string, nearest []schemas.Candidate, unmatched []string, cat *schemas.Catalog) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "No tool matched %s.", intent)
+	switch len(unmatched) {
+	case 0:
+	case 1:
+		fmt.Fprintf(&b, " No tool knows the word %s.", quoteAll(unmatched))
+	default:
+		fmt.Fprintf(&b, " No tool knows the words %s.", quoteAll(unmatched))
+	}
 	switch len(nearest) {
 	case 0:
 	case 1:
@@ -58,9 +73,45 @@ func notFoundMessage(intent string, nearest []schemas.Candidate) string {
 	default:
 		fmt.Fprintf(&b, " The nearest, %s, are too far off.", list(nearest))
 	}
+	if cat != nil && cat.Tools > 0 {
+		fmt.Fprintf(&b, " Available: %s.", summary(*cat))
+	}
 	b.WriteString(" Rephrase the request saying what the tool should do and to what, " +
-		"or look for tools with [TOOL: search tools for <what you need>].")
+		"or look for tools with [TOOL: find_tools <what you need>].")
 	return b.String()
+}
+
+// summary renders a catalog as "45 tools on 6 servers: system (12), files (9), …".
+func summary(c schemas.Catalog) string {
+	servers := len(c.Servers) + c.MoreServers
+	noun := "servers"
+	if servers == 1 {
+		noun = "server"
+	}
+	tools := "tools"
+	if c.Tools == 1 {
+		tools = "tool"
+	}
+	parts := make([]string, 0, serversShown)
+	for i, s := range c.Servers {
+		if i == serversShown {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d)", s.Server, s.Tools))
+	}
+	out := fmt.Sprintf("%d %s on %d %s: %s", c.Tools, tools, servers, noun, strings.Join(parts, ", "))
+	if servers > len(parts) {
+		out += fmt.Sprintf(" and %d more", servers-len(parts))
+	}
+	return out
+}
+
+func quoteAll(ws []string) string {
+	q := make([]string, len(ws))
+	for i, w := range ws {
+		q[i] = strconv.Quote(w)
+	}
+	return strings.Join(q, ", ")
 }
 
 // list renders candidates as "id (0.72), id (0.61)".

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
@@ -19,6 +20,7 @@ import (
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/resolve"
 	"github.com/toolyard/toolyard/workers/route"
+	"github.com/toolyard/toolyard/workers/session"
 )
 
 // Config is what the stages are built from.
@@ -36,6 +38,14 @@ type Config struct {
 	// Resolver, when set, resolves activated intents in front of the
 	// deterministic rules (the LLM resolver, workers/llmresolve).
 	Resolver resolve.Resolver
+	// Disambiguator, when set, may pick the tool of a medium-tier intent
+	// (the choose stage) within ChooseTimeout (route.DefaultChooseTimeout
+	// when 0); off by default.
+	Disambiguator route.Disambiguator
+	ChooseTimeout time.Duration
+	// Sessions, when set, turns on session tool sets (the session stage,
+	// find_tools and activate).
+	Sessions *SessionConfig
 	Log      *slog.Logger
 }
 
@@ -47,6 +57,7 @@ type Set struct {
 	registry   *registry.Registry
 	engine     *discover.Engine
 	executor   *execute.Executor
+	catalog    *catalog
 	// loaded is set once the registry store's tools were loaded; until then
 	// the index holds only what New was given and is rebuilt in one go.
 	loaded bool
@@ -85,7 +96,8 @@ func New(cfg Config) (*Set, error) {
 	s := &Set{cfg: cfg, thresholds: live, builtin: isBuiltin, registry: reg, engine: engine}
 	s.executor = execute.New(reg, func(ctx context.Context, q string, k int) ([]schemas.Candidate, error) {
 		return s.engine.Search(ctx, q, k, nil)
-	}, cfg.Execute...)
+	}, append(cfg.Execute, s.sessionOptions()...)...)
+	s.catalog = &catalog{set: s}
 	return s, nil
 }
 
@@ -122,7 +134,13 @@ func (s *Set) Stage(name string) (pipeline.Stage, error) {
 	case bind.StageDiscover:
 		return discover.Stage(s.engine), nil
 	case bind.StageRoute:
-		return route.Stage(s.thresholds), nil
+		return route.Stage(s.thresholds, s.routeOptions()...), nil
+	case bind.StageChoose:
+		return route.ChooseStage(s.cfg.Log, s.routeOptions()...), nil
+	case bind.StageAnswer:
+		return route.AnswerStage(), nil
+	case session.StageName:
+		return s.sessionStage()
 	case bind.StageResolve:
 		return resolve.Stage(s.registry, resolve.WithResolver(s.cfg.Resolver)), nil
 	case bind.StageExecute:
@@ -134,4 +152,4 @@ func (s *Set) Stage(name string) (pipeline.Stage, error) {
 }
 
 // Valid reports whether name is a stage.
-func Valid(name string) bool { return slices.Contains(bind.Stages, name) }
+func Valid(name string) bool { return slices.Contains(bind.Stages, name) || name == session.StageName }

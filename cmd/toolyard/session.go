@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/workers/service"
+	"github.com/toolyard/toolyard/workers/session"
+	"github.com/toolyard/toolyard/workers/stages"
+)
+
+// sessionFlags are the settings of session tool sets and of the toolyard
+// micro service, shared by up and worker.
+type sessionFlags struct {
+	on      bool
+	ttl     time.Duration
+	seedK   int
+	seedMin float64
+	service bool
+}
+
+func (f *sessionFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.BoolVar(&f.on, "sessions", true, "keep each session's active tool set (KV bucket sessions): seeded from its first output, grown by find_tools and activate")
+	fl.DurationVar(&f.ttl, "session-ttl", session.DefaultTTL, "how long an idle session's tool set lives (applies when the sessions bucket is created)")
+	fl.IntVar(&f.seedK, "seed-k", session.DefaultSeedK, "tools a session's set is seeded with at most")
+	fl.Float64Var(&f.seedMin, "seed-min-confidence", session.DefaultSeedMinConf, "confidence a tool needs to be seeded or added by find_tools")
+	fl.BoolVar(&f.service, "service", cmd.Name() == "up", "answer the NATS micro service \"toolyard\" (toolyard.resolve_intent, find_tools, activate, tools.list, session.end)")
+}
+
+// config opens the session store when sessions are on.
+func (f *sessionFlags) config(ctx context.Context, js jetstream.JetStream, log *slog.Logger) (*stages.SessionConfig, error) {
+	if !f.on {
+		return nil, nil
+	}
+	st, err := session.Open(ctx, js, session.WithTTL(f.ttl), session.WithLogger(log))
+	if err != nil {
+		return nil, err
+	}
+	return &stages.SessionConfig{Store: st, Seed: []session.SeedOption{
+		session.WithSeedK(f.seedK), session.WithSeedMinConfidence(f.seedMin),
+	}}, nil
+}
+
+// withStages adds the session stage to names when sessions are on.
+func (f *sessionFlags) withStages(names []string) []string {
+	if !f.on {
+		return names
+	}
+	return append(append([]string(nil), names...), session.StageName)
+}
+
+// startService starts the micro service when asked; stop it with the result.
+func (f *sessionFlags) startService(js jetstream.JetStream, set *stages.Set, log *slog.Logger) (func(), error) {
+	if !f.service {
+		return func() {}, nil
+	}
+	svc, err := service.Start(js.Conn(), set, service.WithLogger(log))
+	if err != nil {
+		return nil, err
+	}
+	log.Info("service started", "name", service.Name, "subjects", "toolyard.>")
+	return func() { _ = svc.Stop() }, nil
+}
+
+func newSession(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "session",
+		Short: "Inspect or end a session's active tool set",
+		Long: `A session's active tool set is what its agent is shown beside the meta-tools:
+seeded from the session's first output (the best --seed-k tools above
+--seed-min-confidence), grown by find_tools and activate, cleared when the
+session ends (agent.end.<session>, or 'toolyard session end') or has been idle
+for the sessions bucket's TTL.`,
+	}
+	open := func(cmd *cobra.Command) (*session.Store, func(), error) {
+		nc, err := pipeline.Connect(g.nats, "toolyard-session")
+		if err != nil {
+			return nil, nil, err
+		}
+		js, err := jetstream.New(nc)
+		if err != nil {
+			nc.Close()
+			return nil, nil, err
+		}
+		st, err := session.Open(cmd.Context(), js)
+		if err != nil {
+			nc.Close()
+			return nil, nil, err
+		}
+		return st, nc.Close, nil
+	}
+	end := &cobra.Command{
+		Use:   "end SESSION",
+		Short: "Clear a session's active tool set now",
+		Long: `Clears the session's active tool set, as an agent.end.<session> message does.
+The next output of the session seeds a new set. Prints {"session_id", "ended", "cleared"}.`,
+		Example: `  toolyard session end demo`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := session.CheckID(args[0]); err != nil {
+				return err
+			}
+			st, done, err := open(cmd)
+			if err != nil {
+				return err
+			}
+			defer done()
+			n, err := st.End(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, service.EndReply{SessionID: args[0], Ended: true, Cleared: n})
+		},
+	}
+	tools := &cobra.Command{
+		Use:     "tools SESSION",
+		Short:   "Print a session's active tool set as JSON",
+		Example: `  toolyard session tools demo`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := session.CheckID(args[0]); err != nil {
+				return err
+			}
+			st, done, err := open(cmd)
+			if err != nil {
+				return err
+			}
+			defer done()
+			set, err := st.Get(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, set)
+		},
+	}
+	cmd.AddCommand(end, tools)
+	return cmd
+}
+
+func printJSON(cmd *cobra.Command, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(cmd.OutOrStdout(), string(data))
+	return err
+}

@@ -1,0 +1,181 @@
+// Package service is Toolyard's NATS request/reply interface (nats.go
+// micro, service name "toolyard"): resolve an intent, find and activate
+// tools, list and end a session's tool set — the pipeline's stage cores,
+// run in-process, for clients that want an answer to a request rather than
+// a stream of results.
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/micro"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/stages"
+)
+
+// Name and version of the micro service.
+const (
+	Name    = "toolyard"
+	Version = "1.0.0"
+)
+
+// Endpoint subjects (the group "toolyard" + the endpoint).
+const (
+	SubjectResolveIntent = "toolyard.resolve_intent"
+	SubjectFindTools     = "toolyard.find_tools"
+	SubjectActivate      = "toolyard.activate"
+	SubjectToolsList     = "toolyard.tools.list"
+	SubjectSessionEnd    = "toolyard.session.end"
+)
+
+// Error codes in the Nats-Service-Error-Code header.
+const (
+	codeBadRequest = "400"
+	codeNotFound   = "404"
+	codeFailed     = "500"
+	codeUnavail    = "503"
+)
+
+// DefaultTimeout bounds one request's work.
+const DefaultTimeout = 60 * time.Second
+
+// Option configures the service.
+type Option func(*Service)
+
+// WithTimeout bounds one request's work (DefaultTimeout).
+func WithTimeout(d time.Duration) Option { return func(s *Service) { s.timeout = d } }
+
+// WithLogger sets the logger (slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// Service answers requests with a stage set's cores.
+type Service struct {
+	set     *stages.Set
+	svc     micro.Service
+	timeout time.Duration
+	log     *slog.Logger
+}
+
+// Start registers the service on nc. Every process that starts it joins
+// the same queue group, so requests are spread over them.
+func Start(nc *nats.Conn, set *stages.Set, opts ...Option) (*Service, error) {
+	s := &Service{set: set, timeout: DefaultTimeout, log: slog.Default()}
+	for _, o := range opts {
+		o(s)
+	}
+	svc, err := micro.AddService(nc, micro.Config{
+		Name: Name, Version: Version,
+		Description: "Toolyard: resolve plain-language tool intents; session tool sets",
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start the toolyard service: %w", err)
+	}
+	s.svc = svc
+	g := svc.AddGroup("toolyard")
+	eps := []struct {
+		name, subject string
+		h             func(context.Context, []byte) (any, error)
+		doc           string
+	}{
+		{"resolve_intent", SubjectResolveIntent, s.resolveIntent, `{"session_id","text",["message_id","conversation","scope"]} → Result`},
+		{"find_tools", SubjectFindTools, s.findTools, `{"session_id","query",["k","scope"]} → matches, added, tools`},
+		{"activate", SubjectActivate, s.activate, `{"session_id","id",["scope"]} → the tool's usage, tools`},
+		{"tools_list", SubjectToolsList, s.toolsList, `{"session_id"} → ToolSet`},
+		{"session_end", SubjectSessionEnd, s.sessionEnd, `{"session_id"} → {"session_id","ended","cleared"}`},
+	}
+	for _, ep := range eps {
+		err := g.AddEndpoint(ep.name, s.handler(ep.name, ep.h),
+			micro.WithEndpointSubject(ep.subject[len("toolyard."):]),
+			micro.WithEndpointMetadata(map[string]string{"format": "application/json", "request_response": ep.doc}))
+		if err != nil {
+			_ = svc.Stop()
+			return nil, fmt.Errorf("add endpoint %s: %w", ep.name, err)
+		}
+	}
+	return s, nil
+}
+
+// Stop stops answering.
+func (s *Service) Stop() error { return s.svc.Stop() }
+
+// Info is the micro service's info.
+func (s *Service) Info() micro.Info { return s.svc.Info() }
+
+// requestError is a bad request or a failure with its error code.
+type requestError struct {
+	code string
+	err  error
+}
+
+func (e *requestError) Error() string { return e.err.Error() }
+func (e *requestError) Unwrap() error { return e.err }
+
+func badRequest(format string, args ...any) error {
+	return &requestError{code: codeBadRequest, err: fmt.Errorf(format, args...)}
+}
+
+func (s *Service) handler(name string, h func(context.Context, []byte) (any, error)) micro.Handler {
+	return micro.HandlerFunc(func(req micro.Request) {
+		ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+		defer cancel()
+		out, err := h(ctx, req.Data())
+		if err != nil {
+			code := codeFailed
+			var re *requestError
+			if errors.As(err, &re) {
+				code = re.code
+			}
+			s.log.Debug("service request failed", "endpoint", name, "code", code, "error", err)
+			_ = req.Error(code, oneLine(err.Error()), nil)
+			return
+		}
+		if err := req.RespondJSON(out); err != nil {
+			s.log.Warn("service reply not sent", "endpoint", name, "error", err)
+		}
+	})
+}
+
+// decode reads a request body strictly: unknown fields are mistakes worth
+// reporting, not ignoring.
+func decode(data []byte, v any) error {
+	if len(data) == 0 {
+		return badRequest("empty request: send a JSON object")
+	}
+	dec := json.NewDecoder(bytesReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badRequest("request is not valid JSON for this endpoint: %v", err)
+	}
+	return nil
+}
+
+// oneLine keeps an error description header-safe.
+func oneLine(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c == '\r' || c == '\n' {
+			b[i] = ' '
+		}
+	}
+	if len(b) > 1024 {
+		b = append(b[:1021], "..."...)
+	}
+	return string(b)
+}
+
+func withTime(r schemas.Result) schemas.Result {
+	if r.V == 0 {
+		r.V = schemas.Version
+	}
+	if r.Timestamp.IsZero() {
+		r.Timestamp = time.Now().UTC()
+	}
+	return r
+}

@@ -1,0 +1,209 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/micro"
+
+	"github.com/toolyard/toolyard/ops/sample"
+	"github.com/toolyard/toolyard/pipeline/pipelinetest"
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/service"
+	"github.com/toolyard/toolyard/workers/session"
+	"github.com/toolyard/toolyard/workers/stages"
+)
+
+type fixture struct {
+	env   *pipelinetest.Env
+	store *session.Store
+}
+
+// start runs the service over the sample registry on a real embedded
+// server, with sessions on (or off).
+func start(t *testing.T, sessions bool) fixture {
+	t.Helper()
+	env := pipelinetest.Start(t)
+	ms, err := sample.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := stages.Config{Tools: ms}
+	var st *session.Store
+	if sessions {
+		if st, err = session.Open(context.Background(), env.JS); err != nil {
+			t.Fatal(err)
+		}
+		cfg.Sessions = &stages.SessionConfig{Store: st}
+	}
+	set, err := stages.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := service.Start(env.NC, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = svc.Stop() })
+	return fixture{env: env, store: st}
+}
+
+// request sends v and returns the reply, and its error code when it is a
+// micro error.
+func request(t *testing.T, nc *nats.Conn, subject string, body string) (data []byte, code, desc string) {
+	t.Helper()
+	m, err := nc.Request(subject, []byte(body), 10*time.Second)
+	if err != nil {
+		t.Fatalf("%s: %v", subject, err)
+	}
+	return m.Data, m.Header.Get(micro.ErrorCodeHeader), m.Header.Get(micro.ErrorHeader)
+}
+
+func decode[T any](t *testing.T, data []byte) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	return v
+}
+
+func TestServiceAdvertisesItsEndpoints(t *testing.T) {
+	f := start(t, true)
+	data, _, _ := request(t, f.env.NC, "$SRV.INFO.toolyard", "")
+	info := decode[micro.Info](t, data)
+	var subjects []string
+	for _, e := range info.Endpoints {
+		subjects = append(subjects, e.Subject)
+	}
+	slices.Sort(subjects)
+	want := []string{service.SubjectActivate, service.SubjectFindTools, service.SubjectResolveIntent, service.SubjectSessionEnd, service.SubjectToolsList}
+	slices.Sort(want)
+	if info.Name != "toolyard" || !slices.Equal(subjects, want) {
+		t.Fatalf("info %s %v", info.Name, subjects)
+	}
+}
+
+func TestResolveIntent(t *testing.T) {
+	f := start(t, true)
+	nc := f.env.NC
+	tests := []struct {
+		name, body, status, tool string
+	}{
+		{"activated and executed", `{"session_id": "r1", "text": "how long has the system been up"}`, schemas.StatusExecuted, "system/uptime"},
+		{"not found", `{"session_id": "r1", "text": "compose a sonnet about zyxglorp"}`, schemas.StatusNotFound, ""},
+		{"missing argument", `{"session_id": "r1", "text": "count the lines of a file"}`, schemas.StatusError, "files/count_lines"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, code, desc := request(t, nc, service.SubjectResolveIntent, tt.body)
+			if code != "" {
+				t.Fatalf("error %s: %s", code, desc)
+			}
+			if err := schemas.Validate(schemas.KindResult, data); err != nil {
+				t.Fatalf("reply breaks the result contract: %v", err)
+			}
+			r := decode[schemas.Result](t, data)
+			if r.Status != tt.status || r.ToolID != tt.tool || r.Message == "" && r.Status != schemas.StatusExecuted {
+				t.Fatalf("status %s tool %s message %q", r.Status, r.ToolID, r.Message)
+			}
+			if r.Status == schemas.StatusNotFound && (!slices.Contains(r.Unmatched, "zyxglorp") || r.Available == nil) {
+				t.Errorf("not found without unknown words or summary: %+v", r)
+			}
+		})
+	}
+	// The first request seeded the session's set.
+	set, err := f.store.Get(context.Background(), "r1")
+	if err != nil || !set.Seeded || !set.Has("system/uptime") {
+		t.Fatalf("session after first request: %+v, %v", set, err)
+	}
+}
+
+func TestSessionEndpoints(t *testing.T) {
+	f := start(t, true)
+	nc := f.env.NC
+	data, code, desc := request(t, nc, service.SubjectFindTools, `{"session_id": "s1", "query": "disk usage of a directory"}`)
+	if code != "" {
+		t.Fatalf("find_tools: %s %s", code, desc)
+	}
+	found := decode[map[string]any](t, data)
+	if added, _ := found["added"].([]any); len(added) == 0 || added[0] != "system/disk_usage" {
+		t.Fatalf("find_tools added %v: %s", found["added"], data)
+	}
+	data, code, desc = request(t, nc, service.SubjectActivate, `{"session_id": "s1", "id": "files/checksum"}`)
+	if code != "" {
+		t.Fatalf("activate: %s %s", code, desc)
+	}
+	act := decode[map[string]any](t, data)
+	if act["activated"] != "files/checksum" || !strings.Contains(act["message"].(string), `<tool_call name="files/checksum">`) {
+		t.Fatalf("activate: %s", data)
+	}
+	data, _, _ = request(t, nc, service.SubjectToolsList, `{"session_id": "s1"}`)
+	set := decode[schemas.ToolSet](t, data)
+	if !set.Has("system/disk_usage") || !set.Has("files/checksum") {
+		t.Fatalf("tools.list %v", set.IDs())
+	}
+	if other := decode[schemas.ToolSet](t, first(request(t, nc, service.SubjectToolsList, `{"session_id": "s2"}`))); len(other.Tools) != 0 {
+		t.Fatalf("another session sees %v", other.IDs())
+	}
+	data, _, _ = request(t, nc, service.SubjectSessionEnd, `{"session_id": "s1"}`)
+	if end := decode[service.EndReply](t, data); !end.Ended || end.Cleared != len(set.Tools) {
+		t.Fatalf("session.end %+v", end)
+	}
+	if after := decode[schemas.ToolSet](t, first(request(t, nc, service.SubjectToolsList, `{"session_id": "s1"}`))); len(after.Tools) != 0 {
+		t.Fatalf("after end: %v", after.IDs())
+	}
+}
+
+func first(data []byte, _, _ string) []byte { return data }
+
+func TestServiceBadRequests(t *testing.T) {
+	f := start(t, true)
+	tests := []struct {
+		subject, body, code, says string
+	}{
+		{service.SubjectResolveIntent, ``, "400", "empty request"},
+		{service.SubjectResolveIntent, `not json`, "400", "not valid JSON"},
+		{service.SubjectResolveIntent, `{"session_id": "a.b", "text": "x"}`, "400", "session_id"},
+		{service.SubjectResolveIntent, `{"session_id": "s", "text": "   "}`, "400", "text is empty"},
+		{service.SubjectResolveIntent, `{"session_id": "s", "text": "x", "txet": 1}`, "400", "unknown field"},
+		{service.SubjectFindTools, `{"session_id": "s", "query": ""}`, "400", "query is empty"},
+		{service.SubjectFindTools, `{"session_id": "s", "query": "x", "k": 500}`, "400", "k must be"},
+		{service.SubjectActivate, `{"session_id": "s", "id": ""}`, "400", "id is empty"},
+		{service.SubjectActivate, `{"session_id": "s", "id": "nope/nothing"}`, "404", "no tool"},
+		{service.SubjectActivate, `{"session_id": "s", "id": "files/checksum", "scope": ["system"]}`, "400", "outside this session's scope"},
+		{service.SubjectToolsList, `{}`, "400", "session_id"},
+		{service.SubjectSessionEnd, `{"session": "s"}`, "400", "unknown field"},
+	}
+	for _, tt := range tests {
+		_, code, desc := request(t, f.env.NC, tt.subject, tt.body)
+		if code != tt.code || !strings.Contains(desc, tt.says) {
+			t.Errorf("%s %s: %s %q, want %s containing %q", tt.subject, tt.body, code, desc, tt.code, tt.says)
+		}
+	}
+}
+
+func TestServiceWithoutSessions(t *testing.T) {
+	f := start(t, false)
+	for subject, body := range map[string]string{
+		service.SubjectFindTools:  `{"session_id": "s", "query": "x"}`,
+		service.SubjectActivate:   `{"session_id": "s", "id": "files/checksum"}`,
+		service.SubjectToolsList:  `{"session_id": "s"}`,
+		service.SubjectSessionEnd: `{"session_id": "s"}`,
+	} {
+		_, code, desc := request(t, f.env.NC, subject, body)
+		if code != "503" || !strings.Contains(desc, "session tool sets are off") {
+			t.Errorf("%s without sessions: %s %q", subject, code, desc)
+		}
+	}
+	// Resolving still works.
+	data, code, _ := request(t, f.env.NC, service.SubjectResolveIntent, `{"session_id": "s", "text": "how long has the system been up"}`)
+	if r := decode[schemas.Result](t, data); code != "" || r.Status != schemas.StatusExecuted {
+		t.Fatalf("resolve without sessions: %s %s", code, data)
+	}
+}

@@ -1,0 +1,143 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// Defaults of the seeding options: the best 8 tools whose confidence is at
+// least 0.3 (the weak-match floor of routing).
+const (
+	DefaultSeedK       = 8
+	DefaultSeedMinConf = 0.3
+	maxSeedK           = 64
+)
+
+// SearchFunc finds up to k tools for a plain-language text within scope
+// (tool ids or server names; empty admits all), most confident first. It
+// must fail rather than degrade: a search that could not use all its
+// evidence (an embedder down) returns an error.
+type SearchFunc func(ctx context.Context, text string, k int, scope []string) ([]schemas.Candidate, error)
+
+// Seeder seeds sessions' sets from their first output.
+type Seeder struct {
+	store   *Store
+	search  SearchFunc
+	k       int
+	minConf float64
+	exclude func(id string) bool
+	log     *slog.Logger
+}
+
+// SeedOption configures a Seeder.
+type SeedOption func(*Seeder)
+
+// WithSeedK sets how many tools a seed holds at most (DefaultSeedK).
+func WithSeedK(k int) SeedOption { return func(s *Seeder) { s.k = k } }
+
+// WithSeedMinConfidence sets the confidence a tool needs to be seeded
+// (DefaultSeedMinConf).
+func WithSeedMinConfidence(c float64) SeedOption { return func(s *Seeder) { s.minConf = c } }
+
+// WithExclude leaves out tools that are always available anyway (the
+// meta-tools).
+func WithExclude(f func(id string) bool) SeedOption { return func(s *Seeder) { s.exclude = f } }
+
+// WithSeedLogger sets the logger (slog.Default()).
+func WithSeedLogger(l *slog.Logger) SeedOption { return func(s *Seeder) { s.log = l } }
+
+// NewSeeder seeds sets in store with search.
+func NewSeeder(store *Store, search SearchFunc, opts ...SeedOption) (*Seeder, error) {
+	s := &Seeder{store: store, search: search, k: DefaultSeedK, minConf: DefaultSeedMinConf, log: slog.Default()}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.k < 1 || s.k > maxSeedK {
+		return nil, fmt.Errorf("seed K must be 1–%d, got %d", maxSeedK, s.k)
+	}
+	if !(s.minConf >= 0 && s.minConf <= 1) {
+		return nil, fmt.Errorf("seed confidence floor must be in [0,1], got %v", s.minConf)
+	}
+	if store == nil || search == nil {
+		return nil, fmt.Errorf("seeder needs a store and a search")
+	}
+	return s, nil
+}
+
+// Store is the seeder's store.
+func (s *Seeder) Store() *Store { return s.store }
+
+// MinConfidence is the confidence floor of seeded tools.
+func (s *Seeder) MinConfidence() float64 { return s.minConf }
+
+// Seed seeds the output's session from the output's text if the session is
+// not seeded yet, else renews its TTL. When the search fails the set is
+// seeded empty with the reason (fail-safe); only a done ctx is returned as
+// an error, and store failures.
+func (s *Seeder) Seed(ctx context.Context, out schemas.AgentOutput) (set schemas.ToolSet, seeded bool, err error) {
+	current, err := s.store.Get(ctx, out.SessionID)
+	if err != nil {
+		return schemas.ToolSet{}, false, err
+	}
+	if current.Seeded {
+		if err := s.store.Touch(ctx, out.SessionID); err != nil {
+			s.log.Warn("session TTL not renewed", "session", out.SessionID, "error", err)
+		}
+		return current, false, nil
+	}
+	tools, degraded, err := s.pick(ctx, out.Text, out.Scope)
+	if err != nil {
+		return schemas.ToolSet{}, false, err
+	}
+	if degraded != "" {
+		s.log.Warn("session seeded empty: discovery failed", "session", out.SessionID, "reason", degraded)
+	}
+	return s.store.Seed(ctx, out.SessionID, out.MessageID, tools, degraded)
+}
+
+// pick searches text and keeps the best K tools at or above the floor, in
+// scope. A failed search yields no tools and the reason.
+func (s *Seeder) pick(ctx context.Context, text string, scope []string) ([]schemas.ActiveTool, string, error) {
+	cands, err := s.search(ctx, text, s.k, scope)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		return nil, err.Error(), nil
+	}
+	return Admit(cands, s.k, s.minConf, scope, s.exclude, schemas.SourceSeed), "", nil
+}
+
+// Admit turns candidates into active tools: at most k, each at or above
+// minConf and inside scope (ids or servers; empty admits all), none that
+// exclude names. Discovery already applies the scope; checking again here
+// keeps a set inside its scope whatever search was used.
+func Admit(cands []schemas.Candidate, k int, minConf float64, scope []string, exclude func(string) bool, source string) []schemas.ActiveTool {
+	var out []schemas.ActiveTool
+	for _, c := range cands {
+		if len(out) == k {
+			break
+		}
+		if !(c.Confidence >= minConf) || !InScope(c.ToolID, c.Server, scope) || (exclude != nil && exclude(c.ToolID)) {
+			continue
+		}
+		out = append(out, ActiveFrom(c, source))
+	}
+	return out
+}
+
+// ActiveFrom is a candidate as an active tool.
+func ActiveFrom(c schemas.Candidate, source string) schemas.ActiveTool {
+	return schemas.ActiveTool{ID: c.ToolID, Name: c.Name, Description: c.Description, Keywords: slices.Clone(c.Keywords),
+		Server: c.Server, Confidence: c.Confidence, Source: source}
+}
+
+// InScope reports whether a tool is admitted by scope (its id or its
+// server listed); an empty scope admits every tool.
+func InScope(id, server string, scope []string) bool {
+	return len(scope) == 0 || slices.Contains(scope, id) || (server != "" && slices.Contains(scope, server))
+}
