@@ -32,6 +32,12 @@ type Result struct {
 	Output *ToolOutput `json:"output,omitempty"`
 	// Matches are the alternatives offered when no tool was activated.
 	Matches []Candidate `json:"matches,omitempty"`
+	// Unmatched are the words of a not-found intent that no tool in the
+	// registry contains: what the agent should rephrase.
+	Unmatched []string `json:"unmatched,omitempty"`
+	// Available summarises the servers a not-found intent could have used
+	// (counts, never the whole registry).
+	Available *Catalog `json:"available,omitempty"`
 	// IntentIDs lists the intents of an accepted output, in run order.
 	IntentIDs []string `json:"intent_ids,omitempty"`
 	Error     *Error   `json:"error,omitempty"`
