@@ -11,7 +11,7 @@ import (
 // Defaults of the options.
 const (
 	DefaultTimeout        = 10 * time.Second
-	DefaultMaxOutputBytes = 64 << 10
+	DefaultMaxOutputBytes = 4 << 20 // a hard cap; output over InlineOutputBytes goes to the outputs object store
 	// StderrTailBytes is how much of the end of stderr a ToolOutput keeps.
 	StderrTailBytes = 4 << 10
 )
@@ -42,7 +42,7 @@ func WithDefaultTimeout(d time.Duration) Option {
 }
 
 // WithMaxOutputBytes sets how much stdout a call keeps when its manifest
-// sets no cap (64 KiB by default); the rest is read and dropped.
+// sets no cap (4 MiB by default); the rest is read and dropped.
 func WithMaxOutputBytes(n int) Option {
 	return func(c *config) {
 		if n > 0 {
