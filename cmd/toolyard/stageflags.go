@@ -35,6 +35,7 @@ type stageFlags struct {
 	sess        sessionFlags
 	llm         llmFlags
 	join        joinFlags
+	guard       guardFlags
 }
 
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
@@ -53,6 +54,7 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.StringVar(&f.embedder.URL, "embedder-url", "", "embedding endpoint for ollama/openai (e.g. http://127.0.0.1:11434)")
 	f.llm.register(fl)
 	f.join.register(fl)
+	f.guard.register(fl)
 	f.sess.register(cmd)
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
@@ -109,8 +111,12 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 	if err != nil {
 		return nil, err
 	}
+	gopts, err := f.guard.options(js, log)
+	if err != nil {
+		return nil, err
+	}
 	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Log: log, Sessions: sc,
-		Execute: executeOptions(ctx, log), Join: f.join.options()})
+		Execute: append(executeOptions(ctx, log), gopts...), Join: f.join.options()})
 	if err != nil {
 		return nil, err
 	}

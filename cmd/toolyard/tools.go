@@ -30,6 +30,7 @@ worker within a second, a removed one disappears. list and search can also read 
 registry file directly with --registry (no server needed).`,
 	}
 	cmd.AddCommand(newToolsImport(g), newToolsAdd(g), newToolsRemove(g), newToolsList(g), newToolsSearch(g))
+	cmd.AddCommand(newToolsSign(), newToolsKeygen(), newToolsVerify()) // signing: tools_sign.go
 	return cmd
 }
 
@@ -82,6 +83,7 @@ different tool under a registered id is refused unless --replace.`,
 	c.Flags().StringVar(&namespace, "namespace", "", "prefix every id with NAMESPACE/ (and set server to it where unset)")
 	c.Flags().BoolVar(&replace, "replace", false, "overwrite registered tools that differ")
 	c.AddCommand(newToolsImportMCP(g)) // importers of other sources: tools_mcp.go
+	c.AddCommand(newToolsImportNATS(g))
 	return c
 }
 
