@@ -82,6 +82,9 @@ func enumValue(p *property, s string) (any, error) {
 			return normalizeValue(p, e), nil
 		}
 	}
+	if e, ok := enumSynonym(p.enum, t); ok {
+		return normalizeValue(p, e), nil
+	}
 	names := make([]string, len(p.enum))
 	for i, e := range p.enum {
 		names[i] = displayEnum(e)

@@ -133,3 +133,26 @@ func TestInvalidError(t *testing.T) {
 		})
 	}
 }
+
+// A required parameter given blank is reported as missing, like one not
+// given at all.
+func TestBlankRequiredIsMissing(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		m    schemas.Manifest
+	}{
+		{"empty quotes", `disk usage path=""`, diskUsage},
+		{"spaces in quotes", `disk usage path="   "`, diskUsage},
+		{"empty list", `archive files=[]`, archive},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Resolve(context.Background(), routed(tt.text), tt.m)
+			var me *MissingError
+			if !errors.As(err, &me) || len(me.Missing) != 1 {
+				t.Fatalf("err = %v, want *MissingError naming one parameter", err)
+			}
+		})
+	}
+}

@@ -523,7 +523,8 @@ func (f *filler) valueBefore(p *property, h int) bool {
 	}
 	if capWord(f.toks[h-1].raw) || innerWord(f.toks[h-1].raw) && h >= 2 && capWord(f.toks[h-2].raw) {
 		first := f.capRunBack(h - 1)
-		if first < 0 {
+		if first < 0 || strings.HasSuffix(f.toks[h-1].raw, "'s") || strings.HasSuffix(f.toks[h-1].raw, "’s") {
+			// "Generosity Inc.'s activities": the name owns the thing.
 			return false
 		}
 		if f.try(p, f.spanValue(first, h-1)) {

@@ -50,6 +50,11 @@ var (
 		"location":{"type":"string"}}}`)
 	payment = manifest("course/enroll", "enrollInCourse", `{"type":"object","required":["course_id","payment_method"],"properties":{
 		"course_id":{"type":"string"},"payment_method":{"type":"string"}}}`)
+	sorter = manifest("data/sort", "sortRecords", `{"type":"object","properties":{
+		"order":{"type":"string","enum":["ascending","descending"]},"fmt":{"type":"string","enum":["open_valve","image"]},
+		"currency":{"type":"string"},"sex":{"type":"string"},"direction":{"type":"string"}}}`)
+	impact = manifest("org/impact", "assessImpact", `{"type":"object","required":["organization"],"properties":{
+		"organization":{"type":"string"},"activities":{"type":"string"}}}`)
 	deploy = manifest("ops/deploy", "deployApplication", `{"type":"object","required":["server"],"properties":{
 		"server":{"type":"string"}}}`)
 )
@@ -92,7 +97,17 @@ func TestResolvePhrases(t *testing.T) {
 		{"quoted value after an unknown key", grammar, `Check the grammar of the sentence: "The quick brown fox jumps over the lazy dog.`, map[string]any{"text": "The quick brown fox jumps over the lazy dog."}},
 		{"key naming the last word of a parameter", photo, `Edit the photo at this URL: "https://example.com/p.jpg"?`, map[string]any{"photo_url": "https://example.com/p.jpg"}},
 		{"acronym before a noun is no name; the one code left is the value", deploy, "Deploy to the server at IP address 10.0.0.7.", map[string]any{"server": "10.0.0.7"}},
+		// Enum members by synonym, separators, plural or prefix.
+		{"enum synonym", sorter, "sort order=asc", map[string]any{"order": "ascending"}},
+		{"enum prefix", sorter, "sort order: desc", map[string]any{"order": "descending"}},
+		{"enum with other separators", sorter, `sort fmt="open valve"`, map[string]any{"fmt": "open_valve"}},
+		{"enum word in plural", sorter, "sort the images", map[string]any{"fmt": "image"}},
+		{"enum synonym is not read from prose", sorter, "sort them asc", map[string]any{}},
+		// Closed word classes.
+		{"currency code, sex and direction", sorter, "for a male patient, moving forward, prices in EUR", map[string]any{"currency": "EUR", "sex": "male", "direction": "forward"}},
+		{"currency code must be capitals", sorter, "try again", map[string]any{}},
 		// Names left over go to required text parameters.
+		{"a possessive name owns the noun after it", impact, "Assess the impact of Generosity Inc.'s activities in the field of education", map[string]any{"organization": "Generosity Inc."}},
 		{"leftover name", optimism, "Provide the optimism score for Alex Johnson.", map[string]any{"person": "Alex Johnson"}},
 		{"possessive dropped", optimism, "Tell me Alex Johnson's optimism score.", map[string]any{"person": "Alex Johnson"}},
 		// Numbers in prose.

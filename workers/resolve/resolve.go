@@ -58,10 +58,12 @@ func fill(text string, s *toolSchema, toolWords map[string]bool, toolID string) 
 	f.applyLanguages()
 	f.applyPlaces()
 	f.applyEnumWords()
+	f.applyVocabularies()
 	f.applyLooseNumbers()
 	f.applyBareQuoted(free)
 	f.applyNames(free)
 	f.applyFreetext(free)
+	f.dropBlank()
 	f.applyDefaults()
 
 	var missing []Param

@@ -44,6 +44,17 @@ func trimQuotes(s string) string {
 
 // applyEnumWords is rule 5: a word naming one value of exactly one
 // missing enum property.
+
+// enumWord: a word of prose names enum member m, ignoring case, separators
+// and plural ("images" for image). Synonyms and prefixes are for values
+// given explicitly; in prose they would match too much.
+func enumWord(m, word string) bool {
+	if strings.EqualFold(m, word) {
+		return true
+	}
+	nm, nw := normalize(m), normalize(word)
+	return nm != "" && (nm == nw || nm+"s" == nw || nm+"es" == nw)
+}
 func (f *filler) applyEnumWords() {
 	type hit struct {
 		value string
@@ -60,7 +71,7 @@ func (f *filler) applyEnumWords() {
 				continue
 			}
 			for _, e := range p.enum {
-				if s, ok := e.(string); ok && strings.EqualFold(s, t.word) {
+				if s, ok := e.(string); ok && enumWord(s, t.word) {
 					hits[p] = append(hits[p], hit{s, i})
 					owners[i]++
 				}

@@ -1,0 +1,72 @@
+package resolve
+
+import "strings"
+
+// Closed word classes that answer a parameter by its name alone: a
+// currency code for "currency", a sex for "gender", a direction for
+// "direction". A word of the class anywhere in the intent fills the one
+// missing parameter named for it.
+var vocabularies = []struct {
+	names map[string]bool
+	words map[string]bool
+	// upper: the word must be written in capitals (currency codes).
+	upper bool
+}{
+	{setOf("currency", "currencies"), setOf("usd", "eur", "gbp", "jpy", "cny", "inr", "aud", "cad", "chf", "sek", "nok", "dkk",
+		"brl", "mxn", "krw", "sgd", "hkd", "nzd", "zar", "rub", "try", "pln", "thb", "idr", "aed", "sar", "btc", "eth"), true},
+	{setOf("gender", "sex"), setOf("male", "female", "nonbinary", "non-binary"), false},
+	{setOf("direction", "heading"), setOf("forward", "forwards", "backward", "backwards", "left", "right", "up", "down",
+		"north", "south", "east", "west", "clockwise", "counterclockwise", "anticlockwise"), false},
+}
+
+func (f *filler) applyVocabularies() {
+	for _, v := range vocabularies {
+		var target *property
+		for _, p := range f.s.props {
+			if f.missing(p) && stringProp(p) && fitsName(p, v.names) {
+				if target != nil {
+					target = nil
+					break
+				}
+				target = p
+			}
+		}
+		if target == nil {
+			continue
+		}
+		for i, t := range f.toks {
+			if t.used || !v.words[t.word] {
+				continue
+			}
+			val := cleanValue(t.raw)
+			if v.upper && val != strings.ToUpper(val) {
+				continue
+			}
+			if f.try(target, val) {
+				f.useTokens(i)
+				break
+			}
+		}
+	}
+}
+
+// dropBlank treats a required parameter given as blank text or an empty
+// list as not given: `query=""` asks for nothing.
+func (f *filler) dropBlank() {
+	for _, p := range f.s.props {
+		if !p.required || !f.given[p.name] {
+			continue
+		}
+		blank := false
+		switch v := f.args[p.name].(type) {
+		case string:
+			blank = strings.TrimSpace(v) == ""
+		case []any:
+			blank = len(v) == 0
+		}
+		if blank {
+			delete(f.args, p.name)
+			delete(f.given, p.name)
+		}
+	}
+}
