@@ -252,4 +252,7 @@ func TestApplyIgnoresUnrelated(t *testing.T) {
 	if got := discovered(t, env, "s"); len(got) != 0 {
 		t.Fatalf("sent %+v", got)
 	}
+	if n, err := w.Sweep(t.Context()); n != 0 || err != nil {
+		t.Fatalf("sweep of an empty bucket: %d, %v", n, err)
+	}
 }

@@ -193,6 +193,10 @@ func Substitute(in schemas.Intent, inputs map[string]Input) (schemas.Intent, err
 		b.WriteString(input.Text)
 		nested = append(nested, schemas.Nested{ID: n.ID, Start: start, End: b.Len()})
 		prev = n.End
+		// An empty input between two spaces would leave two: keep one.
+		if input.Text == "" && start > 0 && b.String()[start-1] == ' ' && prev < len(in.Text) && in.Text[prev] == ' ' {
+			prev++
+		}
 	}
 	b.WriteString(in.Text[prev:])
 	text := b.String()

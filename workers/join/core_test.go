@@ -59,7 +59,7 @@ func TestSubstitute(t *testing.T) {
 		{"two inputs", in, map[string]join.Input{"m.0": {Status: "executed", Text: "hello world"}, "m.1": {Status: "executed", Text: "42"}},
 			"count the words of hello world then 42", ""},
 		{"empty input inside", in, map[string]join.Input{"m.0": {Status: "executed"}, "m.1": {Status: "executed", Text: "z"}},
-			"count the words of  then z", ""},
+			"count the words of then z", ""},
 		{"empty input at the end is trimmed",
 			schemas.Intent{ID: "m.1", Text: "run x", DependsOn: []string{"m.0"}, Nested: []schemas.Nested{{ID: "m.0", Start: 4, End: 5}}},
 			map[string]join.Input{"m.0": {Status: "executed"}}, "run", ""},
