@@ -30,7 +30,12 @@
 //
 //	[TOOL: run [TOOL: search for latest deploy script]]
 //	→ 0 "search for latest deploy script"
-//	  1 "run search for latest deploy script", DependsOn [0]
+//	  1 "run search for latest deploy script", DependsOn [0], Nested [{0, 4, 35}]
+//
+// Nested gives the byte span of each inner intent's text in the outer text:
+// the stage binding holds the outer intent back, and the join stage
+// (package join) puts the inner intent's result in that span before the
+// outer intent is discovered.
 //
 // Intents and calls share one numbering, in run order: an inner marker
 // before its outer one, otherwise by position. Ids are
