@@ -38,6 +38,15 @@ func Render(r schemas.Result, maxRunes int) Input {
 				in.Reason = r.Error.Message
 			}
 		}
+		if len(r.Matches) > 0 {
+			// The alternatives say more than the advice around them, and
+			// an agent can call one of them directly.
+			ids := make([]string, len(r.Matches))
+			for i, m := range r.Matches {
+				ids[i] = fmt.Sprintf("%s (%.2f)", m.ToolID, m.Confidence)
+			}
+			in.Reason = "the candidates were " + strings.Join(ids, ", ")
+		}
 		in.Reason = clipRunes(strings.Join(strings.Fields(in.Reason), " "), maxReason)
 		return in
 	}

@@ -32,6 +32,8 @@ func TestRender(t *testing.T) {
 		{"not found", schemas.Result{Status: schemas.StatusNotFound, Message: "No tool matches \"fetch the title\"."}, 100, false, "", "No tool matches"},
 		{"error keeps its code", schemas.Result{Status: schemas.StatusError, Error: &schemas.Error{Code: "tool_failed", Message: "exit status 1"}}, 100, false, "", "exit status 1"},
 		{"multiple matches", schemas.Result{Status: schemas.StatusMultiple, Message: "Several tools could do this: activate one."}, 100, false, "", "activate one"},
+		{"matches are listed", schemas.Result{Status: schemas.StatusMultiple, Message: "Several tools could do this: activate one.",
+			Matches: []schemas.Candidate{{ToolID: "files/head", Confidence: 0.75}, {ToolID: "files/tail", Confidence: 0.09}}}, 100, false, "", "the candidates were files/head (0.75), files/tail (0.09)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
