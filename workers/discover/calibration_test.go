@@ -16,16 +16,17 @@ func TestDefaultCalibrationMonotonic(t *testing.T) {
 	}
 	base := make([]float64, len(featureNames))
 	p0 := m.probability(base)
-	// More margin, cosine, coverage or known words must never lower the
-	// probability that the tool is right.
-	for _, f := range []string{FeatureMargin, FeatureCosine, FeatureCoverage, FeatureKnown, FeatureKeywordLogit} {
+	// More margin, cosine, coverage, known words or tool coverage must
+	// never lower the probability that the tool is right.
+	for _, f := range []string{FeatureMargin, FeatureCosine, FeatureCoverage, FeatureKnown, FeatureKeywordLogit, FeatureToolCoverage} {
 		x := slices.Clone(base)
 		x[slices.Index(featureNames, f)] = 1
 		if p := m.probability(x); p < p0 {
 			t.Errorf("raising %s lowered the probability: %.3f < %.3f", f, p, p0)
 		}
 	}
-	for _, x := range [][]float64{base, {1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9}, {-1e9, -1e9, -1e9, -1e9, -1e9, -1e9, -1e9, -1e9, -1e9, -1e9}} {
+	huge, tiny := slices.Repeat([]float64{1e9}, len(featureNames)), slices.Repeat([]float64{-1e9}, len(featureNames))
+	for _, x := range [][]float64{base, huge, tiny} {
 		if p := m.probability(x); p < 0 || p > 1 || math.IsNaN(p) {
 			t.Errorf("probability %v out of [0,1]", p)
 		}

@@ -47,6 +47,11 @@ type entry struct {
 	// table, set when the engine has word vectors.
 	words   []string
 	wordIDs []int32
+	// wordTerms are the analysed term of each of words ("" when none), for
+	// the idf weight and exact match of tool coverage (soft.go); wordVec
+	// the row of each word in the engine's word table, -1 without one.
+	wordTerms []string
+	wordVec   []int32
 	// typ and permissions are what filters test.
 	typ         string
 	permissions []string
@@ -111,6 +116,13 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 			words = append(words, e.surfaceWords(v)...)
 		}
 	}
+	words = uniqueSorted(words)
+	wordTerms := make([]string, len(words))
+	for i, w := range words {
+		if ts := terms(e.text, w); len(ts) > 0 {
+			wordTerms[i] = ts[0]
+		}
+	}
 	var forms []string
 	for _, f := range []string{nameForm, e.exactForm(m.ID), localForm} {
 		if f != "" && !slices.Contains(forms, f) {
@@ -130,7 +142,8 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 		terms:       uniqueSorted(all),
 		fieldTerms:  fieldTerms,
 		names:       forms,
-		words:       uniqueSorted(words),
+		words:       words,
+		wordTerms:   wordTerms,
 		typ:         typ,
 		permissions: slices.Clone(m.Permissions),
 	}, nil

@@ -32,11 +32,17 @@ type softTable struct {
 	pool sync.Pool // *softScratch
 }
 
-// softScratch memoises the cosines of one query word to table words.
+// softScratch memoises the cosines of one query word to table words
+// (stamp, val, gen), and each table word's best cosine to any query word
+// (qstamp, best, qgen).
 type softScratch struct {
 	stamp []uint32
 	val   []float32
 	gen   uint32
+
+	qstamp []uint32
+	best   []float32
+	qgen   uint32
 }
 
 // newSoftTable returns nil unless the embedder has word vectors.
@@ -51,7 +57,9 @@ func newSoftTable(emb embed.Embedder) *softTable {
 // add sets the entry's word ids, adding new words to the table.
 func (s *softTable) add(en *entry) {
 	ids := make([]int32, 0, len(en.words))
-	for _, w := range en.words {
+	en.wordVec = make([]int32, len(en.words))
+	for i, w := range en.words {
+		en.wordVec[i] = -1
 		id, ok := s.ids[w]
 		if !ok {
 			v := s.lv.WordVector(w)
@@ -63,6 +71,7 @@ func (s *softTable) add(en *entry) {
 			s.ids[w] = id
 		}
 		ids = append(ids, id)
+		en.wordVec[i] = id
 	}
 	en.wordIDs = ids
 }
@@ -107,6 +116,7 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 		for _, p := range order {
 			p.soft, p.softKnown = p.coverage, p.known
 		}
+		e.toolCoverages(q, order, nil)
 		return
 	}
 	qv := make([][]float32, len(q.describing))
@@ -121,6 +131,14 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 		sc.stamp = make([]uint32, n+n/4)
 		sc.val = make([]float32, n+n/4)
 		sc.gen = 0
+		sc.qstamp = make([]uint32, n+n/4)
+		sc.best = make([]float32, n+n/4)
+		sc.qgen = 0
+	}
+	sc.qgen++
+	if sc.qgen == 0 {
+		clear(sc.qstamp)
+		sc.qgen = 1
 	}
 	credit := make([][]float64, len(order))
 	for j := range order {
@@ -133,23 +151,32 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 			sc.gen = 1
 		}
 		for j, p := range order {
-			if _, ok := slices.BinarySearch(p.en.terms, t); ok {
+			_, exact := slices.BinarySearch(p.en.terms, t)
+			if exact {
 				credit[j][i] = 1
-				continue
 			}
 			if qv[i] == nil {
 				continue
 			}
+			// Computed for exact matches too: tool coverage needs every
+			// tool word's best cosine to any query word.
 			best := float32(-1)
 			for _, id := range p.en.wordIDs {
 				if sc.stamp[id] != sc.gen {
-					sc.stamp[id], sc.val[id] = sc.gen, dot(qv[i], s.vecs[id])
+					v := dot(qv[i], s.vecs[id])
+					sc.stamp[id], sc.val[id] = sc.gen, v
+					if sc.qstamp[id] != sc.qgen || v > sc.best[id] {
+						sc.qstamp[id], sc.best[id] = sc.qgen, v
+					}
 				}
 				best = max(best, sc.val[id])
 			}
-			credit[j][i] = softCredit(best)
+			if !exact {
+				credit[j][i] = softCredit(best)
+			}
 		}
 	}
+	e.toolCoverages(q, order, sc)
 	s.pool.Put(sc)
 	var known float64
 	for i := range q.describing {
@@ -165,6 +192,43 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 			c += weights[i] * credit[j][i]
 		}
 		p.soft, p.softKnown = c/total, known/total
+	}
+}
+
+// toolCoverages sets each pooled tool's tool coverage: the idf-weighted
+// share of the tool's own words that the query matches, exactly or softly
+// (the best word-vector credit of any describing query word). Coverage asks
+// how much of the request a tool speaks to; this asks how much of what the
+// tool does is what was asked. A tool that shares one common word with a
+// request ("price" for a petrol-price tool asked about stock prices) covers
+// little of the request's words and is itself barely covered. sc holds
+// each table word's best cosine to the query words (softCoverages); without
+// it (no word vectors) only exact matches count.
+func (e *Engine) toolCoverages(q parsedQuery, order []*pooled, sc *softScratch) {
+	asked := slices.Clone(q.describing)
+	slices.Sort(asked)
+	for _, p := range order {
+		var num, den float64
+		for k, t := range p.en.wordTerms {
+			if t == "" {
+				continue
+			}
+			w := e.stats.idf(t)
+			den += w
+			if _, ok := slices.BinarySearch(asked, t); ok {
+				num += w
+				continue
+			}
+			if sc == nil || k >= len(p.en.wordVec) {
+				continue
+			}
+			if id := p.en.wordVec[k]; id >= 0 && sc.qstamp[id] == sc.qgen {
+				num += w * softCredit(sc.best[id])
+			}
+		}
+		if den > 0 {
+			p.toolCov = num / den
+		}
 	}
 }
 

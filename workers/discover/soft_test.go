@@ -53,3 +53,62 @@ func TestSoftCoverage(t *testing.T) {
 		t.Error("keyword-only engine has a word table")
 	}
 }
+
+// Tool coverage asks how much of what a tool does is what was asked: a
+// tool sharing one common word with a request ("price") is barely covered,
+// one whose words the request names or paraphrases is well covered. With
+// the local vectors paraphrases count; with another embedder (no word
+// table) only exact matches do, and never above the soft figure.
+func TestToolCoverage(t *testing.T) {
+	tools := []schemas.Manifest{
+		{ID: "petrol", Name: "petrol_prices", Description: "Average daily petrol price for any state or capital city region in Australia."},
+		{ID: "finance", Name: "finance", Description: "Latest financial updates and analysis of stocks and cryptocurrencies."},
+		{ID: "weather", Name: "weather", Description: "Current temperature and rain for a city."},
+	}
+	cases := []struct {
+		query string
+		// hi should be covered more than lo.
+		hi, lo string
+	}{
+		{"latest analysis of bitcoin and shares, and their price", "finance", "petrol"},
+		{"average petrol price in Sydney, Australia", "petrol", "finance"},
+		{"will it rain in the city tomorrow, what temperature", "weather", "petrol"},
+	}
+	emb := needVectors(t)
+	soft, err := New(tools, WithEmbedder(emb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer soft.Close()
+	exact, err := New(tools, WithEmbedder(&fakeEmbedder{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exact.Close()
+	if exact.soft != nil {
+		t.Fatal("fake embedder engine has a word table")
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			cov := func(e *Engine) map[string]float64 {
+				out := map[string]float64{}
+				for _, p := range e.explainPool(t, c.query) {
+					if p.toolCov < 0 || p.toolCov > 1 {
+						t.Errorf("%s: tool coverage %.3f outside [0,1]", p.en.cand.ToolID, p.toolCov)
+					}
+					out[p.en.cand.ToolID] = p.toolCov
+				}
+				return out
+			}
+			s, x := cov(soft), cov(exact)
+			if s[c.hi] <= s[c.lo] {
+				t.Errorf("soft tool coverage %s %.3f, %s %.3f; want %s higher", c.hi, s[c.hi], c.lo, s[c.lo], c.hi)
+			}
+			for id, v := range x {
+				if v > s[id]+1e-9 {
+					t.Errorf("%s: exact tool coverage %.3f above soft %.3f", id, v, s[id])
+				}
+			}
+		})
+	}
+}
