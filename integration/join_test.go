@@ -182,3 +182,50 @@ func TestNestedIntentSurvivesJoinWorkerOutage(t *testing.T) {
 		t.Errorf("outer answered %d times", len(got["m1.1"]))
 	}
 }
+
+// Two join worker processes share the nested intents of many outputs; one
+// is killed (SIGKILL) while they work. Every intent is still answered
+// exactly once and every tool runs once, inner before outer.
+func TestJoinWorkerKilledMidway(t *testing.T) {
+	env := pipelinetest.Start(t)
+	reg, recordFile := testRegistry(t)
+	var others []string
+	for _, s := range bind.Stages {
+		if s != bind.StageJoin {
+			others = append(others, s)
+		}
+	}
+	runStagesInProcess(t, env, reg, others...)
+	joins := startWorkers(t, env, 2, bind.StageJoin, reg, "--ack-wait", "2s", "--concurrency", "1")
+
+	const n = 20
+	for i := range n {
+		publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "killjoin", MessageID: fmt.Sprintf("k%02d", i),
+			Text: fmt.Sprintf("[TOOL: test/record label=outer%02d after [TOOL: test/record label=inner%02d]]", i, i)})
+	}
+	time.Sleep(300 * time.Millisecond)
+	joins[0].kill(9)
+
+	rs := results(t, env.JS, "killjoin", 90*time.Second, countAnswered(2*n))
+	got := byIntent(rs)
+	if len(got) != 2*n {
+		t.Fatalf("%d of %d intents answered", len(got), 2*n)
+	}
+	for id, r := range got {
+		if len(r) != 1 || r[0].Status != schemas.StatusExecuted {
+			t.Errorf("intent %s: %d results, first %+v", id, len(r), r[0])
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	rec := records(t, recordFile)
+	order := recordOrder(t, recordFile)
+	for i := range n {
+		in, out := fmt.Sprintf("inner%02d", i), fmt.Sprintf("outer%02d", i)
+		if len(rec[in]) != 1 || len(rec[out]) != 1 {
+			t.Errorf("%s ran %d times, %s %d times; want once each", in, len(rec[in]), out, len(rec[out]))
+		}
+		if slices.Index(order, out) < slices.Index(order, in) {
+			t.Errorf("%s ran before %s", out, in)
+		}
+	}
+}
