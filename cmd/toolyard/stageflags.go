@@ -36,6 +36,7 @@ type stageFlags struct {
 	llm         llmFlags
 	join        joinFlags
 	guard       guardFlags
+	effects     effectFlags
 }
 
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
@@ -55,6 +56,7 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	f.llm.register(fl)
 	f.join.register(fl)
 	f.guard.register(fl)
+	f.effects.register(fl)
 	f.sess.register(cmd)
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
@@ -112,11 +114,12 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 		return nil, err
 	}
 	gopts, err := f.guard.options(js, log)
+	gopts = append(gopts, f.effects.executorOptions()...)
 	if err != nil {
 		return nil, err
 	}
 	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Log: log, Sessions: sc,
-		Execute: append(executeOptions(ctx, log), gopts...), Join: f.join.options()})
+		Execute: append(executeOptions(ctx, log), gopts...), Join: f.join.options(), ExecuteStage: f.effects.stageOptions()})
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,12 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/effects"
 )
 
 // CodeUnavailable: the tool kept failing temporarily for the whole retry
@@ -28,6 +31,22 @@ func newStage(e *Executor, opts []StageOption) *stage {
 		o(&cfg)
 	}
 	return &stage{e: e, cfg: cfg}
+}
+
+// setup opens what WithEffects asked for, before the stage consumes.
+func (s *stage) setup(ctx context.Context, js jetstream.JetStream) error {
+	o := s.cfg.open
+	opts := append([]effects.Option{effects.WithLogger(s.cfg.log)}, o.opts...)
+	x, err := effects.OpenExecutions(ctx, js, opts...)
+	if err != nil {
+		return err
+	}
+	out, err := effects.OpenOutputs(ctx, js, effects.KeepOutputs(o.keep), effects.OutputsWith(opts...))
+	if err != nil {
+		return err
+	}
+	s.cfg.executions, s.cfg.outputs = x, out
+	return nil
 }
 
 func (s *stage) handle(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {

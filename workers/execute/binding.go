@@ -11,17 +11,22 @@ import (
 // Stage binds the executor to calls: pipe.execute.<session> in, the result
 // to the agent's session out. A transient failure is retried within the
 // executor's budget, then by redelivery; a tool's own failure is answered,
-// not retried. With WithExecutions a call takes effect once however often
-// it is delivered; with WithOutputs large outputs go to the object store.
+// not retried. With WithExecutions (or WithEffects) a call takes effect once
+// however often it is delivered; with WithOutputs large outputs go to the
+// object store.
 func Stage(e *Executor, opts ...StageOption) pipeline.Stage {
 	s := newStage(e, opts)
-	return pipeline.Stage{
+	st := pipeline.Stage{
 		Name:     bind.StageExecute,
 		Stream:   pipeline.StreamPipe,
 		Subjects: []string{bind.PipeFilter(bind.StageExecute)},
 		Reject:   bind.Rejecter(bind.StageExecute),
 		Handler:  s.handle,
 	}
+	if s.cfg.open != nil {
+		st.Setup = s.setup
+	}
+	return st
 }
 
 func withError(r schemas.Result, code string, err error) schemas.Result {

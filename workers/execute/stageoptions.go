@@ -12,6 +12,7 @@ type StageOption func(*stageConfig)
 type stageConfig struct {
 	executions *effects.Executions
 	outputs    *effects.Outputs
+	open       *openEffects
 	log        *slog.Logger
 }
 
@@ -37,4 +38,20 @@ func WithStageLogger(l *slog.Logger) StageOption {
 			c.log = l
 		}
 	}
+}
+
+// WithEffects opens the executions bucket (exactly-once effects) and the
+// outputs object store (keeping keepOutputs outputs per tool; 0 means
+// effects.DefaultKeepOutputs) when the stage starts, creating them if
+// needed. opts configure both: lease, record TTL, busy wait, replicas.
+func WithEffects(keepOutputs int, opts ...effects.Option) StageOption {
+	return func(c *stageConfig) {
+		c.open = &openEffects{keep: keepOutputs, opts: opts}
+	}
+}
+
+// openEffects is what WithEffects opens at setup.
+type openEffects struct {
+	keep int
+	opts []effects.Option
 }

@@ -30,6 +30,10 @@ type Config struct {
 	Thresholds route.Thresholds
 	Parse      []parse.Option
 	Execute    []execute.Option
+	// ExecuteStage are the execute binding's options. Nil means exactly-once
+	// effects and the outputs object store with their defaults
+	// (execute.WithEffects); an empty list turns them off.
+	ExecuteStage []execute.StageOption
 	// Join are the join stage's options (timeout, input size).
 	Join []join.Option
 	// Discover are the discovery engine's options: embedder, vector cache,
@@ -144,7 +148,11 @@ func (s *Set) Stage(name string) (pipeline.Stage, error) {
 	case bind.StageResolve:
 		return resolve.Stage(s.registry, resolve.WithResolver(s.cfg.Resolver)), nil
 	case bind.StageExecute:
-		return execute.Stage(s.executor), nil
+		opts := s.cfg.ExecuteStage
+		if opts == nil {
+			opts = []execute.StageOption{execute.WithEffects(0)}
+		}
+		return execute.Stage(s.executor, append([]execute.StageOption{execute.WithStageLogger(s.cfg.Log)}, opts...)...), nil
 	case bind.StageJoin:
 		return join.Stage(join.New(append([]join.Option{join.WithLogger(s.cfg.Log)}, s.cfg.Join...)...)), nil
 	}
