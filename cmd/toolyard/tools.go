@@ -82,7 +82,7 @@ different tool under a registered id is refused unless --replace.`,
 	}
 	c.Flags().StringVar(&namespace, "namespace", "", "prefix every id with NAMESPACE/ (and set server to it where unset)")
 	c.Flags().BoolVar(&replace, "replace", false, "overwrite registered tools that differ")
-	c.AddCommand(newToolsImportMCP(g)) // importers of other sources: tools_mcp.go
+	c.AddCommand(newToolsImportMCP(g), newToolsImportKiwi(g)) // importers of other sources: tools_mcp.go, tools_kiwi.go
 	c.AddCommand(newToolsImportNATS(g))
 	return c
 }
