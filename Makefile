@@ -25,11 +25,13 @@ test: build mcp-servers ## every test: unit, short fuzz runs, integration (real 
 	$(GO) test -count=1 -timeout 8m $(PKGS)
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./workers/parse/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./workers/parse/
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./workers/kiwi/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime $(FUZZTIME) ./workers/join/
 
 fuzz: ## longer fuzz runs of the parsers
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m ./workers/parse/
 	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime 5m ./workers/parse/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m ./workers/kiwi/
 	$(GO) test -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime 5m ./workers/join/
 
 bench: build ## benchmarks: pipeline throughput and latency, parser MB/s, search, resolve
