@@ -60,7 +60,8 @@ func content(r schemas.Result) string {
 }
 
 // Nested intents through the real binary and the sample tools, which really
-// run: each outer intent is discovered and run with its inner intent's
+// run (named by id where natural words sit near a routing threshold: this
+// is about running them in order, not about discovery): each outer intent is discovered and run with its inner intent's
 // output in place of the inner marker, after it; an inner failure keeps the
 // outer tool from running and says why.
 func TestNestedIntentsRunOnInnerResults(t *testing.T) {
@@ -76,7 +77,7 @@ func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 	}
 
 	t.Run("inner output substituted", func(t *testing.T) {
-		text := fmt.Sprintf(`Counting. [TOOL: count the words in text="[TOOL: head of file path=%s lines=1]"] Done.`, words)
+		text := fmt.Sprintf(`Counting. [TOOL: word count of text="[TOOL: files/head path=%s lines=1]"] Done.`, words)
 		receipt, got, order := publishCLI(t, url, "nested", text)
 		inner, outer := receipt.IntentIDs[0], receipt.IntentIDs[1]
 		if r := got[inner]; r.Status != schemas.StatusExecuted || r.ToolID != "files/head" || content(r) != "alpha beta gamma delta" {
@@ -86,7 +87,7 @@ func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 		if r.Status != schemas.StatusExecuted || r.ToolID != "text/word_count" || content(r) != "4" {
 			t.Fatalf("outer: %s %s %q %s, want text/word_count to count 4 words", r.Status, r.ToolID, content(r), r.Message)
 		}
-		if r.Intent != `count the words in text="alpha beta gamma delta"` {
+		if r.Intent != `word count of text="alpha beta gamma delta"` {
 			t.Errorf("outer intent ran as %q", r.Intent)
 		}
 		if slices.Index(order, inner) > slices.Index(order, outer) {
@@ -96,7 +97,7 @@ func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 
 	t.Run("three levels", func(t *testing.T) {
 		// c finds the file, b reads its first line, a counts the words.
-		text := fmt.Sprintf(`[TOOL: count the words in text="[TOOL: head of file path=[TOOL: find files under path=%s with name=words.txt max_depth=1] lines=1]"]`, dir)
+		text := fmt.Sprintf(`[TOOL: word count of text="[TOOL: files/head path=[TOOL: files/find path=%s name=words.txt max_depth=1] lines=1]"]`, dir)
 		receipt, got, order := publishCLI(t, url, "deep", text)
 		if len(receipt.IntentIDs) != 3 {
 			t.Fatalf("receipt %+v", receipt)
@@ -118,7 +119,7 @@ func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 
 	t.Run("inner fails", func(t *testing.T) {
 		missing := filepath.Join(dir, "no-such-file.txt")
-		text := fmt.Sprintf(`[TOOL: count the words in text="[TOOL: head of file path=%s lines=1]"]`, missing)
+		text := fmt.Sprintf(`[TOOL: word count of text="[TOOL: files/head path=%s lines=1]"]`, missing)
 		receipt, got, _ := publishCLI(t, url, "nested-fail", text)
 		inner, outer := got[receipt.IntentIDs[0]], got[receipt.IntentIDs[1]]
 		if inner.Status != schemas.StatusError || inner.Error == nil || inner.Error.Code != bind.CodeToolFailed {
@@ -128,7 +129,7 @@ func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 			outer.Stage != bind.StageJoin || outer.ToolID != "" || outer.Output != nil {
 			t.Fatalf("outer: %+v, want an input_failed error from join, nothing run", outer)
 		}
-		for _, want := range []string{receipt.IntentIDs[0], "tool_failed", "head of file path=" + missing} {
+		for _, want := range []string{receipt.IntentIDs[0], "tool_failed", "files/head path=" + missing} {
 			if !strings.Contains(outer.Message, want) {
 				t.Errorf("outer error %q does not say %q", outer.Message, want)
 			}
@@ -162,7 +163,7 @@ func TestNestedIntentSurvivesJoinWorkerOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "outage", MessageID: "m1",
-		Text: fmt.Sprintf(`[TOOL: count the words in text="[TOOL: head of file path=%s lines=1]"]`, words)})
+		Text: fmt.Sprintf(`[TOOL: word count of text="[TOOL: files/head path=%s lines=1]"]`, words)})
 	rs := results(t, env.JS, "outage", 30*time.Second, countAnswered(1))
 	if got := byIntent(rs); len(got["m1.0"]) != 1 || got["m1.0"][0].Status != schemas.StatusExecuted {
 		t.Fatalf("inner: %+v", rs)
