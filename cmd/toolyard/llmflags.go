@@ -3,12 +3,16 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/llmresolve"
+	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/resolve"
+	"github.com/toolyard/toolyard/workers/route"
 )
 
 // llmFlags configure the LLM resolver and the medium-tier disambiguation.
@@ -18,6 +22,7 @@ type llmFlags struct {
 	timeout       time.Duration
 	minConfidence float64
 	disambiguate  bool
+	reg           atomic.Pointer[registry.Registry]
 }
 
 func (f *llmFlags) register(fl *pflag.FlagSet) {
@@ -57,12 +62,28 @@ func (f *llmFlags) resolver(log *slog.Logger) (*llmresolve.Resolver, error) {
 	return r, nil
 }
 
-// stageResolver is the resolver for stages.Config: nil (an untyped nil
-// interface) when no model is configured.
-func (f *llmFlags) stageResolver(log *slog.Logger) (resolve.Resolver, *llmresolve.Resolver, error) {
+// stageParts are the resolver and, with --llm-disambiguate, the medium
+// tier's disambiguator for stages.Config; untyped nils when not configured.
+// The disambiguator describes the candidates from the registry given to
+// follow, once the stages run.
+func (f *llmFlags) stageParts(log *slog.Logger) (resolve.Resolver, route.Disambiguator, error) {
 	r, err := f.resolver(log)
 	if err != nil || r == nil {
 		return nil, nil, err
 	}
-	return r, r, nil
+	if !f.disambiguate {
+		return r, nil, nil
+	}
+	return r, r.Chooser(f.lookup), nil
+}
+
+// follow makes reg the registry the prompts describe tools from.
+func (f *llmFlags) follow(reg *registry.Registry) { f.reg.Store(reg) }
+
+func (f *llmFlags) lookup(id string) (schemas.Manifest, bool) {
+	reg := f.reg.Load()
+	if reg == nil {
+		return schemas.Manifest{}, false
+	}
+	return reg.Get(id)
 }

@@ -105,7 +105,7 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 	if err != nil {
 		return nil, err
 	}
-	resolver, _, err := f.llm.stageResolver(log)
+	resolver, chooser, err := f.llm.stageParts(log)
 	if err != nil {
 		return nil, err
 	}
@@ -118,11 +118,12 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 	if err != nil {
 		return nil, err
 	}
-	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Log: log, Sessions: sc,
+	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Disambiguator: chooser, ChooseTimeout: f.llm.timeout, Log: log, Sessions: sc,
 		Execute: append(executeOptions(ctx, log), gopts...), Join: f.join.options(), ExecuteStage: f.effects.stageOptions()})
 	if err != nil {
 		return nil, err
 	}
+	f.llm.follow(set.Registry())
 	if err := set.Follow(ctx, store); err != nil {
 		return nil, fmt.Errorf("load the registry: %w", err)
 	}
