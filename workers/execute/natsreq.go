@@ -83,9 +83,12 @@ func (e *Executor) runNATS(ctx context.Context, m schemas.Manifest, call schemas
 // natsSubject fills a subject template; each value must be one subject
 // token, so a parameter cannot reach another subject or a wildcard.
 func natsSubject(t templater, tmpl string) (string, error) {
-	s, _, err := t.fill(tmpl, "subject", func(v any) string { return argString(v) })
+	s, keep, err := t.fill(tmpl, "subject", argString)
 	if err != nil {
 		return "", err
+	}
+	if !keep {
+		return "", badCall(ErrInvalidParameters, "tool %s: subject %q needs every parameter it names", t.id, tmpl)
 	}
 	parts, _ := splitTemplate(tmpl)
 	for _, p := range parts {

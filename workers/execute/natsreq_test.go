@@ -139,3 +139,12 @@ func TestNATSExecutor(t *testing.T) {
 		}
 	})
 }
+
+func TestNATSSubjectNeedsItsParameters(t *testing.T) {
+	m := natsTool("calc/opt", "calc.user.{name}", `{"type":"object","properties":{"name":{"type":"string"}}}`, schemas.Executor{})
+	e := newExecutor(t, []schemas.Manifest{m}, WithNATS(pipelinetest.Start(t).NC), WithRetryBudget(0))
+	_, err := run(t, e, call("calc/opt", nil))
+	if !errors.Is(err, ErrInvalidParameters) || !strings.Contains(err.Error(), `subject "calc.user.{name}" needs every parameter it names`) {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -328,3 +328,29 @@ func mustTrust(t *testing.T, keys ...string) *sign.Trust {
 	}
 	return tr
 }
+
+// What a --require-signed worker adds to every call: canonical encoding,
+// one ed25519 verification, hashing a small script.
+func BenchmarkVerify(b *testing.B) {
+	dir := b.TempDir()
+	script := filepath.Join(dir, "tool.py")
+	if err := os.WriteFile(script, []byte(strings.Repeat("print('hello')\n", 200)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	key, _ := sign.NewKey()
+	pub, _ := key.PublicKey()
+	trust, _ := sign.NewTrust(pub)
+	m := manifest(b, `{"id":"t/bench","description":"A tool with a schema and a script","keywords":["a","b","c"],
+		"parameters":{"type":"object","required":["path"],"properties":{"path":{"type":"string","description":"file"},"n":{"type":"integer","default":10}}},
+		"executor":{"kind":"subprocess","argv":["python3","`+script+`","{path}"],"timeout":"5s"},"permissions":["fs.read"]}`)
+	signed, err := sign.Sign(m, key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := sign.Verify(signed, trust); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
