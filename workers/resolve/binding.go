@@ -65,6 +65,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			call := *out.Call
 			audit.ToolID, audit.Confidence = call.ToolID, call.Confidence
 			audit.Decision, audit.Result, audit.Parameters, audit.Error = out.Decision, "resolved", call.Parameters, out.Note
+			audit = bind.RedactAudit(audit, auditSchemas(reg, tool, call.ToolID)...)
 			next, err := bind.Next(bind.StageExecute, in.SessionID, in.ID, call)
 			if err != nil {
 				return nil, err
