@@ -115,7 +115,7 @@ func (r *Resolver) viaModel(ctx context.Context, routed schemas.Routed, es []ent
 	call := schemas.ToolCall{
 		V: schemas.Version, IntentID: in.ID, SessionID: in.SessionID, MessageID: in.MessageID,
 		MetaTool: resolve.MetaTool(chosen.tool), ItemType: itemType, Action: resolve.ActionRun,
-		ToolID: chosen.tool.ID, Parameters: args.args, Confidence: conf, Intent: in.Text,
+		ToolID: chosen.tool.ID, Parameters: args.args, Confidence: conf, Intent: in.Text, Scope: in.Scope,
 	}
 	return resolve.Outcome{Call: &call, Decision: resolve.DecisionResolvedLLM}, nil
 }
