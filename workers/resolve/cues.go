@@ -116,6 +116,9 @@ const maxConnectors = 2
 // cueAfter tries the value at token next for the name at tokens name,
 // skipping up to maxConnectors connector words.
 func (f *filler) cueAfter(p *property, name []int, next int) bool {
+	if r := f.toks[name[len(name)-1]].raw; strings.HasSuffix(r, ".") || strings.HasSuffix(r, "!") || strings.HasSuffix(r, "?") {
+		return false
+	}
 	for skipped := 0; next < len(f.toks) && !f.toks[next].used; skipped++ {
 		if f.valueAt(p, name, next) {
 			return true
@@ -140,11 +143,7 @@ func (f *filler) valueAt(p *property, name []int, next int) bool {
 		case looksLikeValue(val):
 		case isCapitalized(val):
 			// A run of capitalised words is a name: "location New York".
-			for last+1 < len(f.toks) && !f.toks[last+1].used && isCapitalized(f.toks[last+1].raw) &&
-				!isSentenceEnd(f.toks[last].raw) {
-				last++
-			}
-			if f.compoundModifier(next, last) {
+			if last = f.capRun(next); last < 0 || f.compoundModifier(next, last) {
 				return false
 			}
 			val = cleanValue(f.text[t.start:f.toks[last].end])
@@ -162,9 +161,6 @@ func (f *filler) valueAt(p *property, name []int, next int) bool {
 	return true
 }
 
-func isSentenceEnd(raw string) bool {
-	return strings.HasSuffix(raw, ",") || strings.HasSuffix(raw, ";")
-}
 
 func (f *filler) cueBefore(p *property, name []int) bool {
 	if p.typ != "integer" && p.typ != "number" {

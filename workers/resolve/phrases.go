@@ -130,7 +130,7 @@ func endsClause(raw string) bool {
 // numbers or codes after the first ("Boeing 777"). It returns the index
 // of the last token, or -1 when no name starts at i.
 func (f *filler) capRun(i int) int {
-	if !f.free(i) || !capWord(f.toks[i].raw) || f.sentenceStart(i) && !f.nameAfterStart(i) {
+	if !f.free(i) || !capWord(f.toks[i].raw) || discourse[f.toks[i].word] || f.sentenceStart(i) && !f.nameAfterStart(i) {
 		return -1
 	}
 	last := i
@@ -273,10 +273,19 @@ func (f *filler) nextTokenAt(at int) int {
 func (f *filler) afterCue(i int) int {
 	k := i + 1
 	for n := 0; n < 2 && f.free(k) && (cueWords[f.toks[k].word] || f.toks[k].word == ":" || f.toks[k].word == "="); n++ {
+		if q := f.quotedAt(f.toks[k-1].end); q >= 0 && f.pairs[q].start < f.toks[k].start {
+			// A quoted value comes first: "product 'Tablet' with …".
+			break
+		}
 		k++
 	}
 	return k
 }
+
+// discourse words open a sentence or clause and are never a value.
+var discourse = setOf("then", "finally", "lastly", "after", "afterwards", "additionally", "also", "next", "first", "second",
+	"third", "furthermore", "moreover", "however", "if", "once", "when", "while", "please", "thank", "thanks", "meanwhile",
+	"besides", "otherwise", "now", "so", "and", "but", "or")
 
 var cueWords = setOf("named", "called", "titled", "entitled", "labeled", "labelled", "of", "with", "is", "as", "for", "by")
 
@@ -284,6 +293,10 @@ var cueWords = setOf("named", "called", "titled", "entitled", "labeled", "labell
 // words): a quoted value, a name, or a code-like word. It returns whether
 // it took one, marking what it used.
 func (f *filler) valueAfter(p *property, i int, lower bool) bool {
+	if r := f.toks[i].raw; strings.HasSuffix(r, ".") || strings.HasSuffix(r, "!") || strings.HasSuffix(r, "?") {
+		// "a secure password. Then, …": the sentence is over.
+		return false
+	}
 	at := f.toks[i].end
 	k := f.afterCue(i)
 	if k > i+1 {

@@ -55,6 +55,9 @@ var (
 		"currency":{"type":"string"},"sex":{"type":"string"},"direction":{"type":"string"}}}`)
 	impact = manifest("org/impact", "assessImpact", `{"type":"object","required":["organization"],"properties":{
 		"organization":{"type":"string"},"activities":{"type":"string"}}}`)
+	cleanliness = manifest("pharma/cleanliness", "validateProductCleanliness", `{"type":"object","required":["product_name"],"properties":{
+		"product_name":{"type":"string"},"batch_number":{"type":"string"}}}`)
+	joint = manifest("med/joint", "getJointRangeOfMotion", `{"type":"object","properties":{"joint":{"type":"string"},"symptoms":{"type":"string"}},"required":["symptoms"]}`)
 	deploy = manifest("ops/deploy", "deployApplication", `{"type":"object","required":["server"],"properties":{
 		"server":{"type":"string"}}}`)
 )
@@ -106,6 +109,11 @@ func TestResolvePhrases(t *testing.T) {
 		// Closed word classes.
 		{"currency code, sex and direction", sorter, "for a male patient, moving forward, prices in EUR", map[string]any{"currency": "EUR", "sex": "male", "direction": "forward"}},
 		{"currency code must be capitals", sorter, "try again", map[string]any{}},
+		// Sentence and clause boundaries.
+		{"quoted value before a cue word", cleanliness, "validate the cleanliness of pharmaceutical product 'Tablet' with batch number 'BA456'.", map[string]any{"product_name": "Tablet", "batch_number": "BA456"}},
+		{"no value across a full stop", joint, "range of motion of my knee joint. Finally, symptoms: cough", map[string]any{"joint": "knee", "symptoms": "cough"}},
+		{"no name across a full stop", optimism, "score for the person Ann Lee. Then stop", map[string]any{"person": "Ann Lee"}},
+		{"a number made an adjective is no code", joint, "a 32-year-old with a sore throat", nil},
 		// Names left over go to required text parameters.
 		{"a possessive name owns the noun after it", impact, "Assess the impact of Generosity Inc.'s activities in the field of education", map[string]any{"organization": "Generosity Inc."}},
 		{"leftover name", optimism, "Provide the optimism score for Alex Johnson.", map[string]any{"person": "Alex Johnson"}},

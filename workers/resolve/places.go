@@ -313,5 +313,21 @@ func isCode(v string) bool {
 		digit = digit || unicode.IsDigit(r)
 		letter = letter || unicode.IsLetter(r)
 	}
+	if digit && wordyHyphen(v) {
+		// "32-year-old", "5-star": a number made an adjective.
+		return false
+	}
 	return digit && letter || digit && strings.Count(v, ".") >= 2 || strings.ContainsAny(v, "/@")
+}
+
+// wordyHyphen: a hyphenated part that is a lower-case word of three
+// letters or more.
+func wordyHyphen(v string) bool {
+	parts := strings.Split(v, "-")
+	for _, p := range parts[1:] {
+		if len(p) >= 3 && strings.ToLower(p) == p && strings.IndexFunc(p, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+			return true
+		}
+	}
+	return false
 }
