@@ -161,7 +161,6 @@ func (f *filler) valueAt(p *property, name []int, next int) bool {
 	return true
 }
 
-
 func (f *filler) cueBefore(p *property, name []int) bool {
 	if p.typ != "integer" && p.typ != "number" {
 		return false

@@ -57,7 +57,7 @@ var (
 		"organization":{"type":"string"},"activities":{"type":"string"}}}`)
 	cleanliness = manifest("pharma/cleanliness", "validateProductCleanliness", `{"type":"object","required":["product_name"],"properties":{
 		"product_name":{"type":"string"},"batch_number":{"type":"string"}}}`)
-	joint = manifest("med/joint", "getJointRangeOfMotion", `{"type":"object","properties":{"joint":{"type":"string"},"symptoms":{"type":"string"}},"required":["symptoms"]}`)
+	joint  = manifest("med/joint", "getJointRangeOfMotion", `{"type":"object","properties":{"joint":{"type":"string"},"symptoms":{"type":"string"}},"required":["symptoms"]}`)
 	deploy = manifest("ops/deploy", "deployApplication", `{"type":"object","required":["server"],"properties":{
 		"server":{"type":"string"}}}`)
 )
