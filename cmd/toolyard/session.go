@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -24,9 +25,11 @@ type sessionFlags struct {
 	seedK   int
 	seedMin float64
 	service bool
+	cmd     *cobra.Command
 }
 
 func (f *sessionFlags) register(cmd *cobra.Command) {
+	f.cmd = cmd
 	fl := cmd.Flags()
 	fl.BoolVar(&f.on, "sessions", true, "keep each session's active tool set (KV bucket sessions): seeded from its first output, grown by find_tools and activate")
 	fl.DurationVar(&f.ttl, "session-ttl", session.DefaultTTL, "how long an idle session's tool set lives (applies when the sessions bucket is created)")
@@ -46,7 +49,25 @@ func (f *sessionFlags) config(ctx context.Context, js jetstream.JetStream, log *
 	}
 	return &stages.SessionConfig{Store: st, Seed: []session.SeedOption{
 		session.WithSeedK(f.seedK), session.WithSeedMinConfidence(f.seedMin),
-	}}, nil
+	}, RequireVectors: f.remoteEmbedder()}, nil
+}
+
+// remoteEmbedder reports whether the stage flags ask for a remote embedder
+// (ollama, openai) with vectors in use: if it is down at start, discovery
+// goes keyword-only and session sets must fail safe. The local embedder
+// missing its vectors is a build choice, not a failure.
+func (f *sessionFlags) remoteEmbedder() bool {
+	if f.cmd == nil {
+		return false
+	}
+	flag := func(name string) string {
+		if fl := f.cmd.Flags().Lookup(name); fl != nil {
+			return strings.ToLower(fl.Value.String())
+		}
+		return ""
+	}
+	p := flag("embedder")
+	return (p == "ollama" || p == "openai") && flag("discovery") != "keyword"
 }
 
 // withStages adds the session stage to names when sessions are on.

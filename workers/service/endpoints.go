@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nuid"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -102,15 +104,49 @@ func (s *Service) resolveIntent(ctx context.Context, data []byte) (any, error) {
 			r = picked
 		}
 	}
+	var res schemas.Result
+	var params map[string]any
 	if r.Tier != schemas.TierActivated {
-		return stamp(route.Answer(r, StageService)), nil
+		res = stamp(route.Answer(r, StageService))
+	} else {
+		res, params = s.resolveAndRun(ctx, r)
 	}
-	return s.resolveAndRun(ctx, r), nil
+	s.audit(r, res, params)
+	return res, nil
+}
+
+// audit records the request's decision on audit.service.<session>, as the
+// stages record theirs, so the training job sees service traffic too. A
+// record that cannot be published is logged, not fatal to the answer.
+func (s *Service) audit(r schemas.Routed, res schemas.Result, params map[string]any) {
+	a := bind.WithCandidates(bind.IntentAudit(StageService, r.Intent), r.Candidates)
+	a.Decision, a.Result, a.Parameters = r.Tier, res.Status, params
+	if res.ToolID != "" {
+		a.ToolID = res.ToolID
+	}
+	if res.Error != nil {
+		a.Error = res.Error.Message
+	}
+	out := bind.Audit(a)
+	m := nats.NewMsg(out.Subject)
+	m.Data = out.Data
+	m.Header.Set(jetstream.MsgIDHeader, out.ID)
+	if err := s.nc.PublishMsg(m); err != nil {
+		s.log.Warn("service audit record not published", "intent_id", r.Intent.ID, "error", err)
+	}
 }
 
 // resolveAndRun resolves an activated intent and executes the call,
 // answering failures as error results, as the pipeline does.
-func (s *Service) resolveAndRun(ctx context.Context, r schemas.Routed) schemas.Result {
+func (s *Service) resolveAndRun(ctx context.Context, r schemas.Routed) (res schemas.Result, params map[string]any) {
+	res, call := s.resolveAndRunCall(ctx, r)
+	if call != nil {
+		params = call.Parameters
+	}
+	return res, params
+}
+
+func (s *Service) resolveAndRunCall(ctx context.Context, r schemas.Routed) (schemas.Result, *schemas.ToolCall) {
 	in := r.Intent
 	fail := func(code, toolID string, err error) schemas.Result {
 		res := bind.ErrorResult(StageService, in.SessionID, in.MessageID, in.ID, in.Text, code, err)
@@ -120,7 +156,7 @@ func (s *Service) resolveAndRun(ctx context.Context, r schemas.Routed) schemas.R
 	toolID := r.Candidates[0].ToolID
 	m, ok := s.set.Registry().Get(toolID)
 	if !ok {
-		return fail(bind.CodeUnknownTool, toolID, fmt.Errorf("tool %q is no longer in the registry; search again", toolID))
+		return fail(bind.CodeUnknownTool, toolID, fmt.Errorf("tool %q is no longer in the registry; search again", toolID)), nil
 	}
 	var out resolve.Outcome
 	var err error
@@ -136,12 +172,12 @@ func (s *Service) resolveAndRun(ctx context.Context, r schemas.Routed) schemas.R
 	var invalid *resolve.InvalidError
 	switch {
 	case errors.As(err, &missing) || errors.As(err, &invalid):
-		return fail(bind.CodeInvalidArgs, toolID, err)
+		return fail(bind.CodeInvalidArgs, toolID, err), nil
 	case err != nil:
-		return fail(bind.CodeGaveUp, toolID, err)
+		return fail(bind.CodeGaveUp, toolID, err), nil
 	case out.Call == nil:
 		return stamp(schemas.Result{SessionID: in.SessionID, MessageID: in.MessageID, IntentID: in.ID, Intent: in.Text,
-			Status: schemas.StatusMultiple, Stage: StageService, Matches: out.Matches, Message: out.Message})
+			Status: schemas.StatusMultiple, Stage: StageService, Matches: out.Matches, Message: out.Message}), nil
 	}
 	call := *out.Call
 	output, err := s.set.Executor().Execute(ctx, call)
@@ -155,10 +191,10 @@ func (s *Service) resolveAndRun(ctx context.Context, r schemas.Routed) schemas.R
 		}
 		e := fail(execCode(err), call.ToolID, err)
 		e.Output = res.Output
-		return e
+		return e, &call
 	}
 	res.Status, res.Output = schemas.StatusExecuted, &output
-	return stamp(res)
+	return stamp(res), &call
 }
 
 func execCode(err error) string {

@@ -57,6 +57,7 @@ func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 
 // Service answers requests with a stage set's cores.
 type Service struct {
+	nc      *nats.Conn
 	set     *stages.Set
 	svc     micro.Service
 	timeout time.Duration
@@ -66,7 +67,7 @@ type Service struct {
 // Start registers the service on nc. Every process that starts it joins
 // the same queue group, so requests are spread over them.
 func Start(nc *nats.Conn, set *stages.Set, opts ...Option) (*Service, error) {
-	s := &Service{set: set, timeout: DefaultTimeout, log: slog.Default()}
+	s := &Service{nc: nc, set: set, timeout: DefaultTimeout, log: slog.Default()}
 	for _, o := range opts {
 		o(s)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/micro"
 
 	"github.com/toolyard/toolyard/ops/sample"
+	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/service"
@@ -116,6 +117,22 @@ func TestResolveIntent(t *testing.T) {
 				t.Errorf("not found without unknown words or summary: %+v", r)
 			}
 		})
+	}
+	// Every decision is audited, with the call's parameters when one ran.
+	recs := f.env.Collect(t, pipeline.StreamAudit, "audit.service.r1", len(tests), 5*time.Second)
+	decisions := map[string]schemas.AuditRecord{}
+	for _, m := range recs {
+		a, err := schemas.Decode[schemas.AuditRecord](schemas.KindAuditRecord, m.Data())
+		if err != nil {
+			t.Fatal(err)
+		}
+		decisions[a.Result] = a
+	}
+	if a := decisions[schemas.StatusExecuted]; a.ToolID != "system/uptime" || a.Decision != schemas.TierActivated {
+		t.Errorf("executed audit %+v", a)
+	}
+	if a := decisions[schemas.StatusNotFound]; a.Decision != schemas.TierNotFound || a.Stage != service.StageService {
+		t.Errorf("not-found audit %+v", a)
 	}
 	// The first request seeded the session's set.
 	set, err := f.store.Get(context.Background(), "r1")

@@ -19,12 +19,21 @@ type SessionConfig struct {
 	Store *session.Store
 	// Seed are the seeding options (K, confidence floor).
 	Seed []session.SeedOption
+	// RequireVectors makes session sets fail safe (stay empty) when
+	// discovery runs keyword-only because the configured embedder was
+	// unavailable at start: an operator who set up a remote embedder did
+	// not ask for tool sets chosen by half the evidence.
+	RequireVectors bool
 }
 
 // StrictSearch searches the set's index and fails, rather than going
 // keyword-only, when the embedder fails: what session sets are built from.
 func (s *Set) StrictSearch(ctx context.Context, text string, k int, scope []string) ([]schemas.Candidate, error) {
-	return s.Engine().Search(discover.Strict(ctx), text, k, scope)
+	e := s.Engine()
+	if s.cfg.Sessions != nil && s.cfg.Sessions.RequireVectors && e.Mode() == discover.ModeKeyword {
+		return nil, fmt.Errorf("%w: the configured embedder was unavailable at start, so discovery is keyword-only", discover.ErrEmbedderFailed)
+	}
+	return e.Search(discover.Strict(ctx), text, k, scope)
 }
 
 // sessionOptions are the executor options that back find_tools and activate.
