@@ -2,44 +2,75 @@
 // intent and the manifest of its chosen tool into a ToolCall whose arguments
 // meet the tool's JSON Schema.
 //
-// This first resolver is deterministic. It reads arguments from the intent
-// text by these rules, in order; a parameter set by an earlier rule is not
+// This resolver is deterministic. It reads arguments from the intent text
+// by these rules, in order; a parameter set by an earlier rule is not
 // overwritten by a later one:
 //
 //  1. key/value pairs: key=value, key="quoted value", key='quoted', key: value
 //     (the value runs to the next comma, semicolon or key). Keys match
 //     property names case-insensitively and ignoring -, _, space and
 //     camelCase differences (max-results, maxResults, "max results" all
-//     match max_results). Pairs whose key names no property are left in the
-//     text. A repeated key replaces the earlier value, except for arrays,
-//     whose values accumulate.
-//  2. property cues: a property's name followed by a value ("limit 50",
+//     match max_results), or the last word of exactly one name ("URL:" for
+//     photo_url). A repeated key replaces the earlier value, except for
+//     arrays, whose values accumulate. A quoted value after a key that names
+//     no property stays a quoted value for the rules below (`the sentence:
+//     "…"`). A double quote never closed quotes the rest of the text.
+//  2. dates and times: "November 25, 2013", "25 Nov 2013", 2013-11-25,
+//     11/25/2013 become 2013-11-25; 09:16 stays as written. A date right
+//     after a property's name goes to it ("a due date of …"); the others
+//     fill the date properties (named date, day, deadline …, or described
+//     as a date) in the order written ("from … to …" → start, end); a time
+//     fills a time property, else a date one.
+//  3. identifiers: "with the ID X", "engine ID 'X'", "ID number 82",
+//     "identified by 'X'" fill a property named …_id; the noun before "ID"
+//     says which when there are several.
+//  4. property cues: a property's name followed by a value ("limit 50",
 //     "with limit of 50", "units metric"); for numbers also the value first
 //     ("20 lines"), or only the first word of a longer name ("duration 45"
 //     for duration_minutes). For string properties the value must look like
 //     one: a path, URL, address or number, or a run of capitalised words
-//     ("location New York").
-//  3. bare quoted values: a quoted value preceded by a property's name goes to
-//     that property; any other goes to the first missing required string
-//     property, then to the free-text property.
-//  4. shapes: a path (/x, ./x, ../x, ~/x) fills a missing property named like
+//     ("location New York"). A quoted value preceded by a property's name
+//     goes to that property.
+//  5. shapes: a path (/x, ./x, ../x, ~/x) fills a missing property named like
 //     path/file/dir, a URL one named like url/link, an e-mail address one
 //     named like email/to/recipient.
-//  5. enum words: a word equal to one enum value of exactly one missing
-//     property fills it ("checksum /etc/hosts with md5").
-//  6. free text: when the only required parameter is a missing string that
+//  6. values next to the noun a property is named for (its last word, or
+//     the word before a suffix such as _name, _type, _id): after it ("the
+//     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of
+//     cleaning") or before it ("the 'SHAP' method", "the Sales team", "the
+//     cardio workout", "PayPal as your payment method").
+//  7. languages ("in Portuguese"; from/to for source and target), places
+//     after in/at/near/from (then of/for) for properties named location,
+//     city, country, region …, and a plain noun ending the clause ("the
+//     water quality of the lake").
+//  8. enum words: a word equal to one enum value (ignoring case,
+//     separators, plural) of exactly one missing property fills it
+//     ("checksum /etc/hosts with md5"); currency codes, sex and direction
+//     words fill the one property named for them.
+//  9. numbers in prose: "55 years old" is an age, "2 employees" an
+//     employee_count; one missing required number and one unused number
+//     belong together.
+//  10. bare quoted values: any other goes to the first missing required
+//     string property, then to the free-text property; then names left over
+//     (capitalised runs not opening a sentence) fill the missing required
+//     text properties in order, and one code left (BA456, 10.0.0.7) the one
+//     text property still missing.
+//  11. free text: when the only required parameter is a missing string that
 //     is marked "x-toolyard-freetext": true or named query, q, text, prompt or
 //     message, it gets the intent text minus the parts used above, minus
 //     the words of the tool's name and id, trimmed of filler words ("run
 //     the google maps scraper for tech companies, limit 50" → "tech
 //     companies"). A tool without required parameters may mark one
 //     optional string parameter as free text the same way.
-//  7. defaults from the schema.
+//  12. a required value given blank ("" or []) counts as not given; then
+//     defaults from the schema.
 //
 // Values are coerced to the property's type: integers and numbers (with
-// thousands separators, 1,000), booleans (yes/no, true/false, on/off, 1/0),
-// arrays (comma lists or JSON arrays, items coerced), objects (JSON), and
-// enums by case-insensitive name. The result is then validated against the
+// thousands separators, 1,000, and currency or percent signs, $19.5),
+// booleans (yes/no, true/false, on/off, 1/0), arrays (comma lists or JSON
+// arrays, items coerced), objects (JSON), and enums by name ignoring case,
+// separators and plural, by synonym ("asc" for ascending) or by an
+// unambiguous prefix. The result is then validated against the
 // schema; failures are *InvalidError, missing required parameters
 // *MissingError, and both tell the agent how to write the intent instead.
 // Neither is worth retrying: the agent has to rephrase.

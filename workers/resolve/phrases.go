@@ -258,16 +258,6 @@ func (f *filler) takeQuoted(p *property, i int) bool {
 	return true
 }
 
-// nextTokenAt is the index of the first token starting at or after at.
-func (f *filler) nextTokenAt(at int) int {
-	for i, t := range f.toks {
-		if t.start >= at {
-			return i
-		}
-	}
-	return len(f.toks)
-}
-
 // afterCue is where a value may start after token i: past the cue words
 // "named", "called", "of", "with", "is", ":" (at most two).
 func (f *filler) afterCue(i int) int {
