@@ -223,9 +223,27 @@ func TestNATSServiceImportedAndCalled(t *testing.T) {
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	startWorkers(t, env, 1, bind.StageParse+","+bind.StageExecute, empty)
-	publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "greet", Text: `<tool_call name="greeter/hello">{"name": "Ada"}</tool_call>`})
-	r := resultsByTool(t, env, "greet", 1)["greeter/hello"]
+	key := filepath.Join(dir, "signing.nk")
+	pub := strings.TrimSpace(toolyard(t, "tools", "keygen", "--out", key))
+	startWorkers(t, env, 1, bind.StageParse+","+bind.StageExecute, empty, "--require-signed", "--trusted-keys", pub)
+	hello := `<tool_call name="greeter/hello">{"name": "Ada"}</tool_call>`
+	publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "greet0", Text: hello})
+	wantRefused(t, resultsByTool(t, env, "greet0", 1)["greeter/hello"], "unsigned_tool", "greeter/hello")
+
+	// Sign what the import brought in, in the registry: workers follow it live.
+	if out := toolyard(t, "tools", "sign", "--nats", env.Server.ClientURL(), "--key", key, "--registry", "greeter/"); !strings.Contains(out, "1 tool(s) signed") {
+		t.Fatalf("sign --registry: %s", out)
+	}
+	var r schemas.Result
+	for i := 0; ; i++ {
+		session := fmt.Sprintf("greet%d", i+1)
+		publishOutput(t, env.JS, schemas.AgentOutput{SessionID: session, Text: hello})
+		r = resultsByTool(t, env, session, 1)["greeter/hello"]
+		if r.Status == schemas.StatusExecuted || i == 20 {
+			break
+		}
+		time.Sleep(250 * time.Millisecond) // the worker has not seen the signed version yet
+	}
 	if r.Status != schemas.StatusExecuted || r.Output.Content.(map[string]any)["greeting"] != "hello Ada" {
 		t.Fatalf("%s %+v %+v", r.Status, r.Error, r.Output)
 	}

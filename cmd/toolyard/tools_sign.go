@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nats-io/nkeys"
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -69,10 +70,11 @@ overwritten) and prints the public key, which workers trust with --trusted-keys.
 	return c
 }
 
-func newToolsSign() *cobra.Command {
+func newToolsSign(g *globalFlags) *cobra.Command {
 	var keyFile, out string
+	var inRegistry bool
 	c := &cobra.Command{
-		Use:   "sign --key SEED_FILE MANIFEST_FILE…",
+		Use:   "sign --key SEED_FILE (MANIFEST_FILE… | --registry ID|PREFIX/…)",
 		Short: "Sign tool manifests (and the scripts they run) so --require-signed workers run them",
 		Long: `Signs every manifest in each file — JSONL, a JSON array, or one JSON object — and
 writes the file back in the same shape (or to --out). Sign after the last change to a
@@ -80,12 +82,18 @@ manifest or its scripts: any later change makes workers refuse the tool. Import 
 signed file with 'toolyard tools import --replace'. Importing with --namespace changes
 the ids and so breaks the signatures: sign the ids as they will be registered.
 
+With --registry, signs tools already in the server's registry (by id, or every tool
+under a PREFIX/ such as the NAME/ of an MCP or NATS import) and writes them back:
+review what an importer brought in, then sign it. A later re-import that changes a
+tool drops its signature, as it should.
+
 ` + signingHelp,
 		Example: `  toolyard tools sign --key ~/.toolyard/signing.nk tools.jsonl
-  toolyard tools sign --key signing.nk --out - tool.json | toolyard tools add -`,
+  toolyard tools sign --key signing.nk --out - tool.json | toolyard tools add -
+  toolyard tools sign --key signing.nk --registry everything/ weather/forecast`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out != "" && len(args) > 1 {
+			if out != "" && (len(args) > 1 || inRegistry) {
 				return errors.New("--out takes one input file")
 			}
 			kp, err := sign.LoadKey(keyFile)
@@ -94,6 +102,9 @@ the ids and so breaks the signatures: sign the ids as they will be registered.
 			}
 			defer kp.Wipe()
 			pub, _ := kp.PublicKey()
+			if inRegistry {
+				return signRegistry(cmd, g, kp, pub, args)
+			}
 			for _, file := range args {
 				mf, err := readManifestFile(file)
 				if err != nil {
@@ -118,6 +129,7 @@ the ids and so breaks the signatures: sign the ids as they will be registered.
 	}
 	c.Flags().StringVar(&keyFile, "key", "", "account seed file (SA…) to sign with (required)")
 	c.Flags().StringVar(&out, "out", "", "write the signed manifests here instead of back to the file (- for standard output)")
+	c.Flags().BoolVar(&inRegistry, "registry", false, "sign tools in the server's registry: the arguments are tool ids, or PREFIX/ for every tool under it")
 	_ = c.MarkFlagRequired("key")
 	return c
 }
@@ -274,4 +286,41 @@ func (mf *manifestFile) write(dest string, w io.Writer) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), dest)
+}
+
+// signRegistry signs the registered tools named by ids or PREFIX/ and
+// writes them back; a pattern that matches nothing is an error.
+func signRegistry(cmd *cobra.Command, g *globalFlags, kp nkeys.KeyPair, pub string, patterns []string) error {
+	store, closeFn, err := openStore(cmd.Context(), g)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	all, err := store.List(cmd.Context())
+	if err != nil {
+		return err
+	}
+	var signed []schemas.Manifest
+	for _, p := range patterns {
+		n := 0
+		for _, m := range all {
+			if m.ID == p || strings.HasSuffix(p, "/") && strings.HasPrefix(m.ID, p) {
+				s, err := sign.Sign(m, kp)
+				if err != nil {
+					return err
+				}
+				signed = append(signed, s)
+				n++
+			}
+		}
+		if n == 0 {
+			return fmt.Errorf("no registered tool is %s (end a prefix with /)", p)
+		}
+	}
+	rep, err := store.Import(cmd.Context(), signed, true)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%d tool(s) signed by %s (%d changed, %d already signed so)\n", len(signed), pub, len(rep.Replaced)+len(rep.Added), len(rep.Unchanged))
+	return nil
 }
