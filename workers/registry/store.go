@@ -69,7 +69,7 @@ func (s *Store) Import(ctx context.Context, ms []schemas.Manifest, replace bool)
 			writes = append(writes, write{m: m, data: data, new: true})
 		case err != nil:
 			return rep, fmt.Errorf("read tool %q: %w", m.ID, err)
-		case bytes.Equal(cur.Value(), data):
+		case bytes.Equal(cur.Value(), data), signedCopyOf(cur.Value(), m):
 			rep.Unchanged = append(rep.Unchanged, m.ID)
 		case !replace:
 			conflicts = append(conflicts, m.ID)
