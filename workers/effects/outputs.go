@@ -227,3 +227,20 @@ func ParseRef(s string) (schemas.OutputRef, error) {
 	}
 	return schemas.OutputRef{Bucket: OutputsBucket, Name: s}, nil
 }
+
+// LookupOutputs opens the outputs object store and its index for reading,
+// without creating them: ErrOutputGone if no output was ever stored.
+func LookupOutputs(ctx context.Context, js jetstream.JetStream) (*Outputs, error) {
+	obj, err := js.ObjectStore(ctx, OutputsBucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, fmt.Errorf("%w: there is no %s object store on this server yet", ErrOutputGone, OutputsBucket)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open object store %s: %w", OutputsBucket, err)
+	}
+	idx, err := js.KeyValue(ctx, OutputsIndexBucket)
+	if err != nil {
+		return nil, fmt.Errorf("open KV bucket %s: %w", OutputsIndexBucket, err)
+	}
+	return &Outputs{obj: obj, idx: idx, keep: DefaultKeepOutputs, cfg: newConfig(nil)}, nil
+}
