@@ -192,6 +192,43 @@ func TestSessionToolSetLifecycle(t *testing.T) {
 	}
 	waitSet(t, nc, "gone", "agent.end", func(s schemas.ToolSet) bool { return !s.Seeded && len(s.Tools) == 0 })
 
+	// Scope holds end to end: the seed and the intent's candidates keep to it.
+	data, _ := json.Marshal(schemas.AgentOutput{SessionID: "scoped", MessageID: "m-scoped", Scope: []string{"files"},
+		Text: "[TOOL: how long has the system been up] and [TOOL: count the lines of a file]"})
+	sub, err := nc.SubscribeSync("result.scoped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Publish(schemas.AgentOutputSubject("scoped"), data); err != nil {
+		t.Fatal(err)
+	}
+	set = waitSet(t, nc, "scoped", "seeding", func(s schemas.ToolSet) bool { return s.Seeded })
+	for _, tl := range set.Tools {
+		if !strings.HasPrefix(tl.ID, "files/") {
+			t.Errorf("scoped session seeded %s", tl.ID)
+		}
+	}
+	for answered := 0; answered < 2; {
+		m, err := sub.NextMsg(20 * time.Second)
+		if err != nil {
+			t.Fatalf("scoped results: %v", err)
+		}
+		var r schemas.Result
+		_ = json.Unmarshal(m.Data, &r)
+		if r.Status == schemas.StatusAccepted {
+			continue
+		}
+		answered++
+		if r.ToolID != "" && !strings.HasPrefix(r.ToolID, "files/") {
+			t.Errorf("scoped intent %q ran %s", r.Intent, r.ToolID)
+		}
+		for _, c := range r.Matches {
+			if !strings.HasPrefix(c.ToolID, "files/") {
+				t.Errorf("scoped intent %q offered %s", r.Intent, c.ToolID)
+			}
+		}
+	}
+
 	// The embedder goes down: a new session is seeded empty (meta-tools
 	// only), with the reason, while the pipeline still answers.
 	broken.Store(true)

@@ -1,12 +1,15 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/parse"
 )
 
 // Defaults of the seeding options: the best 8 tools whose confidence is at
@@ -89,7 +92,7 @@ func (s *Seeder) Seed(ctx context.Context, out schemas.AgentOutput) (set schemas
 		}
 		return current, false, nil
 	}
-	tools, degraded, err := s.pick(ctx, out.Text, out.Scope)
+	tools, degraded, err := s.pick(ctx, queries(out), out.Scope)
 	if err != nil {
 		return schemas.ToolSet{}, false, err
 	}
@@ -99,17 +102,63 @@ func (s *Seeder) Seed(ctx context.Context, out schemas.AgentOutput) (set schemas
 	return s.store.Seed(ctx, out.SessionID, out.MessageID, tools, degraded)
 }
 
-// pick searches text and keeps the best K tools at or above the floor, in
-// scope. A failed search yields no tools and the reason.
-func (s *Seeder) pick(ctx context.Context, text string, scope []string) ([]schemas.ActiveTool, string, error) {
-	cands, err := s.search(ctx, text, s.k, scope)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, "", ctx.Err()
+// pick searches each query and keeps the best K tools at or above the
+// floor, in scope, each at the highest confidence any query gave it. A
+// failed search yields no tools at all and the reason: a seed made of the
+// queries that happened to work would be as arbitrary as a degraded one.
+func (s *Seeder) pick(ctx context.Context, qs []string, scope []string) ([]schemas.ActiveTool, string, error) {
+	best := map[string]schemas.Candidate{}
+	for _, q := range qs {
+		cands, err := s.search(ctx, q, s.k, scope)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, "", ctx.Err()
+			}
+			return nil, err.Error(), nil
 		}
-		return nil, err.Error(), nil
+		for _, c := range cands {
+			if old, ok := best[c.ToolID]; !ok || c.Confidence > old.Confidence {
+				best[c.ToolID] = c
+			}
+		}
 	}
-	return Admit(cands, s.k, s.minConf, scope, s.exclude, schemas.SourceSeed), "", nil
+	merged := make([]schemas.Candidate, 0, len(best))
+	for _, c := range best {
+		merged = append(merged, c)
+	}
+	slices.SortFunc(merged, func(a, b schemas.Candidate) int {
+		if c := cmp.Compare(b.Confidence, a.Confidence); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ToolID, b.ToolID)
+	})
+	return Admit(merged, s.k, s.minConf, scope, s.exclude, schemas.SourceSeed), "", nil
+}
+
+// maxSeedQueries bounds the searches one output costs.
+const maxSeedQueries = 16
+
+// queries are what an output is searched by: the text of each of its
+// [TOOL: …] intents, which say what the agent wants far more precisely
+// than the prose around them; an output without intents is searched by
+// its whole text.
+func queries(out schemas.AgentOutput) []string {
+	probe := out
+	if probe.MessageID == "" {
+		probe.MessageID = "seed"
+	}
+	parsed, err := parse.New().Parse(probe)
+	if err != nil || len(parsed.Intents) == 0 {
+		return []string{out.Text}
+	}
+	qs := make([]string, 0, len(parsed.Intents))
+	for _, in := range parsed.Intents {
+		if len(qs) == maxSeedQueries {
+			break
+		}
+		qs = append(qs, in.Text)
+	}
+	return qs
 }
 
 // Admit turns candidates into active tools: at most k, each at or above

@@ -107,3 +107,38 @@ func TestSeederOptionsValidated(t *testing.T) {
 		}
 	}
 }
+
+// An output is searched by its intents' texts, not by the prose around
+// them; the seed merges their tools by confidence.
+func TestSeedSearchesEachIntent(t *testing.T) {
+	st := openStore(t)
+	var seen []string
+	search := func(_ context.Context, text string, k int, _ []string) ([]schemas.Candidate, error) {
+		seen = append(seen, text)
+		switch text {
+		case "show disk usage of /tmp":
+			return []schemas.Candidate{cand("system/disk_usage", "system", 0.9), cand("files/list", "files", 0.4)}, nil
+		case "kernel version":
+			return []schemas.Candidate{cand("system/kernel", "system", 0.7), cand("files/list", "files", 0.6)}, nil
+		}
+		return []schemas.Candidate{cand("prose/tool", "prose", 0.99)}, nil
+	}
+	sd, _ := session.NewSeeder(st, search)
+	set, _, err := sd.Seed(context.Background(), schemas.AgentOutput{SessionID: "two", MessageID: "m",
+		Text: "Sure, let me look. [TOOL: show disk usage of /tmp] and then [TOOL: kernel version]."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seen, []string{"show disk usage of /tmp", "kernel version"}) {
+		t.Fatalf("searched %q", seen)
+	}
+	if !slices.Equal(set.IDs(), []string{"system/disk_usage", "system/kernel", "files/list"}) || set.Tools[2].Confidence != 0.6 {
+		t.Fatalf("seed %+v", set.Tools)
+	}
+	// Without intents, the prose is the query.
+	seen = nil
+	set, _, _ = sd.Seed(context.Background(), schemas.AgentOutput{SessionID: "prose", MessageID: "m", Text: "Hello there"})
+	if !slices.Equal(seen, []string{"Hello there"}) || !slices.Equal(set.IDs(), []string{"prose/tool"}) {
+		t.Fatalf("prose seed: searched %q, seeded %v", seen, set.IDs())
+	}
+}
