@@ -43,6 +43,11 @@
 //
 // A missing confidence counts as routing's confidence in the chosen tool.
 //
+// A model that is down or hangs would cost every intent the timeout: after
+// WithBreaker's run of requests without an answer (3 by default) the model
+// is skipped for a cooldown (30s) and the deterministic resolver answers at
+// once; then one request probes whether the model is back.
+//
 // # Medium-tier disambiguation
 //
 // Disambiguate asks the analysis question about a multiple_matches intent,

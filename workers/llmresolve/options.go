@@ -19,19 +19,25 @@ const (
 type Option func(*config)
 
 type config struct {
-	timeout       time.Duration
-	minConfidence float64
-	turns         int
-	log           *slog.Logger
+	timeout         time.Duration
+	minConfidence   float64
+	turns           int
+	log             *slog.Logger
+	breakerFailures int
+	breakerCooldown time.Duration
 }
 
 func newConfig(opts []Option) (config, error) {
-	c := config{timeout: DefaultTimeout, minConfidence: DefaultMinConfidence, turns: DefaultContextTurns, log: slog.Default()}
+	c := config{timeout: DefaultTimeout, minConfidence: DefaultMinConfidence, turns: DefaultContextTurns, log: slog.Default(),
+		breakerFailures: DefaultBreakerFailures, breakerCooldown: DefaultBreakerCooldown}
 	for _, o := range opts {
 		o(&c)
 	}
 	if c.timeout <= 0 {
 		return c, fmt.Errorf("llm: timeout must be positive, got %s", c.timeout)
+	}
+	if c.breakerFailures > 0 && c.breakerCooldown <= 0 {
+		return c, fmt.Errorf("llm: breaker cooldown must be positive, got %s", c.breakerCooldown)
 	}
 	if c.minConfidence < 0 || c.minConfidence > 1 {
 		return c, fmt.Errorf("llm: minimum confidence must be between 0 and 1, got %v", c.minConfidence)
@@ -58,4 +64,12 @@ func WithLogger(l *slog.Logger) Option {
 			c.log = l
 		}
 	}
+}
+
+// WithBreaker skips the model for cooldown after failures requests in a
+// row got no answer (errors, timeouts), so that a model that is down does
+// not cost every intent the timeout; the deterministic resolver answers
+// meanwhile. failures 0 turns the breaker off.
+func WithBreaker(failures int, cooldown time.Duration) Option {
+	return func(c *config) { c.breakerFailures, c.breakerCooldown = failures, cooldown }
 }

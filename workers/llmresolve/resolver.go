@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 
@@ -25,6 +26,7 @@ const resolveTurns = 2
 type Resolver struct {
 	model llms.Model
 	cfg   config
+	br    *breaker
 }
 
 var _ resolve.Resolver = (*Resolver)(nil)
@@ -38,7 +40,8 @@ func New(model llms.Model, opts ...Option) (*Resolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Resolver{model: model, cfg: cfg}, nil
+	br := &breaker{failures: cfg.breakerFailures, cooldown: cfg.breakerCooldown, now: time.Now}
+	return &Resolver{model: model, cfg: cfg, br: br}, nil
 }
 
 // ResolveRouted resolves an activated intent: the model's call, the
@@ -261,11 +264,21 @@ func check(e entry, sch *schemas.ParamSchema, a arguments) (map[string]any, erro
 
 // ask sends the conversation and returns the reply's text.
 func (r *Resolver) ask(ctx context.Context, msgs []llms.MessageContent) (string, error) {
+	if err := r.br.allow(); err != nil {
+		return "", err
+	}
 	resp, err := r.model.GenerateContent(ctx, msgs, llms.WithTemperature(0))
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
+	switch {
+	case err == nil:
+		r.br.done(true)
+	case errors.Is(ctx.Err(), context.Canceled):
+		r.br.abort()
+		return "", ctx.Err()
+	case ctx.Err() != nil:
+		r.br.done(false)
+		return "", ctx.Err()
+	default:
+		r.br.done(false)
 		return "", fmt.Errorf("the model failed: %w", err)
 	}
 	if resp == nil || len(resp.Choices) == 0 {
