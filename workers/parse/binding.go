@@ -59,7 +59,7 @@ func handler(p *Parser, pending func() *join.Store) pipeline.Handler {
 		if err := registerDependent(ctx, pending(), parsed.Intents); err != nil {
 			return nil, err
 		}
-		return parsedOuts(out, parsed)
+		return parsedOuts(out, parsed, p.redactAudit)
 	}
 }
 
@@ -86,7 +86,7 @@ func registerDependent(ctx context.Context, store *join.Store, intents []schemas
 // parsedOuts is the work and answers for one parsed output: problems first,
 // then the receipt, then the work, so an agent reading results sees the receipt
 // before any result it announces.
-func parsedOuts(out schemas.AgentOutput, parsed Parsed) ([]pipeline.Out, error) {
+func parsedOuts(out schemas.AgentOutput, parsed Parsed, redact func(schemas.AuditRecord) schemas.AuditRecord) ([]pipeline.Out, error) {
 	var outs []pipeline.Out
 	var problemIDs []string
 	for i, pr := range parsed.Problems {
@@ -120,10 +120,10 @@ func parsedOuts(out schemas.AgentOutput, parsed Parsed) ([]pipeline.Out, error) 
 		if err != nil {
 			return nil, err
 		}
-		outs = append(outs, next, bind.Audit(schemas.AuditRecord{
+		outs = append(outs, next, bind.Audit(redact(schemas.AuditRecord{
 			SessionID: out.SessionID, ToolID: c.ToolID, Parameters: c.Parameters,
 			Stage: bind.StageParse, IntentID: c.IntentID, MessageID: out.MessageID, Decision: "direct_call", Result: "parsed",
-		}))
+		})))
 	}
 	return outs, nil
 }

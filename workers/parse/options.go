@@ -20,6 +20,7 @@ type config struct {
 	maxIntents   int
 	maxTextBytes int
 	codeIntents  bool
+	auditSchemas schemaLookup
 
 	// Byte classes that stop the fast loops: what can start something in
 	// prose, and inside an open marker. They depend on codeIntents.

@@ -134,7 +134,7 @@ func (s *Set) Engine() *discover.Engine { return s.engine }
 func (s *Set) Stage(name string) (pipeline.Stage, error) {
 	switch name {
 	case bind.StageParse:
-		return parse.Stage(parse.New(s.cfg.Parse...)), nil
+		return parse.Stage(parse.New(append([]parse.Option{parse.WithAuditSchemas(s.paramSchemas)}, s.cfg.Parse...)...)), nil
 	case bind.StageDiscover:
 		return discover.Stage(s.engine), nil
 	case bind.StageRoute:
