@@ -63,7 +63,8 @@ type Executor struct {
 	Argv []string `json:"argv,omitempty"`
 	Dir  string   `json:"dir,omitempty"`
 	// Env lists the environment variables passed through to the process; no
-	// others are.
+	// others are. For kind http, the variables {env.NAME} placeholders may
+	// read (secrets such as API keys); NAME=value fixes a value.
 	Env            []string `json:"env,omitempty"`
 	Timeout        Duration `json:"timeout,omitempty"`
 	MaxOutputBytes int      `json:"max_output_bytes,omitempty"`

@@ -426,3 +426,40 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// Secrets come from the worker's environment, never from the agent: only
+// variables the executor's env lists (or fixes) are readable.
+func TestHTTPEnvironmentPlaceholders(t *testing.T) {
+	srv, reqs, hits := recorder(t, nil)
+	t.Setenv("TY_TEST_TOKEN", "s3cret")
+	t.Setenv("TY_NOT_LISTED", "nope")
+	tool := func(id string, env []string, header string) schemas.Manifest {
+		return httpTool(id, "", schemas.Executor{URL: srv.URL + "/x?key={env.FIXED}", Env: env,
+			Headers: map[string]string{"Authorization": header}})
+	}
+	e := newExecutor(t, []schemas.Manifest{
+		tool("t/ok", []string{"TY_TEST_TOKEN", "FIXED=a b"}, "Bearer {env.TY_TEST_TOKEN}"),
+		tool("t/unlisted", []string{"FIXED=1"}, "Bearer {env.TY_NOT_LISTED}"),
+		tool("t/unset", []string{"FIXED=1", "TY_UNSET_VAR"}, "Bearer {env.TY_UNSET_VAR}"),
+	}, WithRetryBudget(0))
+	if _, err := run(t, e, call("t/ok", nil)); err != nil {
+		t.Fatal(err)
+	}
+	got := <-reqs
+	if got.header.Get("Authorization") != "Bearer s3cret" || got.query != "key=a+b" {
+		t.Fatalf("authorization %q, query %q", got.header.Get("Authorization"), got.query)
+	}
+	for id, msg := range map[string]string{
+		"t/unlisted": "{env.TY_NOT_LISTED} names a variable its executor's env does not list",
+		"t/unset":    "needs the environment variable TY_UNSET_VAR, which this worker does not have",
+	} {
+		before := hits.Load()
+		_, err := run(t, e, call(id, nil))
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: err = %v, want %q", id, err, msg)
+		}
+		if hits.Load() != before {
+			t.Errorf("%s: the request was sent", id)
+		}
+	}
+}

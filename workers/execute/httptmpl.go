@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -26,7 +27,7 @@ type httpRequest struct {
 // host, so parameters choose what is asked, never whom.
 func buildHTTP(m schemas.Manifest, params map[string]any, info *paramInfo) (*httpRequest, error) {
 	x := m.Executor
-	t := templater{id: m.ID, params: params, info: info}
+	t := templater{id: m.ID, params: params, info: info, env: x.Env}
 	u, err := t.url(x.URL)
 	if err != nil {
 		return nil, err
@@ -65,11 +66,22 @@ type templater struct {
 	id     string
 	params map[string]any
 	info   *paramInfo
+	// env lists the worker environment variables ({env.NAME}) the
+	// templates may use, or fixes them (NAME=value): the executor's env.
+	env []string
 }
+
+// envPrefix marks a placeholder filled from the worker's environment, for
+// secrets such as API keys that must not pass through the agent.
+const envPrefix = "env."
 
 // value is a placeholder's parameter; ok is false for an absent optional
 // one (an absent required or undeclared one is an error).
 func (t templater) value(name string) (any, bool, error) {
+	if envName, ok := strings.CutPrefix(name, envPrefix); ok {
+		v, err := t.envValue(envName)
+		return v, err == nil, err
+	}
 	v, ok := t.params[name]
 	if ok && v != nil {
 		return v, true, nil
@@ -97,6 +109,25 @@ func (t templater) fill(tmpl, where string, esc func(any) string) (string, bool,
 		b.WriteString(esc(v))
 	}
 	return b.String(), true, nil
+}
+
+// envValue is {env.NAME}: the executor's env must list NAME (the value
+// comes from the worker's environment) or set it (NAME=value).
+func (t templater) envValue(name string) (string, error) {
+	for _, e := range t.env {
+		k, v, fixed := strings.Cut(e, "=")
+		if k != name {
+			continue
+		}
+		if fixed {
+			return v, nil
+		}
+		if v, ok := os.LookupEnv(name); ok {
+			return v, nil
+		}
+		return "", badCall(ErrUnsupported, "tool %s needs the environment variable %s, which this worker does not have", t.id, name)
+	}
+	return "", badCall(ErrUnsupported, "tool %s: {%s%s} names a variable its executor's env does not list", t.id, envPrefix, name)
 }
 
 func (t templater) text(tmpl, where string) (string, bool, error) {
