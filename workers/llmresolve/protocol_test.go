@@ -12,6 +12,7 @@ import (
 	"github.com/toolyard/toolyard/workers/llmresolve"
 	"github.com/toolyard/toolyard/workers/llmresolve/llmtest"
 	"github.com/toolyard/toolyard/workers/resolve"
+	"github.com/toolyard/toolyard/workers/route"
 )
 
 const (
@@ -42,7 +43,10 @@ func TestProtocolResolve(t *testing.T) {
 		wantErr      any
 		// requests is how many requests the server must have seen.
 		requests int
-		check    func(t *testing.T, reqs []llmtest.Request, out resolve.Outcome)
+		// decidedBy, when set, is the routed hand-off's DecidedBy, with
+		// maps/geocode put first (as the choose stage does).
+		decidedBy string
+		check     func(t *testing.T, reqs []llmtest.Request, out resolve.Outcome)
 	}{
 		{
 			name: "json both phases", replies: []llmtest.Reply{text(pickScrape), text(argsScrape)},
@@ -75,6 +79,21 @@ func TestProtocolResolve(t *testing.T) {
 					"<parameters><query>tech companies</query><limit>50</limit></parameters><confidence>0.9</confidence></tool_call>"),
 			},
 			wantDecision: resolve.DecisionResolvedLLM, wantTool: "maps/scrape", wantArgs: wantScrape, requests: 2,
+		},
+		{
+			name: "the disambiguator chose: arguments only", intent: "where is 1 Main St",
+			decidedBy: route.DecidedByDisambiguator, replies: []llmtest.Reply{text(`{"address": "1 Main St"}`)},
+			wantDecision: resolve.DecisionResolvedLLM, wantTool: "maps/geocode", wantArgs: map[string]any{"address": "1 Main St"}, requests: 1,
+			check: func(t *testing.T, reqs []llmtest.Request, out resolve.Outcome) {
+				if !strings.Contains(reqs[0].Last(), "Tool: maps/geocode") {
+					t.Errorf("the one request should be the argument question:\n%s", reqs[0].Last())
+				}
+			},
+		},
+		{
+			name: "routing's confidence decided: both phases", intent: "where is 1 Main St",
+			decidedBy: route.DecidedByConfidence, replies: []llmtest.Reply{text(`{"tool": "maps/geocode"}`)},
+			wantDecision: resolve.DecisionUnsure, wantMatches: []string{"maps/geocode", "maps/scrape", "files/checksum"}, requests: 1,
 		},
 		{
 			name: "functiongemma call syntax both phases",
@@ -227,7 +246,12 @@ func TestProtocolResolve(t *testing.T) {
 					in = tt.intent
 				}
 				start := time.Now()
-				out, err := r.ResolveRouted(context.Background(), routed(in), lookup)
+				rt := routed(in)
+				if tt.decidedBy != "" {
+					rt.DecidedBy = tt.decidedBy
+					rt.Candidates[0], rt.Candidates[1] = rt.Candidates[1], rt.Candidates[0]
+				}
+				out, err := r.ResolveRouted(context.Background(), rt, lookup)
 				if tt.timeout > 0 && time.Since(start) > tt.timeout+2*time.Second {
 					t.Errorf("took %s with a %s timeout", time.Since(start), tt.timeout)
 				}

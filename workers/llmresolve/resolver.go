@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/resolve"
+	"github.com/toolyard/toolyard/workers/route"
 )
 
 // resolveTurns is how many conversation turns resolution shows: the
@@ -81,6 +82,12 @@ func (r *Resolver) ResolveRouted(ctx context.Context, routed schemas.Routed, loo
 // viaModel runs both phases. An error means: fall back.
 func (r *Resolver) viaModel(ctx context.Context, routed schemas.Routed, es []entry) (resolve.Outcome, error) {
 	in := routed.Intent
+	if routed.DecidedBy == route.DecidedByDisambiguator && len(es) > 0 && es[0].cand.ToolID == routed.Candidates[0].ToolID {
+		// The medium tier's disambiguator already chose, with the
+		// conversation and at least the minimum confidence: asking again
+		// would cost a model call to learn the same.
+		return r.call(ctx, in, &es[0], es[0].cand.Confidence, routed)
+	}
 	a, chosen, err := r.analyse(ctx, in, es, resolveTurns)
 	var declined *DeclinedError
 	switch {
@@ -103,6 +110,11 @@ func (r *Resolver) viaModel(ctx context.Context, routed schemas.Routed, es []ent
 		return r.unsure(routed, chosen, fmt.Sprintf("its confidence in %s is %s, below %s",
 			chosen.tool.ID, fmtConf(conf), fmtConf(r.cfg.minConfidence))), nil
 	}
+	return r.call(ctx, in, chosen, conf, routed)
+}
+
+// call runs phase 2 for the chosen tool. An error means: fall back.
+func (r *Resolver) call(ctx context.Context, in schemas.Intent, chosen *entry, conf float64, routed schemas.Routed) (resolve.Outcome, error) {
 	args, err := r.arguments(ctx, in, *chosen)
 	if err != nil {
 		return resolve.Outcome{}, fmt.Errorf("arguments for %s: %w", chosen.tool.ID, err)
