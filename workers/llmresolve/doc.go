@@ -15,6 +15,9 @@
 //  2. Arguments: for the chosen tool only, the model answers a JSON object of
 //     arguments.
 //
+// When the medium tier's disambiguator already chose the tool (the routed
+// hand-off's DecidedBy), only the second phase runs.
+//
 // Either phase may also be answered in the <tool_call> element form
 // (meta_tool, item_type, action, item_id, parameters, confidence; decoded by
 // workers/parse), in FunctionGemma's call syntax
