@@ -54,7 +54,10 @@
 //     string property, then to the free-text property; then names left over
 //     (capitalised runs not opening a sentence) fill the missing required
 //     text properties in order, and one code left (BA456, 10.0.0.7) the one
-//     text property still missing.
+//     text property still missing; failing that, that property takes the
+//     object of the request, the first plain noun phrase after for, of,
+//     about, on, using … that is not the tool's own words ("the mass
+//     transfer rate for ethanol" → substance).
 //  11. free text: when the only required parameter is a missing string that
 //     is marked "x-toolyard-freetext": true or named query, q, text, prompt or
 //     message, it gets the intent text minus the parts used above, minus

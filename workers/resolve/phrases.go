@@ -202,7 +202,8 @@ func (f *filler) contentWord(i int) bool {
 		return false
 	}
 	t := f.toks[i]
-	if fillers[t.word] || determiners[t.word] || vague[t.word] || connectors[t.word] || f.tool[t.word] || verbs[t.word] {
+	if fillers[t.word] || determiners[t.word] || vague[t.word] || connectors[t.word] || f.tool[t.word] || verbs[t.word] ||
+		prepositions[t.word] || pronouns[t.word] || discourse[t.word] {
 		return false
 	}
 	for _, r := range t.word {
@@ -271,6 +272,16 @@ func (f *filler) afterCue(i int) int {
 	}
 	return k
 }
+
+// prepositions and pronouns are never a value word.
+var (
+	prepositions = setOf("during", "after", "before", "since", "until", "between", "through", "over", "under", "near",
+		"per", "including", "without", "within", "across", "among", "like", "than", "towards", "toward", "upon",
+		"against", "along", "around", "behind", "beyond", "despite", "except", "inside", "outside", "versus", "via")
+	pronouns = setOf("someone", "somebody", "anyone", "anybody", "everyone", "everybody", "something", "anything",
+		"everything", "nothing", "me", "us", "them", "him", "her", "it", "we", "they", "he", "she", "mine", "yours",
+		"one", "ones", "each", "all", "both", "either", "neither", "other", "others", "another")
+)
 
 // discourse words open a sentence or clause and are never a value.
 var discourse = setOf("then", "finally", "lastly", "after", "afterwards", "additionally", "also", "next", "first", "second",

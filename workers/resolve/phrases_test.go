@@ -57,7 +57,11 @@ var (
 		"organization":{"type":"string"},"activities":{"type":"string"}}}`)
 	cleanliness = manifest("pharma/cleanliness", "validateProductCleanliness", `{"type":"object","required":["product_name"],"properties":{
 		"product_name":{"type":"string"},"batch_number":{"type":"string"}}}`)
-	joint  = manifest("med/joint", "getJointRangeOfMotion", `{"type":"object","properties":{"joint":{"type":"string"},"symptoms":{"type":"string"}},"required":["symptoms"]}`)
+	joint        = manifest("med/joint", "getJointRangeOfMotion", `{"type":"object","properties":{"joint":{"type":"string"},"symptoms":{"type":"string"}},"required":["symptoms"]}`)
+	massTransfer = manifest("chem/mass_transfer", "calculateMassTransferRate", `{"type":"object","required":["substance","area"],"properties":{
+		"substance":{"type":"string"},"area":{"type":"number"}}}`)
+	cocktail = manifest("bar/cocktail", "makeCocktail", `{"type":"object","required":["cocktail_name","ingredients"],"properties":{
+		"cocktail_name":{"type":"string"},"ingredients":{"type":"string"}}}`)
 	deploy = manifest("ops/deploy", "deployApplication", `{"type":"object","required":["server"],"properties":{
 		"server":{"type":"string"}}}`)
 )
@@ -109,6 +113,11 @@ func TestResolvePhrases(t *testing.T) {
 		// Closed word classes.
 		{"currency code, sex and direction", sorter, "for a male patient, moving forward, prices in EUR", map[string]any{"currency": "EUR", "sex": "male", "direction": "forward"}},
 		{"currency code must be capitals", sorter, "try again", map[string]any{}},
+		// The object of the request fills the one text parameter left.
+		{"object after for", massTransfer, "Calculate the mass transfer rate for ethanol with an area of 7.8.", map[string]any{"substance": "ethanol", "area": 7.8}},
+		{"object before a generic noun", water, "Assess the water quality for the electronics industry", map[string]any{"location": "electronics"}},
+		{"a parameter's own name is no object", cocktail, `make a cocktail called "Mai Tai" with one of the ingredients`, nil},
+		{"a phrase qualifying the tool's words is no object", massTransfer, "the rate of ethanol mass transfer over an area of 2", nil},
 		// Sentence and clause boundaries.
 		{"quoted value before a cue word", cleanliness, "validate the cleanliness of pharmaceutical product 'Tablet' with batch number 'BA456'.", map[string]any{"product_name": "Tablet", "batch_number": "BA456"}},
 		{"no value across a full stop", joint, "range of motion of my knee joint. Finally, symptoms: cough", map[string]any{"joint": "knee", "symptoms": "cough"}},

@@ -331,3 +331,62 @@ func wordyHyphen(v string) bool {
 	}
 	return false
 }
+
+// objectPreps introduce the thing a request is about.
+var objectPreps = setOf("for", "of", "about", "on", "using", "regarding", "concerning", "into")
+
+// generic nouns say what kind of answer is wanted, not what it is about.
+var generic = setOf("information", "info", "details", "detail", "data", "list", "report", "summary", "overview",
+	"status", "result", "results", "analysis", "help", "assistance", "number", "amount", "level", "way", "ways",
+	"kind", "type", "types", "rate", "value", "values", "purposes", "purpose", "basis", "use", "example",
+	"industry", "sector", "field", "domain", "area", "setting", "context", "system", "process")
+
+// applyObject gives the one required text parameter still missing the
+// object of the request: the first plain noun phrase after for, of, about,
+// on, using … that is not the tool's own words ("the mass transfer rate for
+// ethanol" → substance: ethanol; "train a classifier using the wine
+// quality dataset" → data).
+func (f *filler) applyObject(freetext *property) {
+	var target *property
+	for _, p := range f.s.props {
+		if p.required && f.missing(p) && p != freetext {
+			if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || target != nil {
+				return
+			}
+			target = p
+		}
+	}
+	if target == nil {
+		return
+	}
+	for i := range f.toks {
+		if !f.free(i) || !objectPreps[f.toks[i].word] || endsClause(f.toks[i].raw) {
+			continue
+		}
+		k := i + 1
+		for f.free(k) && (determiners[f.toks[k].word] || vague[f.toks[k].word]) {
+			k++
+		}
+		last := k - 1
+		for n := 0; n < 3 && f.contentWord(last+1) && !generic[f.toks[last+1].word] && !f.isNameWord(target, f.toks[last+1].word); n++ {
+			last++
+			if endsClause(f.toks[last].raw) {
+				break
+			}
+		}
+		if last < k {
+			continue
+		}
+		// The phrase must end the clause, or meet a preposition or a
+		// generic noun ("the electronics industry"); before the tool's own
+		// words it only qualifies them ("minimalist landscape architecture").
+		if n := last + 1; !endsClause(f.toks[last].raw) && n < len(f.toks) &&
+			(f.contentWord(n) && !generic[f.toks[n].word] || f.tool[f.toks[n].word] || f.isNameWord(target, f.toks[n].word)) {
+			continue
+		}
+		if f.try(target, f.spanValue(k, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+			return
+		}
+	}
+}
