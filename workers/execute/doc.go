@@ -21,13 +21,18 @@
 //   - with only PATH, HOME, LANG, LC_ALL and TZ from the worker's
 //     environment, plus the names the manifest's env lists (a NAME=value
 //     entry sets a fixed value) and those allowed with WithEnv, plus
-//     TOOLYARD_INTENT_ID, the call's intent id, which a tool with side
-//     effects can use as an idempotency key;
+//     TOOLYARD_INTENT_ID, the call's intent id, and
+//     TOOLYARD_IDEMPOTENCY_KEY, derived from the session and the intent id:
+//     the same on every delivery and retry of the call, the key on which a
+//     tool with side effects dedupes them (http and MCP runners pass the
+//     same key, from IdempotencyKey, as a header and in _meta);
 //   - in its own process group, which is killed when the timeout (the
 //     manifest's, else WithDefaultTimeout) passes, and after the process
 //     exits, so no grandchild outlives the call (one that leaves the group,
 //     with setsid, is out of reach; it cannot hold the call open, though:
-//     the output pipes are closed 500ms after the group is gone);
+//     the output pipes are closed 500ms after the group is gone); on Linux
+//     the kernel also kills the process when its worker dies, so a call
+//     redelivered after a crash never overlaps its first run;
 //   - with stdout kept up to the output cap (the manifest's, else
 //     WithMaxOutputBytes) and drained beyond it (Truncated is set), and the
 //     last 4 KiB of stderr.
@@ -36,8 +41,19 @@
 // (non-zero exit or timeout); it carries the output and is permanent.
 // Errors for which IsTransient is true (the worker's context ended, the
 // system could not start a process for want of resources, a search backend
-// failed): the call may succeed if retried. Everything else is a bad call
-// that no retry will fix; errors.Is tells which: ErrUnknownTool,
+// failed, a connection was refused or timed out, a runner marked the error
+// with Transient, a subprocess exited with ExitTempFail): the call may
+// succeed if retried, and Execute does retry it, with exponential backoff
+// and jitter, within WithRetryBudget (builtins excepted); past the budget
+// it returns a *RetriesExhaustedError, which is permanent. Everything else
+// is a bad call that no retry will fix; errors.Is tells which: ErrUnknownTool,
 // ErrNoExecutor, ErrInvalidParameters, ErrBadCall, ErrDelegation,
 // ErrUnsupported.
+//
+// The stage binding (Stage) adds what needs JetStream: with WithEffects a
+// call takes effect once however often it is delivered (package effects:
+// execution records with leases; the crash windows are listed there),
+// outputs over InlineOutputBytes go to the outputs object store with a
+// preview in the result, and secret parameters (writeOnly, x-secret) are
+// redacted from the audit record.
 package execute
