@@ -64,7 +64,7 @@ func runPooled(t *testing.T, e *Engine, qs []benchQuery) (ranked [][]string, top
 func (e *Engine) explainPool(t testing.TB, text string) []*pooled {
 	ctx := context.Background()
 	q := e.parse(text)
-	qv, err := e.vec.query(ctx, text)
+	qv, err := e.vec.query(ctx, e.vectorText(q, text, ModeHybrid))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 		// Embedded before taking the lock: a remote embedder may take
 		// a while, and updates must not wait for it.
 		var err error
-		qv, err = e.vec.query(ctx, clipUTF8(text, maxQueryBytes))
+		qv, err = e.vec.query(ctx, e.vectorText(q, text, mode))
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
