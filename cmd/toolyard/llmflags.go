@@ -22,6 +22,7 @@ type llmFlags struct {
 	timeout       time.Duration
 	minConfidence float64
 	disambiguate  bool
+	jsonMode      bool
 	reg           atomic.Pointer[registry.Registry]
 }
 
@@ -36,6 +37,8 @@ func (f *llmFlags) register(fl *pflag.FlagSet) {
 		"longest the model may take for one intent (both phases and a corrective retry); past it the deterministic resolver answers")
 	fl.Float64Var(&f.minConfidence, "llm-min-confidence", llmresolve.DefaultMinConfidence,
 		"model confidence below which no tool is run: the agent is offered the candidates instead")
+	fl.BoolVar(&f.jsonMode, "llm-json", false,
+		"have the server constrain the model's answers to JSON (Ollama format json, OpenAI json_object): steadier answers from small models")
 	fl.BoolVar(&f.disambiguate, "llm-disambiguate", false,
 		"also let the model pick among a medium-confidence intent's alternatives, reading the conversation, instead of answering them to the agent (needs --llm)")
 }
@@ -53,7 +56,7 @@ func (f *llmFlags) resolver(log *slog.Logger) (*llmresolve.Resolver, error) {
 		return nil, err
 	}
 	r, err := llmresolve.New(model, llmresolve.WithTimeout(f.timeout),
-		llmresolve.WithMinConfidence(f.minConfidence), llmresolve.WithLogger(log))
+		llmresolve.WithMinConfidence(f.minConfidence), llmresolve.WithJSONMode(f.jsonMode), llmresolve.WithLogger(log))
 	if err != nil {
 		return nil, err
 	}

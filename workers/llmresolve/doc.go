@@ -22,8 +22,9 @@
 // (meta_tool, item_type, action, item_id, parameters, confidence; decoded by
 // workers/parse), in FunctionGemma's call syntax
 // (<start_function_call>call:name{key:<escape>value<escape>}<end_function_call>),
-// or as <error>reason</error>. Text around the answer, <think> blocks and
-// code fences are ignored.
+// or as <error>reason</error> ({"error": "reason"} in JSON mode, WithJSONMode,
+// where the server constrains answers to JSON). Text around the answer,
+// <think> blocks and code fences are ignored.
 //
 // Arguments are coerced like a direct call's (strings to the declared
 // types), stripped of nulls for optional parameters, and validated against

@@ -25,6 +25,7 @@ type config struct {
 	log             *slog.Logger
 	breakerFailures int
 	breakerCooldown time.Duration
+	jsonMode        bool
 }
 
 func newConfig(opts []Option) (config, error) {
@@ -73,3 +74,9 @@ func WithLogger(l *slog.Logger) Option {
 func WithBreaker(failures int, cooldown time.Duration) Option {
 	return func(c *config) { c.breakerFailures, c.breakerCooldown = failures, cooldown }
 }
+
+// WithJSONMode asks the server to constrain answers to JSON (Ollama's
+// format "json", OpenAI's json_object response format): small models then
+// cannot ramble, at the price of the <tool_call> and <error> forms; a
+// decline is then {"error": "…"}.
+func WithJSONMode(on bool) Option { return func(c *config) { c.jsonMode = on } }

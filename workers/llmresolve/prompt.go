@@ -37,7 +37,7 @@ func analysisPrompt(in schemas.Intent, es []entry, turns int) string {
 }
 
 // argumentsPrompt asks phase 2's question about the chosen tool.
-func argumentsPrompt(in schemas.Intent, e entry) string {
+func argumentsPrompt(in schemas.Intent, e entry, jsonMode bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Request: %q\n", oneLine(in.Text, 1000))
 	writeContext(&b, in, maxTurns)
@@ -54,8 +54,12 @@ func argumentsPrompt(in schemas.Intent, e entry) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("Answer with the JSON object of arguments, e.g. " + example(e.params) + ". " +
-		"Take values from the request and its context only; leave out optional parameters it does not give. " +
-		`If a required value is not given, answer <error>what is missing</error>.`)
+		"Take values from the request and its context only; leave out optional parameters it does not give. ")
+	if jsonMode {
+		b.WriteString(`If a required value is not given, answer {"error": "<what is missing>"}.`)
+	} else {
+		b.WriteString(`If a required value is not given, answer <error>what is missing</error>.`)
+	}
 	return b.String()
 }
 

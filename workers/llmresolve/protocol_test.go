@@ -43,6 +43,8 @@ func TestProtocolResolve(t *testing.T) {
 		wantErr      any
 		// requests is how many requests the server must have seen.
 		requests int
+		// jsonMode runs the resolver WithJSONMode(true): every request must ask for JSON.
+		jsonMode bool
 		// decidedBy, when set, is the routed hand-off's DecidedBy, with
 		// maps/geocode put first (as the choose stage does).
 		decidedBy string
@@ -79,6 +81,20 @@ func TestProtocolResolve(t *testing.T) {
 					"<parameters><query>tech companies</query><limit>50</limit></parameters><confidence>0.9</confidence></tool_call>"),
 			},
 			wantDecision: resolve.DecisionResolvedLLM, wantTool: "maps/scrape", wantArgs: wantScrape, requests: 2,
+		},
+		{
+			name: "json mode", jsonMode: true, replies: []llmtest.Reply{text(pickScrape), text(argsScrape)},
+			wantDecision: resolve.DecisionResolvedLLM, wantTool: "maps/scrape", wantArgs: wantScrape, requests: 2,
+			check: func(t *testing.T, reqs []llmtest.Request, _ resolve.Outcome) {
+				if !strings.Contains(reqs[1].Last(), `{"error": "<what is missing>"}`) {
+					t.Errorf("json mode's argument prompt should ask for a JSON decline:\n%s", reqs[1].Last())
+				}
+			},
+		},
+		{
+			name: "json mode decline of the arguments, fallback", jsonMode: true,
+			replies:      []llmtest.Reply{text(pickScrape), text(`{"error": "the query is missing"}`)},
+			wantDecision: resolve.DecisionFallback, wantTool: "maps/scrape", wantArgs: deterministic, requests: 2,
 		},
 		{
 			name: "the disambiguator chose: arguments only", intent: "where is 1 Main St",
@@ -240,6 +256,7 @@ func TestProtocolResolve(t *testing.T) {
 				if tt.timeout > 0 {
 					opts = append(opts, llmresolve.WithTimeout(tt.timeout))
 				}
+				opts = append(opts, llmresolve.WithJSONMode(tt.jsonMode))
 				r, srv := newResolver(t, provider, tt.replies, opts...)
 				in := intentText
 				if tt.intent != "" {
@@ -262,6 +279,9 @@ func TestProtocolResolve(t *testing.T) {
 				for _, q := range reqs {
 					if q.Model != "fake-model" {
 						t.Errorf("request for model %q", q.Model)
+					}
+					if q.JSONMode != tt.jsonMode {
+						t.Errorf("request JSON mode %v, want %v", q.JSONMode, tt.jsonMode)
 					}
 				}
 				if tt.wantErr != nil {

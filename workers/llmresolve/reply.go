@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -168,6 +169,9 @@ func parseAnalysis(reply string) (analysis, error) {
 		}, nil
 	}
 	o := ans.obj
+	if err := jsonDecline(o, nil); err != nil {
+		return analysis{}, err
+	}
 	var a analysis
 	a.tool = firstString(o, "tool", "tool_id", "item_id", "id", "name")
 	a.server = firstString(o, "server")
@@ -253,6 +257,9 @@ func parseArguments(reply string, declared []string) (arguments, error) {
 		return arguments{args: c.Parameters, tool: c.ToolID, confidence: c.Confidence, hasConfidence: ans.hasConfidence}, nil
 	}
 	o := ans.obj
+	if err := jsonDecline(o, declared); err != nil {
+		return arguments{}, err
+	}
 	if !wrapped(o, declared) {
 		return arguments{args: o}, nil
 	}
@@ -311,4 +318,14 @@ func wrapped(o map[string]any, declared []string) bool {
 func isUnusable(err error) bool {
 	var u *unusable
 	return errors.As(err, &u)
+}
+
+// jsonDecline reads {"error": "…"}, the decline of JSON mode, unless the
+// tool has a parameter called error.
+func jsonDecline(o map[string]any, declared []string) error {
+	reason, ok := o["error"].(string)
+	if !ok || len(o) != 1 || slices.Contains(declared, "error") {
+		return nil
+	}
+	return &DeclinedError{Reason: oneLine(reason, 300)}
 }

@@ -29,6 +29,7 @@ func TestParseAnalysis(t *testing.T) {
 		{"functiongemma call without control tokens", `call:scrape{}`, analysis{useTool: true, tool: "scrape"}, ""},
 		{"functiongemma call unclosed escape", `call:scrape{q:<escape>x}`, analysis{}, "no closing <escape>"},
 		{"error element", `<error>nothing fits</error>`, analysis{}, "declined"},
+		{"json error", `{"error": "nothing fits"}`, analysis{}, "declined"},
 		{"empty error element", `<error/>`, analysis{}, "declined"},
 		{"bad xml", `<tool_call><item_id>a</item_id><bogus>1</bogus></tool_call>`, analysis{}, "element <bogus> is unknown"},
 		{"unclosed xml", `<tool_call><item_id>a</item_id>`, analysis{}, "cannot be used"},
@@ -85,12 +86,21 @@ func TestParseArguments(t *testing.T) {
 		{"functiongemma call", `<start_function_call>call:maps/scrape{query:<escape>tech, inc: {x}<escape>,limit:50,near:[1.5, 2],strict:true,sort:rating}<end_function_call>`, nil,
 			arguments{args: map[string]any{"query": "tech, inc: {x}", "limit": int64(50), "near": []any{1.5, int64(2)}, "strict": true, "sort": "rating"}, tool: "maps/scrape"}, ""},
 		{"functiongemma call cut off", `call:a{path:<escape>/tmp<escape>, n:`, nil, arguments{args: map[string]any{"path": "/tmp", "n": ""}, tool: "a"}, ""},
+		{"json error is a decline", `{"error": "no path given"}`, []string{"path"}, arguments{}, "declined"},
+		{"error is an argument when the tool has one", `{"error": "E42"}`, []string{"error"}, arguments{args: map[string]any{"error": "E42"}}, ""},
 		{"bad wrapped arguments", `{"name": "a", "arguments": 5}`, nil, arguments{}, "must be a JSON object"},
 		{"json array", `[1, 2]`, nil, arguments{}, "no JSON object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := parseArguments(tt.reply, tt.declared)
+			var declined *DeclinedError
+			if tt.wantErr == "declined" {
+				if !errors.As(err, &declined) {
+					t.Fatalf("error %v, want declined", err)
+				}
+				return
+			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want %q", err, tt.wantErr)

@@ -211,7 +211,7 @@ func (r *Resolver) arguments(ctx context.Context, in schemas.Intent, e entry) (a
 	names := paramNames(e.params)
 	msgs := []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeSystem, argumentsSystem),
-		llms.TextParts(llms.ChatMessageTypeHuman, argumentsPrompt(in, e)),
+		llms.TextParts(llms.ChatMessageTypeHuman, argumentsPrompt(in, e, r.cfg.jsonMode)),
 	}
 	for attempt := 0; ; attempt++ {
 		reply, err := r.ask(ctx, msgs)
@@ -279,7 +279,11 @@ func (r *Resolver) ask(ctx context.Context, msgs []llms.MessageContent) (string,
 	if err := r.br.allow(); err != nil {
 		return "", err
 	}
-	resp, err := r.model.GenerateContent(ctx, msgs, llms.WithTemperature(0))
+	opts := []llms.CallOption{llms.WithTemperature(0)}
+	if r.cfg.jsonMode {
+		opts = append(opts, llms.WithJSONMode())
+	}
+	resp, err := r.model.GenerateContent(ctx, msgs, opts...)
 	switch {
 	case err == nil:
 		r.br.done(true)

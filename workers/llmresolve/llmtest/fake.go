@@ -37,6 +37,9 @@ type Request struct {
 	Path     string
 	Model    string
 	Messages []Message
+	// JSONMode: the request asked for JSON only (Ollama "format": "json",
+	// OpenAI "response_format": {"type": "json_object"}).
+	JSONMode bool
 }
 
 // Last is the content of the request's last message.
@@ -92,8 +95,12 @@ func (f *FakeServer) OpenAIURL() string { return f.URL + "/v1" }
 // wireRequest is what both protocols send. OpenAI content may be a string
 // or a list of parts.
 type wireRequest struct {
-	Model    string `json:"model"`
-	Stream   *bool  `json:"stream"`
+	Model          string          `json:"model"`
+	Stream         *bool           `json:"stream"`
+	Format         json.RawMessage `json:"format"`
+	ResponseFormat *struct {
+		Type string `json:"type"`
+	} `json:"response_format"`
 	Messages []struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
@@ -109,7 +116,8 @@ func (f *FakeServer) next(w http.ResponseWriter, r *http.Request) (wireRequest, 
 		f.t.Errorf("fake llm: unreadable request to %s: %v", r.URL.Path, err)
 		return req, Reply{}, false
 	}
-	rec := Request{Path: r.URL.Path, Model: req.Model}
+	rec := Request{Path: r.URL.Path, Model: req.Model,
+		JSONMode: string(req.Format) == `"json"` || req.ResponseFormat != nil && req.ResponseFormat.Type == "json_object"}
 	for _, m := range req.Messages {
 		rec.Messages = append(rec.Messages, Message{Role: m.Role, Content: content(m.Content)})
 	}
