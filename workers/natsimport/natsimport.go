@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
@@ -98,6 +99,11 @@ func Manifests(name string, infos []micro.Info) ([]schemas.Manifest, []Skipped, 
 	if name == "" {
 		name = infos[0].Name
 	}
+	for _, part := range strings.Split(name, "/") {
+		if !validToken(part) {
+			return nil, nil, fmt.Errorf("tool namespace %q: want letters, digits, - and _, optionally in /-separated parts (set another with --name)", name)
+		}
+	}
 	var ms []schemas.Manifest
 	var skipped []Skipped
 	seen := map[string]bool{}
@@ -107,6 +113,14 @@ func Manifests(name string, infos []micro.Info) ([]schemas.Manifest, []Skipped, 
 				continue
 			}
 			seen[ep.Name] = true
+			if !validToken(ep.Name) {
+				skipped = append(skipped, Skipped{ep.Name, "the endpoint name is not letters, digits, - and _"})
+				continue
+			}
+			if !validSubject(ep.Subject) {
+				skipped = append(skipped, Skipped{ep.Name, fmt.Sprintf("subject %q is not a valid subject", ep.Subject)})
+				continue
+			}
 			if strings.ContainsAny(ep.Subject, "*>") {
 				skipped = append(skipped, Skipped{ep.Name, fmt.Sprintf("subject %s has a wildcard; a tool needs a fixed subject", ep.Subject)})
 				continue
@@ -209,4 +223,30 @@ func compareVersions(a, b string) int {
 		}
 	}
 	return 0
+}
+
+// validToken: what micro allows in service and endpoint names.
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// validSubject: printable UTF-8 tokens separated by single dots.
+func validSubject(s string) bool {
+	if s == "" || !utf8.ValidString(s) {
+		return false
+	}
+	for _, tok := range strings.Split(s, ".") {
+		if tok == "" || strings.IndexFunc(tok, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+			return false
+		}
+	}
+	return true
 }

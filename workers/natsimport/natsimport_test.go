@@ -118,6 +118,15 @@ func TestManifestsRefuseBadMetadata(t *testing.T) {
 	if err != nil || ms[0].ID != "s/e" {
 		t.Fatalf("default name: %v %v", ms, err)
 	}
+	ms, _, err = natsimport.Manifests("team/s", info(nil))
+	if err != nil || ms[0].ID != "team/s/e" || ms[0].Server != "team/s" {
+		t.Fatalf("nested name: %v %v", ms, err)
+	}
+	for _, bad := range []string{"a b", "/s", "s/", "a//b"} {
+		if _, _, err := natsimport.Manifests(bad, info(nil)); err == nil || !strings.Contains(err.Error(), "namespace") {
+			t.Errorf("name %q: err = %v", bad, err)
+		}
+	}
 }
 
 func TestDiscoverNoService(t *testing.T) {
@@ -142,4 +151,32 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Whatever a service advertises, Manifests returns valid manifests or an
+// error naming the endpoint; it never panics.
+func FuzzManifests(f *testing.F) {
+	f.Add("svc", "e", "svc.e", "d", `{"type":"object"}`, "a,b", `["x"]`, "1s")
+	f.Add("", "", "", "", "", "", "", "")
+	f.Add("s", "e", "s.*", "", `{"type":"object","properties":{"x":{"type":"nope"}}}`, ",", "[1]", "-1s")
+	f.Fuzz(func(t *testing.T, svc, ep, subject, desc, schema, kw, examples, timeout string) {
+		info := micro.Info{ServiceIdentity: micro.ServiceIdentity{Name: svc, Version: "1.0.0"},
+			Endpoints: []micro.EndpointInfo{{Name: ep, Subject: subject, Metadata: map[string]string{
+				"description": desc, "schema": schema, "keywords": kw, "examples": examples, "timeout": timeout}}}}
+		ms, skipped, err := natsimport.Manifests("", []micro.Info{info})
+		if err != nil {
+			if !strings.Contains(err.Error(), "endpoint "+ep) && !strings.Contains(err.Error(), "namespace") {
+				t.Fatalf("error does not name the endpoint: %v", err)
+			}
+			return
+		}
+		if len(ms)+len(skipped) != 1 {
+			t.Fatalf("%d manifests, %d skipped", len(ms), len(skipped))
+		}
+		for _, m := range ms {
+			if m.Executor == nil || m.Executor.Kind != schemas.ExecNATS || m.Executor.Subject != subject || m.Description == "" {
+				t.Fatalf("manifest %+v", m)
+			}
+		}
+	})
 }
