@@ -27,7 +27,7 @@ type fixture struct {
 
 // start runs the service over the sample registry on a real embedded
 // server, with sessions on (or off).
-func start(t *testing.T, sessions bool) fixture {
+func start(t testing.TB, sessions bool) fixture {
 	t.Helper()
 	env := pipelinetest.Start(t)
 	ms, err := sample.Tools()
