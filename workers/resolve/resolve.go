@@ -23,7 +23,7 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 	if err != nil {
 		return schemas.ToolCall{}, fmt.Errorf("resolve intent %s: %w", r.Intent.ID, err)
 	}
-	args, err := fill(r.Intent.Text, e.schema, e.words, m.ID)
+	args, err := fill(r.Intent, e.schema, e.words, m.ID)
 	if err != nil {
 		return schemas.ToolCall{}, err
 	}
@@ -43,27 +43,21 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 	}, nil
 }
 
-// fill runs the slot-filling rules, then validates the result.
-func fill(text string, s *toolSchema, toolWords map[string]bool, toolID string) (map[string]any, error) {
-	f := newFiller(text, s, toolWords)
+// fill runs the slot-filling rules on the intent text, reads required
+// parameters it lacks from the intent's context, then validates the result.
+func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID string) (map[string]any, error) {
+	f := newFiller(in.Text, s, toolWords)
 	free := f.freetextTarget()
-	f.applyKeyed()
-	f.tokenizeRest()
-	f.applyDates()
-	f.applyIDs()
-	f.applyCuedQuoted()
-	f.applyCues()
-	f.applyShapes()
-	f.applyHeads()
-	f.applyLanguages()
-	f.applyPlaces()
-	f.applyEnumWords()
-	f.applyVocabularies()
-	f.applyLooseNumbers()
-	f.applyBareQuoted(free)
-	f.applyNames(free)
-	f.applyObject(free)
-	f.applyFreetext(free)
+	f.run(free, true)
+	for _, text := range contextTexts(in) {
+		if !f.lacksRequired() {
+			break
+		}
+		g := newFiller(text, s, toolWords)
+		g.seed(f)
+		g.run(nil, false)
+		f.adoptRequired(g)
+	}
 	f.dropBlank()
 	f.applyDefaults()
 
