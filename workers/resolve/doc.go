@@ -68,6 +68,11 @@
 //  12. a required value given blank ("" or []) counts as not given; then
 //     defaults from the schema.
 //
+// Required parameters the intent text lacks are then read from its
+// context, nearest first: the text just before the marker, just after it,
+// and the last user message, by the rules that read a value written for a
+// parameter (1–9), never by those that place leftovers (10–11).
+//
 // Values are coerced to the property's type: integers and numbers (with
 // thousands separators, 1,000, and currency or percent signs, $19.5),
 // booleans (yes/no, true/false, on/off, 1/0), arrays (comma lists or JSON
