@@ -202,24 +202,16 @@ func (f *FakeServer) ollama(w http.ResponseWriter, r *http.Request) {
 
 func isBoundary(s string, i int) bool { return i == len(s) || s[i]&0xC0 != 0x80 }
 
-// openai answers a chat completion, whole or as server-sent events.
+// openai answers a chat completion. The resolver does not stream, so a
+// streaming request is a test failure.
 func (f *FakeServer) openai(w http.ResponseWriter, r *http.Request) {
 	req, rep, ok := f.next(w, r)
 	if !ok {
 		return
 	}
 	if req.Stream != nil && *req.Stream {
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, d := range []map[string]any{
-			{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": req.Model,
-				"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"role": "assistant", "content": rep.Text}}}},
-			{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": req.Model,
-				"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}},
-		} {
-			b, _ := json.Marshal(d)
-			fmt.Fprintf(w, "data: %s\n\n", b)
-		}
-		fmt.Fprint(w, "data: [DONE]\n\n")
+		f.t.Errorf("fake llm: streaming chat completion requested; only whole answers are scripted")
+		http.Error(w, `{"error":{"message":"streaming is not scripted"}}`, http.StatusBadRequest)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
