@@ -27,7 +27,10 @@ func newWorker(g *globalFlags) *cobra.Command {
 shares one durable consumer, so starting more processes spreads the load; a
 process that dies leaves its unacknowledged messages to the others.
 
-Stages: ` + strings.Join(bind.Stages, ", ") + `.`,
+Stages: ` + strings.Join(bind.Stages, ", ") + `, and session (seeds and ends
+session tool sets from agent.output.> and agent.end.>; 'up' runs it with
+--sessions). Routing hands each confidence tier to its own stage: activated to
+resolve, multiple_matches to choose, weak_matches and not_found to answer.`,
 		Example: `  toolyard worker --stage discover --concurrency 8
   toolyard worker --stage execute --nats nats://10.0.0.5:4222 --http :9101`,
 		Args: cobra.NoArgs,
@@ -76,6 +79,6 @@ Stages: ` + strings.Join(bind.Stages, ", ") + `.`,
 		},
 	}
 	sf.register(cmd, "127.0.0.1:0")
-	cmd.Flags().StringSliceVar(&stageList, "stage", nil, "stage(s) to run: "+strings.Join(bind.Stages, ", "))
+	cmd.Flags().StringSliceVar(&stageList, "stage", nil, "stage(s) to run: "+strings.Join(bind.Stages, ", ")+", session")
 	return cmd
 }

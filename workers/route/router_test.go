@@ -145,7 +145,7 @@ func (s *scriptedLLM) Choose(_ context.Context, in schemas.Intent, ms []schemas.
 func TestDisambiguateFakeLLM(t *testing.T) {
 	medium := schemas.Routed{Intent: schemas.Intent{ID: "m.0", SessionID: "s", Text: "post the report"}, Tier: schemas.TierMultiple,
 		Candidates: []schemas.Candidate{{ToolID: "email/send", Confidence: 0.6, MatchType: schemas.MatchHybrid}, {ToolID: "slack/post_message", Confidence: 0.55, MatchType: schemas.MatchHybrid}},
-		Message: "Several tools could do it"}
+		Message:    "Several tools could do it"}
 	tests := []struct {
 		name   string
 		llm    *scriptedLLM
