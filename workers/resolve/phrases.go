@@ -336,14 +336,31 @@ func (f *filler) valueAfter(p *property, i int, lower bool) bool {
 			f.useTokens(rangeIdx(i, last)...)
 			return true
 		}
-	case lower && k > i+1 && f.toks[k-1].word == "of" && f.contentWord(k) && (k+1 >= len(f.toks) || endsClause(raw)):
-		// "the task of cleaning."
-		if f.try(p, f.spanValue(k, k)) {
-			f.useTokens(rangeIdx(i, k)...)
+	case lower && k > i+1 && f.toks[k-1].word == "of" && f.contentWord(k):
+		// "the task of cleaning.", "the area of smoking regulations in …"
+		if last := f.phraseEnd(k, 3); last >= 0 && f.try(p, f.spanValue(k, last)) {
+			f.useTokens(rangeIdx(i, last)...)
 			return true
 		}
 	}
 	return false
+}
+
+// phraseEnd reads up to max content words from token k that end the
+// clause or meet a word that is not content (a preposition, an article),
+// returning the last one's index, or -1.
+func (f *filler) phraseEnd(k, max int) int {
+	last := k
+	for n := 1; n < max && !endsClause(f.toks[last].raw) && f.contentWord(last+1); n++ {
+		last++
+	}
+	if endsClause(f.toks[last].raw) || last+1 >= len(f.toks) {
+		return last
+	}
+	if next := f.toks[last+1]; !next.used && (prepositions[next.word] || fillers[next.word] || determiners[next.word]) && !f.tool[next.word] {
+		return last
+	}
+	return -1
 }
 
 func rangeIdx(a, b int) []int {

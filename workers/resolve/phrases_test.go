@@ -113,6 +113,7 @@ func TestResolvePhrases(t *testing.T) {
 		// Closed word classes.
 		{"currency code, sex and direction", sorter, "for a male patient, moving forward, prices in EUR", map[string]any{"currency": "EUR", "sex": "male", "direction": "forward"}},
 		{"currency code must be capitals", sorter, "try again", map[string]any{}},
+		{"several words after noun of", workout, "track my progress in the workout of interval sprints in the park", map[string]any{"workout_type": "interval sprints"}},
 		// The object of the request fills the one text parameter left.
 		{"object after for", massTransfer, "Calculate the mass transfer rate for ethanol with an area of 7.8.", map[string]any{"substance": "ethanol", "area": 7.8}},
 		{"object before a generic noun", water, "Assess the water quality for the electronics industry", map[string]any{"location": "electronics"}},
