@@ -43,11 +43,26 @@ func OpenStore(ctx context.Context, js jetstream.JetStream) (*Store, error) {
 	kv, err := pipeline.KeyValue(ctx, js, jetstream.KeyValueConfig{
 		Bucket: Bucket, Description: "Toolyard nested intents waiting for their inner intents' results",
 		History: 1, TTL: bucketMaxAge, Storage: jetstream.FileStorage,
+		Replicas: replicasOf(ctx, js, pipeline.StreamResult),
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &Store{kv: kv}, nil
+}
+
+// replicasOf is the replication of a stream, 1 if it cannot be read: the
+// bucket is as durable as the results it waits for (R3 on a cluster set up
+// with toolyard up --replicas 3).
+func replicasOf(ctx context.Context, js jetstream.JetStream, stream string) int {
+	st, err := js.Stream(ctx, stream)
+	if err != nil {
+		return 1
+	}
+	if r := st.CachedInfo().Config.Replicas; r > 1 {
+		return r
+	}
+	return 1
 }
 
 func recordKey(session, id string) string { return "w." + session + "." + enc(id) }
