@@ -234,6 +234,9 @@ func TestNATSServiceImportedAndCalled(t *testing.T) {
 	if out := toolyard(t, "tools", "sign", "--nats", env.Server.ClientURL(), "--key", key, "--registry", "greeter/"); !strings.Contains(out, "1 tool(s) signed") {
 		t.Fatalf("sign --registry: %s", out)
 	}
+	if out := toolyard(t, "tools", "verify", "--nats", env.Server.ClientURL(), "--trusted-keys", pub, "--registry", "greeter/"); !strings.HasPrefix(out, "greeter/hello\tok\tsigned by "+pub) {
+		t.Fatalf("verify --registry: %s", out)
+	}
 	var r schemas.Result
 	for i := 0; ; i++ {
 		session := fmt.Sprintf("greet%d", i+1)

@@ -30,7 +30,7 @@ worker within a second, a removed one disappears. list and search can also read 
 registry file directly with --registry (no server needed).`,
 	}
 	cmd.AddCommand(newToolsImport(g), newToolsAdd(g), newToolsRemove(g), newToolsList(g), newToolsSearch(g))
-	cmd.AddCommand(newToolsSign(g), newToolsKeygen(), newToolsVerify()) // signing: tools_sign.go
+	cmd.AddCommand(newToolsSign(g), newToolsKeygen(), newToolsVerify(g)) // signing: tools_sign.go
 	return cmd
 }
 

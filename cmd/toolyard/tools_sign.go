@@ -134,18 +134,26 @@ tool drops its signature, as it should.
 	return c
 }
 
-func newToolsVerify() *cobra.Command {
+func newToolsVerify(g *globalFlags) *cobra.Command {
 	var keys []string
 	var keysFile string
+	var inRegistry bool
 	c := &cobra.Command{
-		Use:   "verify --trusted-keys A… MANIFEST_FILE…",
+		Use:   "verify --trusted-keys A… (MANIFEST_FILE… | --registry [ID|PREFIX/…])",
 		Short: "Check tool signatures as --require-signed workers do",
 		Long: `Prints one line per tool: ok, or why a --require-signed worker would refuse it.
-Exits with status 1 if any tool would be refused.
+Exits with status 1 if any tool would be refused. With --registry, checks the tools in
+the server's registry (all, or those named by id or PREFIX/).
 
 ` + signingHelp,
-		Example: `  toolyard tools verify --trusted-keys ABCD… tools.jsonl`,
-		Args:    cobra.MinimumNArgs(1),
+		Example: `  toolyard tools verify --trusted-keys ABCD… tools.jsonl
+  toolyard tools verify --trusted-keys-file trusted.txt --registry`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if !inRegistry && len(args) == 0 {
+				return errors.New("give manifest files, or --registry")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if keysFile != "" {
 				more, err := sign.ReadKeys(keysFile)
@@ -158,20 +166,34 @@ Exits with status 1 if any tool would be refused.
 			if err != nil {
 				return fmt.Errorf("--trusted-keys: %w", err)
 			}
-			bad := 0
+			var ms []schemas.Manifest
+			if inRegistry {
+				if ms, err = registryTools(cmd, g, args); err != nil {
+					return err
+				}
+			}
 			for _, file := range args {
+				if inRegistry {
+					break
+				}
 				mf, err := readManifestFile(file)
 				if err != nil {
 					return err
 				}
-				for _, m := range mf.manifests {
-					if err := sign.Verify(m, trust); err != nil {
-						bad++
-						fmt.Fprintf(cmd.OutOrStdout(), "%s\trefused\t%v\n", m.ID, err)
-						continue
-					}
-					fmt.Fprintf(cmd.OutOrStdout(), "%s\tok\tsigned by %s\n", m.ID, m.Signature.Key)
+				ms = append(ms, mf.manifests...)
+			}
+			bad := 0
+			for _, m := range ms {
+				if m.Executor != nil && m.Executor.Kind == schemas.ExecBuiltin {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s\tok\tbuiltin (runs in-process, needs no signature)\n", m.ID)
+					continue
 				}
+				if err := sign.Verify(m, trust); err != nil {
+					bad++
+					fmt.Fprintf(cmd.OutOrStdout(), "%s\trefused\t%v\n", m.ID, err)
+					continue
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s\tok\tsigned by %s\n", m.ID, m.Signature.Key)
 			}
 			if bad > 0 {
 				return exitCode(1)
@@ -181,6 +203,7 @@ Exits with status 1 if any tool would be refused.
 	}
 	c.Flags().StringSliceVar(&keys, "trusted-keys", nil, "public account nkeys (A…) to trust, comma-separated")
 	c.Flags().StringVar(&keysFile, "trusted-keys-file", "", "file of trusted public keys, one per line")
+	c.Flags().BoolVar(&inRegistry, "registry", false, "check the server's registry instead of files: all tools, or those named by id or PREFIX/")
 	return c
 }
 
@@ -288,35 +311,55 @@ func (mf *manifestFile) write(dest string, w io.Writer) error {
 	return os.Rename(tmp.Name(), dest)
 }
 
+// registryTools are the registered tools named by ids or PREFIX/ (all when
+// none are named); a pattern that matches nothing is an error.
+func registryTools(cmd *cobra.Command, g *globalFlags, patterns []string) ([]schemas.Manifest, error) {
+	store, closeFn, err := openStore(cmd.Context(), g)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	all, err := store.List(cmd.Context())
+	if err != nil {
+		return nil, err
+	}
+	if len(patterns) == 0 {
+		return all, nil
+	}
+	var out []schemas.Manifest
+	for _, p := range patterns {
+		n := 0
+		for _, m := range all {
+			if m.ID == p || strings.HasSuffix(p, "/") && strings.HasPrefix(m.ID, p) {
+				out = append(out, m)
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("no registered tool is %s (end a prefix with /)", p)
+		}
+	}
+	return out, nil
+}
+
 // signRegistry signs the registered tools named by ids or PREFIX/ and
-// writes them back; a pattern that matches nothing is an error.
+// writes them back.
 func signRegistry(cmd *cobra.Command, g *globalFlags, kp nkeys.KeyPair, pub string, patterns []string) error {
+	ms, err := registryTools(cmd, g, patterns)
+	if err != nil {
+		return err
+	}
+	signed := make([]schemas.Manifest, len(ms))
+	for i, m := range ms {
+		if signed[i], err = sign.Sign(m, kp); err != nil {
+			return err
+		}
+	}
 	store, closeFn, err := openStore(cmd.Context(), g)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	all, err := store.List(cmd.Context())
-	if err != nil {
-		return err
-	}
-	var signed []schemas.Manifest
-	for _, p := range patterns {
-		n := 0
-		for _, m := range all {
-			if m.ID == p || strings.HasSuffix(p, "/") && strings.HasPrefix(m.ID, p) {
-				s, err := sign.Sign(m, kp)
-				if err != nil {
-					return err
-				}
-				signed = append(signed, s)
-				n++
-			}
-		}
-		if n == 0 {
-			return fmt.Errorf("no registered tool is %s (end a prefix with /)", p)
-		}
-	}
 	rep, err := store.Import(cmd.Context(), signed, true)
 	if err != nil {
 		return err
