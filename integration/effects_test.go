@@ -20,10 +20,10 @@ import (
 
 // slowEffectRegistry writes a registry with test/slow_effect, a tool that
 // records its start, sleeps, then appends its effect to a file.
-func slowEffectRegistry(t *testing.T) (reg, started, effect string) {
+func slowEffectRegistry(t *testing.T) (reg, started, effect, keys string) {
 	t.Helper()
 	dir := t.TempDir()
-	started, effect = filepath.Join(dir, "started.log"), filepath.Join(dir, "effect.log")
+	started, effect, keys = filepath.Join(dir, "started.log"), filepath.Join(dir, "effect.log"), filepath.Join(dir, "keys.log")
 	script, err := filepath.Abs("testdata/slow_effect.sh")
 	if err != nil {
 		t.Fatal(err)
@@ -32,11 +32,13 @@ func slowEffectRegistry(t *testing.T) (reg, started, effect string) {
 		"id": "test/slow_effect", "name": "slow_effect",
 		"description": "Append a label to the effect log after a pause (a slow tool with a side effect).",
 		"parameters": map[string]any{"type": "object", "required": []string{"label"}, "properties": map[string]any{
-			"label": map[string]any{"type": "string"},
-			"pause": map[string]any{"type": "number", "default": 0},
+			"label":  map[string]any{"type": "string"},
+			"pause":  map[string]any{"type": "number", "default": 0},
+			"after":  map[string]any{"type": "number", "default": 0},
+			"dedupe": map[string]any{"enum": []string{"yes", "no"}, "default": "no"},
 		}},
-		"executor": map[string]any{"kind": "subprocess", "argv": []string{"/bin/sh", script, "{label}", "{pause}"},
-			"env": []string{"STARTED_FILE", "EFFECT_FILE"}, "timeout": "30s"},
+		"executor": map[string]any{"kind": "subprocess", "argv": []string{"/bin/sh", script, "{label}", "{pause}", "{after}", "{dedupe}"},
+			"env": []string{"STARTED_FILE", "EFFECT_FILE", "KEYS_FILE"}, "timeout": "30s"},
 	}
 	data, err := json.Marshal(m)
 	if err != nil {
@@ -48,25 +50,34 @@ func slowEffectRegistry(t *testing.T) (reg, started, effect string) {
 	}
 	t.Setenv("STARTED_FILE", started)
 	t.Setenv("EFFECT_FILE", effect)
-	return reg, started, effect
+	t.Setenv("KEYS_FILE", keys)
+	return reg, started, effect, keys
 }
 
 // SIGKILL the execute worker while a slow tool with a side effect runs; the
 // call's redelivery goes to another worker, or to the restarted one. The
 // effect happens once, and the agent gets exactly one result.
+//
+// Killed before the effect, the tool dies with its worker and the takeover
+// does the effect. Killed after the effect but before the execution record
+// was written (crash window 3 of package effects), only the tool can tell:
+// the takeover runs it again with the same idempotency key, and a tool that
+// dedupes on it does not act twice.
 func TestSIGKILLMidSlowToolTakesEffectOnce(t *testing.T) {
 	tests := []struct {
-		name    string
-		workers int
-		restart bool
+		name        string
+		workers     int
+		restart     bool
+		afterEffect bool // kill after the effect, not before
 	}{
-		{"another worker takes over", 2, false},
-		{"the restarted worker takes over", 1, true},
+		{"another worker takes over", 2, false, false},
+		{"the restarted worker takes over", 1, true, false},
+		{"killed after the effect: the idempotency key dedupes", 2, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := pipelinetest.Start(t)
-			reg, startedFile, effectFile := slowEffectRegistry(t)
+			reg, startedFile, effectFile, keysFile := slowEffectRegistry(t)
 			var others []string
 			for _, s := range bind.Stages {
 				if s != bind.StageExecute {
@@ -78,12 +89,18 @@ func TestSIGKILLMidSlowToolTakesEffectOnce(t *testing.T) {
 			workers := startWorkers(t, env, tt.workers, bind.StageExecute, reg, flags...)
 
 			session := "sigkill"
-			const pause = 4
+			pause, after, dedupe := 4, 0, "no"
+			if tt.afterEffect {
+				pause, after, dedupe = 1, 4, "yes"
+			}
 			publishOutput(t, env.JS, schemas.AgentOutput{SessionID: session, MessageID: "slow1",
-				Text: fmt.Sprintf(`<tool_call name="test/slow_effect">{"label": "once", "pause": %d}</tool_call>`, pause)})
+				Text: fmt.Sprintf(`<tool_call name="test/slow_effect">{"label": "once", "pause": %d, "after": %d, "dedupe": %q}</tool_call>`, pause, after, dedupe)})
 
 			// Kill the worker running the tool, mid-sleep.
 			victim := waitStarted(t, startedFile, 1)[0]
+			if tt.afterEffect {
+				waitStarted(t, effectFile, 1)
+			}
 			var killed *process
 			for _, w := range workers {
 				if strconv.Itoa(w.cmd.Process.Pid) == victim {
@@ -112,7 +129,7 @@ func TestSIGKILLMidSlowToolTakesEffectOnce(t *testing.T) {
 				}
 			}
 			// Give a tool orphaned by the kill time to do its effect, had it survived.
-			if wait := time.Until(killedAt.Add((pause + 1) * time.Second)); wait > 0 {
+			if wait := time.Until(killedAt.Add(time.Duration(pause+after+1) * time.Second)); wait > 0 {
 				time.Sleep(wait)
 			}
 			// Any late duplicate result would be on the stream by now.
@@ -124,8 +141,15 @@ func TestSIGKILLMidSlowToolTakesEffectOnce(t *testing.T) {
 				t.Fatalf("effect happened %d times (by workers %v), want once", len(ran), ran)
 			}
 			starts := records(t, startedFile)["once"]
-			if len(starts) != 2 || starts[0] != victim || ran[0] == victim {
-				t.Fatalf("tool started by %v, effect by %v; want a start by the killed worker %s and one by another", starts, ran, victim)
+			if len(starts) != 2 || starts[0] != victim || starts[1] == victim {
+				t.Fatalf("tool started by %v; want a start by the killed worker %s and one by another", starts, victim)
+			}
+			if !tt.afterEffect && ran[0] == victim {
+				t.Fatalf("effect by the killed worker %s; its tool should have died with it", victim)
+			}
+			keys := records(t, keysFile)["once"]
+			if len(keys) != 2 || keys[0] != keys[1] || keys[0] == "" {
+				t.Errorf("idempotency keys of the two runs: %v; want the same key twice", keys)
 			}
 			if survivor != "" && ran[0] != survivor {
 				t.Errorf("effect by %s, want the restarted worker %s", ran[0], survivor)

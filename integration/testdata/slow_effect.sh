@@ -1,10 +1,21 @@
 #!/bin/sh
-# Test tool with a side effect: notes that it started (in $STARTED_FILE), sleeps,
-# then appends its effect (to $EFFECT_FILE) — one line per run that got that far.
-# Each line is "<label> <worker pid>".
+# Test tool with a side effect. It notes that it started ("<label> <worker pid>" in
+# $STARTED_FILE, "<label> <idempotency key>" in $KEYS_FILE), sleeps $2 seconds,
+# appends its effect ("<label> <worker pid>" to $EFFECT_FILE), then sleeps $3
+# seconds more. With $4 = yes it dedupes on $TOOLYARD_IDEMPOTENCY_KEY, as a tool
+# with effects should: a key whose effect is done is not acted on again.
 label="$1"
 pause="${2:-0}"
+after="${3:-0}"
+dedupe="${4:-no}"
 echo "$label $PPID" >> "$STARTED_FILE"
+echo "$label $TOOLYARD_IDEMPOTENCY_KEY" >> "$KEYS_FILE"
 sleep "$pause"
+if [ "$dedupe" = yes ] && grep -qx -- "$TOOLYARD_IDEMPOTENCY_KEY" "$EFFECT_FILE.keys" 2>/dev/null; then
+	echo "effect $label was done already"
+	exit 0
+fi
 echo "$label $PPID" >> "$EFFECT_FILE"
+echo "$TOOLYARD_IDEMPOTENCY_KEY" >> "$EFFECT_FILE.keys"
+sleep "$after"
 echo "effect $label done"
