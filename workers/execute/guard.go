@@ -67,6 +67,8 @@ func (e *Executor) guard(call schemas.ToolCall, chain []schemas.Manifest) error 
 			need = append(need, m.Permissions...)
 		}
 		if missing := Missing(allow, need); len(missing) > 0 {
+			e.cfg.log.Info("tool refused: permission denied", "tool", first.ID, "session", call.SessionID,
+				"intent_id", call.IntentID, "missing", missing)
 			return badCall(ErrPermissionDenied, "tool %s needs permission(s) %s, which session %s is not allowed (allowed: %s)",
 				first.ID, strings.Join(missing, ", "), call.SessionID, listOrNone(allow))
 		}
@@ -80,6 +82,10 @@ func (e *Executor) guard(call schemas.ToolCall, chain []schemas.Manifest) error 
 			continue
 		}
 		if err := sign.Verify(m, g.trust); err != nil {
+			// An operator should hear of a tampered or foreign tool, not
+			// only the agent.
+			e.cfg.log.Warn("tool refused: signature check failed", "tool", m.ID, "called_as", first.ID,
+				"session", call.SessionID, "intent_id", call.IntentID, "error", err)
 			return badCall(ErrSignature, "refused: %w", err)
 		}
 	}
