@@ -16,6 +16,7 @@ import (
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
 )
 
@@ -285,5 +286,45 @@ func TestStageRedactsSecretsFromAudit(t *testing.T) {
 	}
 	if strings.Contains(string(outs[1].Data), "s3cr3t-value") {
 		t.Errorf("secret in the audit record: %s", outs[1].Data)
+	}
+}
+
+// A worker that stored a call's result and died before publishing it
+// (crash window 4): the redelivery, through a real consumer, publishes the
+// stored result and does not run the tool.
+func TestStageRunnerRepublishesStoredResult(t *testing.T) {
+	o := newOnceEnv(t, false)
+	c := effectCall("m1.0", map[string]any{"label": "a"})
+	died, err := effects.OpenExecutions(ctxFor(t), o.env.JS, effects.WithWorkerID("died"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := died.Acquire(ctxFor(t), effects.ID{SessionID: c.SessionID, IntentID: c.IntentID})
+	if err != nil || got.Lease == nil {
+		t.Fatalf("%+v %v", got, err)
+	}
+	stored := bind.Result(schemas.Result{SessionID: c.SessionID, MessageID: c.MessageID, IntentID: c.IntentID, ToolID: c.ToolID,
+		Status: schemas.StatusExecuted, Stage: bind.StageExecute, Output: &schemas.ToolOutput{Content: "stored before the crash"}})
+	if err := got.Lease.Finish(ctxFor(t), []pipeline.Out{stored}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(c)
+	if _, err := o.env.JS.Publish(ctxFor(t), "pipe.execute.s1", data); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- pipeline.Run(ctx, o.env.JS, o.st, pipeline.WithFetchWait(200*time.Millisecond)) }()
+	defer func() { cancel(); <-done }()
+	msgs := o.env.Collect(t, pipeline.StreamResult, "result.s1", 1, 10*time.Second)
+	if len(msgs) != 1 {
+		t.Fatalf("%d results", len(msgs))
+	}
+	r, err := schemas.Decode[schemas.Result](schemas.KindResult, msgs[0].Data())
+	if err != nil || r.Output == nil || r.Output.Content != "stored before the crash" {
+		t.Fatalf("result %s (%v), want the stored one", msgs[0].Data(), err)
+	}
+	if n := o.runs(); n != 0 {
+		t.Fatalf("tool ran %d times for a call whose result was stored", n)
 	}
 }
