@@ -190,32 +190,45 @@ func TestHTTPToolStaysOnItsHosts(t *testing.T) {
 	}
 }
 
-// A NATS micro service imported with 'toolyard tools import nats' is
-// callable through the pipeline by its endpoints' tool ids.
-func TestNATSServiceImportedAndCalled(t *testing.T) {
-	env := pipelinetest.Start(t)
+// greeter starts the greeter micro service with the given endpoints (hello,
+// bye); it stops with the test.
+func greeter(t *testing.T, env *pipelinetest.Env, endpoints ...string) micro.Service {
+	t.Helper()
 	svc, err := micro.AddService(env.NC, micro.Config{Name: "greeter", Version: "0.1.0", Description: "Greets people"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer svc.Stop()
-	err = svc.AddGroup("greeter").AddEndpoint("hello", micro.HandlerFunc(func(r micro.Request) {
-		var in struct{ Name string }
-		_ = json.Unmarshal(r.Data(), &in)
-		if in.Name == "" {
-			_ = r.Error("400", "name is empty", nil)
-			return
+	t.Cleanup(func() { _ = svc.Stop() })
+	for _, word := range endpoints {
+		err = svc.AddGroup("greeter").AddEndpoint(word, micro.HandlerFunc(func(r micro.Request) {
+			var in struct{ Name string }
+			_ = json.Unmarshal(r.Data(), &in)
+			if in.Name == "" {
+				_ = r.Error("400", "name is empty", nil)
+				return
+			}
+			_ = r.RespondJSON(map[string]string{"greeting": word + " " + in.Name})
+		}), micro.WithEndpointMetadata(map[string]string{
+			"description": "Say " + word + " to someone by name",
+			"schema":      `{"type":"object","required":["name"],"properties":{"name":{"type":"string"}}}`,
+		}))
+		if err != nil {
+			t.Fatal(err)
 		}
-		_ = r.RespondJSON(map[string]string{"greeting": "hello " + in.Name})
-	}), micro.WithEndpointMetadata(map[string]string{
-		"description": "Say hello to someone by name",
-		"schema":      `{"type":"object","required":["name"],"properties":{"name":{"type":"string"}}}`,
-	}))
-	if err != nil {
-		t.Fatal(err)
 	}
-	out := toolyard(t, "tools", "import", "nats", "--nats", env.Server.ClientURL(), "greeter")
-	if !strings.Contains(out, "1 added") {
+	return svc
+}
+
+// A NATS micro service imported with 'toolyard tools import nats' is
+// callable through the pipeline by its endpoints' tool ids; a worker that
+// requires signatures runs it once it is signed in the registry, and a
+// re-import keeps that signature while the tool is unchanged.
+func TestNATSServiceImportedAndCalled(t *testing.T) {
+	env := pipelinetest.Start(t)
+	natsURL := env.Server.ClientURL()
+	svc := greeter(t, env, "hello", "bye")
+	out := toolyard(t, "tools", "import", "nats", "--nats", natsURL, "greeter")
+	if !strings.Contains(out, "2 added") {
 		t.Fatalf("import: %s", out)
 	}
 	dir := t.TempDir()
@@ -231,10 +244,10 @@ func TestNATSServiceImportedAndCalled(t *testing.T) {
 	wantRefused(t, resultsByTool(t, env, "greet0", 1)["greeter/hello"], "unsigned_tool", "greeter/hello")
 
 	// Sign what the import brought in, in the registry: workers follow it live.
-	if out := toolyard(t, "tools", "sign", "--nats", env.Server.ClientURL(), "--key", key, "--registry", "greeter/"); !strings.Contains(out, "1 tool(s) signed") {
+	if out := toolyard(t, "tools", "sign", "--nats", natsURL, "--key", key, "--registry", "greeter/"); !strings.Contains(out, "2 tool(s) signed") {
 		t.Fatalf("sign --registry: %s", out)
 	}
-	if out := toolyard(t, "tools", "verify", "--nats", env.Server.ClientURL(), "--trusted-keys", pub, "--registry", "greeter/"); !strings.HasPrefix(out, "greeter/hello\tok\tsigned by "+pub) {
+	if out := toolyard(t, "tools", "verify", "--nats", natsURL, "--trusted-keys", pub, "--registry", "greeter/"); !strings.Contains(out, "greeter/hello\tok\tsigned by "+pub) {
 		t.Fatalf("verify --registry: %s", out)
 	}
 	var r schemas.Result
@@ -250,6 +263,23 @@ func TestNATSServiceImportedAndCalled(t *testing.T) {
 	if r.Status != schemas.StatusExecuted || r.Output.Content.(map[string]any)["greeting"] != "hello Ada" {
 		t.Fatalf("%s %+v %+v", r.Status, r.Error, r.Output)
 	}
-	publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "greet2", Text: `<tool_call name="greeter/hello">{"name": ""}</tool_call>`})
-	wantRefused(t, resultsByTool(t, env, "greet2", 1)["greeter/hello"], "tool_failed", "answered error 400: name is empty")
+	publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "greet-empty", Text: `<tool_call name="greeter/hello">{"name": ""}</tool_call>`})
+	wantRefused(t, resultsByTool(t, env, "greet-empty", 1)["greeter/hello"], "tool_failed", "answered error 400: name is empty")
+
+	// The service drops bye. A re-import with --prune removes it, keeps
+	// the signed hello as it is, and leaves a hand-made tool under greeter/.
+	manual := filepath.Join(dir, "manual.json")
+	if err := os.WriteFile(manual, []byte(`{"id": "greeter/manual", "description": "A hand-made tool", "executor": {"kind": "subprocess", "argv": ["echo", "hi"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	toolyard(t, "tools", "add", "--nats", natsURL, manual)
+	_ = svc.Stop()
+	greeter(t, env, "hello")
+	if out := toolyard(t, "tools", "import", "nats", "--nats", natsURL, "--prune", "greeter"); !strings.Contains(out, "0 added, 0 replaced, 1 unchanged, 1 removed") {
+		t.Fatalf("re-import: %s", out)
+	}
+	ids := toolyard(t, "tools", "list", "--nats", natsURL, "--json")
+	if !strings.Contains(ids, `"id":"greeter/manual"`) || strings.Contains(ids, `"id":"greeter/bye"`) || !strings.Contains(ids, `"sig":`) {
+		t.Fatalf("registry after the re-import:\n%s", ids)
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -10,6 +11,7 @@ import (
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/natsimport"
+	"github.com/toolyard/toolyard/workers/registry"
 )
 
 func newToolsImportNATS(g *globalFlags) *cobra.Command {
@@ -37,9 +39,12 @@ Endpoint metadata describes the tools:
   permissions  comma-separated permissions the tool needs (see --allow-permissions)
   timeout      call timeout as a Go duration ("5s")
 
-Endpoints with wildcard subjects are skipped with the reason. Tools already imported
-under NAME/ are replaced when the service changed them (--replace=false refuses);
-with --prune, nats tools under NAME/ that the service no longer has are removed.`,
+Endpoints with wildcard subjects are skipped with the reason. Tools imported from the
+service before (nats tools under NAME/) are replaced when it changed them; another tool
+under an id the import needs is refused unless --replace. With --prune, nats tools
+under NAME/ that the service no longer has are removed. A signature added to an
+imported tool ('toolyard tools sign --registry NAME/') survives re-imports that leave
+the tool unchanged.`,
 		Example: `  toolyard tools import nats weather
   toolyard tools import nats --name wx --prune weather`,
 		Args: cobra.ExactArgs(1),
@@ -71,26 +76,35 @@ with --prune, nats tools under NAME/ that the service no longer has are removed.
 				return err
 			}
 			defer closeFn()
-			rep, err := store.Import(cmd.Context(), ms, replace)
+			all, err := store.List(cmd.Context())
+			if err != nil {
+				return err
+			}
+			keep := map[string]bool{}
+			for _, m := range ms {
+				keep[m.ID] = true
+			}
+			// Tools this import owns (nats tools of the same namespace) are
+			// its to replace; any other tool under an id it needs is not.
+			var foreign, gone []string
+			for _, m := range all {
+				owned := m.Server == name && m.Executor != nil && m.Executor.Kind == schemas.ExecNATS
+				switch {
+				case keep[m.ID] && !owned:
+					foreign = append(foreign, m.ID)
+				case !keep[m.ID] && owned:
+					gone = append(gone, m.ID)
+				}
+			}
+			if len(foreign) > 0 && !replace {
+				return fmt.Errorf("%w: %s are registered but are not nats tools of %s/ (use --replace, or another --name)", registry.ErrConflict, strings.Join(foreign, ", "), name)
+			}
+			rep, err := store.Import(cmd.Context(), ms, true)
 			if err != nil {
 				return err
 			}
 			removed := 0
 			if prune {
-				keep := map[string]bool{}
-				for _, m := range ms {
-					keep[m.ID] = true
-				}
-				all, err := store.List(cmd.Context())
-				if err != nil {
-					return err
-				}
-				var gone []string
-				for _, m := range all {
-					if m.Server == name && m.Executor != nil && m.Executor.Kind == schemas.ExecNATS && !keep[m.ID] {
-						gone = append(gone, m.ID)
-					}
-				}
 				if len(gone) > 0 {
 					missing, err := store.Remove(cmd.Context(), gone...)
 					if err != nil {
@@ -108,7 +122,7 @@ with --prune, nats tools under NAME/ that the service no longer has are removed.
 	fl.StringVar(&name, "name", "", "namespace of the imported tools: NAME/<endpoint> (default: the service name)")
 	fl.DurationVar(&settle, "settle", 500*time.Millisecond, "after the first instance answers, how long to wait for the others")
 	fl.DurationVar(&timeout, "timeout", 5*time.Second, "how long to wait for the first instance")
-	fl.BoolVar(&replace, "replace", true, "replace registered tools under the same ids that differ")
+	fl.BoolVar(&replace, "replace", false, "let the service's endpoints overwrite tools under the same ids that are not its nats tools")
 	fl.BoolVar(&prune, "prune", false, "remove nats tools under NAME/ that the service no longer has")
 	return c
 }
