@@ -21,7 +21,7 @@ type effectFlags struct {
 }
 
 func (f *effectFlags) register(fl *pflag.FlagSet) {
-	fl.BoolVar(&f.exactlyOnce, "exactly-once", true, "claim each call in the executions KV bucket before running it, so a redelivered call republishes its stored result instead of running the tool again (tools also get TOOLYARD_IDEMPOTENCY_KEY); off: a redelivery runs the tool again")
+	fl.BoolVar(&f.exactlyOnce, "exactly-once", true, "claim each call in the executions KV bucket before running it, so a redelivered call republishes its stored result instead of running the tool again ; off: a redelivery runs the tool again (tools get TOOLYARD_IDEMPOTENCY_KEY either way, to dedupe themselves)")
 	fl.DurationVar(&f.lease, "lease", effects.DefaultLease, "how long a worker's claim on a call holds without a heartbeat: a call whose worker died is taken over after this")
 	fl.DurationVar(&f.ttl, "execution-ttl", effects.DefaultRecordTTL, "how long execution records and stored large outputs are kept (when the buckets are created)")
 	fl.DurationVar(&f.busyWait, "busy-wait", effects.DefaultBusyWait, "how long a delivery waits for another live worker running the same call before giving the message back")
