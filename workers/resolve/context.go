@@ -25,6 +25,7 @@ func (f *filler) run(free *property, guesses bool) {
 	f.applyPlaces()
 	f.applyEnumWords()
 	f.applyVocabularies()
+	f.applyPeriods()
 	f.applyLooseNumbers()
 	if !guesses {
 		return

@@ -41,12 +41,15 @@
 //     cardio workout", "PayPal as your payment method").
 //  7. languages ("in Portuguese"; from/to for source and target), places
 //     after in/at/near/from (then of/for) for properties named location,
-//     city, country, region …, and a plain noun ending the clause ("the
-//     water quality of the lake").
+//     city, country, region … (an address "Los Angeles, California, USA"
+//     goes finest part first to city, state, country), and a plain noun
+//     ending the clause ("the water quality of the lake").
 //  8. enum words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
-//     ("checksum /etc/hosts with md5"); currency codes, sex and direction
-//     words fill the one property named for them.
+//     ("checksum /etc/hosts with md5"); currency codes, sex, direction,
+//     level (beginner … expert) and frequency (daily … yearly) words fill
+//     the one property named for them, and a relative period ("over the
+//     last month") a property named period or timeframe.
 //  9. numbers in prose: "55 years old" is an age, "2 employees" an
 //     employee_count; one missing required number and one unused number
 //     belong together.

@@ -62,6 +62,12 @@ var (
 		"substance":{"type":"string"},"area":{"type":"number"}}}`)
 	cocktail = manifest("bar/cocktail", "makeCocktail", `{"type":"object","required":["cocktail_name","ingredients"],"properties":{
 		"cocktail_name":{"type":"string"},"ingredients":{"type":"string"}}}`)
+	realEstate = manifest("law/real_estate", "getRealEstateLaw", `{"type":"object","required":["country"],"properties":{
+		"country":{"type":"string"},"state":{"type":"string"},"city":{"type":"string"}}}`)
+	sales = manifest("shop/sales", "getSalesData", `{"type":"object","properties":{
+		"time_period":{"type":"string"},"frequency":{"type":"string"},"difficulty":{"type":"string"},"gender":{"type":"string"}}}`)
+	habits = manifest("shop/habits", "getBuyingHabits", `{"type":"object","properties":{
+		"frequency":{"type":"string"},"difficulty":{"type":"string"},"gender":{"type":"string"}}}`)
 	deploy = manifest("ops/deploy", "deployApplication", `{"type":"object","required":["server"],"properties":{
 		"server":{"type":"string"}}}`)
 )
@@ -124,6 +130,13 @@ func TestResolvePhrases(t *testing.T) {
 		{"no value across a full stop", joint, "range of motion of my knee joint. Finally, symptoms: cough", map[string]any{"joint": "knee", "symptoms": "cough"}},
 		{"no name across a full stop", optimism, "score for the person Ann Lee. Then stop", map[string]any{"person": "Ann Lee"}},
 		{"a number made an adjective is no code", joint, "a 32-year-old with a sore throat", nil},
+		// Places written as an address, periods, levels, frequencies.
+		{"address parts finest first", realEstate, "real estate law for a house located in Los Angeles, California, USA.", map[string]any{"city": "Los Angeles", "state": "California", "country": "USA"}},
+		{"two address parts: city and country", realEstate, "real estate law in Paris, France", map[string]any{"city": "Paris", "country": "France"}},
+		{"relative period", sales, "sales data for dresses over the last month", map[string]any{"time_period": "last month"}},
+		{"relative period with a count", sales, "sales in the past 3 years", map[string]any{"time_period": "past 3 years"}},
+		{"a word fitting two parameters fills neither", sales, "monthly sales", map[string]any{}},
+		{"frequency, level and plural sex", habits, "monthly sales of intermediate courses bought by females", map[string]any{"frequency": "monthly", "difficulty": "intermediate", "gender": "female"}},
 		// Names left over go to required text parameters.
 		{"a possessive name owns the noun after it", impact, "Assess the impact of Generosity Inc.'s activities in the field of education", map[string]any{"organization": "Generosity Inc."}},
 		{"leftover name", optimism, "Provide the optimism score for Alex Johnson.", map[string]any{"person": "Alex Johnson"}},

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -118,6 +119,10 @@ func (f *filler) applyPlaces() {
 			}
 			last := f.capRun(k)
 			if last < 0 || languages[f.toks[k].word] && last == k || f.compoundModifier(k, last) {
+				continue
+			}
+			if end, ok := f.placeList(props, k, last); ok {
+				i = end
 				continue
 			}
 			if p := next(); f.try(p, f.spanValue(k, last)) {
@@ -389,4 +394,59 @@ func (f *filler) applyObject(freetext *property) {
 			return
 		}
 	}
+}
+
+// placeRank orders place words from the finest to the coarsest.
+var placeRank = map[string]int{"address": 0, "venue": 1, "site": 1, "place": 1, "neighborhood": 2, "neighbourhood": 2,
+	"city": 3, "town": 3, "county": 4, "state": 5, "province": 5, "region": 5, "territory": 5, "country": 6, "continent": 7}
+
+func placeRankOf(p *property) (int, bool) {
+	for _, w := range p.words {
+		if r, ok := placeRank[w]; ok {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// placeList reads a written address, finest part first ("Los Angeles,
+// California, USA"), into the place parameters from the finest to the
+// coarsest: city, state, country. It needs two parts or more and as many
+// ranked place parameters missing, and returns the last token used.
+func (f *filler) placeList(props []*property, k, last int) (int, bool) {
+	spans := [][2]int{{k, last}}
+	for end := last; strings.HasSuffix(f.toks[end].raw, ",") && f.free(end+1); {
+		nl := f.capRun(end + 1)
+		if nl < 0 {
+			break
+		}
+		spans = append(spans, [2]int{end + 1, nl})
+		end = nl
+	}
+	if len(spans) < 2 {
+		return 0, false
+	}
+	var ranked []*property
+	for _, p := range props {
+		if _, ok := placeRankOf(p); ok && f.missing(p) {
+			ranked = append(ranked, p)
+		}
+	}
+	if len(ranked) < len(spans) {
+		return 0, false
+	}
+	sort.SliceStable(ranked, func(a, b int) bool {
+		ra, _ := placeRankOf(ranked[a])
+		rb, _ := placeRankOf(ranked[b])
+		return ra < rb
+	})
+	// The coarsest parts go to the coarsest parameters: with city, state
+	// and country missing, "Paris, France" is a city and a country.
+	ranked = append(ranked[:1], ranked[len(ranked)-len(spans)+1:]...)
+	for n, sp := range spans {
+		if f.try(ranked[n], f.spanValue(sp[0], sp[1])) {
+			f.useTokens(rangeIdx(sp[0], sp[1])...)
+		}
+	}
+	return spans[len(spans)-1][1], true
 }

@@ -14,7 +14,11 @@ var vocabularies = []struct {
 }{
 	{setOf("currency", "currencies"), setOf("usd", "eur", "gbp", "jpy", "cny", "inr", "aud", "cad", "chf", "sek", "nok", "dkk",
 		"brl", "mxn", "krw", "sgd", "hkd", "nzd", "zar", "rub", "try", "pln", "thb", "idr", "aed", "sar", "btc", "eth"), true},
-	{setOf("gender", "sex"), setOf("male", "female", "nonbinary", "non-binary"), false},
+	{setOf("gender", "sex"), setOf("male", "female", "nonbinary", "non-binary", "males", "females"), false},
+	{setOf("difficulty", "proficiency", "expertise", "level"), setOf("beginner", "novice", "intermediate", "advanced",
+		"expert", "easy", "medium", "hard", "difficult"), false},
+	{setOf("frequency", "interval", "period", "timeframe", "periodicity", "granularity"), setOf("hourly", "daily", "weekly",
+		"biweekly", "monthly", "quarterly", "yearly", "annually", "annual"), false},
 	{setOf("direction", "heading"), setOf("forward", "forwards", "backward", "backwards", "left", "right", "up", "down",
 		"north", "south", "east", "west", "clockwise", "counterclockwise", "anticlockwise"), false},
 }
@@ -42,6 +46,13 @@ func (f *filler) applyVocabularies() {
 			if v.upper && val != strings.ToUpper(val) {
 				continue
 			}
+			if !v.upper {
+				// "in males" names the value male.
+				val = strings.TrimSuffix(strings.ToLower(val), "s")
+				if !v.words[val] {
+					val = t.word
+				}
+			}
 			if f.try(target, val) {
 				f.useTokens(i)
 				break
@@ -67,6 +78,46 @@ func (f *filler) dropBlank() {
 		if blank {
 			delete(f.args, p.name)
 			delete(f.given, p.name)
+		}
+	}
+}
+
+// periodUnits are the units of a relative period ("the last month").
+var periodUnits = setOf("hour", "hours", "day", "days", "week", "weeks", "month", "months", "quarter", "quarters",
+	"year", "years", "decade", "decades")
+
+var periodStarts = setOf("last", "past", "previous", "next", "coming", "this", "current", "upcoming")
+
+// applyPeriods fills a parameter named for a period ("time_period",
+// "timeframe") from a relative period: "over the last month", "in the
+// past 3 years" → "last month", "past 3 years".
+func (f *filler) applyPeriods() {
+	var target *property
+	for _, p := range f.s.props {
+		if f.missing(p) && stringProp(p) && fitsName(p, setOf("period", "timeframe", "range", "window", "span", "interval")) {
+			target = p
+			break
+		}
+	}
+	if target == nil {
+		return
+	}
+	for i := range f.toks {
+		if !f.free(i) || !periodStarts[f.toks[i].word] {
+			continue
+		}
+		last := i + 1
+		if f.free(last) {
+			if _, ok := parseNumber(f.toks[last].word); ok {
+				last++
+			}
+		}
+		if !f.free(last) || !periodUnits[f.toks[last].word] {
+			continue
+		}
+		if f.try(target, f.spanValue(i, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+			return
 		}
 	}
 }
