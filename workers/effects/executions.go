@@ -78,7 +78,8 @@ func WithBusyWait(d time.Duration) Option {
 	}
 }
 
-// WithReplicas sets the replicas of a bucket created by Open (1).
+// WithReplicas sets the replicas of a bucket created by Open (by default
+// those of the PIPE stream, so the records are as durable as the work).
 func WithReplicas(n int) Option {
 	return func(c *config) {
 		if n > 0 {
@@ -110,7 +111,7 @@ func WithLogger(l *slog.Logger) Option {
 
 func newConfig(opts []Option) config {
 	host, _ := os.Hostname()
-	c := config{ttl: DefaultRecordTTL, lease: DefaultLease, busyWait: DefaultBusyWait, replicas: 1,
+	c := config{ttl: DefaultRecordTTL, lease: DefaultLease, busyWait: DefaultBusyWait,
 		storage: jetstream.FileStorage, worker: host + ":" + strconv.Itoa(os.Getpid()), log: slog.Default()}
 	for _, o := range opts {
 		o(&c)
@@ -122,6 +123,7 @@ func newConfig(opts []Option) config {
 // existing bucket keeps its configuration (an operator's choice).
 func OpenExecutions(ctx context.Context, js jetstream.JetStream, opts ...Option) (*Executions, error) {
 	cfg := newConfig(opts)
+	cfg.replicas = replicas(ctx, js, cfg.replicas)
 	kv, err := pipeline.KeyValue(ctx, js, jetstream.KeyValueConfig{
 		Bucket: ExecutionsBucket, Description: "Toolyard execution records: one claim, then one result, per call",
 		History: 1, TTL: cfg.ttl, Replicas: cfg.replicas, Storage: cfg.storage,
@@ -254,4 +256,17 @@ func earliest(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+// replicas is n, or when unset the PIPE stream's replicas (1 without it).
+func replicas(ctx context.Context, js jetstream.JetStream, n int) int {
+	if n > 0 {
+		return n
+	}
+	if st, err := js.Stream(ctx, pipeline.StreamPipe); err == nil {
+		if r := st.CachedInfo().Config.Replicas; r > 0 {
+			return r
+		}
+	}
+	return 1
 }

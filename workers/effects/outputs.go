@@ -71,6 +71,7 @@ func OpenOutputs(ctx context.Context, js jetstream.JetStream, opts ...OutputsOpt
 		o(&oc)
 	}
 	cfg := newConfig(oc.opts)
+	cfg.replicas = replicas(ctx, js, cfg.replicas)
 	obj, err := js.ObjectStore(ctx, OutputsBucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		obj, err = js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{

@@ -49,18 +49,6 @@
 // with WithSignatures every manifest of the delegation chain must carry a
 // valid signature by a trusted key (ErrSignature; see workers/registry/sign).
 //
-// http tools send a request built from the manifest's templates, each value
-// escaped for where it lands, only to the executor's allowed hosts (every
-// redirect is checked); nats tools send a request to a NATS micro service on
-// the connection given with WithNATS. Both get the call's idempotency key
-// in an Idempotency-Key header.
-//
-// Before anything runs, guard checks the call: a tool outside the call's
-// scope is refused (ErrOutOfScope), one needing permissions the session's
-// allowlist lacks (WithPermissions) is refused (ErrPermissionDenied), and
-// with WithSignatures every manifest of the delegation chain must carry a
-// valid signature by a trusted key (ErrSignature; see workers/registry/sign).
-//
 // Errors fall in three classes. *ToolError: the tool ran and failed
 // (non-zero exit or timeout); it carries the output and is permanent.
 // Errors for which IsTransient is true (the worker's context ended, the
