@@ -113,3 +113,33 @@ func writeFile(t *testing.T, path, body string) {
 		t.Fatal(err)
 	}
 }
+
+// A tool that hands its script down a delegation chain as a fixed
+// parameter (a kiwi python tool → its runtime tool → subprocess) is
+// covered by its signature: a changed script is refused.
+func TestRequireSignedCoversScriptsHandedDown(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "hello.sh")
+	writeFile(t, script, "echo hello from the script\n")
+	key, _ := sign.NewKey()
+	pub, _ := key.PublicKey()
+	trust, _ := sign.NewTrust(pub)
+	runtime := mustSign(t, tool("rt/sh", `{"type":"object","required":["script_path"],"properties":{"script_path":{"type":"string"}}}`,
+		"/bin/sh", "{script_path}"), key)
+	pyTool := mustSign(t, schemas.Manifest{ID: "kiwi/hello", Description: "say hello",
+		Parameters: []byte(`{"type":"object","properties":{"script_path":{"type":"string","const":"` + script + `","default":"` + script + `"}}}`),
+		Executor:   &schemas.Executor{Kind: schemas.ExecTool, Tool: "rt/sh"}}, key)
+	if len(pyTool.Signature.Files) != 1 {
+		t.Fatalf("signed files %v, want the script", pyTool.Signature.Files)
+	}
+	e := newExecutor(t, []schemas.Manifest{runtime, pyTool}, WithSignatures(trust, true))
+	out, err := run(t, e, call("kiwi/hello", nil))
+	if err != nil || out.Content != "hello from the script\n" {
+		t.Fatalf("out %v err %v", out.Content, err)
+	}
+	writeFile(t, script, "echo changed\n")
+	_, err = run(t, e, call("kiwi/hello", nil))
+	if errorCode(err) != CodeBadSignature || !strings.Contains(err.Error(), "tool kiwi/hello: bad signature: script "+script+" changed") {
+		t.Fatalf("err = %v", err)
+	}
+}

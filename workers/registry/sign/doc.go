@@ -37,7 +37,10 @@
 // and is the system's, not the tool's; so are files under /bin, /sbin,
 // /usr/bin, /usr/sbin, /usr/lib, /usr/lib64, /usr/libexec, /lib and /lib64
 // (an interpreter such as /usr/bin/python3 is updated by the system's
-// package manager). Verification recomputes that set, so
+// package manager). So is the file a parameter fixed by the tool's schema
+// names (a top-level property whose "const" is an absolute path to a
+// file): the script a delegation hands down, as a kiwi tool passes its .py
+// file to its python runtime tool as script_path. Verification recomputes that set, so
 // a changed script, a script that appeared after signing, or a signed script
 // that is gone are all refused. (A file is hashed just before it runs; a
 // writer racing the execution in that window is not caught. Keep tool

@@ -3,6 +3,7 @@ package sign
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -16,21 +17,35 @@ import (
 // Scripts lists the files m's executor runs that a signature covers (see
 // the package doc), as absolute cleaned paths, sorted.
 func Scripts(m schemas.Manifest) []string {
-	x := m.Executor
-	if x == nil {
-		return nil
-	}
-	var tmpl []string
-	switch x.Kind {
-	case schemas.ExecSubprocess:
-		tmpl = x.Argv
-	case schemas.ExecMCP:
-		tmpl = x.Command
-	default:
-		return nil
-	}
 	seen := map[string]bool{}
 	var out []string
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if systemFile(p) || seen[p] {
+			return
+		}
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	// A parameter fixed by its schema (const) that names a file is the
+	// script a delegation hands down: a kiwi tool passes its .py file to
+	// its python runtime tool as script_path.
+	for _, p := range constPaths(m.Parameters) {
+		add(p)
+	}
+	x := m.Executor
+	var tmpl []string
+	if x != nil {
+		switch x.Kind {
+		case schemas.ExecSubprocess:
+			tmpl = x.Argv
+		case schemas.ExecMCP:
+			tmpl = x.Command
+		}
+	}
 	for i, el := range tmpl {
 		if el == "" || hasPlaceholder(el) || i == 0 && !strings.Contains(el, "/") {
 			continue
@@ -44,17 +59,32 @@ func Scripts(m schemas.Manifest) []string {
 			}
 			p = filepath.Join(x.Dir, p)
 		}
-		p = filepath.Clean(p)
-		if systemFile(p) {
-			continue
-		}
-		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || seen[p] {
-			continue
-		}
-		seen[p] = true
-		out = append(out, p)
+		add(p)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// constPaths are the absolute paths among the string consts of a
+// parameter schema's top-level properties.
+func constPaths(params json.RawMessage) []string {
+	if len(params) == 0 {
+		return nil
+	}
+	var doc struct {
+		Properties map[string]struct {
+			Const any `json:"const"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(params, &doc) != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range doc.Properties {
+		if s, ok := p.Const.(string); ok && filepath.IsAbs(s) {
+			out = append(out, s)
+		}
+	}
 	return out
 }
 

@@ -237,10 +237,14 @@ func TestScripts(t *testing.T) {
 		{"duplicate", `{"kind":"subprocess","argv":["sh","` + a + `","` + a + `"]}`, []string{a}},
 		{"mcp stdio command", `{"kind":"mcp","tool":"x","command":["node","` + a + `"]}`, []string{a}},
 		{"http", `{"kind":"http","url":"` + a + `"}`, nil},
+		{"const parameter handed down a delegation", `{"kind":"tool","tool":"py/runtime"}`, []string{a}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m := manifest(t, `{"id":"t/s","description":"d","executor":`+tc.x+`}`)
+			if tc.name == "const parameter handed down a delegation" {
+				m.Parameters = json.RawMessage(`{"type":"object","properties":{"script_path":{"type":"string","const":"` + a + `"},"x":{"const":"relative.py"},"y":{"default":"` + a + `x"}}}`)
+			}
 			got := sign.Scripts(m)
 			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 				t.Fatalf("Scripts = %v, want %v", got, tc.want)
