@@ -23,7 +23,8 @@ const signingHelp = `Signatures are ed25519, made with an nkeys account key (see
 except its own "sig" member (canonical JSON: sorted keys, no spaces) and, for
 subprocess tools and MCP servers started as a command, the sha256 of every file the
 command line names that exists (absolute, or relative to the executor's dir; not
-commands looked up on PATH, not files under /bin, /usr/bin, /usr/lib and the like).
+commands looked up on PATH, not files under /bin, /usr/bin, /usr/lib and the like),
+and of a file a parameter is fixed to ("const": the script a kiwi tool hands down).
 Execute workers started with --require-signed --trusted-keys A… run only tools
 whose signature verifies, and answer the others unsigned_tool, bad_signature or
 untrusted_key.`
