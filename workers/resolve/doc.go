@@ -38,7 +38,8 @@
 //     the word before a suffix such as _name, _type, _id): after it ("the
 //     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of
 //     cleaning") or before it ("the 'SHAP' method", "the Sales team", "the
-//     cardio workout", "PayPal as your payment method").
+//     cardio workout", "PayPal as your payment method"), or after the verb
+//     of its first word ("targeting young professionals" → target_audience).
 //  7. languages ("in Portuguese"; from/to for source and target), places
 //     after in/at/near/from (then of/for) for properties named location,
 //     city, country, region … (an address "Los Angeles, California, USA"

@@ -500,6 +500,45 @@ func (f *filler) applyHeads() {
 				break
 			}
 		}
+		if f.missing(p) {
+			f.verbCue(p)
+		}
+	}
+}
+
+// verbCue reads a value after the verb a property is named for:
+// "targeting young professionals" for target_audience.
+func (f *filler) verbCue(p *property) {
+	if len(p.words) < 2 || len(p.words[0]) < 4 {
+		return
+	}
+	w := p.words[0]
+	forms := []string{w + "ing", strings.TrimSuffix(w, "e") + "ing"}
+	for i := range f.toks {
+		if !f.free(i) || (f.toks[i].word != forms[0] && f.toks[i].word != forms[1]) || endsClause(f.toks[i].raw) {
+			continue
+		}
+		k := i + 1
+		for f.free(k) && determiners[f.toks[k].word] {
+			k++
+		}
+		if q := f.quotedAt(f.toks[k-1].end); q >= 0 && (k >= len(f.toks) || f.pairs[q].start < f.toks[k].start) {
+			if f.takeQuoted(p, q) {
+				f.useTokens(rangeIdx(i, k-1)...)
+			}
+			return
+		}
+		if !f.free(k) {
+			continue
+		}
+		last := f.capRun(k)
+		if last < 0 && f.contentWord(k) {
+			last = f.phraseEnd(k, 3)
+		}
+		if last >= 0 && f.try(p, f.spanValue(k, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+			return
+		}
 	}
 }
 

@@ -68,6 +68,8 @@ var (
 		"time_period":{"type":"string"},"frequency":{"type":"string"},"difficulty":{"type":"string"},"gender":{"type":"string"}}}`)
 	habits = manifest("shop/habits", "getBuyingHabits", `{"type":"object","properties":{
 		"frequency":{"type":"string"},"difficulty":{"type":"string"},"gender":{"type":"string"}}}`)
+	campaign = manifest("ads/campaign", "createCampaign", `{"type":"object","required":["campaign_name","target_audience"],"properties":{
+		"campaign_name":{"type":"string"},"target_audience":{"type":"string"}}}`)
 	deploy = manifest("ops/deploy", "deployApplication", `{"type":"object","required":["server"],"properties":{
 		"server":{"type":"string"}}}`)
 )
@@ -130,6 +132,7 @@ func TestResolvePhrases(t *testing.T) {
 		{"no value across a full stop", joint, "range of motion of my knee joint. Finally, symptoms: cough", map[string]any{"joint": "knee", "symptoms": "cough"}},
 		{"no name across a full stop", optimism, "score for the person Ann Lee. Then stop", map[string]any{"person": "Ann Lee"}},
 		{"a number made an adjective is no code", joint, "a 32-year-old with a sore throat", nil},
+		{"value after the verb of the name", campaign, `Create a campaign called "Spring Savings" targeting young professionals with a budget of $30.`, map[string]any{"campaign_name": "Spring Savings", "target_audience": "young professionals"}},
 		// Places written as an address, periods, levels, frequencies.
 		{"address parts finest first", realEstate, "real estate law for a house located in Los Angeles, California, USA.", map[string]any{"city": "Los Angeles", "state": "California", "country": "USA"}},
 		{"two address parts: city and country", realEstate, "real estate law in Paris, France", map[string]any{"city": "Paris", "country": "France"}},
