@@ -28,6 +28,7 @@ test: build mcp-servers ## every test: unit, short fuzz runs, integration (real 
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./workers/kiwi/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime $(FUZZTIME) ./workers/join/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzRoute$$' -fuzztime $(FUZZTIME) ./workers/route/
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzRedactParameters$$' -fuzztime $(FUZZTIME) ./workers/bind/
 
 fuzz: ## longer fuzz runs of the parsers
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m ./workers/parse/
