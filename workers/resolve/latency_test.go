@@ -2,9 +2,11 @@ package resolve
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,4 +118,33 @@ func benchJobs(b *testing.B, jobs []job) {
 	b.ReportMetric(pct(0.50), "p50-ns/intent")
 	b.ReportMetric(pct(0.99), "p99-ns/intent")
 	b.ReportMetric(float64(len(jobs)), "intents")
+}
+
+// BenchmarkResolveAdversarial: long intents built to make the prose
+// rules work hardest (many quotes, names, identifiers, dates, nouns):
+// time grows with the text, not with its square.
+func BenchmarkResolveAdversarial(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		unit string
+		m    schemas.Manifest
+	}{
+		{"quotes", `game "a" `, game},
+		{"names", "Game Alpha Beta ", booking},
+		{"ids", "robot ID x1 ", robot},
+		{"dates", "from May 1, 2020 ", rooms},
+		{"nouns", "the cardio workout of the game named X ", workout},
+		{"addresses", "in Los Angeles, California, ", realEstate},
+	} {
+		for _, n := range []int{100, 1000} {
+			text := strings.Repeat(tc.unit, n)
+			b.Run(fmt.Sprintf("%s/%dB", tc.name, len(text)), func(b *testing.B) {
+				r := routed(text)
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					_, _ = Resolve(context.Background(), r, tc.m)
+				}
+			})
+		}
+	}
 }
