@@ -25,6 +25,19 @@ func TestDefaultCalibrationMonotonic(t *testing.T) {
 			t.Errorf("raising %s lowered the probability: %.3f < %.3f", f, p, p0)
 		}
 	}
+	if m.need == nil {
+		t.Fatal("default calibration has no need model")
+	}
+	n0 := m.need.probability(base)
+	// Likewise, a closer best tool, more known words, more coverage must
+	// never make needing a tool less likely.
+	for _, f := range DefaultCalibration().Need.Features {
+		x := slices.Clone(base)
+		x[slices.Index(featureNames, f)] = 1
+		if p := m.need.probability(x); p < n0 {
+			t.Errorf("raising %s lowered P(need): %.3f < %.3f", f, p, n0)
+		}
+	}
 	huge, tiny := slices.Repeat([]float64{1e9}, len(featureNames)), slices.Repeat([]float64{-1e9}, len(featureNames))
 	for _, x := range [][]float64{base, huge, tiny} {
 		if p := m.probability(x); p < 0 || p > 1 || math.IsNaN(p) {
@@ -40,6 +53,10 @@ func TestCalibrationRejectsInvalid(t *testing.T) {
 		{Features: []string{"nonsense"}, Weights: []float64{1}},
 		{Features: []string{"margin"}, Weights: []float64{math.NaN()}},
 		{Bias: math.Inf(1)},
+		{Need: &NeedModel{Features: []string{"margin"}, Weights: []float64{1, 2}}},
+		{Need: &NeedModel{Features: []string{"nonsense"}, Weights: []float64{1}}},
+		{Need: &NeedModel{Features: []string{"known"}, Weights: []float64{math.Inf(-1)}}},
+		{Need: &NeedModel{Bias: math.NaN()}},
 	} {
 		if err := e.SetCalibration(c); err == nil {
 			t.Errorf("accepted %+v", c)
@@ -59,8 +76,12 @@ func TestCalibrationJSONRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, err := ParseCalibration(b)
-	if err != nil || c.Version != DefaultCalibration().Version || !slices.Equal(c.Weights, DefaultCalibration().Weights) {
+	d := DefaultCalibration()
+	if err != nil || c.Version != d.Version || !slices.Equal(c.Weights, d.Weights) {
 		t.Fatalf("round trip: %+v, %v", c, err)
+	}
+	if c.Need == nil || !slices.Equal(c.Need.Weights, d.Need.Weights) || !slices.Equal(c.Need.Features, d.Need.Features) || c.Need.Bias != d.Need.Bias {
+		t.Fatalf("round trip lost the need model: %+v", c.Need)
 	}
 }
 
@@ -147,5 +168,50 @@ func TestFusionNormalisers(t *testing.T) {
 	fusionEvidence.fuse(ps, ModeHybrid)
 	if !(ps[0].fused > ps[1].fused && ps[0].fused > ps[2].fused) {
 		t.Errorf("fused %v %v %v", ps[0].fused, ps[1].fused, ps[2].fused)
+	}
+}
+
+// The need factor multiplies every candidate's confidence by the same
+// P(needs a tool), from the top candidate's features; without it the
+// confidences are the first factor's alone, and a model that says every
+// intent needs a tool changes nothing.
+func TestNeedFactor(t *testing.T) {
+	const q = "send an email to the team"
+	e := newHybrid(t, &fakeEmbedder{})
+	base := Calibration{Version: "plain", Features: []string{FeatureCoverage}, Weights: []float64{4}, Bias: -1}
+	cases := []struct {
+		name string
+		need *NeedModel
+		// want is the expected ratio of the confidences to the plain ones.
+		want func(top []float64) float64
+	}{
+		{"no need model", nil, func([]float64) float64 { return 1 }},
+		{"certain need", &NeedModel{Bias: 30}, func([]float64) float64 { return 1 }},
+		{"half", &NeedModel{Bias: 0}, func([]float64) float64 { return 0.5 }},
+		{"from coverage", &NeedModel{Features: []string{FeatureCoverage}, Weights: []float64{2}, Bias: -1},
+			func(x []float64) float64 { return sigmoid(-1 + 2*x[slices.Index(featureNames, FeatureCoverage)]) }},
+	}
+	if err := e.SetCalibration(base); err != nil {
+		t.Fatal(err)
+	}
+	plain := e.explainPool(t, q)
+	e.calibration().confidences(plain)
+	top := poolFeatures(plain)[0]
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cal := base
+			cal.Need = c.need
+			if err := e.SetCalibration(cal); err != nil {
+				t.Fatal(err)
+			}
+			ps := e.explainPool(t, q)
+			e.calibration().confidences(ps)
+			ratio := c.want(top)
+			for i, p := range ps {
+				if want := plain[i].conf * ratio; math.Abs(p.conf-want) > 1e-9 {
+					t.Errorf("candidate %d (%s): confidence %.6f, want %.6f", i, p.en.cand.ToolID, p.conf, want)
+				}
+			}
+		})
 	}
 }

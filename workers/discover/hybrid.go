@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -85,6 +86,9 @@ type pooled struct {
 	// known is the query's own idf-weighted share of describing words that
 	// any tool contains: low for requests about things no tool deals with.
 	known float64
+	// describing is log(1 + the number of the query's describing terms):
+	// requests no tool serves are often long (pasted text, whole tasks).
+	describing float64
 	// soft is coverage with paraphrases credited by word-vector cosine,
 	// softKnown the share of the query the pool's best tools match softly
 	// (soft.go).
@@ -265,6 +269,7 @@ func (e *Engine) coverages(q parsedQuery, order []*pooled) {
 	}
 	for _, p := range order {
 		p.known = known
+		p.describing = math.Log1p(float64(len(q.describing)))
 		var covered float64
 		for i, t := range q.describing {
 			if _, ok := slices.BinarySearch(p.en.terms, t); ok {
