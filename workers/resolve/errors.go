@@ -139,6 +139,9 @@ func exampleValue(p *property) string {
 	case len(p.enum) > 0:
 		return formatValue(p.enum[0])
 	}
+	if v, ok := describedExample(p); ok {
+		return formatValue(v)
+	}
 	for i, sh := range shapes {
 		if fitsName(p, sh.names) && (p.typ == "string" || p.typ == "") {
 			return []string{"/tmp", "https://example.com", "someone@example.com"}[i]
@@ -224,4 +227,42 @@ func sortedCopy(xs []string) []string {
 	out := append([]string(nil), xs...)
 	sort.Strings(out)
 	return out
+}
+
+// exampleCues introduce examples in a description: "The city (e.g.,
+// London, Paris)", "a format such as CSV".
+var exampleCues = []string{"e.g.,", "e.g.", "eg.", "for example,", "for example", "such as", "like"}
+
+// describedExample is the first example a property's description gives,
+// when it has the property's type.
+func describedExample(p *property) (any, bool) {
+	d := p.description
+	lower := strings.ToLower(d)
+	for _, cue := range exampleCues {
+		i := strings.Index(lower, cue)
+		if i < 0 || cue == "like" && (i == 0 || lower[i-1] != ' ') {
+			continue
+		}
+		rest := strings.TrimSpace(d[i+len(cue):])
+		end := strings.IndexAny(rest, ",;)")
+		if end < 0 {
+			end = len(rest)
+		}
+		v := rest[:end]
+		for _, sep := range []string{" or ", " and "} {
+			if j := strings.Index(v, sep); j > 0 {
+				v = v[:j]
+			}
+		}
+		v = strings.Trim(strings.TrimSpace(v), `"'.`)
+		if v == "" || len(v) > 40 || strings.HasSuffix(strings.ToLower(v), " or") {
+			continue
+		}
+		c, err := coerce(p, v)
+		if err != nil {
+			continue
+		}
+		return c, true
+	}
+	return nil, false
 }

@@ -36,6 +36,20 @@ func TestMissingError(t *testing.T) {
 				"Give it as key=value in the intent, e.g. [TOOL: web/fetch url=https://example.com]",
 		},
 		{
+			"example from the description", "check the weather", manifest("w/now", "Weather now", `{"type":"object","required":["city","days"],"properties":{
+				"city":{"type":"string","description":"The city (e.g., New York, Paris)"},
+				"days":{"type":"integer","description":"How many days, such as 3 or 5"}}}`),
+			[]string{"city", "days"},
+			"tool w/now is missing required parameters: city (string): The city (e.g., New York, Paris); days (integer): How many days, such as 3 or 5. " +
+				`Give them as key=value in the intent, e.g. [TOOL: w/now city="New York" days=3]`,
+		},
+		{
+			"description example of the wrong type is not used", "count", manifest("c/n", "Count", `{"type":"object","required":["n"],"properties":{
+				"n":{"type":"integer","description":"A count (e.g., several)"}}}`),
+			[]string{"n"},
+			"tool c/n is missing required parameter n (integer): A count (e.g., several). Give it as key=value in the intent, e.g. [TOOL: c/n n=10]",
+		},
+		{
 			"free text left nothing", "google maps scraper limit 5", scraper,
 			[]string{"query"},
 			"tool maps/google_maps_scraper is missing required parameter query (string): What to search for. " +
