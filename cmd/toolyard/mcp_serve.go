@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/nats-io/nuid"
+	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/workers/gateway"
+	"github.com/toolyard/toolyard/workers/session"
+)
+
+func newMCP(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Toolyard as an MCP server (the gateway facade)",
+	}
+	cmd.AddCommand(newMCPServe(g))
+	return cmd
+}
+
+func newMCPServe(g *globalFlags) *cobra.Command {
+	var (
+		stdio   bool
+		addr    string
+		sess    string
+		timeout time.Duration
+	)
+	c := &cobra.Command{
+		Use:   "serve (--stdio | --http ADDR)",
+		Short: "Serve MCP clients: a handful of tools in front of the whole registry",
+		Long: `An MCP server in front of a running Toolyard (toolyard up, or workers with the session
+service, at --nats). Each MCP connection is a Toolyard session. Its tools/list holds:
+
+  find_tools      search the registry, add the good matches to the list
+  activate        add a tool by id to the list
+  resolve_intent  say what you want in plain words: the right tool is found, filled and run
+  execute         run any registered tool by id with arguments
+
+plus the session's active tools (seeded from its first intent, grown by find_tools and
+activate), named by id with "/" as "." (fs/read_file → fs.read_file). When the set
+changes the server sends notifications/tools/list_changed. Calls run through the
+pipeline as direct calls: the same guard, permissions and exactly-once effects.
+
+--stdio serves one client on standard input/output (logs go to stderr) under --session
+(default: a new id). --http ADDR serves streamable HTTP at http://ADDR/mcp; each MCP
+session gets its own Toolyard session, named by the X-Toolyard-Session header or the
+?session= query parameter when given.`,
+		Example: `  toolyard mcp serve --stdio --session claude-desktop
+  toolyard mcp serve --http 127.0.0.1:8765
+  npx @modelcontextprotocol/inspector --cli toolyard mcp serve --stdio --method tools/list`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if stdio == (addr != "") {
+				return errors.New("choose one transport: --stdio or --http ADDR")
+			}
+			ctx := cmd.Context()
+			nc, err := pipeline.Connect(g.nats, "toolyard-mcp")
+			if err != nil {
+				return fmt.Errorf("%w (is 'toolyard up' running?)", err)
+			}
+			defer nc.Close()
+			backend, err := gateway.NewNATS(nc, timeout)
+			if err != nil {
+				return err
+			}
+			gw := gateway.New(backend, gateway.WithLogger(slog.Default()))
+			if stdio {
+				if sess == "" {
+					sess = "mcp-" + nuid.Next()
+				}
+				if err := session.CheckID(sess); err != nil {
+					return fmt.Errorf("--session: %w", err)
+				}
+				slog.Info("MCP gateway on stdio", "session", sess, "nats", g.nats)
+				err := gw.Server(ctx, sess).Run(ctx, &mcp.StdioTransport{})
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+			return serveMCPHTTP(ctx, gw, addr)
+		},
+	}
+	fl := c.Flags()
+	fl.BoolVar(&stdio, "stdio", false, "serve one client on standard input and output")
+	fl.StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (host:port), endpoint /mcp")
+	fl.StringVar(&sess, "session", "", "Toolyard session id of the stdio client (default: a new one)")
+	fl.DurationVar(&timeout, "timeout", 60*time.Second, "how long a request or a tool run may take")
+	return c
+}
+
+func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string) error {
+	handler := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		sess := r.Header.Get("X-Toolyard-Session")
+		if sess == "" {
+			sess = r.URL.Query().Get("session")
+		}
+		if sess == "" {
+			sess = "mcp-" + nuid.Next()
+		}
+		if session.CheckID(sess) != nil {
+			return nil // 400
+		}
+		slog.Info("MCP client connected", "session", sess, "remote", r.RemoteAddr)
+		return gw.Server(ctx, sess)
+	}, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", handler)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	slog.Info("MCP gateway listening", "url", "http://"+ln.Addr().String()+"/mcp")
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,169 @@
+package integration
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolyard/toolyard/workers/mcpclient/mcptest"
+)
+
+// sessionHeader names the Toolyard session of an HTTP MCP client.
+type sessionHeader struct {
+	session string
+	base    http.RoundTripper
+}
+
+func (h sessionHeader) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("X-Toolyard-Session", h.session)
+	return h.base.RoundTrip(r)
+}
+
+func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("call %s: %v", name, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+func listNames(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var names []string
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// The facade driven by real MCP clients: the Go SDK's over streamable HTTP,
+// and the inspector's CLI over stdio.
+func TestMCPGateway(t *testing.T) {
+	everything := mcptest.Bin(t, mcptest.Everything)
+	inspector := mcptest.Bin(t, mcptest.Inspector)
+	port := freePort(t)
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
+	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	cli(t, 0, "tools", "import", "mcp", "--nats", url, "--name", "everything", "--", everything)
+
+	httpPort := freePort(t)
+	gw := startProcess(t, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("127.0.0.1:%d", httpPort))
+	gw.waitOutput(t, "MCP gateway listening", 30*time.Second)
+
+	changed := make(chan struct{}, 16)
+	client := mcp.NewClient(&mcp.Implementation{Name: "gateway-test", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{
+		Endpoint:   fmt.Sprintf("http://127.0.0.1:%d/mcp", httpPort),
+		HTTPClient: &http.Client{Transport: sessionHeader{"gw-http", http.DefaultTransport}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	waitChanged := func(what string) {
+		t.Helper()
+		select {
+		case <-changed:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no notifications/tools/list_changed after %s", what)
+		}
+	}
+
+	// A new session: the meta-tools only, not the registry's 40-odd tools.
+	meta := []string{"activate", "execute", "find_tools", "resolve_intent"}
+	if got := listNames(t, cs); !slices.Equal(got, meta) {
+		t.Fatalf("tools/list of a new session: %v, want %v", got, meta)
+	}
+
+	out, isErr := callText(t, cs, "find_tools", map[string]any{"query": "echo back a message", "k": 3})
+	if isErr || !strings.Contains(out, "everything/echo") {
+		t.Fatalf("find_tools: %s", out)
+	}
+	waitChanged("find_tools")
+	names := listNames(t, cs)
+	if !slices.Contains(names, "everything.echo") || len(names) > len(meta)+3 {
+		t.Fatalf("after find_tools: %v", names)
+	}
+	if out, isErr := callText(t, cs, "everything.echo", map[string]any{"message": "through the gateway"}); isErr || out != "Echo: through the gateway" {
+		t.Fatalf("everything.echo: %q (error %v)", out, isErr)
+	}
+
+	if out, isErr := callText(t, cs, "activate", map[string]any{"id": "system/uptime"}); isErr {
+		t.Fatalf("activate: %s", out)
+	}
+	waitChanged("activate")
+	if names := listNames(t, cs); !slices.Contains(names, "system.uptime") {
+		t.Fatalf("after activate: %v", names)
+	}
+	if out, isErr := callText(t, cs, "system.uptime", nil); isErr || !strings.Contains(out, "load average") {
+		t.Fatalf("system.uptime: %q", out)
+	}
+
+	if out, isErr := callText(t, cs, "resolve_intent", map[string]any{"text": "echo hello world"}); isErr || out != "Echo: hello world" {
+		t.Fatalf("resolve_intent: %q (error %v)", out, isErr)
+	}
+	if out, isErr := callText(t, cs, "execute", map[string]any{"tool_id": "everything/get-sum", "arguments": map[string]any{"a": 2, "b": 3}}); isErr || !strings.Contains(out, "The sum of 2 and 3 is 5") {
+		t.Fatalf("execute get-sum: %q (error %v)", out, isErr)
+	}
+	if out, isErr := callText(t, cs, "execute", map[string]any{"tool_id": "no/such-tool"}); !isErr || !strings.Contains(out, "no/such-tool") {
+		t.Fatalf("execute of an unknown tool: %q (error %v), want an error naming it", out, isErr)
+	}
+
+	// The inspector's CLI, over stdio, on the same Toolyard session: it sees
+	// the set the HTTP client built.
+	cmd := exec.CommandContext(ctx, inspector, "--cli", binary, "mcp", "serve", "--stdio", "--nats", url, "--session", "gw-http", "--method", "tools/list")
+	raw, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("inspector tools/list: %v\n%s", err, raw)
+	}
+	var listed struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &listed); err != nil {
+		t.Fatalf("inspector output: %v\n%s", err, raw)
+	}
+	var got []string
+	for _, tl := range listed.Tools {
+		got = append(got, tl.Name)
+	}
+	for _, want := range append(meta, "everything.echo", "system.uptime") {
+		if !slices.Contains(got, want) {
+			t.Errorf("inspector tools/list %v lacks %s", got, want)
+		}
+	}
+	cmd = exec.CommandContext(ctx, inspector, "--cli", binary, "mcp", "serve", "--stdio", "--nats", url, "--session", "gw-cli",
+		"--method", "tools/call", "--tool-name", "resolve_intent", "--tool-arg", "text=echo hello from the inspector")
+	raw, err = cmd.Output()
+	if err != nil || !strings.Contains(string(raw), "Echo: hello from the inspector") {
+		t.Fatalf("inspector resolve_intent: %v\n%s", err, raw)
+	}
+}

@@ -1,0 +1,195 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nats.go/micro"
+	"github.com/nats-io/nuid"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/registry"
+	"github.com/toolyard/toolyard/workers/service"
+	"github.com/toolyard/toolyard/workers/session"
+)
+
+// NATS is the Backend of a running Toolyard: the "toolyard" micro service for
+// find_tools, activate, resolve_intent and the session's set; the pipeline
+// (a direct <tool_call> published as agent output, its result read back) for
+// execute; the registry and sessions KV buckets for schemas and changes.
+type NATS struct {
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	timeout time.Duration
+}
+
+// NewNATS returns the backend over nc. timeout bounds each request and each
+// execution (the service's own default when zero).
+func NewNATS(nc *nats.Conn, timeout time.Duration) (*NATS, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	if timeout <= 0 {
+		timeout = service.DefaultTimeout
+	}
+	return &NATS{nc: nc, js: js, timeout: timeout}, nil
+}
+
+// request sends a service request and decodes the reply into out; the
+// service's error headers become the error.
+func (n *NATS) request(ctx context.Context, subject string, req, out any) error {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, n.timeout)
+	defer cancel()
+	msg, err := n.nc.RequestWithContext(ctx, subject, data)
+	if err != nil {
+		if errors.Is(err, nats.ErrNoResponders) {
+			return fmt.Errorf("no Toolyard service answers %s: is 'toolyard up' (or a worker with the service) running? %w", subject, err)
+		}
+		return fmt.Errorf("%s: %w", subject, err)
+	}
+	if code := msg.Header.Get(micro.ErrorCodeHeader); code != "" {
+		return fmt.Errorf("%s (%s)", msg.Header.Get(micro.ErrorHeader), code)
+	}
+	if raw, ok := out.(*json.RawMessage); ok {
+		*raw = append((*raw)[:0], msg.Data...)
+		return nil
+	}
+	if err := json.Unmarshal(msg.Data, out); err != nil {
+		return fmt.Errorf("%s: bad reply: %w", subject, err)
+	}
+	return nil
+}
+
+// FindTools implements Backend.
+func (n *NATS) FindTools(ctx context.Context, sess, query string, k int) (json.RawMessage, error) {
+	var raw json.RawMessage
+	err := n.request(ctx, service.SubjectFindTools, service.FindRequest{SessionID: sess, Query: query, K: k}, &raw)
+	return raw, err
+}
+
+// Activate implements Backend.
+func (n *NATS) Activate(ctx context.Context, sess, id string) (json.RawMessage, error) {
+	var raw json.RawMessage
+	err := n.request(ctx, service.SubjectActivate, service.ActivateRequest{SessionID: sess, ID: id}, &raw)
+	return raw, err
+}
+
+// ResolveIntent implements Backend.
+func (n *NATS) ResolveIntent(ctx context.Context, sess, text string) (schemas.Result, error) {
+	var r schemas.Result
+	err := n.request(ctx, service.SubjectResolveIntent, service.ResolveRequest{SessionID: sess, Text: text}, &r)
+	return r, err
+}
+
+// ToolSet implements Backend.
+func (n *NATS) ToolSet(ctx context.Context, sess string) (schemas.ToolSet, error) {
+	var s schemas.ToolSet
+	err := n.request(ctx, service.SubjectToolsList, service.SessionRequest{SessionID: sess}, &s)
+	return s, err
+}
+
+// Manifest implements Backend: read from the registry bucket.
+func (n *NATS) Manifest(ctx context.Context, id string) (schemas.Manifest, error) {
+	kv, err := n.js.KeyValue(ctx, registry.Bucket)
+	if err != nil {
+		return schemas.Manifest{}, fmt.Errorf("registry: %w", err)
+	}
+	e, err := kv.Get(ctx, registry.Key(id))
+	if err != nil {
+		return schemas.Manifest{}, fmt.Errorf("tool %s: %w", id, err)
+	}
+	return schemas.ValidateManifest(e.Value())
+}
+
+// WatchSet implements Backend: every write to the session's key in the
+// sessions bucket.
+func (n *NATS) WatchSet(ctx context.Context, sess string, changed func()) error {
+	kv, err := n.js.KeyValue(ctx, session.Bucket)
+	if err != nil {
+		return fmt.Errorf("sessions bucket: %w", err)
+	}
+	w, err := kv.Watch(ctx, sess, jetstream.UpdatesOnly())
+	if err != nil {
+		return fmt.Errorf("watch session %s: %w", sess, err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case e, ok := <-w.Updates():
+			if !ok {
+				return errors.New("session watch ended")
+			}
+			if e != nil {
+				changed()
+			}
+		}
+	}
+}
+
+// Execute implements Backend: the call goes through the pipeline as a
+// direct <tool_call>, so it meets the same checks and effects as any other.
+func (n *NATS) Execute(ctx context.Context, sess, toolID string, args map[string]any) (schemas.Result, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	body, err := json.Marshal(args) // escapes < > &: the body cannot end the element
+	if err != nil {
+		return schemas.Result{}, fmt.Errorf("arguments: %w", err)
+	}
+	out := schemas.AgentOutput{V: schemas.Version, SessionID: sess, MessageID: "mcp-" + nuid.Next(),
+		Text: fmt.Sprintf(`<tool_call name="%s">%s</tool_call>`, html.EscapeString(toolID), body)}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return schemas.Result{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, n.timeout)
+	defer cancel()
+	stream, err := n.js.Stream(ctx, pipeline.StreamResult)
+	if err != nil {
+		return schemas.Result{}, fmt.Errorf("result stream: %w", err)
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		return schemas.Result{}, fmt.Errorf("result stream: %w", err)
+	}
+	results, err := n.js.OrderedConsumer(ctx, pipeline.StreamResult, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{schemas.ResultSubject(sess)},
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy, OptStartSeq: info.State.LastSeq + 1,
+	})
+	if err != nil {
+		return schemas.Result{}, fmt.Errorf("read results: %w", err)
+	}
+	if _, err := n.js.Publish(ctx, schemas.AgentOutputSubject(sess), data, jetstream.WithMsgID(sess+":"+out.MessageID)); err != nil {
+		return schemas.Result{}, fmt.Errorf("publish the call: %w", err)
+	}
+	for {
+		msg, err := results.Next(jetstream.FetchContext(ctx))
+		if err != nil {
+			return schemas.Result{}, fmt.Errorf("no result for the call to %s within %s: %w", toolID, n.timeout, err)
+		}
+		var r schemas.Result
+		if json.Unmarshal(msg.Data(), &r) != nil || r.MessageID != out.MessageID {
+			continue
+		}
+		// The receipt lists the intent; an error receipt (bad input) is
+		// the answer.
+		if r.Status == schemas.StatusAccepted || (r.IntentID == "" && r.Status != schemas.StatusError) {
+			continue
+		}
+		return r, nil
+	}
+}
