@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // months maps month names and their usual abbreviations to 1–12.
@@ -201,7 +202,7 @@ func (f *filler) cuedDate(d dateSpan) bool {
 				if !f.missing(p) || !fits(p) {
 					continue
 				}
-				if idx, ok := f.nameEndsAt(p, end); ok && f.try(p, d.value) {
+				if idx, ok := f.nameEndsAt(p, end); ok && f.try(p, inLayout(p, d.value)) {
 					f.useTokens(idx...)
 					return true
 				}
@@ -218,9 +219,30 @@ func (f *filler) cuedDate(d dateSpan) bool {
 // fillFirst gives v to the first missing property that fits.
 func (f *filler) fillFirst(fits func(*property) bool, v string) bool {
 	for _, p := range f.s.props {
-		if f.missing(p) && fits(p) && f.try(p, v) {
+		if f.missing(p) && fits(p) && f.try(p, inLayout(p, v)) {
 			return true
 		}
 	}
 	return false
+}
+
+// dateLayouts are the date formats a description may ask for, as written
+// there and as Go layouts. Without one, a date is ISO 8601 (YYYY-MM-DD),
+// what JSON Schema's "format": "date" means.
+var dateLayouts = []struct{ written, layout string }{
+	{"DD/MM/YYYY", "02/01/2006"}, {"MM/DD/YYYY", "01/02/2006"}, {"DD-MM-YYYY", "02-01-2006"},
+	{"MM-DD-YYYY", "01-02-2006"}, {"YYYY/MM/DD", "2006/01/02"}, {"DD.MM.YYYY", "02.01.2006"},
+}
+
+// inLayout writes an ISO date v in the format p's description asks for.
+func inLayout(p *property, v string) string {
+	d := strings.ToUpper(p.description)
+	for _, l := range dateLayouts {
+		if strings.Contains(d, l.written) {
+			if t, err := time.Parse("2006-01-02", v); err == nil {
+				return t.Format(l.layout)
+			}
+		}
+	}
+	return v
 }

@@ -16,7 +16,8 @@
 //     no property stays a quoted value for the rules below (`the sentence:
 //     "…"`). A double quote never closed quotes the rest of the text.
 //  2. dates and times: "November 25, 2013", "25 Nov 2013", 2013-11-25,
-//     11/25/2013 become 2013-11-25; 09:16 stays as written. A date right
+//     11/25/2013 become 2013-11-25 (or the format the property's
+//     description asks for, e.g. DD/MM/YYYY); 09:16 stays as written. A date right
 //     after a property's name goes to it ("a due date of …"); the others
 //     fill the date properties (named date, day, deadline …, or described
 //     as a date) in the order written ("from … to …" → start, end); a time

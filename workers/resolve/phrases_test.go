@@ -91,6 +91,8 @@ func TestResolvePhrases(t *testing.T) {
 		// Dates and times.
 		{"from … to dates in declaration order", rooms, "Find rooms in New York from November 25, 2013, to January 7, 2014.", map[string]any{"location": "New York", "check_in_date": "2013-11-25", "check_out_date": "2014-01-07"}},
 		{"date cued by its name", pregnancy, "based on a current date of May 11, 2016 and a due date of 6 October 2016", map[string]any{"due_date": "2016-10-06", "current_date": "2016-05-11"}},
+		{"a date in the format the description asks for", manifest("t/d", "Trip", `{"type":"object","properties":{"start_date":{"type":"string","description":"Start (DD/MM/YYYY)"}}}`),
+			"trip starting June 3, 2025", map[string]any{"start_date": "03/06/2025"}},
 		{"ISO and US dates", pregnancy, "due 2016-10-06, now 05/11/2016", map[string]any{"due_date": "2016-10-06", "current_date": "2016-05-11"}},
 		{"time to a time parameter", booking, "Book a facial treatment at Tranquil Wellness Center for John Smith on June 24, 2002, at 09:16.",
 			map[string]any{"spa_name": "Tranquil Wellness Center", "date": "2002-06-24", "time": "09:16", "treatment_type": "facial", "customer_name": "John Smith"}},
