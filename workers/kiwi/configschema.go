@@ -113,7 +113,6 @@ var defaultInText = regexp.MustCompile(`(?i)\bdefaults?(?:\s+to|\s+is|\s*:|\s*=)
 func paramLines(lines []string) (map[string]any, error) {
 	props := map[string]any{}
 	var required []any
-	var order []string
 	var cur map[string]any
 	var curName string
 	var desc []string
@@ -149,7 +148,7 @@ func paramLines(lines []string) (map[string]any, error) {
 		}
 		if strings.HasPrefix(l, " ") {
 			if cur == nil {
-				return nil, fmt.Errorf("Config Schema line %d: %q is indented but follows no parameter", i+1, strings.TrimSpace(l))
+				return nil, fmt.Errorf("line %d of the Config Schema: %q is indented but follows no parameter", i+1, strings.TrimSpace(l))
 			}
 			desc = append(desc, strings.TrimSpace(l))
 			continue
@@ -159,21 +158,20 @@ func paramLines(lines []string) (map[string]any, error) {
 		}
 		m := paramLine.FindStringSubmatch(strings.TrimSpace(l))
 		if m == nil {
-			return nil, fmt.Errorf("Config Schema line %d: cannot read %q; write one parameter per line as `name (type): description`, or give a JSON schema", i+1, l)
+			return nil, fmt.Errorf("line %d of the Config Schema: cannot read %q; write one parameter per line as `name (type): description`, or give a JSON schema", i+1, l)
 		}
 		curName = m[1]
 		if _, dup := props[curName]; dup {
-			return nil, fmt.Errorf("Config Schema: parameter %q is described twice", curName)
+			return nil, fmt.Errorf("parameter %q is described twice in the Config Schema", curName)
 		}
 		p, fromSpec, err := paramSpec(m[2])
 		if err != nil {
-			return nil, fmt.Errorf("Config Schema parameter %s: %w", curName, err)
+			return nil, fmt.Errorf("parameter %s of the Config Schema: %w", curName, err)
 		}
 		cur, defaultFromSpec, desc = p, fromSpec, nil
 		if m[3] != "" {
 			desc = append(desc, m[3])
 		}
-		order = append(order, curName)
 	}
 	if err := finish(); err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ func TestLoadDirFixtures(t *testing.T) {
 		"bad/badversion.py":  `__version__ "1.0" is not a semantic version`,
 		"bad/unknowntype.py": `__tool_type__ "wizard" is not a known tool type (python, script, api, runtime)`,
 		"bad/computed.py":    `__version__: line 4: "version" is a name or an expression, not a literal`,
-		"bad/badschema.py":   `Config Schema parameter count: default "many" is not an integer`,
+		"bad/badschema.py":   `parameter count of the Config Schema: default "many" is not an integer`,
 	}
 	for path, want := range refused {
 		f := got[path]

@@ -173,10 +173,10 @@ func Parse(name, path string, src []byte) (Tool, error) {
 		"description": "the tool's source file, passed to its runtime (fixed)"}
 	raw, err := json.Marshal(t.Parameters)
 	if err != nil {
-		return t, fmt.Errorf("Config Schema: %w", err)
+		return t, fmt.Errorf("the Config Schema: %w", err)
 	}
 	if _, err := schemas.CompileParams(name, raw); err != nil {
-		return t, fmt.Errorf("Config Schema: %w", err)
+		return t, fmt.Errorf("the Config Schema: %w", err)
 	}
 	return t, nil
 }
