@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -165,5 +166,37 @@ func TestMCPGateway(t *testing.T) {
 	raw, err = cmd.Output()
 	if err != nil || !strings.Contains(string(raw), "Echo: hello from the inspector") {
 		t.Fatalf("inspector resolve_intent: %v\n%s", err, raw)
+	}
+}
+
+// The MCP conformance suite's server scenarios that apply to a gateway. The
+// others call fixture tools, resources and prompts of the suite's reference
+// server (test_simple_text, test://static-text, …), which a gateway in front
+// of a registry does not have; they fail with "unknown tool".
+var conformanceScenarios = []string{
+	"server-initialize", "ping", "logging-set-level", "tools-list",
+	"server-sse-multiple-streams", "resources-list", "prompts-list",
+}
+
+func TestMCPGatewayConformance(t *testing.T) {
+	suite := mcptest.Bin(t, mcptest.Conformance)
+	port := freePort(t)
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
+	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	httpPort := freePort(t)
+	gw := startProcess(t, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("127.0.0.1:%d", httpPort))
+	gw.waitOutput(t, "MCP gateway listening", 30*time.Second)
+	for _, sc := range conformanceScenarios {
+		t.Run(sc, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, suite, "server", "--url", fmt.Sprintf("http://127.0.0.1:%d/mcp", httpPort), "--scenario", sc)
+			cmd.Dir = t.TempDir() // it writes its results/ there
+			out, err := cmd.CombinedOutput()
+			if err != nil || !regexp.MustCompile(`(^|[^0-9])0 failed`).Match(out) {
+				t.Fatalf("conformance %s: %v\n%s", sc, err, out)
+			}
+		})
 	}
 }

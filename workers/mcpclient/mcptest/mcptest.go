@@ -21,6 +21,8 @@ const (
 	Everything = "mcp-server-everything"
 	Filesystem = "mcp-server-filesystem"
 	Inspector  = "mcp-inspector"
+	// Conformance is the MCP conformance suite (@modelcontextprotocol/conformance).
+	Conformance = "conformance"
 )
 
 // RepoRoot is the directory holding go.mod, found upwards from the working
