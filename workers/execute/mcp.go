@@ -137,10 +137,10 @@ func ContextWithIdempotencyKey(ctx context.Context, key string) context.Context 
 }
 
 // IdempotencyKey is the key a tool gets to recognise a repeated call: the
-// one set with ContextWithIdempotencyKey, else the call's intent id.
+// one set with ContextWithIdempotencyKey, else CallIdempotencyKey's.
 func IdempotencyKey(ctx context.Context, call schemas.ToolCall) string {
 	if k, ok := ctx.Value(idempotencyKeyCtx{}).(string); ok && k != "" {
 		return k
 	}
-	return call.IntentID
+	return CallIdempotencyKey(call)
 }

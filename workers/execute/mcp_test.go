@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/execute"
@@ -141,4 +145,34 @@ func TestMCPExecutorFailures(t *testing.T) {
 			t.Fatalf("%v, want a transient error", err)
 		}
 	})
+}
+
+// The call's idempotency key reaches the server in the request's _meta: the
+// same for every attempt of a call, another for another call.
+func TestMCPExecutorSendsIdempotencyKey(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "keys", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "key", Description: "echoes the idempotency key", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			k, _ := req.Params.Meta[mcpclient.MetaIdempotencyKey].(string)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: k}}}, nil
+		})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
+	e := mcpExecutor(t, mcpTool("keys/key", "key", "", schemas.Executor{URL: hs.URL}))
+	key := func(intent string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		call := schemas.ToolCall{IntentID: intent, SessionID: "s", MetaTool: schemas.MetaExecute, ToolID: "keys/key"}
+		out, err := e.Execute(ctx, call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := execute.CallIdempotencyKey(call); out.Content != want || want == "" {
+			t.Fatalf("server saw key %v, want %q", out.Content, want)
+		}
+		return out.Content.(string)
+	}
+	if a, b, c := key("m1.0"), key("m1.0"), key("m2.0"); a != b || a == c {
+		t.Fatalf("keys %q %q %q: want equal for one call, different for another", a, b, c)
+	}
 }
