@@ -46,6 +46,12 @@ import (
 //     is the one that helps (shipped); best cosine, the cosine to the
 //     registry centroid, out-of-vocabulary share, query length: ±0.003.
 //   - TestExploreNeedProduct: P(need) · P(right | need) (shipped, need.go).
+//   - Also tried, code not kept: the cosine to the tool's name alone as a
+//     fusion term (+0.5·minmax: 0.470 / 0.699 but 0.951 / 0.885); all-but-
+//     the-top post-processing of the word vectors for soft matching (mean
+//     and top 1–5 principal directions of the 50k most frequent words
+//     removed, floor re-derived as the 99th percentile of random pairs):
+//     0.466–0.467 / 0.697, 0.956–0.960 / 0.894–0.895.
 
 // poolRun is one query's hybrid pool, in fused order.
 type poolRun struct {
@@ -105,6 +111,7 @@ type extra struct {
 	prec  float64 // tool-side soft precision
 	cosD  float64 // cosine of the describing words' vector
 	cosRF float64 // cosine after Rocchio feedback from the top 3
+	cosN  float64 // cosine of the query to the tool's name alone
 }
 
 // poolCredit is, per describing term, the best credit any pooled tool gives it.
@@ -128,7 +135,7 @@ func (e *Engine) poolCredit(r poolRun) []float64 {
 	return out
 }
 
-var exploreToolVecs map[string][]float32
+var exploreToolVecs, exploreNameVecs map[string][]float32
 
 func (e *Engine) toolPrecision(pq parsedQuery, en *entry) float64 {
 	s := e.soft
@@ -201,6 +208,9 @@ func evalVariants(t *testing.T, set string, e *Engine, runs []poolRun, vs []vari
 					n += x * x
 				}
 				xs[i][j].cosRF = float64(dot(fb, tv)) / math.Sqrt(float64(n))
+				if nv := exploreNameVecs[p.en.cand.ToolID]; nv != nil {
+					xs[i][j].cosN = float64(dot(qo, nv))
+				}
 			}
 		}
 	}
@@ -277,6 +287,13 @@ func TestExploreRerank(t *testing.T) {
 		{"cos of describing words", func(r poolRun, i int, x []extra) float64 {
 			return r.pool[i].fused - cosMinMax(r, i) + minMaxOf(x, i, func(e extra) float64 { return e.cosD })
 		}},
+		{"+minmax name cosine", func(r poolRun, i int, x []extra) float64 {
+			return r.pool[i].fused + minMaxOf(x, i, func(e extra) float64 { return e.cosN })
+		}},
+		{"+0.5 minmax name cosine", func(r poolRun, i int, x []extra) float64 {
+			return r.pool[i].fused + 0.5*minMaxOf(x, i, func(e extra) float64 { return e.cosN })
+		}},
+		{"+name cosine", func(r poolRun, i int, x []extra) float64 { return r.pool[i].fused + x[i].cosN }},
 		{"cosD +prec", func(r poolRun, i int, x []extra) float64 {
 			return r.pool[i].fused - cosMinMax(r, i) + minMaxOf(x, i, func(e extra) float64 { return e.cosD }) + x[i].prec
 		}},
@@ -312,8 +329,17 @@ func TestExploreRerank(t *testing.T) {
 			t.Fatal(err)
 		}
 		exploreToolVecs = map[string][]float32{}
+		exploreNameVecs = map[string][]float32{}
 		for i, m := range tools {
 			exploreToolVecs[m.ID] = vecs[i]
+			name := m.Name
+			if name == "" {
+				name = m.ID
+			}
+			nv, _ := e.vec.emb.EmbedQuery(context.Background(), name)
+			if !isZero(nv) {
+				exploreNameVecs[m.ID] = nv
+			}
 		}
 		runs := collectPools(t, e, qs)
 		evalVariants(t, set, e, runs, vs)
