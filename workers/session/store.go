@@ -69,7 +69,8 @@ type storeConfig struct {
 // bucket keeps its TTL.
 func WithTTL(d time.Duration) Option { return func(c *storeConfig) { c.ttl = d } }
 
-// WithReplicas sets the bucket's replicas when it is created (1).
+// WithReplicas sets the bucket's replicas when it is created (by default
+// those of the PIPE stream, so sets are as durable as the work, 1 without it).
 func WithReplicas(n int) Option { return func(c *storeConfig) { c.replicas = n } }
 
 // WithMaxTools caps a set (DefaultMaxTools): past it, the oldest tools
@@ -84,7 +85,7 @@ func WithLogger(l *slog.Logger) Option { return func(c *storeConfig) { c.log = l
 
 // Open opens the sessions bucket, creating it if needed.
 func Open(ctx context.Context, js jetstream.JetStream, opts ...Option) (*Store, error) {
-	c := storeConfig{ttl: DefaultTTL, replicas: 1, maxTools: DefaultMaxTools, storage: jetstream.FileStorage, log: slog.Default()}
+	c := storeConfig{ttl: DefaultTTL, maxTools: DefaultMaxTools, storage: jetstream.FileStorage, log: slog.Default()}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -94,9 +95,15 @@ func Open(ctx context.Context, js jetstream.JetStream, opts ...Option) (*Store, 
 	if c.maxTools < 1 {
 		return nil, fmt.Errorf("session max tools must be at least 1, got %d", c.maxTools)
 	}
+	if c.replicas < 1 {
+		c.replicas = 1
+		if st, err := js.Stream(ctx, pipeline.StreamPipe); err == nil && st.CachedInfo().Config.Replicas > 0 {
+			c.replicas = st.CachedInfo().Config.Replicas
+		}
+	}
 	kv, err := pipeline.KeyValue(ctx, js, jetstream.KeyValueConfig{
 		Bucket: Bucket, Description: "Active tool set per agent session", TTL: c.ttl,
-		History: 1, Replicas: max(1, c.replicas), Storage: c.storage,
+		History: 1, Replicas: c.replicas, Storage: c.storage,
 	})
 	if err != nil {
 		return nil, err
