@@ -52,6 +52,9 @@ type entry struct {
 	// the row of each word in the engine's word table, -1 without one.
 	wordTerms []string
 	wordVec   []int32
+	// wordTermIDs number wordTerms in the engine's stats (-1 for ""),
+	// set when the entry is counted there.
+	wordTermIDs []int32
 	// typ and permissions are what filters test.
 	typ         string
 	permissions []string

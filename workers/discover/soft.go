@@ -205,25 +205,31 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 // each table word's best cosine to the query words (softCoverages); without
 // it (no word vectors) only exact matches count.
 func (e *Engine) toolCoverages(q parsedQuery, order []*pooled, sc *softScratch) {
-	asked := slices.Clone(q.describing)
-	slices.Sort(asked)
+	// The describing terms by number; a term no tool's words contain has
+	// none and cannot match one.
+	asked := make([]int32, 0, len(q.describing))
+	for _, t := range q.describing {
+		if id, ok := e.stats.termIDs[t]; ok {
+			asked = append(asked, id)
+		}
+	}
 	for _, p := range order {
 		var num, den float64
-		for k, t := range p.en.wordTerms {
-			if t == "" {
+		for k, id := range p.en.wordTermIDs {
+			if id < 0 {
 				continue
 			}
-			w := e.stats.idf(t)
+			w := e.stats.idfOf(id)
 			den += w
-			if _, ok := slices.BinarySearch(asked, t); ok {
+			if slices.Contains(asked, id) {
 				num += w
 				continue
 			}
 			if sc == nil || k >= len(p.en.wordVec) {
 				continue
 			}
-			if id := p.en.wordVec[k]; id >= 0 && sc.qstamp[id] == sc.qgen {
-				num += w * softCredit(sc.best[id])
+			if v := p.en.wordVec[k]; v >= 0 && sc.qstamp[v] == sc.qgen {
+				num += w * softCredit(sc.best[v])
 			}
 		}
 		if den > 0 {

@@ -20,6 +20,12 @@ type stats struct {
 	names map[string][]string
 	// maxNameWords is the longest name form, bounding the query spans to look up.
 	maxNameWords int
+	// termIDs number the terms and termDF holds df by number, so tool
+	// coverage (soft.go), which reads the idf of every word of every
+	// pooled tool, indexes a slice instead of hashing a string. Numbers
+	// are never reused; the table is bounded by the vocabulary.
+	termIDs map[string]int32
+	termDF  []int32
 }
 
 // nameWordsLimit is the longest name recognised as a mention. Real names
@@ -28,13 +34,21 @@ type stats struct {
 const nameWordsLimit = 8
 
 func newStats() *stats {
-	return &stats{df: map[string]int{}, inField: map[string]map[string]int{}, names: map[string][]string{}}
+	return &stats{df: map[string]int{}, inField: map[string]map[string]int{}, names: map[string][]string{}, termIDs: map[string]int32{}}
 }
 
 func (s *stats) add(e *entry) {
 	s.docs++
 	for _, t := range e.terms {
 		s.df[t]++
+		s.termDF[s.termID(t)]++
+	}
+	e.wordTermIDs = make([]int32, len(e.wordTerms))
+	for i, t := range e.wordTerms {
+		e.wordTermIDs[i] = -1
+		if t != "" {
+			e.wordTermIDs[i] = s.termID(t)
+		}
 	}
 	for f, ts := range e.fieldTerms {
 		m := s.inField[f]
@@ -58,6 +72,9 @@ func (s *stats) add(e *entry) {
 
 func (s *stats) remove(e *entry) {
 	s.docs--
+	for _, t := range e.terms {
+		s.termDF[s.termIDs[t]]--
+	}
 	for _, t := range e.terms {
 		if s.df[t]--; s.df[t] <= 0 {
 			delete(s.df, t)
@@ -99,4 +116,24 @@ func (s *stats) maxIDF() float64 { return bm25IDF(s.docs, 1) }
 
 func bm25IDF(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// termID returns t's number, numbering it if new.
+func (s *stats) termID(t string) int32 {
+	id, ok := s.termIDs[t]
+	if !ok {
+		id = int32(len(s.termDF))
+		s.termIDs[t] = id
+		s.termDF = append(s.termDF, 0)
+	}
+	return id
+}
+
+// idfOf is idf for a numbered term.
+func (s *stats) idfOf(id int32) float64 {
+	df := s.termDF[id]
+	if df <= 0 {
+		return 0
+	}
+	return bm25IDF(s.docs, int(df))
 }
