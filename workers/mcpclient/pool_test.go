@@ -241,7 +241,7 @@ func TestPoolUnreachable(t *testing.T) {
 }
 
 func TestListToolsAllPages(t *testing.T) {
-	s := testServer(2) // five tools, two per page
+	s := testServer(2) // six tools, two per page
 	for i := range 7 {
 		s.AddTool(&mcp.Tool{Name: fmt.Sprintf("extra-%d", i), InputSchema: map[string]any{"type": "object"}},
 			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -255,8 +255,8 @@ func TestListToolsAllPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools) != 12 {
-		t.Fatalf("%d tools, want 12 across 6 pages", len(tools))
+	if len(tools) != 13 {
+		t.Fatalf("%d tools, want 13 across 7 pages", len(tools))
 	}
 }
 
@@ -278,5 +278,36 @@ func TestServerCheck(t *testing.T) {
 		if err := tc.srv.Check(); (err == nil) != tc.ok {
 			t.Errorf("Check(%+v) = %v, want ok=%v", tc.srv, err, tc.ok)
 		}
+	}
+}
+
+// A stdio server gets PATH, HOME, LANG, LC_ALL, TZ and what its Env lists,
+// nothing else of the worker's environment.
+func TestStdioServerEnvironment(t *testing.T) {
+	t.Setenv("MCPCLIENT_SECRET", "s3cret")
+	t.Setenv("MCPCLIENT_SHARED", "shared-value")
+	base := stdioServer(t)
+	withEnv := base
+	withEnv.Env = append(append([]string{}, base.Env...), "MCPCLIENT_SHARED", "MCPCLIENT_FIXED=fixed")
+	p := newPool(t)
+	tests := []struct {
+		srv  mcpclient.Server
+		name string
+		want string
+	}{
+		{base, "MCPCLIENT_SECRET", "<unset>"},
+		{base, "MCPCLIENT_SHARED", "<unset>"},
+		{base, "PATH", os.Getenv("PATH")},
+		{withEnv, "MCPCLIENT_SHARED", "shared-value"},
+		{withEnv, "MCPCLIENT_FIXED", "fixed"},
+		{withEnv, "MCPCLIENT_SECRET", "<unset>"},
+	}
+	for _, tc := range tests {
+		if got := callText(t, p, tc.srv, "getenv", map[string]any{"name": tc.name}); got != tc.want {
+			t.Errorf("%s with env %v: %q, want %q", tc.name, tc.srv.Env, got, tc.want)
+		}
+	}
+	if n := p.Sessions(); n != 2 {
+		t.Fatalf("%d sessions, want one per environment (2)", n)
 	}
 }

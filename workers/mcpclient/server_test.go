@@ -49,6 +49,17 @@ func testServer(pageSize int) *mcp.Server {
 			key, _ := req.Params.Meta[mcpclient.MetaIdempotencyKey].(string)
 			return text(key), nil
 		})
+	s.AddTool(&mcp.Tool{Name: "getenv", Description: "The server's value of an environment variable", InputSchema: map[string]any{
+		"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var args struct{ Name string }
+			_ = jsonUnmarshal(req.Params.Arguments, &args)
+			v, ok := os.LookupEnv(args.Name)
+			if !ok {
+				v = "<unset>"
+			}
+			return text(v), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "weather", Description: "Structured weather", InputSchema: obj},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{StructuredContent: map[string]any{"temperature": 21.5, "conditions": "sunny"}}, nil
@@ -81,6 +92,8 @@ func stdioServer(t *testing.T) mcpclient.Server {
 func httpServer(t *testing.T, s *mcp.Server) mcpclient.Server {
 	t.Helper()
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*httptestRequest) *mcp.Server { return s }, nil))
-	t.Cleanup(ts.Close)
+	// Close waits for open requests, and a client's standalone SSE stream is
+	// one: end the connections first.
+	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
 	return mcpclient.Server{URL: ts.URL}
 }

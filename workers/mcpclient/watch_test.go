@@ -19,6 +19,7 @@ func TestWatchFollowsListChanged(t *testing.T) {
 	var lists [][]string
 	seen := func() [][]string { mu.Lock(); defer mu.Unlock(); return slices.Clone(lists) }
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // on failure too: the server's cleanup waits for the watch's stream
 	done := make(chan error, 1)
 	go func() {
 		done <- mcpclient.Watch(ctx, srv, func(_ context.Context, tools []*mcp.Tool) error {
@@ -46,15 +47,15 @@ func TestWatchFollowsListChanged(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	waitFor("the first list", func(l []string) bool { return len(l) == 5 })
+	waitFor("the first list", func(l []string) bool { return len(l) == 6 })
 	s.AddTool(&mcp.Tool{Name: "late", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{}, nil
 		})
-	waitFor("the added tool", func(l []string) bool { return slices.Contains(l, "late") && len(l) == 6 })
+	waitFor("the added tool", func(l []string) bool { return slices.Contains(l, "late") && len(l) == 7 })
 	s.RemoveTools("fail", "late")
 	waitFor("the removals", func(l []string) bool {
-		return !slices.Contains(l, "fail") && !slices.Contains(l, "late") && len(l) == 4
+		return !slices.Contains(l, "fail") && !slices.Contains(l, "late") && len(l) == 5
 	})
 	cancel()
 	if err := <-done; err != nil {
