@@ -79,7 +79,7 @@ func testServer(pageSize int) *mcp.Server {
 }
 
 // stdioServer is this test binary run as a stdio MCP server.
-func stdioServer(t *testing.T) mcpclient.Server {
+func stdioServer(t testing.TB) mcpclient.Server {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -89,7 +89,7 @@ func stdioServer(t *testing.T) mcpclient.Server {
 }
 
 // httpServer serves s over streamable HTTP on loopback until the test ends.
-func httpServer(t *testing.T, s *mcp.Server) mcpclient.Server {
+func httpServer(t testing.TB, s *mcp.Server) mcpclient.Server {
 	t.Helper()
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*httptestRequest) *mcp.Server { return s }, nil))
 	// Close waits for open requests, and a client's standalone SSE stream is
@@ -97,3 +97,7 @@ func httpServer(t *testing.T, s *mcp.Server) mcpclient.Server {
 	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
 	return mcpclient.Server{URL: ts.URL}
 }
+
+func stdioServerB(b *testing.B) mcpclient.Server { return stdioServer(b) }
+
+func httpServerB(b *testing.B) mcpclient.Server { return httpServer(b, testServer(0)) }
