@@ -179,9 +179,11 @@ func (e *Executor) httpFailure(ctx, rctx context.Context, m schemas.Manifest, ti
 	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
 		return badCall(ErrUnsupported, "tool %s: host %s not found", m.ID, dnsErr.Name)
 	}
+	// Not net.Error: every *url.Error implements it, TLS failures included.
+	var opErr *net.OpError
 	var netErr net.Error
 	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, io.EOF) || errors.As(err, &netErr) {
+		errors.Is(err, io.EOF) || errors.As(err, &opErr) || errors.As(err, &netErr) && netErr.Timeout() {
 		return transient(fmt.Errorf("tool %s: %w", m.ID, err))
 	}
 	// TLS failures, too many redirects, malformed responses: the same

@@ -251,6 +251,8 @@ func TestHTTPResponses(t *testing.T) {
 			http.Error(w, "maintenance", http.StatusServiceUnavailable)
 		case "/busy":
 			w.WriteHeader(http.StatusTooManyRequests)
+		case "/loop":
+			http.Redirect(w, r, "/loop", http.StatusFound)
 		}
 	})
 	closed := httptest.NewServer(http.NotFoundHandler())
@@ -267,6 +269,8 @@ func TestHTTPResponses(t *testing.T) {
 		tool("t/down", srv.URL+"/down", schemas.Executor{}),
 		tool("t/busy", srv.URL+"/busy", schemas.Executor{}),
 		tool("t/refused", closedURL, schemas.Executor{}),
+		tool("t/loop", srv.URL+"/loop", schemas.Executor{}),
+		tool("t/tls", strings.Replace(srv.URL, "http://", "https://", 1), schemas.Executor{}),
 	}, WithRetryBudget(0))
 
 	t.Run("size cap", func(t *testing.T) {
@@ -301,6 +305,14 @@ func TestHTTPResponses(t *testing.T) {
 			t.Errorf("code %s", errorCode(err))
 		}
 	})
+	for id, msg := range map[string]string{"t/loop": "stopped after 10 redirects", "t/tls": "tls"} {
+		t.Run(id+" is permanent", func(t *testing.T) {
+			_, err := run(t, e, call(id, nil))
+			if err == nil || IsTransient(err) || !strings.Contains(strings.ToLower(err.Error()), msg) {
+				t.Fatalf("err = %v, want a permanent error about %q", err, msg)
+			}
+		})
+	}
 	for _, id := range []string{"t/down", "t/busy", "t/refused"} {
 		t.Run(id+" is transient", func(t *testing.T) {
 			_, err := run(t, e, call(id, nil))
