@@ -32,7 +32,9 @@ func WithMCP(pool *mcpclient.Pool) Option {
 //
 //   - The result's text blocks, joined, are the output's content; a result
 //     with only structured content gives that JSON value. Text beyond the
-//     manifest's max_output_bytes (else 64 KiB) is cut and Truncated set.
+//     manifest's max_output_bytes (else DefaultMaxOutputBytes) is cut and
+//     Truncated set; output over InlineOutputBytes goes to the object store
+//     as every executor's does.
 //   - A result flagged isError is a *ToolError (permanent), with the
 //     server's text as its message.
 //   - Transport failures (server unreachable or dead, connection broken, the
