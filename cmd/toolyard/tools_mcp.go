@@ -21,6 +21,7 @@ func newToolsImportMCP(g *globalFlags) *cobra.Command {
 		src     mcpimport.Source
 		replace bool
 		watch   bool
+		headers []string
 	)
 	c := &cobra.Command{
 		Use:   "mcp --name NAME (--url URL | -- COMMAND [ARG…])",
@@ -46,7 +47,8 @@ absolute here), with PATH, HOME, LANG, LC_ALL, TZ and the --env names of the wor
 environment only.`,
 		Example: `  toolyard tools import mcp --name everything -- node_modules/.bin/mcp-server-everything
   toolyard tools import mcp --name files -- npx @modelcontextprotocol/server-filesystem /srv/docs
-  toolyard tools import mcp --name remote --url http://127.0.0.1:3001/mcp --watch`,
+  toolyard tools import mcp --name remote --url http://127.0.0.1:3001/mcp --watch
+  toolyard tools import mcp --name gh --url https://mcp.example.com/mcp --env GH_TOKEN --header "Authorization: Bearer {env.GH_TOKEN}"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.ArgsLenAtDash() < 0 && len(args) > 0 || cmd.ArgsLenAtDash() > 0 {
 				return fmt.Errorf("put the server command after --: toolyard tools import mcp --name NAME -- COMMAND ARGS…")
@@ -57,6 +59,16 @@ environment only.`,
 			if len(args) > 0 {
 				src.Server.Command = absProgram(args)
 			}
+			for _, h := range headers {
+				k, v, ok := strings.Cut(h, ":")
+				if !ok || strings.TrimSpace(k) == "" {
+					return fmt.Errorf("--header %q: want \"Name: value\"", h)
+				}
+				if src.Headers == nil {
+					src.Headers = map[string]string{}
+				}
+				src.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
 			if err := src.Check(); err != nil {
 				return err
 			}
@@ -66,7 +78,8 @@ environment only.`,
 	fl := c.Flags()
 	fl.StringVar(&src.Name, "name", "", "namespace of the imported tools: NAME/<tool> (required)")
 	fl.StringVar(&src.Server.URL, "url", "", "streamable HTTP endpoint of the server (instead of a command)")
-	fl.StringArrayVar(&src.Server.Env, "env", nil, "environment variable the stdio server gets from the worker (NAME) or fixed (NAME=value); repeatable")
+	fl.StringArrayVar(&src.Server.Env, "env", nil, "environment variable the stdio server gets from the worker (NAME) or fixed (NAME=value), or that --header may name as {env.NAME}; repeatable")
+	fl.StringArrayVar(&headers, "header", nil, "HTTP header for a --url server, \"Name: value\"; {env.NAME} is filled in from each worker's environment (list NAME with --env), so secrets stay out of the registry; repeatable")
 	fl.DurationVar(&src.Timeout, "timeout", 0, fmt.Sprintf("call timeout of the imported tools (default %s)", execute.DefaultMCPTimeout))
 	fl.BoolVar(&replace, "replace", false, "let the server's tools overwrite tools under NAME/ that were not imported from it")
 	fl.BoolVar(&watch, "watch", false, "keep following the server: import again on every tools/list_changed until interrupted")
@@ -105,7 +118,11 @@ func importMCP(cmd *cobra.Command, g *globalFlags, src mcpimport.Source, opts mc
 	if !watch {
 		lctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
-		tools, err := mcpclient.ListTools(lctx, src.Server, mcpclient.WithLogger(log))
+		srv, err := src.Connect()
+		if err != nil {
+			return err
+		}
+		tools, err := mcpclient.ListTools(lctx, srv, mcpclient.WithLogger(log))
 		if err != nil {
 			return err
 		}
@@ -117,7 +134,11 @@ func importMCP(cmd *cobra.Command, g *globalFlags, src mcpimport.Source, opts mc
 	defer stop()
 	var firstErr error
 	done := false
-	err = mcpclient.Watch(wctx, src.Server, func(ctx context.Context, tools []*mcp.Tool) error {
+	srv, err := src.Connect()
+	if err != nil {
+		return err
+	}
+	err = mcpclient.Watch(wctx, srv, func(ctx context.Context, tools []*mcp.Tool) error {
 		err := sync(ctx, tools)
 		if !done {
 			done, firstErr = true, err

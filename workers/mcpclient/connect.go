@@ -20,7 +20,11 @@ func connect(ctx context.Context, client *mcp.Client, srv Server, stderr *tailBu
 	}
 	var t mcp.Transport
 	if srv.URL != "" {
-		t = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: &http.Client{}, MaxRetries: 2}
+		var rt http.RoundTripper = http.DefaultTransport
+		if len(srv.Headers) > 0 {
+			rt = withHeaders{headers: srv.Headers, base: rt}
+		}
+		t = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: &http.Client{Transport: rt}, MaxRetries: 2}
 	} else {
 		cmd := exec.Command(srv.Command[0], srv.Command[1:]...)
 		cmd.Env = srv.environ()
@@ -77,4 +81,18 @@ func newClient(cfg config, opts *mcp.ClientOptions) *mcp.Client {
 	// No roots: Toolyard does not expose its file system to the servers.
 	opts.Capabilities = &mcp.ClientCapabilities{}
 	return mcp.NewClient(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, opts)
+}
+
+// withHeaders adds fixed headers to every request.
+type withHeaders struct {
+	headers map[string]string
+	base    http.RoundTripper
+}
+
+func (h withHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h.headers {
+		r.Header.Set(k, v)
+	}
+	return h.base.RoundTrip(r)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/mcpclient"
 	"github.com/toolyard/toolyard/workers/mcpclient/mcptest"
 )
@@ -309,5 +312,69 @@ func TestStdioServerEnvironment(t *testing.T) {
 	}
 	if n := p.Sessions(); n != 2 {
 		t.Fatalf("%d sessions, want one per environment (2)", n)
+	}
+}
+
+func TestServerOfHeaders(t *testing.T) {
+	t.Setenv("MCPCLIENT_TOKEN", "tok-123")
+	tests := []struct {
+		name    string
+		x       schemas.Executor
+		want    string
+		wantErr string
+	}{
+		{"listed variable", schemas.Executor{URL: "http://h/mcp", Env: []string{"MCPCLIENT_TOKEN"}, Headers: map[string]string{"Authorization": "Bearer {env.MCPCLIENT_TOKEN}"}}, "Bearer tok-123", ""},
+		{"fixed value", schemas.Executor{URL: "http://h/mcp", Env: []string{"K=v1"}, Headers: map[string]string{"Authorization": "Key {env.K}"}}, "Key v1", ""},
+		{"plain header", schemas.Executor{URL: "http://h/mcp", Headers: map[string]string{"Authorization": "Bearer literal"}}, "Bearer literal", ""},
+		{"unlisted variable", schemas.Executor{URL: "http://h/mcp", Headers: map[string]string{"Authorization": "Bearer {env.MCPCLIENT_TOKEN}"}}, "", "does not list"},
+		{"unset variable", schemas.Executor{URL: "http://h/mcp", Env: []string{"MCPCLIENT_NOPE"}, Headers: map[string]string{"X": "{env.MCPCLIENT_NOPE}"}}, "", "not set on this worker"},
+		{"unclosed", schemas.Executor{URL: "http://h/mcp", Headers: map[string]string{"X": "{env.A"}}, "", "unclosed"},
+		{"newline", schemas.Executor{URL: "http://h/mcp", Env: []string{"A=x\ny"}, Headers: map[string]string{"X": "{env.A}"}}, "", "CR, LF"},
+		{"headers on stdio", schemas.Executor{Command: []string{"x"}, Headers: map[string]string{"X": "y"}}, "", "not by a command"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := mcpclient.ServerOf(&tc.x)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			for _, v := range s.Headers {
+				got = v
+			}
+			if got != tc.want || strings.Contains(s.String(), "tok-123") {
+				t.Fatalf("header %q (server %s), want %q", got, s, tc.want)
+			}
+		})
+	}
+}
+
+// A streamable HTTP server that wants a bearer token gets it on every
+// request of the session.
+func TestPoolSendsHeaders(t *testing.T) {
+	inner := httpServer(t, testServer(0))
+	guard := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer tok-123" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		proxy(w, r, inner.URL)
+	}))
+	t.Cleanup(func() { guard.CloseClientConnections(); guard.Close() })
+	p := newPool(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := p.CallTool(ctx, mcpclient.Server{URL: guard.URL}, "pid", nil, ""); !mcpclient.IsTransport(err) {
+		t.Fatalf("without the token: %v, want a transport error (401)", err)
+	}
+	srv := mcpclient.Server{URL: guard.URL, Headers: map[string]string{"Authorization": "Bearer tok-123"}}
+	if got := callText(t, p, srv, "pid", nil); got == "" {
+		t.Fatal("no answer with the token")
 	}
 }

@@ -24,15 +24,77 @@ type Server struct {
 	Dir string `json:"dir,omitempty"`
 	// URL is the streamable HTTP endpoint.
 	URL string `json:"url,omitempty"`
+	// Headers go with every HTTP request (resolved: see ServerOf).
+	Headers map[string]string `json:"headers,omitempty"`
 }
 
-// ServerOf is the server an mcp executor names.
+// ServerOf is the server an mcp executor names. In its headers (streamable
+// HTTP only), {env.NAME} is the worker's NAME when the executor's env lists
+// NAME, or the value env fixes (NAME=value): secrets come from the worker,
+// never from the manifest or the agent.
 func ServerOf(x *schemas.Executor) (Server, error) {
 	if x == nil {
 		return Server{}, fmt.Errorf("no executor")
 	}
 	s := Server{Command: x.Command, Env: x.Env, Dir: x.Dir, URL: x.URL}
+	if len(x.Headers) > 0 {
+		if s.URL == "" {
+			return s, fmt.Errorf("headers are for MCP servers reached by url, not by a command")
+		}
+		s.Headers = make(map[string]string, len(x.Headers))
+		for k, v := range x.Headers {
+			val, err := expandEnv(v, x.Env)
+			if err != nil {
+				return s, fmt.Errorf("header %s: %w", k, err)
+			}
+			if strings.ContainsAny(k+val, "\r\n\x00") || k == "" {
+				return s, fmt.Errorf("header %q: empty name, or CR, LF or NUL in it", k)
+			}
+			s.Headers[k] = val
+		}
+	}
 	return s, s.Check()
+}
+
+// expandEnv replaces {env.NAME} in v.
+func expandEnv(v string, env []string) (string, error) {
+	var b strings.Builder
+	for {
+		i := strings.Index(v, "{env.")
+		if i < 0 {
+			b.WriteString(v)
+			return b.String(), nil
+		}
+		end := strings.IndexByte(v[i:], '}')
+		if end < 0 {
+			return "", fmt.Errorf("unclosed {env. in %q", v)
+		}
+		name := v[i+len("{env.") : i+end]
+		val, err := envValue(name, env)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(v[:i])
+		b.WriteString(val)
+		v = v[i+end+1:]
+	}
+}
+
+func envValue(name string, env []string) (string, error) {
+	for _, e := range env {
+		k, v, fixed := strings.Cut(e, "=")
+		if k != name {
+			continue
+		}
+		if fixed {
+			return v, nil
+		}
+		if v, ok := os.LookupEnv(name); ok {
+			return v, nil
+		}
+		return "", fmt.Errorf("the environment variable %s is not set on this worker", name)
+	}
+	return "", fmt.Errorf("{env.%s} names a variable the executor's env does not list", name)
 }
 
 // Check reports what is wrong with the server's address.
@@ -67,7 +129,7 @@ func (s Server) Key() string {
 	return string(b)
 }
 
-// String names the server for messages.
+// String names the server for messages (never its headers).
 func (s Server) String() string {
 	if s.URL != "" {
 		return s.URL

@@ -20,6 +20,16 @@ type Source struct {
 	// Timeout is the executors' call timeout; zero leaves the executor's
 	// default.
 	Timeout time.Duration
+	// Headers are the executors' HTTP headers as written: {env.NAME} is
+	// filled in by each worker (see mcpclient.ServerOf), so a secret is
+	// never stored in the registry.
+	Headers map[string]string
+}
+
+// Connect is the server to list tools from, headers resolved here.
+func (s Source) Connect() (mcpclient.Server, error) {
+	return mcpclient.ServerOf(&schemas.Executor{Kind: schemas.ExecMCP, Command: s.Server.Command, URL: s.Server.URL,
+		Env: s.Server.Env, Dir: s.Server.Dir, Headers: s.Headers})
 }
 
 // Check reports what is wrong with the source.
@@ -50,7 +60,7 @@ func (s Source) Manifest(t *mcp.Tool) (schemas.Manifest, error) {
 	m := schemas.Manifest{
 		ID: s.Name + "/" + t.Name, Name: t.Name, Description: desc, Server: s.Name,
 		Executor: &schemas.Executor{Kind: schemas.ExecMCP, Tool: t.Name, Command: s.Server.Command,
-			URL: s.Server.URL, Env: s.Server.Env, Dir: s.Server.Dir, Timeout: schemas.Duration(s.Timeout)},
+			URL: s.Server.URL, Env: s.Server.Env, Dir: s.Server.Dir, Headers: s.Headers, Timeout: schemas.Duration(s.Timeout)},
 	}
 	if title != "" && !strings.EqualFold(title, t.Name) {
 		m.Keywords = []string{title}

@@ -2,6 +2,7 @@ package mcpimport_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -189,5 +190,25 @@ func TestSourceManifest(t *testing.T) {
 		if err := (mcpimport.Source{Name: bad, Server: src.Server}).Check(); err == nil {
 			t.Errorf("name %q accepted", bad)
 		}
+	}
+}
+
+// Header templates are stored as written: the secret stays in the worker's
+// environment, out of the registry.
+func TestSourceHeadersStayTemplates(t *testing.T) {
+	t.Setenv("MCPIMPORT_TOKEN", "very-secret")
+	src := mcpimport.Source{Name: "gh", Server: mcpclient.Server{URL: "http://127.0.0.1:9/mcp", Env: []string{"MCPIMPORT_TOKEN"}},
+		Headers: map[string]string{"Authorization": "Bearer {env.MCPIMPORT_TOKEN}"}}
+	m, err := src.Manifest(&mcp.Tool{Name: "t", Description: "d", InputSchema: map[string]any{"type": "object"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(m)
+	if strings.Contains(string(raw), "very-secret") || m.Executor.Headers["Authorization"] != "Bearer {env.MCPIMPORT_TOKEN}" {
+		t.Fatalf("manifest %s", raw)
+	}
+	srv, err := src.Connect()
+	if err != nil || srv.Headers["Authorization"] != "Bearer very-secret" {
+		t.Fatalf("connect with %v, %v", srv.Headers, err)
 	}
 }
