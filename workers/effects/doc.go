@@ -7,7 +7,7 @@
 // and intent id. A worker that receives the call claims the record with a
 // create-only write (kv.Create): one claimant wins, the others see the
 // record. The claim is a lease: the owner's token and an expiry, which a
-// heartbeat moves forward while the tool runs (every third of the lease).
+// heartbeat moves forward while the tool runs (every fifth of the lease).
 // When the tool is done the owner replaces the claim, at the revision it
 // last wrote, with the messages it is about to publish (the result and the
 // audit record). Records expire with the bucket's TTL (24h by default,
@@ -45,10 +45,11 @@
 //     dedupe on it.
 //  4. After the record, before or during publishing, or before the ack:
 //     the next delivery republishes the stored messages.
-//  5. A worker cut off from NATS but alive: its heartbeat fails, and when
-//     its lease has lapsed (or was taken over) the run is cancelled, so two
-//     workers overlap at most for the heartbeat slack; the idempotency key
-//     covers the rest.
+//  5. A worker cut off from NATS but alive: its heartbeat fails, and the
+//     run is cancelled before its lease lapses (or as soon as it finds the
+//     claim taken over), so the two runs do not overlap, clock skew aside;
+//     what the first did before it stopped is the idempotency key's to
+//     cover.
 //
 // # Large outputs
 //

@@ -59,7 +59,7 @@ func WithTTL(d time.Duration) Option {
 	}
 }
 
-// WithLease sets the claim lease (15s); heartbeats renew it every third.
+// WithLease sets the claim lease (15s); heartbeats renew it every fifth.
 func WithLease(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {

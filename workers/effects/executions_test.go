@@ -323,3 +323,29 @@ func jsonEqual(a, b []byte) bool {
 	jb, _ := json.Marshal(y)
 	return string(ja) == string(jb)
 }
+
+// A worker cut off from NATS cannot renew its claim; it stops the run
+// before the claim runs out, when another worker may take over.
+func TestLeaseUnrenewableStopsRunAtExpiry(t *testing.T) {
+	env := pipelinetest.Start(t)
+	const lease = 600 * time.Millisecond
+	x := open(t, env, "cut-off", effects.WithLease(lease))
+	o, err := x.Acquire(ctxT(t), call)
+	if err != nil || o.Lease == nil {
+		t.Fatalf("acquire: %+v %v", o, err)
+	}
+	until := o.Lease.Record().LeaseUntil
+	run := o.Lease.Keep(ctxT(t))
+	env.Server.Shutdown()
+	select {
+	case <-run.Done():
+		if !errors.Is(context.Cause(run), effects.ErrLeaseLost) {
+			t.Errorf("run cancelled with %v, want ErrLeaseLost", context.Cause(run))
+		}
+		if !time.Now().Before(until) {
+			t.Errorf("run stopped at %s, after its claim ran out at %s", time.Now().Format(time.StampMilli), until.Format(time.StampMilli))
+		}
+	case <-time.After(10 * lease):
+		t.Fatal("the run went on long after its claim ran out")
+	}
+}

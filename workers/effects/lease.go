@@ -63,7 +63,9 @@ func (l *Lease) Keep(ctx context.Context) context.Context {
 
 func (l *Lease) heartbeat() {
 	defer close(l.stopped)
-	every := l.x.cfg.lease / 3
+	// Five beats a lease: a beat or two may fail (a NATS hiccup) before
+	// the run must stop.
+	every := l.x.cfg.lease / 5
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -84,7 +86,9 @@ func (l *Lease) heartbeat() {
 }
 
 // renew moves the lease's expiry forward. A failed write is retried at the
-// next beat until the lease it last wrote has run out.
+// next beat, unless the lease it last wrote runs out before that beat: the
+// run is then stopped while the claim still holds, so it never overlaps a
+// takeover.
 func (l *Lease) renew(timeout time.Duration) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -99,8 +103,9 @@ func (l *Lease) renew(timeout time.Duration) error {
 		return nil
 	case isConflict(err):
 		return fmt.Errorf("%w: %s was taken over", ErrLeaseLost, l.key)
-	case !time.Now().Before(l.rec.LeaseUntil):
-		return fmt.Errorf("%w: %s could not be renewed before it ran out: %w", ErrLeaseLost, l.key, err)
+	case !time.Now().Add(2 * timeout).Before(l.rec.LeaseUntil):
+		// The next attempt, and its wait, would end past the claim.
+		return fmt.Errorf("%w: %s could not be renewed before it runs out: %w", ErrLeaseLost, l.key, err)
 	}
 	l.x.cfg.log.Warn("execution lease not renewed; retrying", "key", l.key, "lease_until", l.rec.LeaseUntil, "error", err)
 	return nil
