@@ -54,10 +54,10 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.StringVar(&f.embedder.Model, "embedder-model", "", "embedding model for ollama/openai (e.g. all-minilm, nomic-embed-text, text-embedding-3-small)")
 	fl.StringVar(&f.embedder.URL, "embedder-url", "", "embedding endpoint for ollama/openai (e.g. http://127.0.0.1:11434)")
 	f.llm.register(fl)
+	f.sess.register(cmd)
 	f.join.register(fl)
 	f.guard.register(fl)
 	f.effects.register(fl)
-	f.sess.register(cmd)
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
