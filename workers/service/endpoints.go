@@ -284,14 +284,7 @@ func (s *Service) activate(ctx context.Context, data []byte) (any, error) {
 }
 
 func (s *Service) toolsList(ctx context.Context, data []byte) (any, error) {
-	var req SessionRequest
-	if err := decode(data, &req); err != nil {
-		return nil, err
-	}
-	if err := checkSession(req.SessionID); err != nil {
-		return nil, err
-	}
-	st, err := s.sessions()
+	req, st, err := s.sessionRequest(data)
 	if err != nil {
 		return nil, err
 	}
@@ -299,14 +292,7 @@ func (s *Service) toolsList(ctx context.Context, data []byte) (any, error) {
 }
 
 func (s *Service) sessionEnd(ctx context.Context, data []byte) (any, error) {
-	var req SessionRequest
-	if err := decode(data, &req); err != nil {
-		return nil, err
-	}
-	if err := checkSession(req.SessionID); err != nil {
-		return nil, err
-	}
-	st, err := s.sessions()
+	req, st, err := s.sessionRequest(data)
 	if err != nil {
 		return nil, err
 	}
@@ -315,4 +301,18 @@ func (s *Service) sessionEnd(ctx context.Context, data []byte) (any, error) {
 		return nil, err
 	}
 	return EndReply{SessionID: req.SessionID, Ended: true, Cleared: n}, nil
+}
+
+// sessionRequest decodes a request that names only a session, and the store
+// that answers it.
+func (s *Service) sessionRequest(data []byte) (SessionRequest, *session.Store, error) {
+	var req SessionRequest
+	if err := decode(data, &req); err != nil {
+		return req, nil, err
+	}
+	if err := checkSession(req.SessionID); err != nil {
+		return req, nil, err
+	}
+	st, err := s.sessions()
+	return req, st, err
 }
