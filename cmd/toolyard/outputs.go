@@ -12,7 +12,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
-	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/effects"
 )
@@ -28,21 +27,9 @@ The last --keep-outputs outputs of each tool are kept (10 by default), for at
 most --execution-ttl (24h by default).`,
 	}
 	open := func(ctx context.Context) (*effects.Outputs, func(), error) {
-		nc, err := pipeline.Connect(g.nats, "toolyard-outputs")
-		if err != nil {
-			return nil, nil, fmt.Errorf("%w (is 'toolyard up' running?)", err)
-		}
-		js, err := jetstream.New(nc)
-		if err != nil {
-			nc.Close()
-			return nil, nil, err
-		}
-		o, err := effects.LookupOutputs(ctx, js)
-		if err != nil {
-			nc.Close()
-			return nil, nil, err
-		}
-		return o, nc.Close, nil
+		return openClient(g, "toolyard-outputs", func(js jetstream.JetStream) (*effects.Outputs, error) {
+			return effects.LookupOutputs(ctx, js)
+		})
 	}
 	var timeout time.Duration
 	get := &cobra.Command{

@@ -11,7 +11,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
-	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/service"
 	"github.com/toolyard/toolyard/workers/session"
 	"github.com/toolyard/toolyard/workers/stages"
@@ -102,21 +101,9 @@ session ends (agent.end.<session>, or 'toolyard session end') or has been idle
 for the sessions bucket's TTL.`,
 	}
 	open := func(cmd *cobra.Command) (*session.Store, func(), error) {
-		nc, err := pipeline.Connect(g.nats, "toolyard-session")
-		if err != nil {
-			return nil, nil, err
-		}
-		js, err := jetstream.New(nc)
-		if err != nil {
-			nc.Close()
-			return nil, nil, err
-		}
-		st, err := session.Open(cmd.Context(), js)
-		if err != nil {
-			nc.Close()
-			return nil, nil, err
-		}
-		return st, nc.Close, nil
+		return openClient(g, "toolyard-session", func(js jetstream.JetStream) (*session.Store, error) {
+			return session.Open(cmd.Context(), js)
+		})
 	}
 	end := &cobra.Command{
 		Use:   "end SESSION",

@@ -13,7 +13,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
-	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/registry"
@@ -36,21 +35,9 @@ registry file directly with --registry (no server needed).`,
 
 // openStore connects to NATS and opens the registry bucket.
 func openStore(ctx context.Context, g *globalFlags) (*registry.Store, func(), error) {
-	nc, err := pipeline.Connect(g.nats, "toolyard-tools")
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w (is 'toolyard up' running?)", err)
-	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		nc.Close()
-		return nil, nil, err
-	}
-	store, err := registry.OpenStore(ctx, js)
-	if err != nil {
-		nc.Close()
-		return nil, nil, err
-	}
-	return store, nc.Close, nil
+	return openClient(g, "toolyard-tools", func(js jetstream.JetStream) (*registry.Store, error) {
+		return registry.OpenStore(ctx, js)
+	})
 }
 
 func newToolsImport(g *globalFlags) *cobra.Command {
