@@ -56,18 +56,11 @@ come from 'make embeddings'.`,
       --queries shared/bench/sealtools/queries.dev.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if toolsFile == "" || queriesFile == "" {
-				return fmt.Errorf("--tools and --queries are required")
-			}
 			modes, emb, err := evalModes(cmd.ErrOrStderr(), mode)
 			if err != nil {
 				return err
 			}
-			tools, err := registry.LoadFile(toolsFile)
-			if err != nil {
-				return err
-			}
-			qs, err := eval.LoadQueries(queriesFile)
+			tools, qs, err := loadEvalSet(toolsFile, queriesFile)
 			if err != nil {
 				return err
 			}
@@ -177,4 +170,20 @@ func writerOrNil(w *bufio.Writer) io.Writer {
 		return nil
 	}
 	return w
+}
+
+// loadEvalSet reads a benchmark's registry and queries.
+func loadEvalSet(toolsFile, queriesFile string) ([]schemas.Manifest, []eval.Query, error) {
+	if toolsFile == "" || queriesFile == "" {
+		return nil, nil, fmt.Errorf("--tools and --queries are required")
+	}
+	tools, err := registry.LoadFile(toolsFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	qs, err := eval.LoadQueries(queriesFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tools, qs, nil
 }

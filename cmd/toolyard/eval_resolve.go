@@ -15,7 +15,6 @@ import (
 	"github.com/toolyard/toolyard/training/eval"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
-	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/resolve"
 	"github.com/toolyard/toolyard/workers/route"
 )
@@ -67,9 +66,6 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
       --queries ../shared/bench/metatool/awareness.dev.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
-			if toolsFile == "" || queriesFile == "" {
-				return fmt.Errorf("--tools and --queries are required")
-			}
 			if mode == "all" {
 				return fmt.Errorf("--mode all is for 'eval discovery'; choose one of keyword, vector, hybrid, auto")
 			}
@@ -78,11 +74,7 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 			if err != nil {
 				return err
 			}
-			tools, err := registry.LoadFile(toolsFile)
-			if err != nil {
-				return err
-			}
-			qs, err := eval.LoadQueries(queriesFile)
+			tools, qs, err := loadEvalSet(toolsFile, queriesFile)
 			if err != nil {
 				return err
 			}
