@@ -31,6 +31,8 @@ func (f *filler) run(free *property, guesses bool) {
 		return
 	}
 	f.applyBareQuoted(free)
+	f.applyOrderedNumbers()
+	f.applyNamedPhrase(free)
 	f.applyNames(free)
 	f.applyObject(free)
 	f.applyFreetext(free)

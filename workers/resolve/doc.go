@@ -32,9 +32,11 @@
 //     one: a path, URL, address or number, or a run of capitalised words
 //     ("location New York"). A quoted value preceded by a property's name
 //     goes to that property.
-//  5. shapes: a path (/x, ./x, ../x, ~/x) fills a missing property named like
-//     path/file/dir, a URL one named like url/link, an e-mail address one
-//     named like email/to/recipient.
+//  5. shapes: a path (/x, ./x, ../x, ~/x, or relative: docs/notes.txt,
+//     src/, notes.txt) fills a missing property named like path/file/dir
+//     (a source before a destination, "move a.txt to b/"), a URL one
+//     named like url/link, an e-mail address one named like
+//     email/to/recipient.
 //  6. values next to the noun a property is named for (its last word, or
 //     the word before a suffix such as _name, _type, _id): after it ("the
 //     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of
@@ -56,7 +58,16 @@
 //     employee_count; one missing required number and one unused number
 //     belong together.
 //  10. bare quoted values: any other goes to the first missing required
-//     string property, then to the free-text property; then names left over
+//     string property, then to the free-text property. Numbers written in
+//     order fill required numbers that differ only by order (described
+//     "First number", "Second number", or named a/b, x/y, n1/n2) when
+//     there are exactly as many ("get the sum of 2 and 3" → a=2, b=3). A
+//     required text property's name used as a noun after a determiner
+//     takes the plain words after it to the end of the clause ("echo the
+//     message hello world" → message, "reverse the word stressed" → word;
+//     "list the directory src" → path, for which file, directory and
+//     folder are names too): one path word, up to three content words, or
+//     any words for the free-text property. Then names left over
 //     (capitalised runs not opening a sentence) fill the missing required
 //     text properties in order, and one code left (BA456, 10.0.0.7) the one
 //     text property still missing; failing that, that property takes the

@@ -142,9 +142,9 @@ func exampleValue(p *property) string {
 	if v, ok := describedExample(p); ok {
 		return formatValue(v)
 	}
-	for i, sh := range shapes {
+	for _, sh := range shapes {
 		if fitsName(p, sh.names) && (p.typ == "string" || p.typ == "") {
-			return []string{"/tmp", "https://example.com", "someone@example.com"}[i]
+			return sh.example
 		}
 	}
 	switch p.typ {

@@ -12,7 +12,7 @@ func (f *filler) applyShapes() {
 			if t.used || !sh.fits(val) {
 				continue
 			}
-			for _, p := range f.s.props {
+			for _, p := range pathOrder(f.s.props, sh.names) {
 				// Several paths may accumulate into one array property.
 				if !f.missing(p) && !(p.typ == "array" && f.given[p.name]) {
 					continue
@@ -28,6 +28,36 @@ func (f *filler) applyShapes() {
 		}
 	}
 }
+
+// pathOrder puts the parameters a path is read from before those it is
+// written to, since requests say "from A to B" ("move notes.txt to
+// archive/"), whatever order the schema declares them in (server-filesystem's
+// move_file declares destination first).
+func pathOrder(props []*property, names map[string]bool) []*property {
+	if !names["path"] {
+		return props
+	}
+	var from, other, to []*property
+	for _, p := range props {
+		switch {
+		case fitsName(p, sourceWords):
+			from = append(from, p)
+		case fitsName(p, destWords):
+			to = append(to, p)
+		default:
+			other = append(other, p)
+		}
+	}
+	if len(from) == 0 || len(to) == 0 {
+		return props
+	}
+	return append(append(append(make([]*property, 0, len(props)), from...), other...), to...)
+}
+
+var (
+	sourceWords = setOf("source", "src", "from", "origin")
+	destWords   = setOf("dest", "destination", "target", "to")
+)
 
 func fitsName(p *property, names map[string]bool) bool {
 	for _, w := range p.words {

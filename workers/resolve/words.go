@@ -127,14 +127,21 @@ func isEmailLike(s string) bool {
 	return at > 0 && strings.IndexByte(s[at:], '.') > 1 && !strings.ContainsAny(s, " /")
 }
 
+// pathNames are the words of parameter names that take a path.
+var pathNames = setOf("path", "paths", "file", "files", "filename", "filepath", "dir", "directory", "folder", "root", "source", "src", "dest", "destination", "target")
+
 // shapes tie the look of a word to the names of the properties it fits.
 var shapes = []struct {
 	fits  func(string) bool
 	names map[string]bool
+	// example is a value of this shape for the corrected intent that a
+	// missing-parameter error suggests.
+	example string
 }{
-	{isPathLike, setOf("path", "paths", "file", "files", "filename", "filepath", "dir", "directory", "folder", "root", "source", "src", "dest", "destination", "target")},
-	{isURLLike, setOf("url", "urls", "uri", "link", "links", "website", "site", "endpoint", "href", "page")},
-	{isEmailLike, setOf("email", "emails", "to", "recipient", "recipients", "cc", "bcc", "address", "from")},
+	{isPathLike, pathNames, "/tmp"},
+	{isRelPathLike, pathNames, "/tmp"},
+	{isURLLike, setOf("url", "urls", "uri", "link", "links", "website", "site", "endpoint", "href", "page"), "https://example.com"},
+	{isEmailLike, setOf("email", "emails", "to", "recipient", "recipients", "cc", "bcc", "address", "from"), "someone@example.com"},
 }
 
 // freetextNames are parameter names that mean "the request itself".

@@ -1,0 +1,50 @@
+package resolve
+
+import "strings"
+
+// isRelPathLike: a relative path written as one word: segments joined by
+// slashes ("docs/notes.txt", "src/", "a/b/c"), or a file name with an
+// extension ("notes.txt", "main.go"). Prose has slashed words too
+// ("and/or", "km/h", "TCP/IP"), so one slash between two plain words is
+// not enough: the path must end in a file name or a slash, or have two
+// slashes.
+func isRelPathLike(s string) bool {
+	if s == "" || isPathLike(s) || isURLLike(s) || isEmailLike(s) || !pathToken(s) {
+		return false
+	}
+	if strings.Contains(s, "//") {
+		return false
+	}
+	segs := strings.Split(s, "/")
+	if len(segs) == 1 {
+		return fileName(s)
+	}
+	for _, seg := range segs[:len(segs)-1] {
+		if seg == "" {
+			return false
+		}
+	}
+	last := segs[len(segs)-1]
+	return last == "" || len(segs) >= 3 || fileName(last)
+}
+
+// fileName: a name with an extension of one to five lower-case letters
+// and digits that starts with a letter ("notes.txt", "a.out",
+// "report.v2.md", "2024.csv"), which no number ("3.5kg", "v1.2") or
+// abbreviation ("e.g") has.
+func fileName(s string) bool {
+	dot := strings.LastIndexByte(s, '.')
+	if dot <= 0 || dot == len(s)-1 {
+		return false
+	}
+	stem, ext := s[:dot], s[dot+1:]
+	if len(ext) > 5 || len(stem) < 2 && len(ext) < 2 || ext[0] < 'a' || ext[0] > 'z' {
+		return false
+	}
+	for _, r := range ext {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
