@@ -112,7 +112,13 @@ func TestMCPServersThroughThePipeline(t *testing.T) {
 	info := "get file info for " + greeting
 	sum := "get the sum of a=2 and b=3"
 	denied := "get file info for /etc/passwd"
-	rs := publishWait(t, url, "mcp-agent", fmt.Sprintf("Sure. [TOOL: %s] Next [TOOL: %s] and [TOOL: %s], then [TOOL: %s]. Also [TOOL: %s].", echo, mkdir, info, sum, denied))
+	// Without key=value: the numbers in order fill a and b ("First
+	// number", "Second number"), and the parameter's name cues the words
+	// after it.
+	plainSum := "get the sum of 2 and 3"
+	plainEcho := "echo the message hello world"
+	rs := publishWait(t, url, "mcp-agent", fmt.Sprintf("Sure. [TOOL: %s] Next [TOOL: %s] and [TOOL: %s], then [TOOL: %s]. Also [TOOL: %s]. And [TOOL: %s] [TOOL: %s]",
+		echo, mkdir, info, sum, denied, plainSum, plainEcho))
 	check := func(intent, tool, want string) {
 		t.Helper()
 		r, ok := rs[intent]
@@ -124,6 +130,8 @@ func TestMCPServersThroughThePipeline(t *testing.T) {
 	check(mkdir, "fs/create_directory", "Successfully created directory "+newDir)
 	check(info, "fs/get_file_info", "size: 18")
 	check(sum, "everything/get-sum", "The sum of 2 and 3 is 5")
+	check(plainSum, "everything/get-sum", "The sum of 2 and 3 is 5")
+	check(plainEcho, "everything/echo", "Echo: hello world")
 	if fi, err := os.Stat(newDir); err != nil || !fi.IsDir() {
 		t.Errorf("the server did not create %s: %v", newDir, err)
 	}
