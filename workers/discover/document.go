@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unique"
 
 	"github.com/toolyard/toolyard/schemas"
 )
@@ -24,6 +25,9 @@ const (
 	fieldServer      = "server"
 )
 
+// indexedFields are the analysed text fields, whatever their boosts.
+var indexedFields = [...]string{fieldName, fieldKeywords, fieldExamples, fieldDescription, fieldParams}
+
 // maxSchemaDepth bounds how deep nested parameter objects are read; deeper
 // properties are rarely what a user names, and a cyclic-looking schema must
 // not cost unbounded time.
@@ -33,11 +37,13 @@ const maxSchemaDepth = 4
 // answer with a Candidate, rebuild the index, and compute confidence.
 type entry struct {
 	cand schemas.Candidate
-	doc  map[string]interface{}
+	doc  indexDoc
 	// terms are the tool's distinct analysed terms over every text field.
 	terms []string
-	// fieldTerms are the distinct analysed terms of each text field.
-	fieldTerms map[string][]string
+	// fieldTerms are the distinct analysed terms of each text field, in
+	// the order of indexedFields (an array: a map per tool costs more
+	// than the terms).
+	fieldTerms [len(indexedFields)][]string
 	// names are the tool's name and id as exact word sequences joined by
 	// spaces ("disk usage", "system disk usage"), for spotting a mention.
 	names []string
@@ -88,28 +94,20 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 		kwText = append(slices.Clone(keywords), server)
 	}
 	params := slices.Concat(names, docs)
-	doc := map[string]interface{}{
-		fieldName:        nameValues,
-		fieldKeywords:    kwText,
-		fieldExamples:    m.Examples,
-		fieldDescription: m.Description,
-		fieldParams:      params,
-		fieldID:          m.ID,
-		fieldServer:      server,
+	doc := indexDoc{
+		Name: nameValues, Keywords: kwText, Examples: m.Examples,
+		Description: m.Description, Params: params, ID: m.ID, Server: server,
 	}
 
 	var all []string
-	fieldTerms := make(map[string][]string, 5)
-	for f, values := range map[string][]string{
-		fieldName: nameValues, fieldKeywords: kwText, fieldExamples: m.Examples,
-		fieldDescription: {m.Description}, fieldParams: params,
-	} {
+	var fieldTerms [len(indexedFields)][]string
+	for f, values := range [len(indexedFields)][]string{nameValues, kwText, m.Examples, {m.Description}, params} {
 		var ts []string
 		for _, v := range values {
 			ts = append(ts, terms(e.text, v)...)
 		}
 		if len(ts) > 0 {
-			fieldTerms[f] = uniqueSorted(ts)
+			fieldTerms[f] = compact(ts)
 			all = append(all, ts...)
 		}
 	}
@@ -119,11 +117,11 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 			words = append(words, e.surfaceWords(v)...)
 		}
 	}
-	words = uniqueSorted(words)
+	words = compact(words)
 	wordTerms := make([]string, len(words))
 	for i, w := range words {
 		if ts := terms(e.text, w); len(ts) > 0 {
-			wordTerms[i] = ts[0]
+			wordTerms[i] = unique.Make(ts[0]).Value()
 		}
 	}
 	var forms []string
@@ -142,7 +140,7 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 			Keywords: keywords, Server: server, MatchType: schemas.MatchKeyword,
 		},
 		doc:         doc,
-		terms:       uniqueSorted(all),
+		terms:       compact(all),
 		fieldTerms:  fieldTerms,
 		names:       forms,
 		words:       words,
@@ -161,6 +159,33 @@ func (e *Engine) exactForm(s string) string {
 func uniqueSorted(ts []string) []string {
 	sort.Strings(ts)
 	return slices.Compact(ts)
+}
+
+// compact is uniqueSorted for what an entry keeps: every string interned
+// (a registry repeats the same few thousand words across all its tools, so
+// each word is stored once, not once per tool), in a slice of exactly its
+// length (the input, repeats included, is often several times longer).
+// At a million tools this is gigabytes.
+func compact(ts []string) []string {
+	ts = uniqueSorted(ts)
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = unique.Make(t).Value()
+	}
+	return out
+}
+
+// indexDoc is what bleve indexes of a tool. A struct rather than a map:
+// it is kept for every tool (re-indexing on compaction reads it), and a
+// map of interfaces costs several times its contents.
+type indexDoc struct {
+	Name        []string `json:"name"`
+	Keywords    []string `json:"keywords"`
+	Examples    []string `json:"examples"`
+	Description string   `json:"description"`
+	Params      []string `json:"params"`
+	ID          string   `json:"id"`
+	Server      string   `json:"server"`
 }
 
 // schemaNode is the part of a JSON Schema that says what a parameter means.

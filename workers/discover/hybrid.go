@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -235,7 +234,7 @@ func (e *Engine) complete(ctx context.Context, ts []string, tq query.Query, qv [
 	slices.Sort(noText)
 	slices.Sort(noVec)
 	if len(noText) > 0 && len(ts) > 0 {
-		hits, err := e.retrieve(ctx, tq, bleve.NewDocIDQuery(noText), nil, len(noText))
+		hits, err := e.retrieve(ctx, idsQuery{text: tq, ids: noText}, nil, nil, len(noText))
 		if err != nil {
 			return err
 		}

@@ -84,7 +84,8 @@ func WithEmbedder(e embed.Embedder) Option { return func(c *config) { c.embedder
 // WithVectorCache sets where tool vectors are cached by (embedder id,
 // manifest content hash), so an unchanged tool is never embedded twice,
 // across Puts and across workers sharing the cache. Default: a cache in
-// process memory.
+// process memory, and none for the local embedder, which recomputes a
+// vector faster than a cache would look it up.
 func WithVectorCache(cache embed.Cache) Option { return func(c *config) { c.cache = cache } }
 
 // WithMode chooses the retrieval sides (default ModeAuto: hybrid with an

@@ -61,7 +61,7 @@ func (e *Engine) keywordSearch(ctx context.Context, q parsedQuery, k int, allow 
 	}
 	mentioned := e.mentions(q.words, allow)
 	if missing := absent(mentioned, hits); len(missing) > 0 {
-		more, err := e.retrieve(ctx, e.textQuery(ts), bleve.NewDocIDQuery(missing), allow, len(missing))
+		more, err := e.retrieve(ctx, idsQuery{text: e.textQuery(ts), ids: missing}, nil, allow, len(missing))
 		if err != nil {
 			return nil, err
 		}

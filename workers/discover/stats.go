@@ -50,7 +50,8 @@ func (s *stats) add(e *entry) {
 			e.wordTermIDs[i] = s.termID(t)
 		}
 	}
-	for f, ts := range e.fieldTerms {
+	for i, ts := range e.fieldTerms {
+		f := indexedFields[i]
 		m := s.inField[f]
 		if m == nil {
 			m = map[string]int{}
@@ -80,8 +81,8 @@ func (s *stats) remove(e *entry) {
 			delete(s.df, t)
 		}
 	}
-	for f, ts := range e.fieldTerms {
-		m := s.inField[f]
+	for i, ts := range e.fieldTerms {
+		m := s.inField[indexedFields[i]]
 		for _, t := range ts {
 			if m[t]--; m[t] <= 0 {
 				delete(m, t)

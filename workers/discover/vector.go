@@ -16,6 +16,7 @@ import (
 // the one it uses.
 type vectorIndex interface {
 	Put(id string, vec []float32) error
+	PutBatch(ids []string, vecs [][]float32) error
 	Remove(id string) bool
 	Search(query []float32, k int, f vecindex.Filter) ([]vecindex.Hit, error)
 }
@@ -39,7 +40,10 @@ type vectors struct {
 // embedder does; the caller then goes on keyword-only.
 func newVectors(ctx context.Context, cfg config, tools []schemas.Manifest) (*vectors, error) {
 	v := &vectors{emb: cfg.embedder, cache: cfg.cache, log: cfg.log}
-	if v.cache == nil {
+	if _, local := v.emb.(*embed.Local); v.cache == nil && !local {
+		// The local embedder averages word vectors in microseconds: a
+		// cache of its output would only hold a second copy of every
+		// tool's vector (400 MB at a million tools).
 		v.cache = embed.NewMemoryCache()
 	}
 	// The dimension is learned from the embedder itself, so an empty
@@ -57,10 +61,20 @@ func newVectors(ctx context.Context, cfg config, tools []schemas.Manifest) (*vec
 	if err != nil {
 		return nil, err
 	}
+	// One batch: a registry past hnswThreshold gets its graph built here,
+	// at once and in parallel, and is searched by it from the start.
+	ids := make([]string, 0, len(tools))
+	keep := vecs[:0]
 	for i, m := range tools {
-		if err := v.put(m.ID, vecs[i]); err != nil {
-			return nil, err
+		// A tool whose text has nothing to embed is left out, since a
+		// zero vector is equally close to everything.
+		if !isZero(vecs[i]) {
+			ids = append(ids, m.ID)
+			keep = append(keep, vecs[i])
 		}
+	}
+	if err := v.idx.PutBatch(ids, keep); err != nil {
+		return nil, fmt.Errorf("index vectors of %d tools: %w", len(ids), err)
 	}
 	return v, nil
 }
