@@ -69,12 +69,20 @@ const (
 	// FeatureDescribing is log(1 + the number of the intent's describing
 	// terms), the same for every candidate.
 	FeatureDescribing = "describing_words"
+	// FeatureMarginExcess is the fused margin beyond 1, max(0, margin-1):
+	// a lead of more than one whole term of evidence (fusion adds terms in
+	// [0, 1]). Right answers grow likelier with the margin faster above
+	// that than below, which one linear margin weight cannot say; without
+	// it the model averaged the two slopes and put clear winners too low and
+	// close calls too high, exactly where routing activates.
+	FeatureMarginExcess = "margin_excess"
 )
 
 var featureNames = []string{
 	FeatureFused, FeatureMargin, FeatureCosine, FeatureCosineMargin, FeatureCoverage,
 	FeatureMention, FeatureAgree, FeatureBoth, FeatureKeywordLogit, FeatureKnown,
 	FeatureSoftCoverage, FeatureSoftKnown, FeatureToolCoverage, FeatureCosineBest, FeatureDescribing,
+	FeatureMarginExcess,
 }
 
 // FeatureNames lists every feature a Calibration may use.
@@ -86,33 +94,55 @@ func FeatureNames() []string { return slices.Clone(featureNames) }
 // P(right | needs a tool) was fitted (FitCalibration, l2 1e-3) on the top
 // candidates of the MetaTool queries dev set, the awareness dev queries
 // that need a tool and the Seal-Tools dev set, with fusionSoftAdd. Its
-// weights are all positive, as they should be: more margin, cosine,
-// coverage of the request, known words and coverage of the tool each mean
-// more likely right. P(needs a tool) was fitted the same way on the
+// weights are all positive, as they should be: more margin (and more
+// still beyond a lead of one whole evidence term), cosine, coverage of the
+// request, known words, coverage of the tool and describing words each
+// mean more likely right. P(needs a tool) was fitted the same way on the
 // awareness dev set (labelled needs_tool; half need none) and its bias
 // moved to a prior of 0.9: of the intents sent to a tool router, most need
-// a tool. 5-fold cross-validated, the product gives MetaTool ECE 0.017
-// (activated 14.9% of queries, 94.8% of them right), awareness AUROC 0.836
-// (needs a tool vs not), Seal-Tools ECE 0.143 (under-confident: its
-// requests are long and share words with many tools).
+// a tool.
 //
-// Before: one model of "the top tool is right" over all three sets,
-// default-3 (margin, cosine, coverage, known, tool coverage): ECE 0.014,
-// activated 15.9% with 94.1% right, AUROC 0.821, Seal-Tools ECE 0.139;
-// default-2 (margin, cosine, coverage, keyword logit, known, no tool
-// coverage): ECE 0.023, 94.2% right, AUROC 0.815, Seal-Tools ECE 0.214. A
-// single model barely learns whether any tool is wanted, because on the
-// query sets every request wants one; weighting the awareness rows up gave
-// AUROC 0.824 at most. Priors of 0.8 / 0.95 gave AUROC 0.842 / 0.829 and
-// MetaTool ECE 0.032 / 0.015. The keyword logit, soft coverage and soft
-// known words were tried in the first factor and left out: with tool
-// coverage in, each moved the cross-validated figures by 0.003 or less.
+// 5-fold cross-validated (TestExploreTopCalibration; six fold shuffles,
+// range), the product gives MetaTool ECE 0.014–0.017, activated (≥ 0.85)
+// 15.4–15.6% of queries with 95.0–95.5% of them right; awareness AUROC
+// 0.839–0.840 (needs a tool vs not), 92.8–93.2% of the queries needing no
+// tool below 0.5; Seal-Tools ECE 0.134–0.135 (under-confident: its requests
+// are long and share words with many tools), activated 47.7–48.4% with
+// 99.1% right.
+//
+// Before, default-4 (margin, cosine, coverage, known, tool coverage; the
+// same need model): MetaTool ECE 0.014–0.018, activated 14.8–15.0% with
+// 94.5–94.7% right; awareness AUROC 0.835–0.836, 91.7–92.8% below 0.5;
+// Seal-Tools ECE 0.142–0.143, activated 46.7–47.4% with 99.1% right. It was
+// calibrated at the top (MetaTool 0.85–0.9: 87.8% right) but did not
+// separate enough there: one linear margin weight averaged a shallow slope
+// below a lead of 1 with a steeper one above it. With margin_excess the
+// clear winners rise and close calls fall (0.85–0.9 holds 192 queries, not
+// 221). Describing words, alone a weak signal, recovers Seal-Tools, whose
+// long requests have smaller fused margins.
+//
+// Also tried (CV, seed 1, MetaTool activated / right, Seal-Tools activated):
+// margin_excess alone 15.5% / 95.5% but Seal-Tools 45.6%; margin² in place
+// of the hinge 15.7% / 95.1%, Seal-Tools 45.6%; plus the runner-up's tool
+// coverage margin 15.4% / 95.4%, Seal-Tools 48.1%, with a negative weight
+// on that margin (left out: it says a clearer lead makes the tool less
+// likely right); the margin as a ratio of the fused score, both sides'
+// top-1 agreeing, a name mention, the keyword logit, coverage or cosine
+// margins: 94.1–94.7% right, no gain; a loss weighting the rows the model
+// puts at 0.7 or more three times: 93.4%; a monotone recalibration of the
+// product fitted on inner out-of-fold predictions, Platt on the logit
+// 93.4% at 16.5%, isotonic 92.6% at 17.2% (fitted over all three sets they
+// carry Seal-Tools' under-confidence onto MetaTool). The older history:
+// default-3 (one model of "the top tool is right" over all three sets)
+// gave ECE 0.014, activated 15.9% with 94.1% right, AUROC 0.821; priors of
+// 0.8 / 0.95 for the need model gave AUROC 0.842 / 0.829 and MetaTool ECE
+// 0.032 / 0.015.
 func DefaultCalibration() Calibration {
 	return Calibration{
-		Version:  "default-4",
-		Features: []string{FeatureMargin, FeatureCosine, FeatureCoverage, FeatureKnown, FeatureToolCoverage},
-		Weights:  []float64{1.6048, 1.8086, 1.8509, 1.0395, 2.4490},
-		Bias:     -3.9455,
+		Version:  "default-5",
+		Features: []string{FeatureMargin, FeatureCosine, FeatureCoverage, FeatureKnown, FeatureToolCoverage, FeatureMarginExcess, FeatureDescribing},
+		Weights:  []float64{1.4267, 1.6982, 2.2042, 0.9695, 2.0334, 0.7989, 0.2806},
+		Bias:     -4.3478,
 		Need: &NeedModel{
 			Features: []string{FeatureCosineBest, FeatureKnown, FeatureSoftKnown, FeatureCoverage, FeatureToolCoverage, FeatureCosine, FeatureDescribing},
 			Weights:  []float64{3.1289, 2.0213, 0.6573, 3.1409, 2.5150, 2.4968, 0.4900},
@@ -121,7 +151,7 @@ func DefaultCalibration() Calibration {
 			Bias:  -4.1057,
 			Prior: 0.9,
 		},
-		Note: "P(need) x P(right|need), logistic, l2 1e-3; right: metatool queries, awareness needing a tool, sealtools dev top-1; need: awareness dev, prior 0.9; 5-fold CV figures in the doc comment",
+		Note: "P(need) x P(right|need), logistic, l2 1e-3; right: metatool queries, awareness needing a tool, sealtools dev top-1, with margin_excess; need: awareness dev, prior 0.9; 5-fold CV figures in the doc comment",
 	}
 }
 
@@ -265,6 +295,7 @@ func poolFeatures(ps []*pooled) [][]float64 {
 		x[12] = p.toolCov
 		x[13] = c1
 		x[14] = p.describing
+		x[15] = math.Max(0, x[1]-1)
 		out[i] = x
 	}
 	return out

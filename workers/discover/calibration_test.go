@@ -16,9 +16,10 @@ func TestDefaultCalibrationMonotonic(t *testing.T) {
 	}
 	base := make([]float64, len(featureNames))
 	p0 := m.probability(base)
-	// More margin, cosine, coverage, known words or tool coverage must
-	// never lower the probability that the tool is right.
-	for _, f := range []string{FeatureMargin, FeatureCosine, FeatureCoverage, FeatureKnown, FeatureKeywordLogit, FeatureToolCoverage} {
+	// More margin, cosine, coverage, known words, tool coverage or
+	// describing words must never lower the probability that the tool is
+	// right; every feature of the default model is one of these.
+	for _, f := range DefaultCalibration().Features {
 		x := slices.Clone(base)
 		x[slices.Index(featureNames, f)] = 1
 		if p := m.probability(x); p < p0 {
@@ -90,6 +91,11 @@ func TestSetCalibrationSwapConcurrent(t *testing.T) {
 	e := newHybrid(t, &fakeEmbedder{})
 	sure := Calibration{Version: "sure", Bias: 20}
 	unsure := Calibration{Version: "unsure", Bias: -20}
+	// In force before the first search: under the default model a search
+	// would get a confidence from neither of the two.
+	if err := e.SetCalibration(sure); err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
@@ -117,14 +123,18 @@ func TestSetCalibrationSwapConcurrent(t *testing.T) {
 			}
 		}
 	})
-	_ = e.SetCalibration(sure)
 	wg.Wait()
-	if err := e.SetCalibration(sure); err != nil {
-		t.Fatal(err)
-	}
-	cs, _ := e.Search(context.Background(), "send an email", 3, nil)
-	if cs[0].Confidence < 0.99 {
-		t.Errorf("after the swap: confidence %v, want the new model's ~1", cs[0].Confidence)
+	for _, c := range []Calibration{unsure, sure} {
+		if err := e.SetCalibration(c); err != nil {
+			t.Fatal(err)
+		}
+		cs, err := e.Search(context.Background(), "send an email", 3, nil)
+		if err != nil || len(cs) == 0 {
+			t.Fatalf("search: %v, %v", cs, err)
+		}
+		if want := sigmoid(c.Bias); math.Abs(cs[0].Confidence-want) > 1e-6 {
+			t.Errorf("after swapping to %s: confidence %v, want %v", c.Version, cs[0].Confidence, want)
+		}
 	}
 }
 
@@ -213,5 +223,61 @@ func TestNeedFactor(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// margin_excess is the fused margin to the runner-up beyond one whole
+// evidence term, never negative, so it only changes the slope of the margin
+// above 1; the runner-up's own margin is negative, and its excess 0.
+func TestMarginExcessFeature(t *testing.T) {
+	margin, excess := slices.Index(featureNames, FeatureMargin), slices.Index(featureNames, FeatureMarginExcess)
+	cases := []struct {
+		name  string
+		fused []float64
+		want  []float64
+	}{
+		{"lead beyond one", []float64{3.5, 1.25, 1}, []float64{1.25, 0, 0}},
+		{"lead of exactly one", []float64{2, 1}, []float64{0, 0}},
+		{"close call", []float64{2, 1.9}, []float64{0, 0}},
+		{"alone", []float64{1.75}, []float64{0.75}},
+		{"tie", []float64{2, 2}, []float64{0, 0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ps := make([]*pooled, len(c.fused))
+			for i, f := range c.fused {
+				ps[i] = &pooled{fused: f, kwRank: i, vecRank: i}
+			}
+			for i, x := range poolFeatures(ps) {
+				if math.Abs(x[excess]-c.want[i]) > 1e-12 {
+					t.Errorf("candidate %d: margin_excess %v, want %v", i, x[excess], c.want[i])
+				}
+				if want := math.Max(0, x[margin]-1); x[excess] != want {
+					t.Errorf("candidate %d: margin_excess %v, margin %v", i, x[excess], x[margin])
+				}
+			}
+		})
+	}
+}
+
+// A calibration document from before margin_excess existed still loads
+// and means what it meant: new features only add names.
+func TestCalibrationOlderDocument(t *testing.T) {
+	doc := `{"version":"default-4","features":["margin","cosine","coverage","known","tool_coverage"],
+		"weights":[1.6048,1.8086,1.8509,1.0395,2.4490],"bias":-3.9455,
+		"need":{"features":["cosine_best","known"],"weights":[3.1,2.0],"bias":-4.1,"prior":0.9}}`
+	c, err := ParseCalibration([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, len(featureNames))
+	x[slices.Index(featureNames, FeatureMargin)] = 2
+	x[slices.Index(featureNames, FeatureMarginExcess)] = 1 // not in this model: ignored
+	if got, want := m.probability(x), sigmoid(-3.9455+2*1.6048); math.Abs(got-want) > 1e-12 {
+		t.Errorf("probability %v, want %v", got, want)
 	}
 }

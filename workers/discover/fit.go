@@ -13,6 +13,14 @@ import (
 // the weights (not the bias); 1e-3 suits a few thousand rows. It is what a
 // training job runs on replayed audit records to refit the shipped model.
 func FitCalibration(features []string, rows [][]float64, right []bool, l2 float64) (Calibration, error) {
+	return fitCalibration(features, rows, right, nil, l2)
+}
+
+// fitCalibration is FitCalibration with a weight per row (nil: all 1).
+func fitCalibration(features []string, rows [][]float64, right []bool, weight []float64, l2 float64) (Calibration, error) {
+	if weight != nil && len(weight) != len(rows) {
+		return Calibration{}, fmt.Errorf("fit calibration: %d rows but %d weights", len(rows), len(weight))
+	}
 	if len(rows) != len(right) {
 		return Calibration{}, fmt.Errorf("fit calibration: %d rows but %d labels", len(rows), len(right))
 	}
@@ -42,10 +50,14 @@ func FitCalibration(features []string, rows [][]float64, right []bool, l2 float6
 			}
 			p := sigmoid(z)
 			y := b2f(right[i])
+			wi := 1.0
+			if weight != nil {
+				wi = weight[i]
+			}
 			for j := range x {
-				grad[j] += (p - y) * x[j]
+				grad[j] += wi * (p - y) * x[j]
 				for l := range x {
-					hess[j][l] += p * (1 - p) * x[j] * x[l]
+					hess[j][l] += wi * p * (1 - p) * x[j] * x[l]
 				}
 			}
 		}
