@@ -408,10 +408,10 @@ func logTopFigures(t *testing.T, rows []extRow, conf []float64) {
 				bins[b][1]++
 			}
 		}
-		line := fmt.Sprintf("  %-9s ECE %.3f AUROC %.3f activated %.3f right %.3f", set,
-			ece(c, right), auroc(c, need), float64(act)/float64(len(c)), float64(actRight)/math.Max(1, float64(act)))
+		line := fmt.Sprintf("  %-9s ECE %.3f activated %.3f right %.3f", set,
+			ece(c, right), float64(act)/float64(len(c)), float64(actRight)/math.Max(1, float64(act)))
 		if noTool > 0 {
-			line += fmt.Sprintf(" no-tool below 0.5 %.3f", float64(quiet)/float64(noTool))
+			line += fmt.Sprintf(" AUROC(need) %.3f no-tool below 0.5 %.3f", auroc(c, need), float64(quiet)/float64(noTool))
 		}
 		if set != "awareness" {
 			line += fmt.Sprintf(" AUROC(right) %.3f prec@15%% %.3f", auroc(c, right), precisionAt(c, right, 0.15))
