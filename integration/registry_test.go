@@ -121,48 +121,66 @@ func TestRegistryChangesReachEveryWorker(t *testing.T) {
 }
 
 // Two discover worker processes follow a tool added and removed with the CLI.
+//
+// Each process applies a registry change from its own KV watch, a few
+// milliseconds after the CLI returns, so an intent published at once may
+// still meet the old registry. The test therefore waits until every
+// process says it applied the change (its debug log), and only then asks:
+// from then on every answer must reflect it, with no retries. Every tier
+// is answered (choose and answer run too), so an intent that does not
+// offer the tool is counted as such rather than waited for: 0 offered after
+// the removal means 8 answers without the tool, not 8 lost intents.
 func TestToolsCLIChangesReachWorkerProcesses(t *testing.T) {
 	env := pipelinetest.Start(t)
 	reg, _ := testRegistry(t)
 	url := env.Server.ClientURL()
-	runStagesInProcess(t, env, reg, bind.StageParse, bind.StageRoute, bind.StageResolve, bind.StageExecute)
-	startWorkers(t, env, 2, bind.StageDiscover, reg, "--concurrency", "1")
+	runStagesInProcess(t, env, reg, bind.StageParse, bind.StageRoute, bind.StageChoose, bind.StageAnswer, bind.StageResolve, bind.StageExecute)
+	workers := startWorkers(t, env, 2, bind.StageDiscover, reg, "--concurrency", "1", "--log-level", "debug")
+	applied := func(removed bool) {
+		t.Helper()
+		for _, w := range workers {
+			w.waitOutput(t, fmt.Sprintf("id=%s removed=%v", frobnicator.ID, removed), 10*time.Second)
+		}
+	}
 
 	add := exec.Command(binary, "tools", "add", "--nats", url, "-")
 	add.Stdin = strings.NewReader(`{"id": "acme/frobnicate_widgets", "description": "Frobnicate the widgets of a production line.", "keywords": ["frobnicate", "widgets"]}`)
 	if out, err := add.CombinedOutput(); err != nil || !strings.Contains(string(out), "1 added") {
 		t.Fatalf("tools add: %v\n%s", err, out)
 	}
-	// offered asks 8 intents (spread over both workers) and counts those
-	// whose answer offers the frobnicator.
+	// offered asks 8 intents (spread over both workers), checks each is
+	// answered, and counts those whose answer offers the frobnicator.
 	round := 0
-	offered := func() int {
+	offered := func(what string) int {
+		t.Helper()
 		round++
 		session := fmt.Sprintf("r%d", round)
 		for i := 0; i < 8; i++ {
 			publishOutput(t, env.JS, schemas.AgentOutput{SessionID: session, MessageID: fmt.Sprintf("%s-%d", session, i), Text: "[TOOL: frobnicate the widgets of line 4]"})
 		}
+		answers := byIntent(results(t, env.JS, session, 30*time.Second, countAnswered(8)))
+		if len(answers) != 8 {
+			t.Fatalf("%s: %d of 8 intents answered: %v", what, len(answers), answers)
+		}
 		n := 0
-		for _, r := range results(t, env.JS, session, 30*time.Second, countAnswered(8)) {
-			if r.ToolID == frobnicator.ID || hasMatch(r, frobnicator.ID) {
+		for _, rs := range answers {
+			if r := rs[0]; r.ToolID == frobnicator.ID || hasMatch(r, frobnicator.ID) {
 				n++
 			}
 		}
 		return n
 	}
-	eventually := func(want int, what string) {
-		deadline := time.Now().Add(10 * time.Second)
-		for got := offered(); got != want; got = offered() {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: %d of 8 intents offered the tool, want %d", what, got, want)
-			}
-		}
+	applied(false)
+	if got := offered("after tools add"); got != 8 {
+		t.Fatalf("after tools add: %d of 8 intents offered the tool, want 8", got)
 	}
-	eventually(8, "after tools add")
 	if out, err := exec.Command(binary, "tools", "remove", "--nats", url, frobnicator.ID).CombinedOutput(); err != nil {
 		t.Fatalf("tools remove: %v\n%s", err, out)
 	}
-	eventually(0, "after tools remove")
+	applied(true)
+	if got := offered("after tools remove"); got != 0 {
+		t.Fatalf("after tools remove: %d of 8 intents offered the tool, want 0", got)
+	}
 	// Invalid manifests are refused with the reason.
 	bad := exec.Command(binary, "tools", "add", "--nats", url, "-")
 	bad.Stdin = strings.NewReader(`{"id": "acme/bad", "description": "x", "parameters": {"type": "object", "properties": {"n": {"type": "nope"}}}}`)
