@@ -26,6 +26,7 @@ func (f *filler) run(free *property, guesses bool) {
 	f.applyEnumWords()
 	f.applyVocabularies()
 	f.applyPeriods()
+	f.applyDescribedCounts()
 	f.applyLooseNumbers()
 	if !guesses {
 		return

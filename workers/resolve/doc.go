@@ -55,7 +55,9 @@
 //     the one property named for them, and a relative period ("over the
 //     last month") a property named period or timeframe.
 //  9. numbers in prose: "55 years old" is an age, "2 employees" an
-//     employee_count; one missing required number and one unused number
+//     employee_count; a number in the phrase a description writes with N
+//     ("returns only the first N lines" ← "the first 5 lines") is that
+//     parameter's; one missing required number and one unused number
 //     belong together.
 //  10. bare quoted values: any other goes to the first missing required
 //     string property, then to the free-text property. Numbers written in

@@ -77,7 +77,12 @@ func TestResolvePlainWords(t *testing.T) {
 		{"bare directory name after directory", listDir, "list the directory src", map[string]any{"path": "src"}},
 		{"bare name after folder, full stop", listDir, "show me the folder build.", map[string]any{"path": "build"}},
 		{"file name with an extension", readText, "read the file notes.txt", map[string]any{"path": "notes.txt"}},
-		{"relative file path and a number cue", readText, "read the first 5 lines of reports/q3.md", map[string]any{"path": "reports/q3.md"}},
+		{"relative file path", readText, "read reports/q3.md", map[string]any{"path": "reports/q3.md"}},
+
+		// A number in the phrase a description writes with N.
+		{"first N lines", readText, "read the first 5 lines of reports/q3.md", map[string]any{"path": "reports/q3.md", "head": 5.0}},
+		{"last N lines, singular", readText, "show the last 1 line of /var/log/syslog", map[string]any{"path": "/var/log/syslog", "tail": 1.0}},
+		{"one word of the phrase is not enough", readText, "read the first 5 pages of notes.txt", map[string]any{"path": "notes.txt"}},
 		{"from before to, whatever the schema order", moveFile, "move notes.txt to archive/notes.txt", map[string]any{"source": "notes.txt", "destination": "archive/notes.txt"}},
 		{"absolute paths from before to", moveFile, "move /a/x.txt to /b/x.txt", map[string]any{"source": "/a/x.txt", "destination": "/b/x.txt"}},
 		{"slashed prose is no path", listDir, "list the speeds in km/h and/or mph", nil},
@@ -112,6 +117,26 @@ func TestRelativePathShape(t *testing.T) {
 	for in, want := range tests {
 		if got := isRelPathLike(in); got != want {
 			t.Errorf("isRelPathLike(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestNSlot(t *testing.T) {
+	tests := []struct {
+		desc, before, after string
+		ok                  bool
+	}{
+		{"If provided, returns only the first N lines of the file", "first", "lines", true},
+		{"Top N results.", "top", "results", true},
+		{"N lines", "", "", false},
+		{"the first n lines", "", "", false},
+		{"Stop. N more", "", "", false},
+		{"", "", "", false},
+	}
+	for _, tt := range tests {
+		b, a, ok := nSlot(tt.desc)
+		if b != tt.before || a != tt.after || ok != tt.ok {
+			t.Errorf("nSlot(%q) = %q, %q, %v; want %q, %q, %v", tt.desc, b, a, ok, tt.before, tt.after, tt.ok)
 		}
 	}
 }
