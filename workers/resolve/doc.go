@@ -36,7 +36,8 @@
 //     src/, notes.txt) fills a missing property named like path/file/dir
 //     (a source before a destination, "move a.txt to b/"), a URL one
 //     named like url/link, an e-mail address one named like
-//     email/to/recipient.
+//     email/to/recipient, a file-name pattern (*.txt, report-??.csv) one
+//     named like pattern/glob (not one for what to exclude).
 //  6. values next to the noun a property is named for (its last word, or
 //     the word before a suffix such as _name, _type, _id): after it ("the
 //     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of
@@ -58,7 +59,8 @@
 //     employee_count; a number in the phrase a description writes with N
 //     ("returns only the first N lines" ← "the first 5 lines") is that
 //     parameter's; one missing required number and one unused number
-//     belong together.
+//     belong together, and so do a tool's only numeric parameter, even
+//     optional, and the request's only number ("get resource links 4").
 //  10. bare quoted values: any other goes to the first missing required
 //     string property, then to the free-text property. Numbers written in
 //     order fill required numbers that differ only by order (described

@@ -269,7 +269,31 @@ func (f *filler) applyLooseNumbers() {
 	}
 	if len(missingReq) == 1 && len(free) == 1 && f.try(missingReq[0], cleanValue(f.toks[free[0]].raw)) {
 		f.useTokens(free[0])
+		return
 	}
+	// The tool's only number, optional, and the request's only number:
+	// "get resource links 4" → count.
+	if only := f.onlyNumberParam(); only != nil && len(missingReq) == 0 && len(free) == 1 && f.try(only, cleanValue(f.toks[free[0]].raw)) {
+		f.useTokens(free[0])
+	}
+}
+
+// onlyNumberParam is the schema's one numeric parameter when it has
+// exactly one and it is still missing, else nil.
+func (f *filler) onlyNumberParam() *property {
+	var only *property
+	for _, p := range f.s.props {
+		if p.typ == "integer" || p.typ == "number" {
+			if only != nil {
+				return nil
+			}
+			only = p
+		}
+	}
+	if only == nil || !f.missing(only) || len(only.enum) > 0 {
+		return nil
+	}
+	return only
 }
 
 // uniqueNameWord: word (or its plural) is a word of p's name and of no

@@ -31,6 +31,10 @@ var (
 		"n1":{"type":"integer"},"n2":{"type":"integer"},"n3":{"type":"integer"}}}`)
 	scaled = manifest("m/scale", "scale", `{"type":"object","required":["a","factor"],"properties":{
 		"a":{"type":"number","description":"First number"},"factor":{"type":"number","description":"Scale factor"}}}`)
+	searchFiles = manifest("fs/search_files", "search_files", `{"type":"object","required":["path","pattern"],"properties":{
+		"excludePatterns":{"type":"array","items":{"type":"string"},"default":[]},"path":{"type":"string"},"pattern":{"type":"string"}}}`)
+	links = manifest("everything/get-resource-links", "get-resource-links", `{"type":"object","properties":{
+		"count":{"type":"number","default":3,"description":"Number of resource links to return (1-10)"}}}`)
 	rectangle = manifest("g/rect", "rectangle area", `{"type":"object","required":["width","height"],"properties":{
 		"width":{"type":"number"},"height":{"type":"number"}}}`)
 )
@@ -86,6 +90,15 @@ func TestResolvePlainWords(t *testing.T) {
 		{"from before to, whatever the schema order", moveFile, "move notes.txt to archive/notes.txt", map[string]any{"source": "notes.txt", "destination": "archive/notes.txt"}},
 		{"absolute paths from before to", moveFile, "move /a/x.txt to /b/x.txt", map[string]any{"source": "/a/x.txt", "destination": "/b/x.txt"}},
 		{"slashed prose is no path", listDir, "list the speeds in km/h and/or mph", nil},
+
+		// File-name patterns go to the pattern of what to find.
+		{"glob to pattern, not to excludePatterns", searchFiles, "search files in /srv matching *.txt", map[string]any{"path": "/srv", "pattern": "*.txt", "excludePatterns": []any{}}},
+		{"question-mark glob", searchFiles, "search /srv for report-??.csv", map[string]any{"path": "/srv", "pattern": "report-??.csv", "excludePatterns": []any{}}},
+		{"a question is no glob", searchFiles, "search /srv for what?", nil},
+
+		// The tool's only number, optional, takes the request's only number.
+		{"only optional number", links, "get resource links 4", map[string]any{"count": 4.0}},
+		{"two numbers: the default stays", links, "get resource links 4 or 5", map[string]any{"count": 3.0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,6 +126,13 @@ func TestRelativePathShape(t *testing.T) {
 		"and/or": false, "km/h": false, "TCP/IP": false, "e.g": false, "3.5kg": false, "v1.2": false,
 		"http://x.org/a.txt": false, "/etc/hosts": false, "a//b": false, "ann@example.com": false, "notes": false,
 		"file.": false, "x.TXT": false, "hello world.txt": false,
+	}
+	globs := map[string]bool{"*.txt": true, "src/**/*.go": true, "report-??.csv": true, "[abc]*": true, "img[0-9].png": true,
+		"*": false, "what?": false, "really?!": false, "http://x.org/*": false, "a b*": false, "[note]": false}
+	for in, want := range globs {
+		if got := isGlobLike(in); got != want {
+			t.Errorf("isGlobLike(%q) = %v, want %v", in, got, want)
+		}
 	}
 	for in, want := range tests {
 		if got := isRelPathLike(in); got != want {

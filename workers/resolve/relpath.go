@@ -48,3 +48,33 @@ func fileName(s string) bool {
 	}
 	return true
 }
+
+// isGlobLike: a file-name pattern written as one word ("*.txt",
+// "report-??.csv", "src/**/*.go", "[abc]*"): a wildcard that prose does
+// not put inside a word.
+func isGlobLike(s string) bool {
+	if s == "" || isURLLike(s) || strings.ContainsAny(s, " \t") {
+		return false
+	}
+	if strings.Contains(s, "*") {
+		return len(s) > 1
+	}
+	// A question mark that ends the word ends a sentence ("what?", "really?!").
+	inner := strings.TrimRight(s, "?!.")
+	return strings.Contains(inner, "?") || strings.Contains(s, "[") && strings.Contains(s, "]") && strings.ContainsAny(s, ".*")
+}
+
+// globNames are the words of parameter names that take a file-name
+// pattern. A parameter for what to leave out (excludePatterns) is not
+// one: the pattern of a search is what to find.
+var globNames = setOf("pattern", "patterns", "glob", "globs", "wildcard", "mask", "include")
+
+// globTarget: p takes the pattern of what to find, not of what to skip.
+func globTarget(p *property) bool {
+	for _, w := range p.words {
+		if w == "exclude" || w == "excludes" || w == "ignore" || w == "skip" {
+			return false
+		}
+	}
+	return true
+}

@@ -20,6 +20,9 @@ func (f *filler) applyShapes() {
 				if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 || !fitsName(p, sh.names) {
 					continue
 				}
+				if sh.names["glob"] && !globTarget(p) {
+					continue
+				}
 				if f.try(p, val) {
 					t.used = true
 					break

@@ -142,6 +142,7 @@ var shapes = []struct {
 	{isRelPathLike, pathNames, "/tmp"},
 	{isURLLike, setOf("url", "urls", "uri", "link", "links", "website", "site", "endpoint", "href", "page"), "https://example.com"},
 	{isEmailLike, setOf("email", "emails", "to", "recipient", "recipients", "cc", "bcc", "address", "from"), "someone@example.com"},
+	{isGlobLike, globNames, "*.txt"},
 }
 
 // freetextNames are parameter names that mean "the request itself".
