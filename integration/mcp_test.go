@@ -117,8 +117,16 @@ func TestMCPServersThroughThePipeline(t *testing.T) {
 	// after it.
 	plainSum := "get the sum of 2 and 3"
 	plainEcho := "echo the message hello world"
-	rs := publishWait(t, url, "mcp-agent", fmt.Sprintf("Sure. [TOOL: %s] Next [TOOL: %s] and [TOOL: %s], then [TOOL: %s]. Also [TOOL: %s]. And [TOOL: %s] [TOOL: %s]",
-		echo, mkdir, info, sum, denied, plainSum, plainEcho))
+	// Paths from before to, though move_file declares destination first;
+	// the only number to the only numeric parameter, optional as it is.
+	draft, final := filepath.Join(root, "draft.md"), filepath.Join(root, "final.md")
+	if err := os.WriteFile(draft, []byte("draft\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	move := "move file " + draft + " to " + final
+	links := "get resource links 4"
+	rs := publishWait(t, url, "mcp-agent", fmt.Sprintf("Sure. [TOOL: %s] Next [TOOL: %s] and [TOOL: %s], then [TOOL: %s]. Also [TOOL: %s]. And [TOOL: %s] [TOOL: %s] [TOOL: %s] [TOOL: %s]",
+		echo, mkdir, info, sum, denied, plainSum, plainEcho, move, links))
 	check := func(intent, tool, want string) {
 		t.Helper()
 		r, ok := rs[intent]
@@ -132,6 +140,11 @@ func TestMCPServersThroughThePipeline(t *testing.T) {
 	check(sum, "everything/get-sum", "The sum of 2 and 3 is 5")
 	check(plainSum, "everything/get-sum", "The sum of 2 and 3 is 5")
 	check(plainEcho, "everything/echo", "Echo: hello world")
+	check(move, "fs/move_file", "Successfully moved "+draft+" to "+final)
+	check(links, "everything/get-resource-links", "4 resource links")
+	if _, err := os.Stat(final); err != nil {
+		t.Errorf("the server did not move %s to %s: %v", draft, final, err)
+	}
 	if fi, err := os.Stat(newDir); err != nil || !fi.IsDir() {
 		t.Errorf("the server did not create %s: %v", newDir, err)
 	}
