@@ -248,9 +248,13 @@ func TestMCPImportWatchesHTTPServer(t *testing.T) {
 	watch.waitOutput(t, "watching", 30*time.Second)
 	waitTools(t, url, "words/", []string{"words/manual", "words/reverse", "words/shout"})
 
-	rs := publishWait(t, url, "words-agent", "[TOOL: reverse the letters of the word \"stressed\"]")
-	if r := rs["reverse the letters of the word \"stressed\""]; r.Status != schemas.StatusExecuted || r.ToolID != "words/reverse" || outputText(r) != "desserts" {
-		t.Fatalf("reverse over streamable HTTP: %+v", r)
+	// Quoted, and in plain words: the parameter's name cues the word after it.
+	quoted, plain := "reverse the letters of the word \"stressed\"", "reverse the letters of the word drawer"
+	rs := publishWait(t, url, "words-agent", "[TOOL: "+quoted+"] and [TOOL: "+plain+"]")
+	for intent, want := range map[string]string{quoted: "desserts", plain: "reward"} {
+		if r := rs[intent]; r.Status != schemas.StatusExecuted || r.ToolID != "words/reverse" || outputText(r) != want {
+			t.Fatalf("%q over streamable HTTP: %+v", intent, r)
+		}
 	}
 
 	addTool("count", "Count the letters of a word", func(w string) string { return strconv.Itoa(len([]rune(w))) })
