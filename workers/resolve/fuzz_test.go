@@ -17,7 +17,8 @@ func FuzzResolve(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	tools = append(tools, scraper, email, weather, copyTool, archive, twoEnums, event, help)
+	tools = append(tools, scraper, email, weather, copyTool, archive, twoEnums, event, help,
+		getSum, echoTool, reverse, readText, moveFile, searchFiles, numbered, links)
 	for _, m := range tools {
 		for _, ex := range m.Examples {
 			f.Add(ex)
@@ -25,6 +26,8 @@ func FuzzResolve(f *testing.F) {
 	}
 	f.Add(`limit limit 5 5 "x" 'y' max results: results max 1,000 units imperial imperial /a /b`)
 	f.Add("of of to = : equals")
+	f.Add("echo the message hello world, then add 2 and 3 and 4; the word the word x")
+	f.Add("move the file a/b.txt to ../c/ matching *.go and the first 5 lines of notes.md")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, m := range tools {
 			call, err := Resolve(context.Background(), routed(text), m)
