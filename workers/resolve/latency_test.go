@@ -135,6 +135,9 @@ func BenchmarkResolveAdversarial(b *testing.B) {
 		{"dates", "from May 1, 2020 ", rooms},
 		{"nouns", "the cardio workout of the game named X ", workout},
 		{"addresses", "in Los Angeles, California, ", realEstate},
+		{"named", "the word x ", reverse},
+		{"ordered", "2 and ", getSum},
+		{"paths", "the directory a/b.txt *.go ", searchFiles},
 	} {
 		for _, n := range []int{100, 1000} {
 			text := strings.Repeat(tc.unit, n)

@@ -79,8 +79,18 @@ func (f *filler) namedValue(p *property, i int, long bool) bool {
 	if fillers[first] || determiners[first] || prepositions[first] || connectors[first] || cueWords[first] || pronouns[first] || discourse[first] {
 		return false
 	}
+	// A value longer than the parameter may take is no value, so the scan
+	// stops one word past that: a long text of "the word x the word y …"
+	// stays linear.
+	limit := len(f.toks)
+	switch {
+	case pathParam(p):
+		limit = 2
+	case !long:
+		limit = maxNamedWords + 1
+	}
 	last := k
-	for !endsClause(f.toks[last].raw) && f.free(last+1) && f.toks[last+1].start == f.nextStart(f.toks[last].end) {
+	for last-k+1 < limit && !endsClause(f.toks[last].raw) && f.free(last+1) && f.toks[last+1].start == f.nextStart(f.toks[last].end) {
 		last++
 	}
 	if !endsClause(f.toks[last].raw) && (last+1 < len(f.toks) || strings.Trim(f.text[f.toks[last].end:], " \t\n.!?") != "") {
