@@ -113,11 +113,15 @@ func (g *graph) grow(n int) {
 	g.upperOff = growCap(g.upperOff, n)
 }
 
+// growCap returns s with room for n more elements and an eighth to spare:
+// exactly n would leave a loaded graph full, and the first single Put
+// after a batch load would copy every slab (half a second at a million
+// vectors).
 func growCap[T any](s []T, n int) []T {
 	if cap(s)-len(s) >= n {
 		return s
 	}
-	out := make([]T, len(s), len(s)+n)
+	out := make([]T, len(s), len(s)+n+(len(s)+n)/8)
 	copy(out, s)
 	return out
 }
