@@ -3,14 +3,9 @@ package execute
 import (
 	"os"
 	"strings"
+
+	"github.com/toolyard/toolyard/workers/internal/toolenv"
 )
-
-// baseEnv is what every subprocess gets from the worker's environment:
-// enough to find commands and speak the right locale, nothing secret.
-var baseEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ"}
-
-// defaultPath is used when the worker itself has no PATH.
-const defaultPath = "/usr/local/bin:/usr/bin:/bin"
 
 // EnvIntentID names the variable that carries the call's intent id, the
 // idempotency key of a tool with side effects.
@@ -20,42 +15,14 @@ const EnvIntentID = "TOOLYARD_INTENT_ID"
 // passed through from the worker, or NAME=value settings; allowed are
 // names passed through for every tool (WithEnv).
 func buildEnv(manifest, allowed []string, intentID, idempotencyKey string) []string {
-	vals := map[string]string{}
-	var order []string
-	set := func(k, v string) {
-		if _, ok := vals[k]; !ok {
-			order = append(order, k)
-		}
-		vals[k] = v
-	}
-	pass := func(names []string) {
-		for _, n := range names {
-			if k, v, ok := strings.Cut(n, "="); ok {
-				if k != "" {
-					set(k, v)
-				}
-				continue
-			}
-			if v, ok := os.LookupEnv(n); ok {
-				set(n, v)
-			}
-		}
-	}
-	pass(baseEnv)
-	if _, ok := vals["PATH"]; !ok {
-		set("PATH", defaultPath)
-	}
-	pass(allowed)
-	pass(manifest)
-	set(EnvIntentID, intentID)
+	b := toolenv.New()
+	b.Pass(allowed)
+	b.Pass(manifest)
+	b.Set(EnvIntentID, intentID)
 	if idempotencyKey != "" {
-		set(EnvIdempotencyKey, idempotencyKey)
+		b.Set(EnvIdempotencyKey, idempotencyKey)
 	}
-	out := make([]string, 0, len(order))
-	for _, k := range order {
-		out = append(out, k+"="+vals[k])
-	}
-	return out
+	return b.Environ()
 }
 
 // lookPath finds a command on the PATH the subprocess will have, not the
@@ -64,7 +31,7 @@ func lookPath(name string, env []string) (string, error) {
 	if strings.ContainsRune(name, '/') {
 		return name, nil
 	}
-	path := defaultPath
+	path := toolenv.DefaultPath
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
 			path = v

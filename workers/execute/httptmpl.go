@@ -6,10 +6,10 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/internal/toolenv"
 )
 
 // httpRequest is an http tool's request with its templates filled in.
@@ -114,20 +114,14 @@ func (t templater) fill(tmpl, where string, esc func(any) string) (string, bool,
 // envValue is {env.NAME}: the executor's env must list NAME (the value
 // comes from the worker's environment) or set it (NAME=value).
 func (t templater) envValue(name string) (string, error) {
-	for _, e := range t.env {
-		k, v, fixed := strings.Cut(e, "=")
-		if k != name {
-			continue
-		}
-		if fixed {
-			return v, nil
-		}
-		if v, ok := os.LookupEnv(name); ok {
-			return v, nil
-		}
+	v, listed, ok := toolenv.Value(name, t.env)
+	switch {
+	case !listed:
+		return "", badCall(ErrUnsupported, "tool %s: {%s%s} names a variable its executor's env does not list", t.id, envPrefix, name)
+	case !ok:
 		return "", badCall(ErrUnsupported, "tool %s needs the environment variable %s, which this worker does not have", t.id, name)
 	}
-	return "", badCall(ErrUnsupported, "tool %s: {%s%s} names a variable its executor's env does not list", t.id, envPrefix, name)
+	return v, nil
 }
 
 func (t templater) text(tmpl, where string) (string, bool, error) {

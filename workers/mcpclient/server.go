@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/internal/toolenv"
 )
 
 // Server says how to reach an MCP server: Command (stdio) or URL (streamable
@@ -81,20 +81,14 @@ func expandEnv(v string, env []string) (string, error) {
 }
 
 func envValue(name string, env []string) (string, error) {
-	for _, e := range env {
-		k, v, fixed := strings.Cut(e, "=")
-		if k != name {
-			continue
-		}
-		if fixed {
-			return v, nil
-		}
-		if v, ok := os.LookupEnv(name); ok {
-			return v, nil
-		}
+	v, listed, ok := toolenv.Value(name, env)
+	switch {
+	case !listed:
+		return "", fmt.Errorf("{env.%s} names a variable the executor's env does not list", name)
+	case !ok:
 		return "", fmt.Errorf("the environment variable %s is not set on this worker", name)
 	}
-	return "", fmt.Errorf("{env.%s} names a variable the executor's env does not list", name)
+	return v, nil
 }
 
 // Check reports what is wrong with the server's address.
@@ -137,39 +131,10 @@ func (s Server) String() string {
 	return strings.Join(s.Command, " ")
 }
 
-// baseEnv is what every server process gets from the worker's environment.
-var baseEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ"}
-
 // environ is the server process's environment: the base names, then the
 // server's own entries.
 func (s Server) environ() []string {
-	vals := map[string]string{}
-	var order []string
-	set := func(k, v string) {
-		if _, ok := vals[k]; !ok {
-			order = append(order, k)
-		}
-		vals[k] = v
-	}
-	for _, names := range [][]string{baseEnv, s.Env} {
-		for _, n := range names {
-			if k, v, ok := strings.Cut(n, "="); ok {
-				if k != "" {
-					set(k, v)
-				}
-				continue
-			}
-			if v, ok := os.LookupEnv(n); ok {
-				set(n, v)
-			}
-		}
-	}
-	if _, ok := vals["PATH"]; !ok {
-		set("PATH", "/usr/local/bin:/usr/bin:/bin")
-	}
-	out := make([]string, 0, len(order))
-	for _, k := range order {
-		out = append(out, k+"="+vals[k])
-	}
-	return out
+	b := toolenv.New()
+	b.Pass(s.Env)
+	return b.Environ()
 }
