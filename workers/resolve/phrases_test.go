@@ -1,9 +1,6 @@
 package resolve
 
 import (
-	"context"
-	"github.com/toolyard/toolyard/schemas"
-	"reflect"
 	"testing"
 )
 
@@ -75,12 +72,7 @@ var (
 )
 
 func TestResolvePhrases(t *testing.T) {
-	tests := []struct {
-		name string
-		m    schemas.Manifest
-		text string
-		want map[string]any
-	}{
+	tests := []resolveCase{
 		// Identifiers.
 		{"with the ID, unquoted", robot, "Set the speed of robot with ID Wj6ea0AFaEv to 19.0 meters per second", map[string]any{"robot_id": "Wj6ea0AFaEv", "speed": 19.0}},
 		{"noun before ID picks the parameter", attack, "Attack with the attacker ID '8EugX' and target ID '0lqxP'", map[string]any{"attacker_id": "8EugX", "target_id": "0lqxP"}},
@@ -153,23 +145,7 @@ func TestResolvePhrases(t *testing.T) {
 		{"number before a word of the name", product, `add "Pen" for a price of $2 with 40 stock`, map[string]any{"name": "Pen", "price": 2.0, "stock": int64(40)}},
 		{"one missing number takes the one number left", robot, "set robot ID r2 to 4.5 please", map[string]any{"robot_id": "r2", "speed": 4.5}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			call, err := Resolve(context.Background(), routed(tt.text), tt.m)
-			if tt.want == nil {
-				if err == nil {
-					t.Fatalf("Resolve(%q) = %v, want an error", tt.text, call.Parameters)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Resolve(%q): %v", tt.text, err)
-			}
-			if !reflect.DeepEqual(call.Parameters, tt.want) {
-				t.Fatalf("Resolve(%q) parameters\n got %#v\nwant %#v", tt.text, call.Parameters, tt.want)
-			}
-		})
-	}
+	checkResolveCases(t, tests)
 }
 
 func TestDateParsing(t *testing.T) {

@@ -1,11 +1,7 @@
 package resolve
 
 import (
-	"context"
-	"reflect"
 	"testing"
-
-	"github.com/toolyard/toolyard/schemas"
 )
 
 // Tools shaped like those of the real MCP reference servers
@@ -43,12 +39,7 @@ var (
 // one group per rule (ordered numbers, a parameter's name as the cue of the
 // words after it, relative paths), with the cases each rule must leave alone.
 func TestResolvePlainWords(t *testing.T) {
-	tests := []struct {
-		name string
-		m    schemas.Manifest
-		text string
-		want map[string]any // nil: an error
-	}{
+	tests := []resolveCase{
 		// Numbers in the order written, to parameters that differ only by order.
 		{"ordinal descriptions", getSum, "get the sum of 2 and 3", map[string]any{"a": 2.0, "b": 3.0}},
 		{"ordinal descriptions, other verb", getSum, "add the numbers 2 and 3", map[string]any{"a": 2.0, "b": 3.0}},
@@ -100,23 +91,7 @@ func TestResolvePlainWords(t *testing.T) {
 		{"only optional number", links, "get resource links 4", map[string]any{"count": 4.0}},
 		{"two numbers: the default stays", links, "get resource links 4 or 5", map[string]any{"count": 3.0}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			call, err := Resolve(context.Background(), routed(tt.text), tt.m)
-			if tt.want == nil {
-				if err == nil {
-					t.Fatalf("Resolve(%q) = %v, want an error", tt.text, call.Parameters)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Resolve(%q): %v", tt.text, err)
-			}
-			if !reflect.DeepEqual(call.Parameters, tt.want) {
-				t.Fatalf("Resolve(%q) parameters\n got %#v\nwant %#v", tt.text, call.Parameters, tt.want)
-			}
-		})
-	}
+	checkResolveCases(t, tests)
 }
 
 func TestRelativePathShape(t *testing.T) {

@@ -62,12 +62,7 @@ var (
 )
 
 func TestResolveRules(t *testing.T) {
-	tests := []struct {
-		name string
-		m    schemas.Manifest
-		text string
-		want map[string]any
-	}{
+	tests := []resolveCase{
 		// Rule 1: key/value pairs.
 		{"key=value", diskUsage, "disk usage path=/var/log", map[string]any{"path": "/var/log"}},
 		{"key: value", diskUsage, "disk usage path: /var/log", map[string]any{"path": "/var/log"}},
@@ -124,23 +119,7 @@ func TestResolveRules(t *testing.T) {
 		{"defaults", checksum, "checksum /etc/hosts", map[string]any{"path": "/etc/hosts", "algorithm": "sha256"}},
 		{"no schema", noParams, "uptime please", map[string]any{}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			call, err := Resolve(context.Background(), routed(tt.text), tt.m)
-			if tt.want == nil {
-				if err == nil {
-					t.Fatalf("Resolve(%q) = %v, want an error", tt.text, call.Parameters)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Resolve(%q): %v", tt.text, err)
-			}
-			if !reflect.DeepEqual(call.Parameters, tt.want) {
-				t.Fatalf("Resolve(%q) parameters\n got %#v\nwant %#v", tt.text, call.Parameters, tt.want)
-			}
-		})
-	}
+	checkResolveCases(t, tests)
 }
 
 func TestResolveCall(t *testing.T) {
