@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"cmp"
 	"context"
 	"github.com/toolyard/toolyard/workers/discover/embed"
 	"math"
@@ -217,31 +218,12 @@ func evalVariants(t *testing.T, set string, e *Engine, runs []poolRun, vs []vari
 	for _, v := range vs {
 		var h, rec float64
 		for i, r := range runs {
-			idx := make([]int, len(r.pool))
 			sc := make([]float64, len(r.pool))
 			for j := range r.pool {
-				idx[j] = j
 				sc[j] = v.score(r, j, xs[i])
 			}
-			slices.SortStableFunc(idx, func(a, b int) int {
-				switch {
-				case sc[a] > sc[b]:
-					return -1
-				case sc[a] < sc[b]:
-					return 1
-				}
-				return 0
-			})
-			found := 0
-			for k, j := range idx[:min(5, len(idx))] {
-				if slices.Contains(r.q.GoldToolIDs, r.pool[j].en.cand.ToolID) {
-					if k == 0 {
-						h++
-					}
-					found++
-				}
-			}
-			rec += float64(found) / float64(len(r.q.GoldToolIDs))
+			hit, recall := rankPool(r, sc)
+			h, rec = h+hit, rec+recall
 		}
 		n := float64(len(runs))
 		t.Logf("%-9s %-40s hit@1 %.3f recall@5 %.3f", set, v.name, h/n, rec/n)
@@ -692,32 +674,13 @@ func TestExploreRankCeiling(t *testing.T) {
 				}
 				r := runs[j]
 				sc := make([]float64, len(r.pool))
-				idx := make([]int, len(r.pool))
 				for k := range r.pool {
-					idx[k] = k
 					for fi, v := range feat(r, k) {
 						sc[k] += c.Weights[fi] * v
 					}
 				}
-				slices.SortStableFunc(idx, func(a, b int) int {
-					switch {
-					case sc[a] > sc[b]:
-						return -1
-					case sc[a] < sc[b]:
-						return 1
-					}
-					return 0
-				})
-				found := 0
-				for k, c := range idx[:min(5, len(idx))] {
-					if slices.Contains(r.q.GoldToolIDs, r.pool[c].en.cand.ToolID) {
-						if k == 0 {
-							h++
-						}
-						found++
-					}
-				}
-				rec += float64(found) / float64(len(r.q.GoldToolIDs))
+				hit, recall := rankPool(r, sc)
+				h, rec = h+hit, rec+recall
 			}
 		}
 		t.Logf("%s CV-fitted ranker: hit@1 %.3f recall@5 %.3f", set, h/float64(len(runs)), rec/float64(len(runs)))
@@ -785,30 +748,12 @@ func TestExploreSoftWeights(t *testing.T) {
 			var h, rec float64
 			for qi, r := range runs {
 				k = qi
-				idx := make([]int, len(r.pool))
 				sc := make([]float64, len(r.pool))
 				for j := range r.pool {
-					idx[j], sc[j] = j, v.score(r, j, nil)
+					sc[j] = v.score(r, j, nil)
 				}
-				slices.SortStableFunc(idx, func(a, b int) int {
-					switch {
-					case sc[a] > sc[b]:
-						return -1
-					case sc[a] < sc[b]:
-						return 1
-					}
-					return 0
-				})
-				found := 0
-				for n, j := range idx[:min(5, len(idx))] {
-					if slices.Contains(r.q.GoldToolIDs, r.pool[j].en.cand.ToolID) {
-						if n == 0 {
-							h++
-						}
-						found++
-					}
-				}
-				rec += float64(found) / float64(len(r.q.GoldToolIDs))
+				hit, recall := rankPool(r, sc)
+				h, rec = h+hit, rec+recall
 			}
 			t.Logf("%-9s %-30s hit@1 %.3f recall@5 %.3f", set, v.name, h/float64(len(runs)), rec/float64(len(runs)))
 		}
@@ -975,4 +920,24 @@ func TestExploreNeedProduct(t *testing.T) {
 		t.Logf("  %-9s CV ECE %.3f  AUROC(need) %.3f (need model alone %.3f, mean %.3f)  activated %.3f right %.3f",
 			set, ece(c, right), auroc(c, need), auroc(pn, need), mean/float64(len(c)), float64(act)/float64(len(c)), float64(actRight)/math.Max(1, float64(act)))
 	}
+}
+
+// rankPool orders r's pool by sc, best first, and says whether the best is
+// a gold tool (1 or 0) and what share of the gold tools the top 5 hold.
+func rankPool(r poolRun, sc []float64) (hit, recall float64) {
+	idx := make([]int, len(r.pool))
+	for j := range idx {
+		idx[j] = j
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(sc[b], sc[a]) })
+	found := 0
+	for k, j := range idx[:min(5, len(idx))] {
+		if slices.Contains(r.q.GoldToolIDs, r.pool[j].en.cand.ToolID) {
+			if k == 0 {
+				hit = 1
+			}
+			found++
+		}
+	}
+	return hit, float64(found) / float64(len(r.q.GoldToolIDs))
 }
