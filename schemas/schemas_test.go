@@ -135,3 +135,34 @@ func TestParamSchemaValidation(t *testing.T) {
 		t.Errorf("empty schema: %v", err)
 	}
 }
+
+func TestCaseVariantKeysAreRefused(t *testing.T) {
+	tests := []struct {
+		kind Kind
+		data string
+		want string // "" means accepted
+	}{
+		{KindAgentOutput, `{"session_id": "s", "text": "x"}`, ""},
+		{KindAgentOutput, `{"session_id": "s", "Session_ID": "a.b.>", "text": "x"}`, `key "Session_ID" is not "session_id"`},
+		{KindManifest, `{"id": "a", "description": "d", "eXeCutor": {"kind": "subprocess"}}`, `at /eXeCutor`},
+		{KindManifest, `{"id": "a", "description": "d", "executor": {"kind": "subprocess", "argv": ["true"], "ARGV": ["rm"]}}`, `at /executor/ARGV`},
+		// Parameters are a JSON Schema kept as written: its keys are not Go fields.
+		{KindManifest, `{"id": "a", "description": "d", "parameters": {"type": "object", "properties": {"X": {}, "x": {}}}}`, ""},
+		{KindManifest, `{"id": "a", "description": "d", "extra_field": 1}`, ""},
+	}
+	for _, tt := range tests {
+		var err error
+		switch tt.kind {
+		case KindAgentOutput:
+			_, err = Decode[AgentOutput](tt.kind, []byte(tt.data))
+		case KindManifest:
+			_, err = ValidateManifest([]byte(tt.data))
+		}
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v, want accepted", tt.data, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: err = %v, want one mentioning %q", tt.data, err, tt.want)
+		}
+	}
+}

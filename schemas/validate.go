@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -92,8 +93,12 @@ func Validate(k Kind, data []byte) error {
 // Decode validates data against contract k and decodes it into a T.
 func Decode[T any](k Kind, data []byte) (T, error) {
 	var v T
-	if _, err := validate(k, data); err != nil {
+	inst, err := validate(k, data)
+	if err != nil {
 		return v, err
+	}
+	if ps := caseProblems(reflect.TypeFor[T](), inst); len(ps) > 0 {
+		return v, &ValidationError{Kind: k, Problems: ps}
 	}
 	if err := json.Unmarshal(data, &v); err != nil {
 		return v, &ValidationError{Kind: k, Problems: []string{err.Error()}}
