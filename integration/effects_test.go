@@ -78,12 +78,7 @@ func TestSIGKILLMidSlowToolTakesEffectOnce(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env := pipelinetest.Start(t)
 			reg, startedFile, effectFile, keysFile := slowEffectRegistry(t)
-			var others []string
-			for _, s := range bind.Stages {
-				if s != bind.StageExecute {
-					others = append(others, s)
-				}
-			}
+			others := stagesExcept(bind.StageExecute)
 			runStagesInProcess(t, env, reg, others...)
 			flags := []string{"--concurrency", "1", "--ack-wait", "2s", "--lease", "1s"}
 			workers := startWorkers(t, env, tt.workers, bind.StageExecute, reg, flags...)

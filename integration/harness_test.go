@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -287,4 +288,16 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// stagesExcept is every pipeline stage but the named ones, for a test that
+// runs those in their own processes and the rest in-process.
+func stagesExcept(names ...string) []string {
+	var out []string
+	for _, s := range bind.Stages {
+		if !slices.Contains(names, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

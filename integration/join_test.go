@@ -147,12 +147,7 @@ func TestNestedIntentSurvivesJoinWorkerOutage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var others []string
-	for _, s := range bind.Stages {
-		if s != bind.StageJoin {
-			others = append(others, s)
-		}
-	}
+	others := stagesExcept(bind.StageJoin)
 	startWorkers(t, env, 1, strings.Join(others, ","), sample)
 	// A join worker that dies (SIGKILL) before the output is published.
 	startWorkers(t, env, 1, bind.StageJoin, sample)[0].kill(9)
@@ -190,12 +185,7 @@ func TestNestedIntentSurvivesJoinWorkerOutage(t *testing.T) {
 func TestJoinWorkerKilledMidway(t *testing.T) {
 	env := pipelinetest.Start(t)
 	reg, recordFile := testRegistry(t)
-	var others []string
-	for _, s := range bind.Stages {
-		if s != bind.StageJoin {
-			others = append(others, s)
-		}
-	}
+	others := stagesExcept(bind.StageJoin)
 	runStagesInProcess(t, env, reg, others...)
 	joins := startWorkers(t, env, 2, bind.StageJoin, reg, "--ack-wait", "2s", "--concurrency", "1")
 

@@ -20,12 +20,7 @@ func TestProtocolFakeLLMDisambiguatesMediumTier(t *testing.T) {
 	env := pipelinetest.Start(t)
 	reg, recordFile := testRegistry(t)
 	fake := llmtest.NewFakeServer(t)
-	var others []string
-	for _, s := range bind.Stages {
-		if s != bind.StageRoute && s != bind.StageChoose {
-			others = append(others, s)
-		}
-	}
+	others := stagesExcept(bind.StageRoute, bind.StageChoose)
 	runStagesInProcess(t, env, reg, others...)
 	startWorkers(t, env, 1, bind.StageRoute+","+bind.StageChoose, reg,
 		"--activate-threshold", "0.9999", "--multiple-threshold", "0.0001", "--weak-threshold", "0.00005",

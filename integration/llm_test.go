@@ -24,12 +24,7 @@ func TestProtocolFakeLLMResolveWorker(t *testing.T) {
 	env := pipelinetest.Start(t)
 	reg, recordFile := testRegistry(t)
 	fake := llmtest.NewFakeServer(t)
-	var others []string
-	for _, s := range bind.Stages {
-		if s != bind.StageResolve {
-			others = append(others, s)
-		}
-	}
+	others := stagesExcept(bind.StageResolve)
 	runStagesInProcess(t, env, reg, others...)
 	startWorkers(t, env, 1, bind.StageResolve, reg,
 		"--llm", "ollama", "--llm-url", fake.OllamaURL(), "--llm-model", "fake-model", "--llm-timeout", "10s")
