@@ -100,10 +100,25 @@ seeded from the session's first output (the best --seed-k tools above
 session ends (agent.end.<session>, or 'toolyard session end') or has been idle
 for the sessions bucket's TTL.`,
 	}
-	open := func(cmd *cobra.Command) (*session.Store, func(), error) {
-		return openClient(g, "toolyard-session", func(js jetstream.JetStream) (*session.Store, error) {
-			return session.Open(cmd.Context(), js)
-		})
+	// run checks the session id, opens the store and prints what do returns.
+	run := func(do func(ctx context.Context, st *session.Store, id string) (any, error)) func(*cobra.Command, []string) error {
+		return func(cmd *cobra.Command, args []string) error {
+			if err := session.CheckID(args[0]); err != nil {
+				return err
+			}
+			st, done, err := openClient(g, "toolyard-session", func(js jetstream.JetStream) (*session.Store, error) {
+				return session.Open(cmd.Context(), js)
+			})
+			if err != nil {
+				return err
+			}
+			defer done()
+			v, err := do(cmd.Context(), st, args[0])
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, v)
+		}
 	}
 	end := &cobra.Command{
 		Use:   "end SESSION",
@@ -112,42 +127,22 @@ for the sessions bucket's TTL.`,
 The next output of the session seeds a new set. Prints {"session_id", "ended", "cleared"}.`,
 		Example: `  toolyard session end demo`,
 		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := session.CheckID(args[0]); err != nil {
-				return err
-			}
-			st, done, err := open(cmd)
+		RunE: run(func(ctx context.Context, st *session.Store, id string) (any, error) {
+			n, err := st.End(ctx, id)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			defer done()
-			n, err := st.End(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			return printJSON(cmd, service.EndReply{SessionID: args[0], Ended: true, Cleared: n})
-		},
+			return service.EndReply{SessionID: id, Ended: true, Cleared: n}, nil
+		}),
 	}
 	tools := &cobra.Command{
 		Use:     "tools SESSION",
 		Short:   "Print a session's active tool set as JSON",
 		Example: `  toolyard session tools demo`,
 		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := session.CheckID(args[0]); err != nil {
-				return err
-			}
-			st, done, err := open(cmd)
-			if err != nil {
-				return err
-			}
-			defer done()
-			set, err := st.Get(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			return printJSON(cmd, set)
-		},
+		RunE: run(func(ctx context.Context, st *session.Store, id string) (any, error) {
+			return st.Get(ctx, id)
+		}),
 	}
 	cmd.AddCommand(end, tools)
 	return cmd
