@@ -3,52 +3,23 @@ package discover
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
 	"testing"
 
-	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/eval"
-	"github.com/toolyard/toolyard/workers/registry"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 )
-
-// benchDir holds the public retrieval benchmarks (see its README); tests
-// that need it skip when it is absent.
-const benchDir = "../../../shared/bench"
 
 type benchQuery = eval.Query
 
-func needBench(t testing.TB, rel ...string) string {
-	t.Helper()
-	p := filepath.Join(append([]string{benchDir}, rel...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("benchmark data not available: %v", err)
-	}
-	return p
-}
-
-// loadTools and loadQueries read the bench files with the project's own
-// loaders, failing the test on a bad file.
-func loadTools(t testing.TB, path string) []schemas.Manifest {
-	t.Helper()
-	ms, err := registry.LoadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ms
-}
-
-func loadQueries(t testing.TB, path string) []benchQuery {
-	t.Helper()
-	qs, err := eval.LoadQueries(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return qs
-}
+// The benchmarks, read with the project's loaders.
+var (
+	needBench   = evaltest.Path
+	loadTools   = evaltest.Tools
+	loadQueries = evaltest.Queries
+)
 
 func benchEngine(t testing.TB, set string) *Engine {
 	t.Helper()

@@ -13,6 +13,7 @@ import (
 	"github.com/toolyard/toolyard/ops/sample"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/eval"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"github.com/toolyard/toolyard/workers/registry"
 )
 
@@ -56,7 +57,7 @@ func BenchmarkResolveLatency(b *testing.B) {
 // parameters): real prose against real schemas. Skipped when the public
 // benchmark data is not checked out next to the repository.
 func BenchmarkResolveSealTools(b *testing.B) {
-	dir := filepath.Join("..", "..", "..", "shared", "bench", "sealtools")
+	dir := filepath.Join(evaltest.Dir(), "sealtools")
 	if _, err := os.Stat(dir); err != nil {
 		b.Skipf("benchmark data not available: %v", err)
 	}

@@ -5,32 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/eval"
-	"github.com/toolyard/toolyard/workers/registry"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 )
-
-// benchDir holds the public retrieval benchmarks (shared/bench beside the
-// repository); TOOLYARD_BENCH overrides it.
-func benchDir() string {
-	if d := os.Getenv("TOOLYARD_BENCH"); d != "" {
-		return d
-	}
-	return "../../../../shared/bench"
-}
-
-func needBench(t testing.TB, rel ...string) string {
-	t.Helper()
-	p := filepath.Join(append([]string{benchDir()}, rel...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("benchmark data not available: %v", err)
-	}
-	return p
-}
 
 // needLocal returns the local embedder over the compiled-in vectors, or
 // over the file EMBED_VECTORS names (to measure other conversions), and
@@ -54,27 +35,14 @@ func needLocal(t testing.TB, opts ...LocalOption) *Local {
 	return l
 }
 
-// loadTools and loadQueries read the bench files with the project's own
-// loaders, failing the test on a bad file.
-func loadTools(t testing.TB, path string) []schemas.Manifest {
-	t.Helper()
-	ms, err := registry.LoadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ms
-}
-
-func loadQueries(t testing.TB, path string) []benchQuery {
-	t.Helper()
-	qs, err := eval.LoadQueries(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return qs
-}
-
 type benchQuery = eval.Query
+
+// The benchmarks, read with the project's loaders.
+var (
+	needBench   = evaltest.Path
+	loadTools   = evaltest.Tools
+	loadQueries = evaltest.Queries
+)
 
 // benchSet is one data set's tools and dev queries.
 type benchSet struct {
