@@ -86,6 +86,12 @@ func (f *sessionFlags) startService(js jetstream.JetStream, set *stages.Set, log
 	if err != nil {
 		return nil, err
 	}
+	// Flushed, so the server knows the service's subscriptions before
+	// anyone is told the process is ready.
+	if err := js.Conn().Flush(); err != nil {
+		_ = svc.Stop()
+		return nil, fmt.Errorf("start service %s: %w", service.Name, err)
+	}
 	log.Info("service started", "name", service.Name, "subjects", "toolyard.>")
 	return func() { _ = svc.Stop() }, nil
 }

@@ -173,11 +173,6 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 
 // runStages runs the named stages until ctx ends.
 func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set *stages.Set, names []string, metrics *pipeline.Metrics, log *slog.Logger) error {
-	stop, err := f.sess.startService(js, set, log)
-	if err != nil {
-		return err
-	}
-	defer stop()
 	g, gctx := errgroup.WithContext(ctx)
 	for _, name := range names {
 		st, err := set.Stage(name)

@@ -106,6 +106,13 @@ With --external, no server is embedded: the stages run against --nats.`,
 				}
 				httpAddr = "http://" + httpAddr
 			}
+			// The service answers before "up" is printed: whoever reads it
+			// may send a request at once.
+			stopService, err := sf.sess.startService(js, set, log)
+			if err != nil {
+				return err
+			}
+			defer stopService()
 			fmt.Fprintf(cmd.OutOrStdout(), `Toolyard is up.
   NATS:      %s
   data:      %s

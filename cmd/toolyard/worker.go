@@ -72,6 +72,11 @@ resolve, multiple_matches to choose, weak_matches and not_found to answer.`,
 				}
 				log.Info("metrics", "url", "http://"+addr+"/metrics")
 			}
+			stopService, err := sf.sess.startService(js, set, log)
+			if err != nil {
+				return err
+			}
+			defer stopService()
 			log.Info("worker started", "stages", stageList, "nats", g.nats, "concurrency", sf.concurrency)
 			err = sf.runStages(ctx, js, set, stageList, ops.Metrics, log)
 			log.Info("worker stopped")
