@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -44,6 +45,11 @@ type entry struct {
 	// the order of indexedFields (an array: a map per tool costs more
 	// than the terms).
 	fieldTerms [len(indexedFields)][]string
+	// tfs are the frequencies of fieldTerms' terms, all fields in one
+	// slice (see fieldTF), and fieldLen each field's length in terms, as
+	// bleve counts them: what the keyword postings score with.
+	tfs      []uint8
+	fieldLen [len(indexedFields)]uint32
 	// names are the tool's name and id as exact word sequences joined by
 	// spaces ("disk usage", "system disk usage"), for spotting a mention.
 	names []string
@@ -101,14 +107,19 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 
 	var all []string
 	var fieldTerms [len(indexedFields)][]string
+	var fieldLen [len(indexedFields)]uint32
+	var tfs []uint8
 	for f, values := range [len(indexedFields)][]string{nameValues, kwText, m.Examples, {m.Description}, params} {
 		var ts []string
 		for _, v := range values {
 			ts = append(ts, terms(e.text, v)...)
 		}
 		if len(ts) > 0 {
-			fieldTerms[f] = compact(ts)
 			all = append(all, ts...)
+			fieldLen[f] = uint32(len(ts))
+			var counts []uint8
+			fieldTerms[f], counts = compactCounted(ts)
+			tfs = append(tfs, counts...)
 		}
 	}
 	var words []string
@@ -142,6 +153,8 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 		doc:         doc,
 		terms:       compact(all),
 		fieldTerms:  fieldTerms,
+		tfs:         slices.Clip(tfs),
+		fieldLen:    fieldLen,
 		names:       forms,
 		words:       words,
 		wordTerms:   wordTerms,
@@ -173,6 +186,32 @@ func compact(ts []string) []string {
 		out[i] = unique.Make(t).Value()
 	}
 	return out
+}
+
+// compactCounted is compact with how often each term occurs in ts,
+// capped at 255.
+func compactCounted(ts []string) ([]string, []uint8) {
+	sort.Strings(ts)
+	var counts []uint8
+	for i, t := range ts {
+		if i > 0 && t == ts[i-1] {
+			if c := &counts[len(counts)-1]; *c < math.MaxUint8 {
+				*c++
+			}
+			continue
+		}
+		counts = append(counts, 1)
+	}
+	return compact(ts), counts
+}
+
+// fieldTF are the frequencies of fieldTerms[f], in the same order.
+func (en *entry) fieldTF(f int) []uint8 {
+	off := 0
+	for g := range f {
+		off += len(en.fieldTerms[g])
+	}
+	return en.tfs[off : off+len(en.fieldTerms[f])]
 }
 
 // indexDoc is what bleve indexes of a tool. A struct rather than a map:

@@ -31,8 +31,10 @@ type Engine struct {
 	soft  *softTable
 	calib atomic.Pointer[calibModel]
 
-	mu    sync.RWMutex
-	idx   bleve.Index
+	mu  sync.RWMutex
+	idx bleve.Index
+	// post propose the keyword side's candidates for idx to score.
+	post  *postings
 	tools map[string]*entry
 	stats *stats
 	comp  compaction
@@ -81,6 +83,7 @@ func New(tools []schemas.Manifest, opts ...Option) (*Engine, error) {
 	if e.idx, err = buildIndex(e.mapping, e.tools); err != nil {
 		return nil, err
 	}
+	e.post = buildPostings(e.tools)
 	return e, nil
 }
 

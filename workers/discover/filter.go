@@ -1,10 +1,6 @@
 package discover
 
-import (
-	"slices"
-
-	"github.com/blevesearch/bleve/v2/search/query"
-)
+import "slices"
 
 // Filter narrows a search to the tools a caller may use. The zero Filter
 // admits every tool. Filters never change a tool's score, only whether it
@@ -21,18 +17,15 @@ type Filter struct {
 	Permissions []string
 }
 
-// admit returns the test a tool must pass and the index filter that
-// applies the scope part of it (nil when scope is empty). The engine's
-// availability predicate is part of the test. Caller holds the read lock.
-func (e *Engine) admit(f Filter) (func(*entry) bool, query.Query) {
+// admit returns the test a tool must pass; the engine's availability
+// predicate is part of it. Caller holds the read lock.
+func (e *Engine) admit(f Filter) func(*entry) bool {
 	var checks []func(*entry) bool
-	var scopeQ query.Query
 	if len(f.Scope) > 0 {
 		scope := f.Scope
 		checks = append(checks, func(en *entry) bool {
 			return slices.Contains(scope, en.cand.ToolID) || (en.cand.Server != "" && slices.Contains(scope, en.cand.Server))
 		})
-		scopeQ = scopeFilter(scope)
 	}
 	if len(f.Types) > 0 {
 		types := f.Types
@@ -53,7 +46,7 @@ func (e *Engine) admit(f Filter) (func(*entry) bool, query.Query) {
 		checks = append(checks, func(en *entry) bool { return avail(en.cand.ToolID) })
 	}
 	if len(checks) == 0 {
-		return func(*entry) bool { return true }, nil
+		return func(*entry) bool { return true }
 	}
 	return func(en *entry) bool {
 		for _, c := range checks {
@@ -62,5 +55,5 @@ func (e *Engine) admit(f Filter) (func(*entry) bool, query.Query) {
 			}
 		}
 		return true
-	}, scopeQ
+	}
 }

@@ -55,11 +55,11 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	allow, scopeQ := e.admit(f)
+	allow := e.admit(f)
 	if mode == ModeKeyword {
-		return e.keywordSearch(ctx, q, k, allow, scopeQ)
+		return e.keywordSearch(ctx, q, k, allow)
 	}
-	return e.hybridSearch(ctx, q, qv, k, mode, allow, scopeQ)
+	return e.hybridSearch(ctx, q, qv, k, mode, allow)
 }
 
 // degraded reports, at most every warnInterval, that searches go
@@ -102,8 +102,8 @@ type pooled struct {
 // hybridSearch pools both sides' best tools, completes every pooled tool's
 // evidence from the side that did not propose it, fuses and calibrates.
 // Caller holds the read lock.
-func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, k int, mode Mode, allow func(*entry) bool, scopeQ query.Query) ([]schemas.Candidate, error) {
-	order, err := e.pooledRanking(ctx, q, qv, k, mode, allow, scopeQ)
+func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, k int, mode Mode, allow func(*entry) bool) ([]schemas.Candidate, error) {
+	order, err := e.pooledRanking(ctx, q, qv, k, mode, allow)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, 
 // pooledRanking pools both sides' best tools, completes every pooled
 // tool's evidence from the side that did not propose it, and orders them by
 // fused score. Caller holds the read lock.
-func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32, k int, mode Mode, allow func(*entry) bool, scopeQ query.Query) ([]*pooled, error) {
+func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32, k int, mode Mode, allow func(*entry) bool) ([]*pooled, error) {
 	n := max(k, e.cfg.pool)
 	pool := map[string]*pooled{}
 	var order []*pooled
@@ -144,10 +144,11 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 	}
 
 	ts := e.searchTerms(q)
-	tq := e.weightedTextQuery(ts, e.termWeights(q, ts))
+	cls := e.textClauses(ts, e.termWeights(q, ts))
+	tq := disjunction(cls)
 	var mentioned map[string]float64
 	if len(ts) > 0 && mode != ModeVector {
-		hits, err := e.retrieve(ctx, tq, scopeQ, allow, n)
+		hits, err := e.topText(ctx, cls, allow, n)
 		if err != nil {
 			return nil, err
 		}

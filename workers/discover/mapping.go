@@ -2,6 +2,7 @@ package discover
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/blevesearch/bleve/v2"
@@ -39,6 +40,7 @@ func newMapping(b FieldBoosts) (*mapping.IndexMappingImpl, error) {
 
 type boostedField struct {
 	name  string
+	index int // in indexedFields
 	boost float64
 }
 
@@ -46,12 +48,14 @@ type boostedField struct {
 // to 0 is not searched at all.
 func textFields(b FieldBoosts) []boostedField {
 	all := []boostedField{
-		{fieldName, b.Name}, {fieldKeywords, b.Keywords}, {fieldExamples, b.Examples},
-		{fieldDescription, b.Description}, {fieldParams, b.Params},
+		{name: fieldName, boost: b.Name}, {name: fieldKeywords, boost: b.Keywords},
+		{name: fieldExamples, boost: b.Examples}, {name: fieldDescription, boost: b.Description},
+		{name: fieldParams, boost: b.Params},
 	}
 	out := all[:0]
 	for _, f := range all {
 		if f.boost > 0 {
+			f.index = slices.Index(indexedFields[:], f.name)
 			out = append(out, f)
 		}
 	}

@@ -106,19 +106,13 @@ func (e *Engine) searchTerms(q parsedQuery) []string {
 	return known
 }
 
-// textQuery matches any term in any text field that has it, each field with
-// its boost. Terms are already analysed, so term queries are built
-// directly: no query syntax is ever parsed and no user text can make the
-// query invalid. Caller holds the read lock.
-func (e *Engine) textQuery(ts []string) query.Query {
-	return e.weightedTextQuery(ts, nil)
-}
-
-// weightedTextQuery is textQuery with each term's boosts multiplied by its
-// weight, when weights are given.
-func (e *Engine) weightedTextQuery(ts []string, weights []float64) query.Query {
+// textClauses are the (term, field) pairs a text query searches: each
+// term in each text field that has it (others cannot match), with the
+// field's boost times the term's weight, when weights are given. Caller
+// holds the read lock.
+func (e *Engine) textClauses(ts []string, weights []float64) []clause {
 	fields := textFields(e.cfg.boosts)
-	clauses := make([]query.Query, 0, len(ts)*len(fields))
+	cls := make([]clause, 0, len(ts)*len(fields))
 	for i, t := range ts {
 		w := 1.0
 		if weights != nil {
@@ -128,28 +122,30 @@ func (e *Engine) weightedTextQuery(ts []string, weights []float64) query.Query {
 			if e.stats.inField[f.name][t] == 0 {
 				continue
 			}
-			tq := bleve.NewTermQuery(t)
-			tq.SetField(f.name)
-			tq.SetBoost(f.boost * w)
-			clauses = append(clauses, tq)
+			cls = append(cls, clause{field: f.index, term: t, boost: f.boost * w})
 		}
 	}
-	return bleve.NewDisjunctionQuery(clauses...)
+	return cls
 }
 
-// scopeFilter matches the tools whose id or server is in scope. It is a
-// filter, not a scoring clause, so scoped and unscoped searches score a tool
-// the same.
-func scopeFilter(scope []string) query.Query {
-	clauses := make([]query.Query, 0, 2*len(scope))
-	for _, s := range scope {
-		for _, f := range []string{fieldID, fieldServer} {
-			tq := bleve.NewTermQuery(s)
-			tq.SetField(f)
-			clauses = append(clauses, tq)
-		}
+// disjunction is the bleve query that matches any of the clauses. Terms
+// are already analysed, so term queries are built directly: no query
+// syntax is ever parsed and no user text can make the query invalid.
+func disjunction(cls []clause) query.Query {
+	qs := make([]query.Query, len(cls))
+	for i, c := range cls {
+		tq := bleve.NewTermQuery(c.term)
+		tq.SetField(indexedFields[c.field])
+		tq.SetBoost(c.boost)
+		qs[i] = tq
 	}
-	return bleve.NewDisjunctionQuery(clauses...)
+	return bleve.NewDisjunctionQuery(qs...)
+}
+
+// textQuery matches any term in any text field that has it, each field
+// with its boost. Caller holds the read lock.
+func (e *Engine) textQuery(ts []string) query.Query {
+	return disjunction(e.textClauses(ts, nil))
 }
 
 func filtered(q, filter query.Query) query.Query {

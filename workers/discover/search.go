@@ -50,18 +50,19 @@ func (e *Engine) SearchFilter(ctx context.Context, text string, k int, f Filter)
 
 // keywordSearch is the keyword engine on its own, with the keyword
 // confidence heuristic. Caller holds the read lock.
-func (e *Engine) keywordSearch(ctx context.Context, q parsedQuery, k int, allow func(*entry) bool, scopeQ query.Query) ([]schemas.Candidate, error) {
+func (e *Engine) keywordSearch(ctx context.Context, q parsedQuery, k int, allow func(*entry) bool) ([]schemas.Candidate, error) {
 	ts := e.searchTerms(q)
 	if len(ts) == 0 {
 		return []schemas.Candidate{}, nil
 	}
-	hits, err := e.retrieve(ctx, e.textQuery(ts), scopeQ, allow, max(k, minPool))
+	cls := e.textClauses(ts, nil)
+	hits, err := e.topText(ctx, cls, allow, max(k, minPool))
 	if err != nil {
 		return nil, err
 	}
 	mentioned := e.mentions(q.words, allow)
 	if missing := absent(mentioned, hits); len(missing) > 0 {
-		more, err := e.retrieve(ctx, idsQuery{text: e.textQuery(ts), ids: missing}, nil, allow, len(missing))
+		more, err := e.retrieve(ctx, idsQuery{text: disjunction(cls), ids: missing}, nil, allow, len(missing))
 		if err != nil {
 			return nil, err
 		}
@@ -81,6 +82,22 @@ func (e *Engine) keywordSearch(ctx context.Context, q parsedQuery, k int, allow 
 type hit struct {
 	id    string
 	score float64
+}
+
+// topText returns the n best allowed tools for the text clauses by BM25,
+// ties broken by id. The postings propose the candidates and bleve scores
+// them, so the scores are bleve's and the ranking is the one a bleve
+// search of the whole index gives. Caller holds the read lock.
+func (e *Engine) topText(ctx context.Context, cls []clause, allow func(*entry) bool, n int) ([]hit, error) {
+	ids := e.post.candidates(cls, e.stats, n, allow)
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	hits, err := e.retrieve(ctx, idsQuery{text: disjunction(cls), ids: ids}, nil, nil, len(ids))
+	if err != nil {
+		return nil, err
+	}
+	return hits[:min(n, len(hits))], nil
 }
 
 // tieSlack is how many hits beyond those wanted a search first fetches, so

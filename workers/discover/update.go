@@ -24,6 +24,7 @@ func (e *Engine) Put(m schemas.Manifest) error {
 	if err := e.idx.Index(m.ID, en.doc); err != nil {
 		return fmt.Errorf("discover: put tool %s: %w", m.ID, err)
 	}
+	e.post.put(en)
 	if e.vec != nil {
 		if vec == nil {
 			// No vector for this version: an old one would describe the
@@ -71,6 +72,7 @@ func (e *Engine) Remove(id string) error {
 	if err := e.idx.Delete(id); err != nil {
 		return fmt.Errorf("discover: remove tool %s: %w", id, err)
 	}
+	e.post.remove(id)
 	if e.vec != nil {
 		e.vec.idx.Remove(id)
 	}
@@ -127,13 +129,14 @@ func (e *Engine) maybeCompact() {
 	go func() {
 		defer e.comp.running.Done()
 		idx, err := buildIndex(e.mapping, snapshot)
+		post := buildPostings(snapshot)
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		e.comp.active = false
 		replay := e.comp.replay
 		e.comp.replay = nil
 		if err == nil && !e.comp.closed {
-			err = applyChanges(idx, replay)
+			err = applyChanges(idx, post, replay)
 		}
 		if err != nil || e.comp.closed {
 			if idx != nil {
@@ -143,7 +146,7 @@ func (e *Engine) maybeCompact() {
 			return
 		}
 		old := e.idx
-		e.idx = idx
+		e.idx, e.post = idx, post
 		e.comp.pending = len(replay)
 		if cerr := old.Close(); cerr != nil {
 			e.comp.err = fmt.Errorf("close replaced index: %w", cerr)
@@ -152,13 +155,15 @@ func (e *Engine) maybeCompact() {
 	}()
 }
 
-func applyChanges(idx bleve.Index, cs []change) error {
+func applyChanges(idx bleve.Index, post *postings, cs []change) error {
 	for _, c := range cs {
 		var err error
 		if c.en == nil {
 			err = idx.Delete(c.id)
+			post.remove(c.id)
 		} else {
 			err = idx.Index(c.id, c.en.doc)
+			post.put(c.en)
 		}
 		if err != nil {
 			return fmt.Errorf("replay update of tool %s: %w", c.id, err)

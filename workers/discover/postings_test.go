@@ -1,0 +1,154 @@
+package discover
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTopTextIsBleveTop checks that the postings' proposals, scored by
+// bleve, are exactly the n best hits (ids, scores, order) of a bleve search
+// of the whole index: plain and weighted queries, with filters, after
+// updates and removals that leave stale postings behind, after a
+// compaction, and with many tools tied at the cut.
+func TestTopTextIsBleveTop(t *testing.T) {
+	tools := syntheticTools(3100)
+	// Copies under other servers tie with their originals at every score.
+	for i := range 60 {
+		m := tools[i%3]
+		m.ID = fmt.Sprintf("mirror%d/%s", i, m.ID[strings.IndexByte(m.ID, '/')+1:])
+		tools = append(tools, m)
+	}
+	e, err := New(tools[:3000], WithCompactAfter(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	queries := syntheticQueries(30)
+	// A query of the mirrored tools' own words makes the tie reach the cut.
+	queries = append(queries, tools[0].Description, tools[1].Name+" "+tools[2].Description)
+
+	check := func(t *testing.T, stage string) {
+		for i, text := range queries {
+			for _, f := range []Filter{{}, {Scope: []string{"mirror3", "mirror4", tools[7].ID}}, {Types: []string{"tool"}}} {
+				for _, n := range []int{1, 10, 50} {
+					name := fmt.Sprintf("%s/q%d/scope%d/n%d", stage, i, len(f.Scope), n)
+					e.mu.RLock()
+					q := e.parse(text)
+					ts := e.searchTerms(q)
+					allow := e.admit(f)
+					for _, weights := range [][]float64{nil, e.termWeights(q, ts)} {
+						cls := e.textClauses(ts, weights)
+						got, err := e.topText(context.Background(), cls, allow, n)
+						if err != nil {
+							e.mu.RUnlock()
+							t.Fatal(err)
+						}
+						want, err := e.retrieve(context.Background(), disjunction(cls), nil, allow, n)
+						if err != nil {
+							e.mu.RUnlock()
+							t.Fatal(err)
+						}
+						if !slices.Equal(got, want) {
+							e.mu.RUnlock()
+							t.Fatalf("%s: postings-proposed top differs from bleve's:\n got %v\nwant %v", name, got, want)
+						}
+					}
+					e.mu.RUnlock()
+				}
+			}
+		}
+	}
+	check(t, "built")
+	for _, m := range tools[3000:] {
+		if err := e.Put(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 10; i < 400; i += 13 {
+		if err := e.Remove(tools[i].ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changed := tools[20]
+	changed.Description = "Completely different words: harvest pumpkins from the garden"
+	if err := e.Put(changed); err != nil {
+		t.Fatal(err)
+	}
+	if e.post.nums[changed.ID] < 3000 {
+		t.Fatal("a replaced tool kept its document number: the stale postings are not exercised")
+	}
+	check(t, "updated")
+	e.compactNow()
+	if len(e.post.docs) != len(e.tools) {
+		t.Fatalf("after compaction the postings hold %d documents for %d tools", len(e.post.docs), len(e.tools))
+	}
+	check(t, "compacted")
+}
+
+// TestPostingsScoreAsBleve checks the postings' own arithmetic against
+// bleve's scores, tool by tool, so that the band at the cut stays a
+// safety margin rather than a correction.
+func TestPostingsScoreAsBleve(t *testing.T) {
+	e, err := New(syntheticTools(2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	compared := 0
+	for _, text := range syntheticQueries(20) {
+		cls := e.textClauses(e.searchTerms(e.parse(text)), nil)
+		if len(cls) == 0 {
+			continue
+		}
+		want, err := e.retrieve(ctx, disjunction(cls), nil, nil, len(e.tools))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := e.post.accumulator()
+		e.post.accumulate(a, cls, e.stats)
+		for _, h := range want {
+			d := e.post.nums[h.id]
+			got := a.acc[d] * float64(a.cnt[d]) / float64(len(cls))
+			if math.Abs(got-h.score) > 1e-9*math.Max(1, h.score) {
+				t.Fatalf("%q, tool %s: postings score %.12g, bleve %.12g", text, h.id, got, h.score)
+			}
+			compared++
+		}
+		a.reset()
+		e.post.scratch.Put(a)
+	}
+	if compared < 1000 {
+		t.Fatalf("only %d scores compared", compared)
+	}
+}
+
+// TestCompactCounted checks the term frequencies kept for the postings.
+func TestCompactCounted(t *testing.T) {
+	ts := []string{"b", "a", "b", "c", "b"}
+	for range 300 {
+		ts = append(ts, "z")
+	}
+	terms, counts := compactCounted(ts)
+	if !slices.Equal(terms, []string{"a", "b", "c", "z"}) || !slices.Equal(counts, []uint8{1, 3, 1, 255}) {
+		t.Fatalf("got %v %v", terms, counts)
+	}
+	e := newFixture(t)
+	en := e.tools["maps/google_maps_scraper"]
+	for f := range indexedFields {
+		var sum uint32
+		for _, c := range en.fieldTF(f) {
+			sum += uint32(c)
+		}
+		if len(en.fieldTF(f)) != len(en.fieldTerms[f]) || sum != en.fieldLen[f] {
+			t.Fatalf("field %s: %d frequencies summing to %d for %d terms of length %d",
+				indexedFields[f], len(en.fieldTF(f)), sum, len(en.fieldTerms[f]), en.fieldLen[f])
+		}
+	}
+}
