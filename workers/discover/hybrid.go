@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blevesearch/bleve/v2/search/query"
-
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover/vecindex"
 )
@@ -145,42 +143,63 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 
 	ts := e.searchTerms(q)
 	cls := e.textClauses(ts, e.termWeights(q, ts))
-	tq := disjunction(cls)
+	var proposed []string
 	var mentioned map[string]float64
-	if len(ts) > 0 && mode != ModeVector {
-		hits, err := e.topText(ctx, cls, allow, n)
-		if err != nil {
-			return nil, err
-		}
-		for i, h := range hits {
-			p := add(h.id)
-			p.kwRank, p.bm25 = i, h.score
-		}
+	if len(cls) > 0 && mode != ModeVector {
+		proposed = e.post.candidates(cls, e.stats, n, allow)
 		mentioned = e.mentions(q.words, allow)
-		for id := range mentioned {
-			add(id)
-		}
 	}
+	var vhits []vecindex.Hit
 	if qv != nil {
-		hits, err := e.vec.search(qv, n, vecindex.AllowFunc(func(id string) bool {
+		var err error
+		vhits, err = e.vec.search(qv, n, vecindex.AllowFunc(func(id string) bool {
 			en := e.tools[id]
 			return en != nil && allow(en)
 		}))
 		if err != nil {
 			return nil, err
 		}
-		for i, h := range hits {
-			if e.tools[h.ID] == nil {
-				continue // removed from the registry while the index still had it
-			}
-			p := add(h.ID)
-			p.vecRank, p.cosine = i, float64(h.Score)
+		vhits = slices.DeleteFunc(vhits, func(h vecindex.Hit) bool {
+			return e.tools[h.ID] == nil // removed from the registry while the index still had it
+		})
+	}
+	// Every tool either side proposed is scored on BM25 in one bleve
+	// pass: the keyword side's candidates to rank them, the others so
+	// that fusion compares every candidate on both sides.
+	var bm25 map[string]float64
+	if len(cls) > 0 {
+		ids := slices.Clone(proposed)
+		for _, h := range vhits {
+			ids = append(ids, h.ID)
 		}
+		for id := range mentioned {
+			ids = append(ids, id)
+		}
+		var err error
+		if bm25, err = e.scoreText(ctx, cls, ids); err != nil {
+			return nil, err
+		}
+	}
+	for i, h := range bestText(proposed, bm25, n) {
+		p := add(h.id)
+		p.kwRank, p.bm25 = i, h.score
+	}
+	for id := range mentioned {
+		add(id)
+	}
+	for i, h := range vhits {
+		p := add(h.ID)
+		p.vecRank, p.cosine = i, float64(h.Score)
 	}
 	if len(order) == 0 {
 		return nil, nil
 	}
-	if err := e.complete(ctx, ts, tq, qv, pool); err != nil {
+	for _, p := range order {
+		if p.kwRank < 0 {
+			p.bm25 = bm25[p.en.cand.ToolID]
+		}
+	}
+	if err := e.completeCosine(qv, pool); err != nil {
 		return nil, err
 	}
 	e.coverages(q, order)
@@ -217,40 +236,30 @@ func matchType(p *pooled) string {
 	}
 }
 
-// complete scores each pooled tool on the side that did not propose it:
-// BM25 for tools only the vectors found, cosine for tools only the keywords
-// found, so fusion compares every candidate on both. Caller holds the read lock.
-func (e *Engine) complete(ctx context.Context, ts []string, tq query.Query, qv []float32, pool map[string]*pooled) error {
-	var noText, noVec []string
+// completeCosine gives the tools only the keywords proposed their cosine,
+// so fusion compares every candidate on both sides. Caller holds the read lock.
+func (e *Engine) completeCosine(qv []float32, pool map[string]*pooled) error {
+	if qv == nil {
+		return nil
+	}
+	var noVec []string
 	for _, p := range pool {
-		if p.kwRank < 0 {
-			noText = append(noText, p.en.cand.ToolID)
-		}
 		if p.vecRank < 0 {
 			noVec = append(noVec, p.en.cand.ToolID)
 		}
 	}
-	// Sorted, so that bleve and the vector index see the same request
-	// for the same query every time.
-	slices.Sort(noText)
-	slices.Sort(noVec)
-	if len(noText) > 0 && len(ts) > 0 {
-		hits, err := e.retrieve(ctx, idsQuery{text: tq, ids: noText}, nil, nil, len(noText))
-		if err != nil {
-			return err
-		}
-		for _, h := range hits {
-			pool[h.id].bm25 = h.score
-		}
+	if len(noVec) == 0 {
+		return nil
 	}
-	if len(noVec) > 0 && qv != nil {
-		hits, err := e.vec.search(qv, len(noVec), vecindex.IDs(noVec...))
-		if err != nil {
-			return err
-		}
-		for _, h := range hits {
-			pool[h.ID].cosine = float64(h.Score)
-		}
+	// Sorted, so that the vector index sees the same request for the
+	// same query every time.
+	slices.Sort(noVec)
+	hits, err := e.vec.search(qv, len(noVec), vecindex.IDs(noVec...))
+	if err != nil {
+		return err
+	}
+	for _, h := range hits {
+		pool[h.ID].cosine = float64(h.Score)
 	}
 	return nil
 }

@@ -90,14 +90,51 @@ type hit struct {
 // search of the whole index gives. Caller holds the read lock.
 func (e *Engine) topText(ctx context.Context, cls []clause, allow func(*entry) bool, n int) ([]hit, error) {
 	ids := e.post.candidates(cls, e.stats, n, allow)
-	if len(ids) == 0 {
+	scores, err := e.scoreText(ctx, cls, ids)
+	if err != nil {
+		return nil, err
+	}
+	return bestText(ids, scores, n), nil
+}
+
+// scoreText is the BM25 score, by bleve, of each listed tool that matches
+// the clauses. Caller holds the read lock.
+func (e *Engine) scoreText(ctx context.Context, cls []clause, ids []string) (map[string]float64, error) {
+	if len(ids) == 0 || len(cls) == 0 {
 		return nil, nil
 	}
+	// Sorted and unique, so that bleve sees the same request for the
+	// same query every time.
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
 	hits, err := e.retrieve(ctx, idsQuery{text: disjunction(cls), ids: ids}, nil, nil, len(ids))
 	if err != nil {
 		return nil, err
 	}
-	return hits[:min(n, len(hits))], nil
+	scores := make(map[string]float64, len(hits))
+	for _, h := range hits {
+		scores[h.id] = h.score
+	}
+	return scores, nil
+}
+
+// bestText is the n best of the candidates by score, ties broken by id;
+// candidates without a score did not match.
+func bestText(candidates []string, scores map[string]float64, n int) []hit {
+	hits := make([]hit, 0, len(candidates))
+	for _, id := range candidates {
+		if s, ok := scores[id]; ok {
+			hits = append(hits, hit{id: id, score: s})
+		}
+	}
+	slices.SortFunc(hits, byScoreThenID)
+	return hits[:min(n, len(hits))]
+}
+
+func byScoreThenID(a, b hit) int {
+	if c := cmp.Compare(b.score, a.score); c != 0 {
+		return c
+	}
+	return strings.Compare(a.id, b.id)
 }
 
 // tieSlack is how many hits beyond those wanted a search first fetches, so
@@ -123,12 +160,7 @@ func (e *Engine) retrieve(ctx context.Context, q, filter query.Query, allow func
 		if allow != nil {
 			hits = slices.DeleteFunc(hits, func(h hit) bool { return !allow(e.tools[h.id]) })
 		}
-		slices.SortFunc(hits, func(a, b hit) int {
-			if c := cmp.Compare(b.score, a.score); c != 0 {
-				return c
-			}
-			return strings.Compare(a.id, b.id)
-		})
+		slices.SortFunc(hits, byScoreThenID)
 		if complete || (len(hits) > n && hits[n-1].score != hits[len(hits)-1].score) {
 			return hits[:min(n, len(hits))], nil
 		}
