@@ -137,7 +137,7 @@ func (p *postings) candidates(cls []clause, st *stats, n int, allow func(*entry)
 		if en := p.docs[d]; en == nil || !allow(en) {
 			continue
 		}
-		s := a.acc[d] * float64(a.cnt[d]) * coord
+		s := a.cells[d].score(coord)
 		if len(top) < n {
 			heap.Push(&top, scoredDoc{s, d})
 		} else if s > top[0].score {
@@ -159,7 +159,7 @@ func (p *postings) candidates(cls []clause, st *stats, n int, allow func(*entry)
 	var ids []string
 	for _, d := range a.touched {
 		en := p.docs[d]
-		if en == nil || a.acc[d]*float64(a.cnt[d])*coord < cut || !allow(en) {
+		if en == nil || a.cells[d].score(coord) < cut || !allow(en) {
 			continue
 		}
 		ids = append(ids, en.cand.ToolID)
@@ -195,11 +195,12 @@ func (p *postings) accumulate(a *accumulator, cls []clause, st *stats) {
 		for j, d := range pl.docs {
 			tf := sqrtTF[pl.tfs[j]]
 			s := idf * (tf * k1) / (tf + k1*(1-b+b*lens[d]/avg))
-			if a.cnt[d] == 0 {
+			c := &a.cells[d]
+			if c.matched == 0 {
 				a.touched = append(a.touched, d)
 			}
-			a.acc[d] += s * weight
-			a.cnt[d]++
+			c.sum += s * weight
+			c.matched++
 		}
 	}
 }
@@ -216,10 +217,23 @@ var sqrtTF = func() (t [256]float64) {
 // document, and the documents touched, so that resetting costs what the
 // search touched rather than the registry's size.
 type accumulator struct {
-	acc     []float64
-	cnt     []uint16
+	cells   []cell
 	touched []uint32
 	top     topDocs
+}
+
+// cell is one document's running sum and matched clauses, side by side
+// because postings visit documents in no cache-friendly order: one miss
+// per posting rather than two.
+type cell struct {
+	sum     float64
+	matched uint32
+}
+
+// score is the disjunction's score: the sum scaled by the share of
+// clauses matched (coord is 1/clauses).
+func (c cell) score(coord float64) float64 {
+	return c.sum * float64(c.matched) * coord
 }
 
 func (p *postings) accumulator() *accumulator {
@@ -227,17 +241,15 @@ func (p *postings) accumulator() *accumulator {
 	if a == nil {
 		a = &accumulator{}
 	}
-	if len(a.acc) < len(p.docs) {
-		size := len(p.docs) + len(p.docs)/8
-		a.acc = make([]float64, size)
-		a.cnt = make([]uint16, size)
+	if len(a.cells) < len(p.docs) {
+		a.cells = make([]cell, len(p.docs)+len(p.docs)/8)
 	}
 	return a
 }
 
 func (a *accumulator) reset() {
 	for _, d := range a.touched {
-		a.acc[d], a.cnt[d] = 0, 0
+		a.cells[d] = cell{}
 	}
 	a.touched = a.touched[:0]
 	a.top = a.top[:0]

@@ -115,7 +115,7 @@ func TestPostingsScoreAsBleve(t *testing.T) {
 		e.post.accumulate(a, cls, e.stats)
 		for _, h := range want {
 			d := e.post.nums[h.id]
-			got := a.acc[d] * float64(a.cnt[d]) / float64(len(cls))
+			got := a.cells[d].score(1 / float64(len(cls)))
 			if math.Abs(got-h.score) > 1e-9*math.Max(1, h.score) {
 				t.Fatalf("%q, tool %s: postings score %.12g, bleve %.12g", text, h.id, got, h.score)
 			}
