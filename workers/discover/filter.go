@@ -17,8 +17,9 @@ type Filter struct {
 	Permissions []string
 }
 
-// admit returns the test a tool must pass; the engine's availability
-// predicate is part of it. Caller holds the read lock.
+// admit returns the test a tool must pass, nil when every tool passes (so
+// that unfiltered searches, the common case, test nothing per tool); the
+// engine's availability predicate is part of it. Caller holds the read lock.
 func (e *Engine) admit(f Filter) func(*entry) bool {
 	var checks []func(*entry) bool
 	if len(f.Scope) > 0 {
@@ -46,7 +47,7 @@ func (e *Engine) admit(f Filter) func(*entry) bool {
 		checks = append(checks, func(en *entry) bool { return avail(en.cand.ToolID) })
 	}
 	if len(checks) == 0 {
-		return func(*entry) bool { return true }
+		return nil
 	}
 	return func(en *entry) bool {
 		for _, c := range checks {

@@ -151,11 +151,15 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 	}
 	var vhits []vecindex.Hit
 	if qv != nil {
+		var f vecindex.Filter // nil: an approximate index then tests no tool
+		if allow != nil {
+			f = vecindex.AllowFunc(func(id string) bool {
+				en := e.tools[id]
+				return en != nil && allow(en)
+			})
+		}
 		var err error
-		vhits, err = e.vec.search(qv, n, vecindex.AllowFunc(func(id string) bool {
-			en := e.tools[id]
-			return en != nil && allow(en)
-		}))
+		vhits, err = e.vec.search(qv, n, f)
 		if err != nil {
 			return nil, err
 		}

@@ -6,7 +6,8 @@ import "strings"
 // "system/disk_usage" for tool system/disk_usage; "get weather" for
 // getWeather) and how telling each mention is, by looking every run of
 // query words up in the name table. Cost depends on the query length, not
-// on the registry size. Caller holds the read lock.
+// on the registry size. A nil allowed admits every tool. Caller holds the
+// read lock.
 func (e *Engine) mentions(words []string, allowed func(*entry) bool) map[string]float64 {
 	var out map[string]float64
 	for i := range words {
@@ -17,7 +18,7 @@ func (e *Engine) mentions(words []string, allowed func(*entry) bool) map[string]
 			form := strings.Join(words[i:i+n], " ")
 			for _, id := range e.stats.names[form] {
 				en := e.tools[id]
-				if en == nil || !allowed(en) {
+				if en == nil || (allowed != nil && !allowed(en)) {
 					continue
 				}
 				s := e.specificity(form)

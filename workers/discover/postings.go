@@ -121,8 +121,9 @@ const candidateSlack = 1e-6
 
 // candidates are the ids, sorted, of the allowed tools that can be among
 // the n best for the clauses: the n best by BM25 and every tool within
-// candidateSlack of the n-th. Caller holds the engine's read lock (st
-// and the postings must not change during the call).
+// candidateSlack of the n-th. A nil allow admits every tool. Caller holds
+// the engine's read lock (st and the postings must not change during the
+// call).
 func (p *postings) candidates(cls []clause, st *stats, n int, allow func(*entry) bool) []string {
 	if len(cls) == 0 || n <= 0 || st.docs == 0 {
 		return nil
@@ -134,7 +135,7 @@ func (p *postings) candidates(cls []clause, st *stats, n int, allow func(*entry)
 	coord := 1 / float64(len(cls))
 	top := a.top[:0]
 	for _, d := range a.touched {
-		if en := p.docs[d]; en == nil || !allow(en) {
+		if en := p.docs[d]; en == nil || (allow != nil && !allow(en)) {
 			continue
 		}
 		s := a.cells[d].score(coord)
@@ -159,7 +160,7 @@ func (p *postings) candidates(cls []clause, st *stats, n int, allow func(*entry)
 	var ids []string
 	for _, d := range a.touched {
 		en := p.docs[d]
-		if en == nil || a.cells[d].score(coord) < cut || !allow(en) {
+		if en == nil || a.cells[d].score(coord) < cut || (allow != nil && !allow(en)) {
 			continue
 		}
 		ids = append(ids, en.cand.ToolID)
