@@ -6,7 +6,9 @@
 // The keyword side is bleve with BM25 scoring over a tool's name,
 // keywords, description, examples and parameters, analysed so that
 // identifiers (getTeamStats, google_maps_scraper, disk-usage) match plain
-// words. With an embedder (WithEmbedder) a vector side joins it: tool
+// words. Flat postings of the engine's own (postings.go) add up the same
+// BM25 to propose the best tools fast at a million tools; bleve scores the
+// proposals, so every score is bleve's. With an embedder (WithEmbedder) a vector side joins it: tool
 // vectors, cached by embedder id and manifest content hash, in a vecindex
 // index. A hybrid search pools each side's best 50 tools, scores every
 // pooled tool on both sides, fuses (fuse.go) and turns each candidate's

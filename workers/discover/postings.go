@@ -55,11 +55,14 @@ type clause struct {
 	boost float64
 }
 
-func newPostings(sizeHint int) *postings {
-	p := &postings{nums: make(map[string]uint32, sizeHint), docs: make([]*entry, 0, sizeHint)}
+func newPostings(tools int) *postings {
+	// An eighth of spare room, so that the first updates after a load of a
+	// large registry do not copy the per-tool arrays.
+	room := tools + tools/8
+	p := &postings{nums: make(map[string]uint32, tools), docs: make([]*entry, 0, room)}
 	for f := range p.lists {
 		p.lists[f] = map[string]*plist{}
-		p.lens[f] = make([]float64, 0, sizeHint)
+		p.lens[f] = make([]float64, 0, room)
 	}
 	return p
 }
