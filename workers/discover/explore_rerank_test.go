@@ -440,10 +440,7 @@ func TestExploreAware(t *testing.T) {
 				exploreToolVecs[m.ID] = vecs[i]
 			}
 		}
-		files := map[string][]benchQuery{set: qs}
-		if set == "metatool" {
-			files["awareness"] = loadQueries(t, needBench(t, set, "awareness.dev.jsonl"))
-		}
+		files := devFiles(t, set, qs)
 		for name, qs := range files {
 			runs := collectPools(t, e, qs)
 			for _, r := range runs {
@@ -769,10 +766,7 @@ func TestExploreNeedProduct(t *testing.T) {
 	for _, set := range []string{"metatool", "sealtools"} {
 		e, qs := hybridBench(t, set)
 		exploreCentroid = registryCentroid(t, e, set)
-		files := map[string][]benchQuery{set: qs}
-		if set == "metatool" {
-			files["awareness"] = loadQueries(t, needBench(t, set, "awareness.dev.jsonl"))
-		}
+		files := devFiles(t, set, qs)
 		for name, qs := range files {
 			for _, r := range collectPools(t, e, qs) {
 				x := make([]float64, len(featureNames)+len(extraFeatures))

@@ -77,6 +77,16 @@ func (e *Engine) explainPool(t testing.TB, text string) []*pooled {
 	return ps
 }
 
+// devFiles are the dev query files of a set by name: its queries, and for
+// MetaTool the awareness queries beside them.
+func devFiles(t *testing.T, set string, qs []benchQuery) map[string][]benchQuery {
+	files := map[string][]benchQuery{set: qs}
+	if set == "metatool" {
+		files["awareness"] = loadQueries(t, needBench(t, set, "awareness.dev.jsonl"))
+	}
+	return files
+}
+
 func hybridBench(t *testing.T, set string) (*Engine, []benchQuery) {
 	emb := needVectors(t)
 	tools := loadTools(t, needBench(t, set, "tools.jsonl"))
@@ -139,10 +149,7 @@ func TestExploreCalibration(t *testing.T) {
 	var rows []topRow
 	for _, set := range []string{"metatool", "sealtools"} {
 		e, qs := hybridBench(t, set)
-		files := map[string][]benchQuery{set: qs}
-		if set == "metatool" {
-			files["awareness"] = loadQueries(t, needBench(t, set, "awareness.dev.jsonl"))
-		}
+		files := devFiles(t, set, qs)
 		for name, qs := range files {
 			ranked, tops := runPooled(t, e, qs)
 			for i, q := range qs {

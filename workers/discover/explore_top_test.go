@@ -118,10 +118,7 @@ func topRows(t *testing.T) []extRow {
 	var rows []extRow
 	for _, set := range []string{"metatool", "sealtools"} {
 		e, qs := hybridBench(t, set)
-		files := map[string][]benchQuery{set: qs}
-		if set == "metatool" {
-			files["awareness"] = loadQueries(t, needBench(t, set, "awareness.dev.jsonl"))
-		}
+		files := devFiles(t, set, qs)
 		for name, qs := range files {
 			for _, r := range collectPools(t, e, qs) {
 				need := r.q.NeedsTool == nil || *r.q.NeedsTool
