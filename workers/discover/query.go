@@ -142,22 +142,6 @@ func disjunction(cls []clause) query.Query {
 	return bleve.NewDisjunctionQuery(qs...)
 }
 
-// textQuery matches any term in any text field that has it, each field
-// with its boost. Caller holds the read lock.
-func (e *Engine) textQuery(ts []string) query.Query {
-	return disjunction(e.textClauses(ts, nil))
-}
-
-func filtered(q, filter query.Query) query.Query {
-	if filter == nil {
-		return q
-	}
-	b := bleve.NewBooleanQuery()
-	b.AddMust(q)
-	b.AddFilter(filter)
-	return b
-}
-
 // clipUTF8 shortens s to at most n bytes without splitting a character.
 func clipUTF8(s string, n int) string {
 	if len(s) <= n {

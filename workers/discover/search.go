@@ -62,11 +62,11 @@ func (e *Engine) keywordSearch(ctx context.Context, q parsedQuery, k int, allow 
 	}
 	mentioned := e.mentions(q.words, allow)
 	if missing := absent(mentioned, hits); len(missing) > 0 {
-		more, err := e.retrieve(ctx, idsQuery{text: disjunction(cls), ids: missing}, nil, allow, len(missing))
+		scores, err := e.scoreText(ctx, cls, missing)
 		if err != nil {
 			return nil, err
 		}
-		hits = append(hits, more...)
+		hits = append(hits, bestText(missing, scores, len(missing))...)
 	}
 	if len(hits) == 0 {
 		return []schemas.Candidate{}, nil
@@ -106,7 +106,7 @@ func (e *Engine) scoreText(ctx context.Context, cls []clause, ids []string) (map
 	// Sorted and unique, so that bleve sees the same request for the
 	// same query every time.
 	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
-	hits, err := e.retrieve(ctx, idsQuery{text: disjunction(cls), ids: ids}, nil, nil, len(ids))
+	hits, _, err := e.searchIndex(ctx, idsQuery{text: disjunction(cls), ids: ids}, len(ids))
 	if err != nil {
 		return nil, err
 	}
@@ -135,36 +135,6 @@ func byScoreThenID(a, b hit) int {
 		return c
 	}
 	return strings.Compare(a.id, b.id)
-}
-
-// tieSlack is how many hits beyond those wanted a search first fetches, so
-// that ties at the cut can be seen and are mostly settled in one search
-// (registries list the same tool under several servers, and those tie).
-const tieSlack = 20
-
-// retrieve returns the n best hits by BM25 score, ties broken by id, the
-// same for every build of the same registry. bleve orders equal scores by
-// internal document number, which follows the order its analysis
-// goroutines happened to finish; so when a tie straddles the cut, the
-// search is repeated with a larger size until the whole tie is seen.
-//
-// allow drops tools after the index has scored them (filters the index
-// cannot express); the search grows until n allowed hits are seen.
-func (e *Engine) retrieve(ctx context.Context, q, filter query.Query, allow func(*entry) bool, n int) ([]hit, error) {
-	q = filtered(q, filter)
-	for size := n + tieSlack; ; size *= 4 {
-		hits, complete, err := e.searchIndex(ctx, q, size)
-		if err != nil {
-			return nil, err
-		}
-		if allow != nil {
-			hits = slices.DeleteFunc(hits, func(h hit) bool { return !allow(e.tools[h.id]) })
-		}
-		slices.SortFunc(hits, byScoreThenID)
-		if complete || (len(hits) > n && hits[n-1].score != hits[len(hits)-1].score) {
-			return hits[:min(n, len(hits))], nil
-		}
-	}
 }
 
 // searchIndex runs one bleve search; complete reports that every matching
