@@ -180,7 +180,11 @@ func uniqueSorted(ts []string) []string {
 // length (the input, repeats included, is often several times longer).
 // At a million tools this is gigabytes.
 func compact(ts []string) []string {
-	ts = uniqueSorted(ts)
+	return interned(uniqueSorted(ts))
+}
+
+// interned copies ts, every string interned, into a slice of exactly its length.
+func interned(ts []string) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = unique.Make(t).Value()
@@ -192,6 +196,7 @@ func compact(ts []string) []string {
 // capped at 255.
 func compactCounted(ts []string) ([]string, []uint8) {
 	sort.Strings(ts)
+	var distinct []string
 	var counts []uint8
 	for i, t := range ts {
 		if i > 0 && t == ts[i-1] {
@@ -200,9 +205,10 @@ func compactCounted(ts []string) ([]string, []uint8) {
 			}
 			continue
 		}
+		distinct = append(distinct, t)
 		counts = append(counts, 1)
 	}
-	return compact(ts), counts
+	return interned(distinct), counts
 }
 
 // fieldTF are the frequencies of fieldTerms[f], in the same order.
