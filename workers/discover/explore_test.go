@@ -70,7 +70,7 @@ func (e *Engine) explainPool(t testing.TB, text string) []*pooled {
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	ps, err := e.pooledRanking(ctx, q, qv, 10, ModeHybrid, e.admit(Filter{}))
+	ps, err := e.pooledRanking(ctx, q, qv, nil, 10, ModeHybrid, e.admit(Filter{}))
 	if err != nil {
 		t.Fatal(err)
 	}

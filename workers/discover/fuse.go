@@ -42,6 +42,22 @@ func (f fusionKind) fuse(ps []*pooled, mode Mode) {
 		}
 		return
 	}
+	f.fuseSides(ps)
+	// The sentence encoder, when there is one, is one more term of weight
+	// 1, normalised over the pool as the word vectors' cosine is.
+	if len(ps) > 0 && ps[0].encoded {
+		es := make([]float64, len(ps))
+		for i, p := range ps {
+			es[i] = p.encCosine
+		}
+		for i, e := range minMax(es) {
+			ps[i].fused += e
+		}
+	}
+}
+
+// fuseSides combines the keyword side and the word vectors.
+func (f fusionKind) fuseSides(ps []*pooled) {
 	bm := make([]float64, len(ps))
 	cs := make([]float64, len(ps))
 	for i, p := range ps {

@@ -50,6 +50,19 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 			mode = ModeKeyword
 		}
 	}
+	var qe []float32
+	if mode == ModeHybrid && e.enc != nil {
+		var err error
+		if qe, err = e.enc.query(ctx, text); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			// The word vectors still serve: the query goes without the
+			// encoder's term rather than without vectors.
+			e.cfg.log.Warn("discover: sentence encoder failed, searching without it", slog.String("encoder", e.enc.emb.ID()), slog.Any("err", err))
+			qe = nil
+		}
+	}
 
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -57,7 +70,7 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 	if mode == ModeKeyword {
 		return e.keywordSearch(ctx, q, k, allow)
 	}
-	return e.hybridSearch(ctx, q, qv, k, mode, allow)
+	return e.hybridSearch(ctx, q, qv, qe, k, mode, allow)
 }
 
 // degraded reports, at most every warnInterval, that searches go
@@ -78,8 +91,13 @@ type pooled struct {
 	// that side did not propose the tool.
 	kwRank, vecRank int
 	bm25, cosine    float64
-	coverage        float64
-	mention         float64
+	// encRank and encCosine are the sentence encoder's (WithEncoder):
+	// encRank -1 when it did not propose the tool or there is none.
+	encRank   int
+	encCosine float64
+	encoded   bool
+	coverage  float64
+	mention   float64
 	// known is the query's own idf-weighted share of describing words that
 	// any tool contains: low for requests about things no tool deals with.
 	known float64
@@ -100,8 +118,8 @@ type pooled struct {
 // hybridSearch pools both sides' best tools, completes every pooled tool's
 // evidence from the side that did not propose it, fuses and calibrates.
 // Caller holds the read lock.
-func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, k int, mode Mode, allow func(*entry) bool) ([]schemas.Candidate, error) {
-	order, err := e.pooledRanking(ctx, q, qv, k, mode, allow)
+func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv, qe []float32, k int, mode Mode, allow func(*entry) bool) ([]schemas.Candidate, error) {
+	order, err := e.pooledRanking(ctx, q, qv, qe, k, mode, allow)
 	if err != nil {
 		return nil, err
 	}
@@ -126,8 +144,9 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, 
 
 // pooledRanking pools both sides' best tools, completes every pooled
 // tool's evidence from the side that did not propose it, and orders them by
-// fused score. Caller holds the read lock.
-func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32, k int, mode Mode, allow func(*entry) bool) ([]*pooled, error) {
+// fused score. qe is the sentence encoder's query vector, nil without one.
+// Caller holds the read lock.
+func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv, qe []float32, k int, mode Mode, allow func(*entry) bool) ([]*pooled, error) {
 	n := max(k, e.cfg.pool)
 	pool := map[string]*pooled{}
 	var order []*pooled
@@ -135,7 +154,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		if p, ok := pool[id]; ok {
 			return p
 		}
-		p := &pooled{en: e.tools[id], kwRank: -1, vecRank: -1}
+		p := &pooled{en: e.tools[id], kwRank: -1, vecRank: -1, encRank: -1}
 		pool[id] = p
 		order = append(order, p)
 		return p
@@ -149,23 +168,20 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		proposed = e.post.candidates(cls, e.stats, n, allow)
 		mentioned = e.mentions(q.words, allow)
 	}
-	var vhits []vecindex.Hit
-	if qv != nil {
-		var f vecindex.Filter // nil: an approximate index then tests no tool
-		if allow != nil {
-			f = vecindex.AllowFunc(func(id string) bool {
-				en := e.tools[id]
-				return en != nil && allow(en)
-			})
-		}
-		var err error
-		vhits, err = e.vec.search(qv, n, f)
-		if err != nil {
-			return nil, err
-		}
-		vhits = slices.DeleteFunc(vhits, func(h vecindex.Hit) bool {
-			return e.tools[h.ID] == nil // removed from the registry while the index still had it
+	var f vecindex.Filter // nil: an approximate index then tests no tool
+	if allow != nil {
+		f = vecindex.AllowFunc(func(id string) bool {
+			en := e.tools[id]
+			return en != nil && allow(en)
 		})
+	}
+	vhits, err := e.vectorHits(e.vec, qv, n, f)
+	if err != nil {
+		return nil, err
+	}
+	ehits, err := e.vectorHits(e.enc, qe, n, f)
+	if err != nil {
+		return nil, err
 	}
 	// Every tool either side proposed is scored on BM25 in one bleve
 	// pass: the keyword side's candidates to rank them, the others so
@@ -174,6 +190,9 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 	if len(cls) > 0 {
 		ids := slices.Clone(proposed)
 		for _, h := range vhits {
+			ids = append(ids, h.ID)
+		}
+		for _, h := range ehits {
 			ids = append(ids, h.ID)
 		}
 		for id := range mentioned {
@@ -195,6 +214,10 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		p := add(h.ID)
 		p.vecRank, p.cosine = i, float64(h.Score)
 	}
+	for i, h := range ehits {
+		p := add(h.ID)
+		p.encRank, p.encCosine = i, float64(h.Score)
+	}
 	if len(order) == 0 {
 		return nil, nil
 	}
@@ -203,12 +226,18 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 			p.bm25 = bm25[p.en.cand.ToolID]
 		}
 	}
-	if err := e.completeCosine(qv, pool); err != nil {
+	err = e.completeCosine(e.vec, qv, pool, func(p *pooled) bool { return p.vecRank >= 0 }, func(p *pooled, c float64) { p.cosine = c })
+	if err != nil {
+		return nil, err
+	}
+	err = e.completeCosine(e.enc, qe, pool, func(p *pooled) bool { return p.encRank >= 0 }, func(p *pooled, c float64) { p.encCosine = c })
+	if err != nil {
 		return nil, err
 	}
 	e.coverages(q, order)
 	for _, p := range order {
 		p.mention = mentioned[p.en.cand.ToolID]
+		p.encoded = qe != nil
 	}
 	e.cfg.fusion.fuse(order, mode)
 	slices.SortStableFunc(order, func(a, b *pooled) int {
@@ -240,15 +269,31 @@ func matchType(p *pooled) string {
 	}
 }
 
-// completeCosine gives the tools only the keywords proposed their cosine,
-// so fusion compares every candidate on both sides. Caller holds the read lock.
-func (e *Engine) completeCosine(qv []float32, pool map[string]*pooled) error {
-	if qv == nil {
+// vectorHits returns side v's best n tools for query vector qv (none
+// without either), leaving out tools no longer in the registry.
+func (e *Engine) vectorHits(v *vectors, qv []float32, n int, f vecindex.Filter) ([]vecindex.Hit, error) {
+	if v == nil || qv == nil {
+		return nil, nil
+	}
+	hits, err := v.search(qv, n, f)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(hits, func(h vecindex.Hit) bool {
+		return e.tools[h.ID] == nil // removed from the registry while the index still had it
+	}), nil
+}
+
+// completeCosine gives the pooled tools side v did not propose their
+// cosine on that side (set), so fusion compares every candidate on every
+// side. Caller holds the read lock.
+func (e *Engine) completeCosine(v *vectors, qv []float32, pool map[string]*pooled, proposed func(*pooled) bool, set func(*pooled, float64)) error {
+	if v == nil || qv == nil {
 		return nil
 	}
 	var noVec []string
 	for _, p := range pool {
-		if p.vecRank < 0 {
+		if !proposed(p) {
 			noVec = append(noVec, p.en.cand.ToolID)
 		}
 	}
@@ -258,12 +303,12 @@ func (e *Engine) completeCosine(qv []float32, pool map[string]*pooled) error {
 	// Sorted, so that the vector index sees the same request for the
 	// same query every time.
 	slices.Sort(noVec)
-	hits, err := e.vec.search(qv, len(noVec), vecindex.IDs(noVec...))
+	hits, err := v.search(qv, len(noVec), vecindex.IDs(noVec...))
 	if err != nil {
 		return err
 	}
 	for _, h := range hits {
-		pool[h.ID].cosine = float64(h.Score)
+		set(pool[h.ID], float64(h.Score))
 	}
 	return nil
 }

@@ -37,6 +37,7 @@ type config struct {
 	compactAfter  int
 
 	embedder  embed.Embedder
+	encoder   embed.Embedder
 	cache     embed.Cache
 	mode      Mode
 	calib     *Calibration
@@ -80,6 +81,14 @@ func WithCompactAfter(n int) Option { return func(c *config) { c.compactAfter = 
 // intents at search, and results of both sides are fused. Without it the
 // engine is keyword-only.
 func WithEmbedder(e embed.Embedder) Option { return func(c *config) { c.embedder = e } }
+
+// WithEncoder adds a sentence encoder (embed.NewUSELite) beside the
+// embedder: a second vector side whose cosine is one more fused term. It
+// reads a request as a sentence where the embedder averages its words, and
+// costs accordingly (tens of milliseconds per text), so it is for
+// registries where ranking quality matters more than latency. It needs
+// WithEmbedder; hybrid searches use it, keyword and vector searches do not.
+func WithEncoder(e embed.Embedder) Option { return func(c *config) { c.encoder = e } }
 
 // WithVectorCache sets where tool vectors are cached by (embedder id,
 // manifest content hash), so an unchanged tool is never embedded twice,

@@ -18,19 +18,26 @@ func (e *Engine) Put(m schemas.Manifest) error {
 	if err != nil {
 		return fmt.Errorf("discover: put: %w", err)
 	}
-	vec := e.embedTool(m)
+	vec := embedTool(e.vec, m, e.cfg.log)
+	encVec := embedTool(e.enc, m, e.cfg.log)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.idx.Index(m.ID, en.doc); err != nil {
 		return fmt.Errorf("discover: put tool %s: %w", m.ID, err)
 	}
 	e.post.put(en)
-	if e.vec != nil {
-		if vec == nil {
+	for _, side := range []struct {
+		v   *vectors
+		vec []float32
+	}{{e.vec, vec}, {e.enc, encVec}} {
+		if side.v == nil {
+			continue
+		}
+		if side.vec == nil {
 			// No vector for this version: an old one would describe the
 			// old manifest, so the tool is found by keywords only.
-			e.vec.idx.Remove(m.ID)
-		} else if err := e.vec.put(m.ID, vec); err != nil {
+			side.v.idx.Remove(m.ID)
+		} else if err := side.v.put(m.ID, side.vec); err != nil {
 			return fmt.Errorf("discover: put tool %s: %w", m.ID, err)
 		}
 	}
@@ -45,16 +52,16 @@ func (e *Engine) Put(m schemas.Manifest) error {
 	return e.changed(change{id: m.ID, en: en})
 }
 
-// embedTool returns the tool's vector, nil when the engine has none or the
-// embedder failed; a tool without a vector is still found by keywords, so
-// the failure is logged rather than failing the update.
-func (e *Engine) embedTool(m schemas.Manifest) []float32 {
-	if e.vec == nil {
+// embedTool returns the tool's vector on side v, nil when there is no such
+// side or its embedder failed; a tool without a vector is still found by
+// keywords, so the failure is logged rather than failing the update.
+func embedTool(v *vectors, m schemas.Manifest, log *slog.Logger) []float32 {
+	if v == nil {
 		return nil
 	}
-	vecs, err := e.vec.embedTools(context.Background(), []schemas.Manifest{m})
+	vecs, err := v.embedTools(context.Background(), []schemas.Manifest{m})
 	if err != nil {
-		e.cfg.log.Warn("discover: tool not embedded, found by keywords only", slog.String("tool", m.ID), slog.Any("err", err))
+		log.Warn("discover: tool not embedded, found by keywords only", slog.String("tool", m.ID), slog.String("embedder", v.emb.ID()), slog.Any("err", err))
 		return nil
 	}
 	return vecs[0]
@@ -75,6 +82,9 @@ func (e *Engine) Remove(id string) error {
 	e.post.remove(id)
 	if e.vec != nil {
 		e.vec.idx.Remove(id)
+	}
+	if e.enc != nil {
+		e.enc.idx.Remove(id)
 	}
 	e.stats.remove(old)
 	delete(e.tools, id)

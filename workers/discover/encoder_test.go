@@ -1,0 +1,115 @@
+package discover
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/discover/embed"
+)
+
+// newEncoderFixture is the fixture registry with the local word vectors and
+// the USE-lite sentence encoder, both real.
+func newEncoderFixture(t *testing.T) *Engine {
+	t.Helper()
+	emb, err := embed.NewLocal()
+	if err != nil {
+		t.Fatalf("local vectors (run `make embeddings`): %v", err)
+	}
+	enc, err := embed.NewUSELite()
+	if err != nil {
+		t.Fatalf("sentence encoder (run `make embeddings`): %v", err)
+	}
+	return newFixture(t, WithEmbedder(emb), WithEncoder(enc), WithMode(ModeHybrid))
+}
+
+func TestEncoderAddsFusedTerm(t *testing.T) {
+	e := newEncoderFixture(t)
+	ctx := context.Background()
+	text := "how much room is left on my hard disk"
+	q := e.parse(text)
+	qv, err := e.vec.query(ctx, e.vectorText(q, text, ModeHybrid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qe, err := e.enc.query(ctx, text)
+	if err != nil || qe == nil {
+		t.Fatalf("encoder query vector: %v, %v", qe, err)
+	}
+	e.mu.RLock()
+	without, err := e.pooledRanking(ctx, q, qv, nil, 10, ModeHybrid, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := e.pooledRanking(ctx, q, qv, qe, 10, ModeHybrid, nil)
+	e.mu.RUnlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if with[0].en.cand.ToolID != "system/disk_usage" {
+		t.Errorf("top with encoder = %s, want system/disk_usage", with[0].en.cand.ToolID)
+	}
+	fusedWithout := map[string]float64{}
+	for _, p := range without {
+		fusedWithout[p.en.cand.ToolID] = p.fused
+	}
+	lo, hi := with[0].encCosine, with[0].encCosine
+	for _, p := range with {
+		lo, hi = min(lo, p.encCosine), max(hi, p.encCosine)
+	}
+	for _, p := range with {
+		if !p.encoded || p.encCosine == 0 {
+			t.Errorf("%s: encoded %v, encoder cosine %v: every pooled tool needs its encoder cosine", p.en.cand.ToolID, p.encoded, p.encCosine)
+		}
+		base, ok := fusedWithout[p.en.cand.ToolID]
+		if !ok {
+			continue // proposed by the encoder alone
+		}
+		if want := base + (p.encCosine-lo)/(hi-lo); !near(p.fused, want) {
+			t.Errorf("%s: fused %v, want %v (without encoder) + min-max encoder cosine = %v", p.en.cand.ToolID, p.fused, base, want)
+		}
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+func TestEncoderFollowsRegistryUpdates(t *testing.T) {
+	e := newEncoderFixture(t)
+	ctx := context.Background()
+	added := schemas.Manifest{ID: "pets/adopt_a_dog", Name: "adopt_a_dog", Description: "Find puppies and dogs waiting for adoption at shelters near you."}
+	if err := e.Put(added); err != nil {
+		t.Fatal(err)
+	}
+	if hs, err := e.enc.search(mustEncode(t, e, "I would like to give a home to a rescue puppy"), 1, nil); err != nil || len(hs) == 0 || hs[0].ID != added.ID {
+		t.Fatalf("encoder index after Put: %v, %v; want %s first", hs, err, added.ID)
+	}
+	if err := e.Remove(added.ID); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := e.Search(ctx, "I would like to give a home to a rescue puppy", 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(ids(cs), added.ID) {
+		t.Errorf("removed tool %s still found: %v", added.ID, ids(cs))
+	}
+	hs, err := e.enc.search(mustEncode(t, e, "rescue puppy"), 20, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hs {
+		if h.ID == added.ID {
+			t.Errorf("removed tool %s still in the encoder index", added.ID)
+		}
+	}
+}
+
+func mustEncode(t *testing.T, e *Engine, text string) []float32 {
+	t.Helper()
+	v, err := e.enc.query(context.Background(), text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
