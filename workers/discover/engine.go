@@ -120,7 +120,9 @@ func (e *Engine) startVectors(tools []schemas.Manifest) error {
 		return nil
 	}
 	e.vec = v
-	if e.cfg.encoder != nil {
+	// Only hybrid searches use the encoder: a vector-only engine would
+	// encode every tool for nothing.
+	if e.cfg.encoder != nil && e.mode != ModeVector {
 		ecfg := e.cfg
 		ecfg.embedder = e.cfg.encoder
 		if e.enc, err = newVectors(context.Background(), ecfg, tools); err != nil {

@@ -1,6 +1,9 @@
 package discover
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // fusionKind is how the two sides' scores are combined into one ranking
 // score. Each normalises both sides per query, since neither BM25 nor
@@ -44,8 +47,9 @@ func (f fusionKind) fuse(ps []*pooled, mode Mode) {
 	}
 	f.fuseSides(ps)
 	// The sentence encoder, when there is one, is one more term of weight
-	// 1, normalised over the pool as the word vectors' cosine is.
-	if len(ps) > 0 && ps[0].encoded {
+	// 1, normalised over the pool as the word vectors' cosine is. Without
+	// one every encoder cosine is 0.
+	if slices.ContainsFunc(ps, func(p *pooled) bool { return p.encCosine != 0 }) {
 		es := make([]float64, len(ps))
 		for i, p := range ps {
 			es[i] = p.encCosine

@@ -46,7 +46,7 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 			if isStrict(ctx) {
 				return nil, fmt.Errorf("%w: %w", ErrEmbedderFailed, err)
 			}
-			e.degraded(err)
+			e.vec.degraded(e.cfg.log, "searching keyword-only", err)
 			mode = ModeKeyword
 		}
 	}
@@ -59,7 +59,7 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 			}
 			// The word vectors still serve: the query goes without the
 			// encoder's term rather than without vectors.
-			e.cfg.log.Warn("discover: sentence encoder failed, searching without it", slog.String("encoder", e.enc.emb.ID()), slog.Any("err", err))
+			e.enc.degraded(e.cfg.log, "searching without the sentence encoder", err)
 			qe = nil
 		}
 	}
@@ -73,15 +73,15 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 	return e.hybridSearch(ctx, q, qv, qe, k, mode, allow)
 }
 
-// degraded reports, at most every warnInterval, that searches go
-// keyword-only because the embedder failed.
-func (e *Engine) degraded(err error) {
-	ok, suppressed := e.vec.warn.allow(time.Now())
+// degraded reports, at most every warnInterval, that searches go on
+// without this side (how: consequence) because its embedder failed.
+func (v *vectors) degraded(log *slog.Logger, consequence string, err error) {
+	ok, suppressed := v.warn.allow(time.Now())
 	if !ok {
 		return
 	}
-	e.cfg.log.Warn("discover: embedder failed, searching keyword-only",
-		slog.String("embedder", e.vec.emb.ID()), slog.Any("err", err), slog.Int64("suppressed_since_last", suppressed))
+	log.Warn("discover: embedder failed, "+consequence,
+		slog.String("embedder", v.emb.ID()), slog.Any("err", err), slog.Int64("suppressed_since_last", suppressed))
 }
 
 // pooled is one candidate of a hybrid search with the evidence of both sides.
@@ -95,7 +95,6 @@ type pooled struct {
 	// encRank -1 when it did not propose the tool or there is none.
 	encRank   int
 	encCosine float64
-	encoded   bool
 	coverage  float64
 	mention   float64
 	// known is the query's own idf-weighted share of describing words that
@@ -237,7 +236,6 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv, qe []floa
 	e.coverages(q, order)
 	for _, p := range order {
 		p.mention = mentioned[p.en.cand.ToolID]
-		p.encoded = qe != nil
 	}
 	e.cfg.fusion.fuse(order, mode)
 	slices.SortStableFunc(order, func(a, b *pooled) int {

@@ -33,11 +33,7 @@ func (e *Engine) Put(m schemas.Manifest) error {
 		if side.v == nil {
 			continue
 		}
-		if side.vec == nil {
-			// No vector for this version: an old one would describe the
-			// old manifest, so the tool is found by keywords only.
-			side.v.idx.Remove(m.ID)
-		} else if err := side.v.put(m.ID, side.vec); err != nil {
+		if err := side.v.put(m.ID, side.vec); err != nil {
 			return fmt.Errorf("discover: put tool %s: %w", m.ID, err)
 		}
 	}

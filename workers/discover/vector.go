@@ -87,8 +87,10 @@ func (v *vectors) embedTools(ctx context.Context, tools []schemas.Manifest) ([][
 	return vecs, nil
 }
 
-// put indexes a tool's vector; a tool whose text has nothing to embed is
-// left out, since a zero vector is equally close to everything.
+// put indexes a tool's vector. A tool whose text has nothing to embed is
+// left out, since a zero vector is equally close to everything, and so is
+// one without a vector (nil: its embedder failed): an old vector would
+// describe the old manifest, so the tool is found by keywords only.
 func (v *vectors) put(id string, vec []float32) error {
 	if isZero(vec) {
 		v.idx.Remove(id)

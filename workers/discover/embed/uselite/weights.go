@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math"
 	"path"
 )
@@ -28,10 +27,10 @@ type tensor struct {
 	data  []float32
 }
 
-// readWeights returns the float32 weights of the model.json in dir of fsys,
-// by name.
-func readWeights(fsys fs.FS, dir string) (map[string]tensor, error) {
-	raw, err := fs.ReadFile(fsys, path.Join(dir, "model.json"))
+// readWeights returns the float32 weights of the model.json in dir, by
+// name, reading files with read.
+func readWeights(read func(name string) ([]byte, error), dir string) (map[string]tensor, error) {
+	raw, err := read(path.Join(dir, "model.json"))
 	if err != nil {
 		return nil, fmt.Errorf("uselite: %w", err)
 	}
@@ -43,7 +42,7 @@ func readWeights(fsys fs.FS, dir string) (map[string]tensor, error) {
 	for _, group := range gm.WeightsManifest {
 		var blob []byte
 		for _, p := range group.Paths {
-			b, err := fs.ReadFile(fsys, path.Join(dir, p))
+			b, err := read(path.Join(dir, p))
 			if err != nil {
 				return nil, fmt.Errorf("uselite: weight shard: %w", err)
 			}
