@@ -268,24 +268,10 @@ func (l *layer) forward(x []float32, n int, res []float32) []float32 {
 func (d dense) apply(x []float32, n int) []float32 {
 	y := make([]float32, n*d.out)
 	for t := range n {
-		row := y[t*d.out : (t+1)*d.out]
-		copy(row, d.b)
-		for k, a := range x[t*d.in : (t+1)*d.in] {
-			if a == 0 {
-				continue
-			}
-			axpy(row, d.w[k*d.out:(k+1)*d.out], a)
-		}
+		copy(y[t*d.out:(t+1)*d.out], d.b)
 	}
+	matmul(y, x, d.w, n, d.in, d.out)
 	return y
-}
-
-// axpy adds a·w to y.
-func axpy(y, w []float32, a float32) {
-	w = w[:len(y)]
-	for i := range y {
-		y[i] += a * w[i]
-	}
 }
 
 // apply layer-normalises each of the n rows of x (width w).

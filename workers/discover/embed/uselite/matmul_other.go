@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package uselite
+
+func kernels() []*kernel { return nil }
