@@ -69,15 +69,9 @@ milliseconds per query and per tool.`,
 			if err != nil {
 				return err
 			}
-			var enc embed.Embedder
-			switch strings.ToLower(encoder) {
-			case "", "none":
-			case "use-lite":
-				if enc, err = embed.NewUSELite(); err != nil {
-					return fmt.Errorf("--encoder use-lite: %w", err)
-				}
-			default:
-				return fmt.Errorf("--encoder %q: want none or use-lite", encoder)
+			enc, err := embed.NewEncoder(encoder)
+			if err != nil {
+				return fmt.Errorf("--encoder: %w", err)
 			}
 			// One cache for every mode, so --mode all embeds each tool once.
 			cache := embed.NewMemoryCache()

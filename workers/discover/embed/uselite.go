@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
+	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -40,6 +41,26 @@ var useEmbedded = sync.OnceValues(func() (*USELite, error) {
 // NewUSELite returns the sentence encoder compiled into the binary; an
 // error wrapping ErrUnavailable when this build has none.
 func NewUSELite() (*USELite, error) { return useEmbedded() }
+
+// Encoders are the sentence encoders NewEncoder knows, by name.
+var Encoders = []string{"none", "use-lite"}
+
+// NewEncoder returns the sentence encoder named (one of Encoders): nil for
+// "none" or "", the error of the encoder's constructor when it is not
+// built.
+func NewEncoder(name string) (Embedder, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "", "none":
+		return nil, nil
+	case "use-lite":
+		u, err := NewUSELite()
+		if err != nil {
+			return nil, err
+		}
+		return u, nil
+	}
+	return nil, fmt.Errorf("unknown sentence encoder %q (known: %s)", name, strings.Join(Encoders, ", "))
+}
 
 // ID names the model.
 func (u *USELite) ID() string { return u.id }
