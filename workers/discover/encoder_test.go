@@ -34,8 +34,8 @@ func TestEncoderAddsFusedTerm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qe, err := e.enc.query(ctx, text)
-	if err != nil || qe == nil {
+	qe, err := e.enc.queries(ctx, text)
+	if err != nil || len(qe) != 1 {
 		t.Fatalf("encoder query vector: %v, %v", qe, err)
 	}
 	e.mu.RLock()

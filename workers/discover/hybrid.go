@@ -50,10 +50,10 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 			mode = ModeKeyword
 		}
 	}
-	var qe []float32
+	var qe [][]float32
 	if mode == ModeHybrid && e.enc != nil {
 		var err error
-		if qe, err = e.enc.query(ctx, text); err != nil {
+		if qe, err = e.enc.queries(ctx, text); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -117,7 +117,7 @@ type pooled struct {
 // hybridSearch pools both sides' best tools, completes every pooled tool's
 // evidence from the side that did not propose it, fuses and calibrates.
 // Caller holds the read lock.
-func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv, qe []float32, k int, mode Mode, allow func(*entry) bool) ([]schemas.Candidate, error) {
+func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, qe [][]float32, k int, mode Mode, allow func(*entry) bool) ([]schemas.Candidate, error) {
 	order, err := e.pooledRanking(ctx, q, qv, qe, k, mode, allow)
 	if err != nil {
 		return nil, err
@@ -143,9 +143,9 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv, qe []float
 
 // pooledRanking pools both sides' best tools, completes every pooled
 // tool's evidence from the side that did not propose it, and orders them by
-// fused score. qe is the sentence encoder's query vector, nil without one.
-// Caller holds the read lock.
-func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv, qe []float32, k int, mode Mode, allow func(*entry) bool) ([]*pooled, error) {
+// fused score. qe are the sentence encoder's query vectors (vectors.queries),
+// nil without one. Caller holds the read lock.
+func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32, qe [][]float32, k int, mode Mode, allow func(*entry) bool) ([]*pooled, error) {
 	n := max(k, e.cfg.pool)
 	pool := map[string]*pooled{}
 	var order []*pooled
@@ -178,7 +178,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv, qe []floa
 	if err != nil {
 		return nil, err
 	}
-	ehits, err := e.vectorHits(e.enc, qe, n, f)
+	ehits, err := e.encoderHits(qe, n, f)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +225,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv, qe []floa
 			p.bm25 = bm25[p.en.cand.ToolID]
 		}
 	}
-	err = e.completeCosine(e.vec, qv, pool, func(p *pooled) bool { return p.vecRank >= 0 }, func(p *pooled, c float64) { p.cosine = c })
+	err = e.completeCosine(e.vec, oneVector(qv), pool, func(p *pooled) bool { return p.vecRank >= 0 }, func(p *pooled, c float64) { p.cosine = c })
 	if err != nil {
 		return nil, err
 	}
@@ -267,6 +267,45 @@ func matchType(p *pooled) string {
 	}
 }
 
+// encoderHits is vectorHits for the encoder's query vectors: each tool's
+// best cosine to any of them, best first.
+func (e *Engine) encoderHits(qe [][]float32, n int, f vecindex.Filter) ([]vecindex.Hit, error) {
+	best := map[string]float32{}
+	for _, qv := range qe {
+		hits, err := e.vectorHits(e.enc, qv, n, f)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hits {
+			if s, ok := best[h.ID]; !ok || h.Score > s {
+				best[h.ID] = h.Score
+			}
+		}
+	}
+	out := make([]vecindex.Hit, 0, len(best))
+	for id, s := range best {
+		out = append(out, vecindex.Hit{ID: id, Score: s})
+	}
+	slices.SortFunc(out, func(a, b vecindex.Hit) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// oneVector is qv as a list of query vectors: none when qv is nil.
+func oneVector(qv []float32) [][]float32 {
+	if qv == nil {
+		return nil
+	}
+	return [][]float32{qv}
+}
+
 // vectorHits returns side v's best n tools for query vector qv (none
 // without either), leaving out tools no longer in the registry.
 func (e *Engine) vectorHits(v *vectors, qv []float32, n int, f vecindex.Filter) ([]vecindex.Hit, error) {
@@ -284,29 +323,39 @@ func (e *Engine) vectorHits(v *vectors, qv []float32, n int, f vecindex.Filter) 
 
 // completeCosine gives the pooled tools side v did not propose their
 // cosine on that side (set), so fusion compares every candidate on every
-// side. Caller holds the read lock.
-func (e *Engine) completeCosine(v *vectors, qv []float32, pool map[string]*pooled, proposed func(*pooled) bool, set func(*pooled, float64)) error {
-	if v == nil || qv == nil {
+// side. With several query vectors (a request in parts) a tool's cosine is
+// its best to any of them, which a tool proposed for one part may have to
+// another, so every pooled tool is looked up. Caller holds the read lock.
+func (e *Engine) completeCosine(v *vectors, qvs [][]float32, pool map[string]*pooled, proposed func(*pooled) bool, set func(*pooled, float64)) error {
+	if v == nil || len(qvs) == 0 {
 		return nil
 	}
-	var noVec []string
+	var ids []string
 	for _, p := range pool {
-		if !proposed(p) {
-			noVec = append(noVec, p.en.cand.ToolID)
+		if len(qvs) > 1 || !proposed(p) {
+			ids = append(ids, p.en.cand.ToolID)
 		}
 	}
-	if len(noVec) == 0 {
+	if len(ids) == 0 {
 		return nil
 	}
 	// Sorted, so that the vector index sees the same request for the
 	// same query every time.
-	slices.Sort(noVec)
-	hits, err := v.search(qv, len(noVec), vecindex.IDs(noVec...))
-	if err != nil {
-		return err
+	slices.Sort(ids)
+	best := make(map[string]float32, len(ids))
+	for _, qv := range qvs {
+		hits, err := v.search(qv, len(ids), vecindex.IDs(ids...))
+		if err != nil {
+			return err
+		}
+		for _, h := range hits {
+			if s, ok := best[h.ID]; !ok || h.Score > s {
+				best[h.ID] = h.Score
+			}
+		}
 	}
-	for _, h := range hits {
-		set(pool[h.ID], float64(h.Score))
+	for id, s := range best {
+		set(pool[id], float64(s))
 	}
 	return nil
 }

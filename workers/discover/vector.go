@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover/embed"
@@ -112,6 +115,26 @@ func (v *vectors) query(ctx context.Context, text string) ([]float32, error) {
 		return nil, nil
 	}
 	return qv, nil
+}
+
+// queries embeds a request and, when it is in several parts
+// (requestParts), each part too: the vectors a tool's best cosine is taken
+// over. nil, nil when nothing has anything to embed.
+func (v *vectors) queries(ctx context.Context, text string) ([][]float32, error) {
+	texts := append([]string{text}, requestParts(text)...)
+	vecs := make([][]float32, len(texts))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, t := range texts {
+		g.Go(func() error {
+			var err error
+			vecs[i], err = v.query(gctx, t)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(vecs, func(qv []float32) bool { return qv == nil }), nil
 }
 
 // search returns up to n tools by cosine, best first.
