@@ -4,10 +4,12 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/discover/vecindex"
 )
 
 // newEncoderFixture is the fixture registry with the local word vectors and
@@ -111,4 +113,54 @@ func mustEncode(t *testing.T, e *Engine, text string) []float32 {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// A request in parts: every pooled tool's encoder cosine is its best to the
+// whole request or to any part, so each part's tool is close to the request.
+func TestEncoderReadsRequestInParts(t *testing.T) {
+	e := newEncoderFixture(t)
+	ctx := context.Background()
+	parts := []string{"What will the weather be like in Lisbon this weekend?", "Also open a ticket about the broken login page in our repo."}
+	text := strings.Join(parts, " ")
+	q := e.parse(text)
+	qv, err := e.vec.query(ctx, e.vectorText(q, text, ModeHybrid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qe, err := e.enc.queries(ctx, text)
+	if err != nil || len(qe) != 3 {
+		t.Fatalf("encoder query vectors: %d, %v; want the whole request and its 2 parts", len(qe), err)
+	}
+	e.mu.RLock()
+	ps, err := e.pooledRanking(ctx, q, qv, qe, 10, ModeHybrid, nil)
+	e.mu.RUnlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vectors := [][]float32{mustEncode(t, e, text), mustEncode(t, e, parts[0]), mustEncode(t, e, parts[1])}
+	top := map[string]bool{}
+	for i, p := range ps {
+		if i < 3 {
+			top[p.en.cand.ToolID] = true
+		}
+		hs, err := e.enc.search(vectors[0], 1, vecindex.IDs(p.en.cand.ToolID))
+		if err != nil || len(hs) != 1 {
+			t.Fatalf("%s: %v, %v", p.en.cand.ToolID, hs, err)
+		}
+		whole, want := hs[0].Score, hs[0].Score
+		for _, v := range vectors[1:] {
+			hs, _ := e.enc.search(v, 1, vecindex.IDs(p.en.cand.ToolID))
+			want = max(want, hs[0].Score)
+		}
+		if math.Abs(p.encCosine-float64(want)) > 1e-6 {
+			t.Errorf("%s: encoder cosine %v, want the best over the request and its parts, %v", p.en.cand.ToolID, p.encCosine, want)
+		}
+		// Each part's tool is closer to its part than to the blur of both.
+		if id := p.en.cand.ToolID; (id == "weather/getForecast" || id == "github/create_issue") && !(want > whole) {
+			t.Errorf("%s: cosine to its part %v, not above the whole request's %v", id, want, whole)
+		}
+	}
+	if !top["weather/getForecast"] || !top["github/create_issue"] {
+		t.Errorf("top three %v, want the forecast and the issue tool among them", top)
+	}
 }
