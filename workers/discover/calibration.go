@@ -76,13 +76,28 @@ const (
 	// it the model averaged the two slopes and put clear winners too low and
 	// close calls too high, exactly where routing activates.
 	FeatureMarginExcess = "margin_excess"
+	// FeatureEncoderCosine is the sentence encoder's cosine of the intent
+	// and the tool (WithEncoder; 0 without an encoder).
+	FeatureEncoderCosine = "encoder_cosine"
+	// FeatureEncoderMargin is the encoder cosine minus the runner-up's best.
+	FeatureEncoderMargin = "encoder_margin"
+	// FeatureEncoderBest is the best encoder cosine of any pooled tool (the
+	// same for every candidate): the sentence encoder's view of how close
+	// the registry comes to the intent.
+	FeatureEncoderBest = "encoder_best"
+	// FeatureSelfServe is the sentence encoder's best cosine of the request
+	// to what the agent does by itself (selfserve.go; the same for every
+	// candidate, 0 without an encoder): requests an agent answers on its
+	// own read like its abilities, not like any tool.
+	FeatureSelfServe = "self_serve"
 )
 
 var featureNames = []string{
 	FeatureFused, FeatureMargin, FeatureCosine, FeatureCosineMargin, FeatureCoverage,
 	FeatureMention, FeatureAgree, FeatureBoth, FeatureKeywordLogit, FeatureKnown,
 	FeatureSoftCoverage, FeatureSoftKnown, FeatureToolCoverage, FeatureCosineBest, FeatureDescribing,
-	FeatureMarginExcess,
+	FeatureMarginExcess, FeatureEncoderCosine, FeatureEncoderMargin, FeatureEncoderBest,
+	FeatureSelfServe,
 }
 
 // FeatureNames lists every feature a Calibration may use.
@@ -271,6 +286,7 @@ func poolFeatures(ps []*pooled) [][]float64 {
 	// the runner-up of each candidate.
 	f1, f2 := top2(ps, func(p *pooled) float64 { return p.fused })
 	c1, c2 := top2(ps, func(p *pooled) float64 { return p.cosine })
+	e1, e2 := top2(ps, func(p *pooled) float64 { return p.encCosine })
 	out := make([][]float64, len(ps))
 	for i, p := range ps {
 		other := func(v, best, second float64) float64 {
@@ -296,6 +312,10 @@ func poolFeatures(ps []*pooled) [][]float64 {
 		x[13] = c1
 		x[14] = p.describing
 		x[15] = math.Max(0, x[1]-1)
+		x[16] = p.encCosine
+		x[17] = p.encCosine - other(p.encCosine, e1, e2)
+		x[18] = e1
+		x[19] = p.selfServe
 		out[i] = x
 	}
 	return out
@@ -332,3 +352,46 @@ func b2f(b bool) float64 {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// DefaultEncoderCalibration is the shipped model for an engine with the
+// sentence encoder (WithEncoder), which uses it unless given another. It is
+// DefaultCalibration's model refitted the same way (same sets, l2 1e-3,
+// prior 0.9) on the encoder's evidence: P(right | need) adds the encoder
+// cosine, which takes over most of the word vectors' weight; P(needs a
+// tool) adds the encoder's best cosine to any tool and self_serve, how
+// close the request is to what the agent does by itself (selfserve.go,
+// with a negative weight, as it should be).
+//
+// 5-fold cross-validated (TestExploreTopCalibration with
+// DISCOVER_ENCODER=use-lite, six fold shuffles, range): MetaTool ECE
+// 0.015–0.017, activated (≥ 0.85) 17.6–17.8% of queries with 94.4–94.9%
+// right; awareness AUROC 0.849–0.851 (needs a tool vs not); Seal-Tools
+// activated 51.1–51.9% with 99.2–99.4% right. The need factor alone
+// separates better (AUROC 0.879; 0.848 without the encoder's features):
+// the product also ranks low the requests that need a tool but whose top
+// tool is wrong, as a probability of being right must.
+//
+// Also tried (seed 1): without self_serve, AUROC 0.844–0.846; short
+// phrases for the abilities ("write a poem", "give me advice", 17 of them)
+// in place of the seven descriptions, 0.849–0.851; the encoder margin in
+// either factor, no gain; MetaTool queries as extra positives of the need
+// model, 0.845; a prior of 0.8, AUROC 0.858 but MetaTool ECE 0.035.
+func DefaultEncoderCalibration() Calibration {
+	return Calibration{
+		Version: "encoder-1",
+		Features: []string{FeatureMargin, FeatureCosine, FeatureCoverage, FeatureKnown, FeatureToolCoverage, FeatureMarginExcess,
+			FeatureDescribing, FeatureEncoderCosine},
+		Weights: []float64{1.1282, 0.1772, 1.9234, 0.6563, 1.3896, 0.6430, 0.2194, 3.2467},
+		Bias:    -4.3644,
+		Need: &NeedModel{
+			Features: []string{FeatureCosineBest, FeatureKnown, FeatureSoftKnown, FeatureCoverage, FeatureToolCoverage, FeatureCosine,
+				FeatureDescribing, FeatureEncoderBest, FeatureSelfServe},
+			Weights: []float64{3.1339, 2.0127, 0.5738, 2.4188, 2.1875, 2.5099, 0.2854, 3.4386, -3.9516},
+			// -6.0583 fitted on the balanced awareness set (base rate 0.490),
+			// plus logit(0.9) - logit(0.490).
+			Bias:  -3.8226,
+			Prior: 0.9,
+		},
+		Note: "default-5 refitted with the sentence encoder: right + encoder_cosine, need + encoder_best, self_serve; 5-fold CV figures in the doc comment",
+	}
+}

@@ -10,40 +10,51 @@ import (
 )
 
 func TestDefaultCalibrationMonotonic(t *testing.T) {
-	m, err := DefaultCalibration().compile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := make([]float64, len(featureNames))
-	p0 := m.probability(base)
-	// More margin, cosine, coverage, known words, tool coverage or
-	// describing words must never lower the probability that the tool is
-	// right; every feature of the default model is one of these.
-	for _, f := range DefaultCalibration().Features {
-		x := slices.Clone(base)
-		x[slices.Index(featureNames, f)] = 1
-		if p := m.probability(x); p < p0 {
-			t.Errorf("raising %s lowered the probability: %.3f < %.3f", f, p, p0)
-		}
-	}
-	if m.need == nil {
-		t.Fatal("default calibration has no need model")
-	}
-	n0 := m.need.probability(base)
-	// Likewise, a closer best tool, more known words, more coverage must
-	// never make needing a tool less likely.
-	for _, f := range DefaultCalibration().Need.Features {
-		x := slices.Clone(base)
-		x[slices.Index(featureNames, f)] = 1
-		if p := m.need.probability(x); p < n0 {
-			t.Errorf("raising %s lowered P(need): %.3f < %.3f", f, p, n0)
-		}
-	}
-	huge, tiny := slices.Repeat([]float64{1e9}, len(featureNames)), slices.Repeat([]float64{-1e9}, len(featureNames))
-	for _, x := range [][]float64{base, huge, tiny} {
-		if p := m.probability(x); p < 0 || p > 1 || math.IsNaN(p) {
-			t.Errorf("probability %v out of [0,1]", p)
-		}
+	for _, cal := range []Calibration{DefaultCalibration(), DefaultEncoderCalibration()} {
+		t.Run(cal.Version, func(t *testing.T) {
+			m, err := cal.compile()
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := make([]float64, len(featureNames))
+			p0 := m.probability(base)
+			// More margin, cosine (either encoder's), coverage, known
+			// words, tool coverage or describing words must never lower
+			// the probability that the tool is right; every feature of the
+			// shipped models is one of these.
+			for _, f := range cal.Features {
+				x := slices.Clone(base)
+				x[slices.Index(featureNames, f)] = 1
+				if p := m.probability(x); p < p0 {
+					t.Errorf("raising %s lowered the probability: %.3f < %.3f", f, p, p0)
+				}
+			}
+			if m.need == nil {
+				t.Fatal("default calibration has no need model")
+			}
+			n0 := m.need.probability(base)
+			// Likewise, a closer best tool, more known words, more
+			// coverage must never make needing a tool less likely; a
+			// request closer to what the agent does by itself must never
+			// make it more likely.
+			for _, f := range cal.Need.Features {
+				x := slices.Clone(base)
+				x[slices.Index(featureNames, f)] = 1
+				p := m.need.probability(x)
+				if f == FeatureSelfServe && p > n0 {
+					t.Errorf("raising %s raised P(need): %.3f > %.3f", f, p, n0)
+				}
+				if f != FeatureSelfServe && p < n0 {
+					t.Errorf("raising %s lowered P(need): %.3f < %.3f", f, p, n0)
+				}
+			}
+			huge, tiny := slices.Repeat([]float64{1e9}, len(featureNames)), slices.Repeat([]float64{-1e9}, len(featureNames))
+			for _, x := range [][]float64{base, huge, tiny} {
+				if p := m.probability(x); p < 0 || p > 1 || math.IsNaN(p) {
+					t.Errorf("probability %v out of [0,1]", p)
+				}
+			}
+		})
 	}
 }
 

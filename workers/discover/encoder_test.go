@@ -168,3 +168,66 @@ func TestEncoderReadsRequestInParts(t *testing.T) {
 		t.Errorf("top three %v, want the forecast and the issue tool among them", top)
 	}
 }
+
+// An engine with the encoder takes the calibration fitted with the
+// encoder's features, unless it is given one; without, the plain default.
+func TestEncoderCalibrationChoice(t *testing.T) {
+	if v := newEncoderFixture(t).Calibration().Version; v != DefaultEncoderCalibration().Version {
+		t.Errorf("engine with the encoder uses calibration %q, want %q", v, DefaultEncoderCalibration().Version)
+	}
+	emb, err := embed.NewLocal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := embed.NewUSELite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	given := DefaultCalibration()
+	given.Version = "given"
+	if v := newFixture(t, WithEmbedder(emb), WithEncoder(enc), WithCalibration(given)).Calibration().Version; v != "given" {
+		t.Errorf("engine given a calibration uses %q", v)
+	}
+	if v := newFixture(t, WithEmbedder(emb)).Calibration().Version; v != DefaultCalibration().Version {
+		t.Errorf("engine without the encoder uses calibration %q, want %q", v, DefaultCalibration().Version)
+	}
+}
+
+// A request the agent answers by itself reads like its abilities, and its
+// top tool's confidence is lower than a real tool request's.
+func TestSelfServeFeature(t *testing.T) {
+	e := newEncoderFixture(t)
+	ctx := context.Background()
+	pool := func(text string) []*pooled {
+		q := e.parse(text)
+		qv, err := e.vec.query(ctx, e.vectorText(q, text, ModeHybrid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		qe, err := e.enc.queries(ctx, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.mu.RLock()
+		defer e.mu.RUnlock()
+		ps, err := e.pooledRanking(ctx, q, qv, qe, 10, ModeHybrid, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.calibration().confidences(ps)
+		return ps
+	}
+	chat := pool("Write a short poem about autumn leaves falling in the park")
+	tool := pool("Get the weather forecast for Lisbon for the next three days")
+	if !(chat[0].selfServe > tool[0].selfServe) {
+		t.Errorf("self_serve: poem %.3f, forecast %.3f; want the poem higher", chat[0].selfServe, tool[0].selfServe)
+	}
+	for _, p := range chat {
+		if p.selfServe != chat[0].selfServe {
+			t.Fatalf("self_serve differs across candidates: %v vs %v", p.selfServe, chat[0].selfServe)
+		}
+	}
+	if !(chat[0].conf < tool[0].conf) {
+		t.Errorf("top confidence: poem %.3f (%s), forecast %.3f (%s); want the poem lower", chat[0].conf, chat[0].en.cand.ToolID, tool[0].conf, tool[0].en.cand.ToolID)
+	}
+}

@@ -29,6 +29,8 @@ type Engine struct {
 	vec  *vectors
 	// enc is the sentence encoder's side (WithEncoder), nil without.
 	enc *vectors
+	// abilities are the encoder's vectors of assistantAbilities.
+	abilities [][]float32
 	// soft holds the word vectors of soft term matching, nil without.
 	soft  *softTable
 	calib atomic.Pointer[calibModel]
@@ -125,7 +127,7 @@ func (e *Engine) startVectors(tools []schemas.Manifest) error {
 	if e.cfg.encoder != nil && e.mode != ModeVector {
 		ecfg := e.cfg
 		ecfg.embedder = e.cfg.encoder
-		if e.enc, err = newVectors(context.Background(), ecfg, tools); err != nil {
+		if err := e.startEncoder(ecfg, tools); err != nil {
 			e.cfg.log.Error("discover: sentence encoder unavailable, searching without it", slog.Any("err", err))
 		}
 	}
@@ -136,6 +138,28 @@ func (e *Engine) startVectors(tools []schemas.Manifest) error {
 	}
 	if e.mode == ModeAuto {
 		e.mode = ModeHybrid
+	}
+	return nil
+}
+
+// startEncoder builds the sentence encoder's side and, unless a calibration
+// was given, switches to the one fitted with the encoder's features.
+func (e *Engine) startEncoder(cfg config, tools []schemas.Manifest) error {
+	enc, err := newVectors(context.Background(), cfg, tools)
+	if err != nil {
+		return err
+	}
+	abilities, err := encodeAbilities(context.Background(), enc)
+	if err != nil {
+		return err
+	}
+	e.enc, e.abilities = enc, abilities
+	if e.cfg.calib == nil {
+		m, err := DefaultEncoderCalibration().compile()
+		if err != nil {
+			return fmt.Errorf("discover: %w", err)
+		}
+		e.calib.Store(m)
 	}
 	return nil
 }

@@ -68,9 +68,15 @@ func (e *Engine) explainPool(t testing.TB, text string) []*pooled {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var qe [][]float32
+	if e.enc != nil {
+		if qe, err = e.enc.queries(ctx, text); err != nil {
+			t.Fatal(err)
+		}
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	ps, err := e.pooledRanking(ctx, q, qv, nil, 10, ModeHybrid, e.admit(Filter{}))
+	ps, err := e.pooledRanking(ctx, q, qv, qe, 10, ModeHybrid, e.admit(Filter{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +96,20 @@ func devFiles(t *testing.T, set string, qs []benchQuery) map[string][]benchQuery
 func hybridBench(t *testing.T, set string) (*Engine, []benchQuery) {
 	emb := needVectors(t)
 	tools := loadTools(t, needBench(t, set, "tools.jsonl"))
-	e, err := New(tools, WithEmbedder(emb))
+	opts := []Option{WithEmbedder(emb)}
+	// DISCOVER_ENCODER=use-lite explores with the sentence encoder.
+	switch enc := os.Getenv("DISCOVER_ENCODER"); enc {
+	case "", "none":
+	case "use-lite":
+		u, err := embed.NewUSELite()
+		if err != nil {
+			t.Fatalf("DISCOVER_ENCODER=use-lite: %v", err)
+		}
+		opts = append(opts, WithEncoder(u))
+	default:
+		t.Fatalf("DISCOVER_ENCODER=%q: want none or use-lite", enc)
+	}
+	e, err := New(tools, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,6 +81,27 @@ func TestExploreTopCalibration(t *testing.T) {
 		}
 		t.Logf("  P(right | need) fitted on all: weights %v bias %.4f", fmtWeights(c.Weights), c.Bias)
 	}
+	var aw []int
+	pos := 0
+	for i, r := range rows {
+		if r.Set == "awareness" {
+			aw = append(aw, i)
+			if r.Need {
+				pos++
+			}
+		}
+	}
+	ny := make([]bool, len(aw))
+	for k, i := range aw {
+		ny[k] = rows[i].Need
+	}
+	nc, err := fitAnyNames(needFs, projectExt(rows, aw, needFs), ny, nil, 1e-3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	baseRate := float64(pos) / float64(len(aw))
+	t.Logf("P(need) %v fitted on all: weights %v bias %.4f (%.4f on the set, base rate %.3f, plus logit(%.2f) - logit(base))",
+		needFs, fmtWeights(nc.Weights), nc.Bias+logit(def.Need.Prior, 30)-logit(baseRate, 30), nc.Bias, baseRate, def.Need.Prior)
 }
 
 // topVariant is one way to compute the confidence.

@@ -110,8 +110,11 @@ type pooled struct {
 	// toolCov is the share of the tool's own words the query matches,
 	// softly (soft.go).
 	toolCov float64
-	fused   float64
-	conf    float64
+	// selfServe is how close the request is to what the agent does by
+	// itself (selfserve.go), the same for every candidate.
+	selfServe float64
+	fused     float64
+	conf      float64
 }
 
 // hybridSearch pools both sides' best tools, completes every pooled tool's
@@ -234,8 +237,10 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		return nil, err
 	}
 	e.coverages(q, order)
+	self := selfServe(e.abilities, qe)
 	for _, p := range order {
 		p.mention = mentioned[p.en.cand.ToolID]
+		p.selfServe = self
 	}
 	e.cfg.fusion.fuse(order, mode)
 	slices.SortStableFunc(order, func(a, b *pooled) int {
