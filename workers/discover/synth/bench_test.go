@@ -16,7 +16,9 @@ import (
 
 // Discovery speed on synthetic registries: per-query latency (p50/p99),
 // index build time and memory per tool, and put → searchable latency, for
-// hybrid discovery with the local embedder and keyword-only beside it.
+// hybrid discovery with the local embedder and keyword-only beside it, and
+// up to 10k tools hybrid with the USE-lite sentence encoder too (encoding
+// a million tools would take hours).
 //
 //	go test -run '^$' -bench 'Discovery/tools=(1k|10k|100k)' -benchtime 200x ./workers/discover/synth/
 //	go test -run '^$' -bench 'Discovery/tools=1M' -benchtime 200x -timeout 60m ./workers/discover/synth/
@@ -32,18 +34,27 @@ func BenchmarkDiscovery(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	encoder, err := embed.NewUSELite()
+	if err != nil && !errors.Is(err, embed.ErrUnavailable) {
+		b.Fatal(err)
+	}
+	type mode struct {
+		name string
+		opts []discover.Option
+	}
 	for _, size := range sizes {
 		// Generated on first use: a run of the small sizes must not pay
 		// for a million manifests it never indexes.
 		var tools []schemas.Manifest
 		var queries []string
-		for _, mode := range []struct {
-			name string
-			opts []discover.Option
-		}{
+		modes := []mode{
 			{"keyword", nil},
 			{"hybrid", []discover.Option{discover.WithEmbedder(local), discover.WithMode(discover.ModeHybrid)}},
-		} {
+		}
+		if encoder != nil && size.n <= 10_000 {
+			modes = append(modes, mode{"encoder", []discover.Option{discover.WithEmbedder(local), discover.WithEncoder(encoder), discover.WithMode(discover.ModeHybrid)}})
+		}
+		for _, mode := range modes {
 			b.Run(fmt.Sprintf("tools=%s/%s", size.name, mode.name), func(b *testing.B) {
 				if tools == nil {
 					tools = Tools(size.n, 1)
