@@ -83,10 +83,12 @@ func WithCompactAfter(n int) Option { return func(c *config) { c.compactAfter = 
 func WithEmbedder(e embed.Embedder) Option { return func(c *config) { c.embedder = e } }
 
 // WithEncoder adds a sentence encoder (embed.NewUSELite) beside the
-// embedder: a second vector side whose cosine is one more fused term. It
-// reads a request as a sentence where the embedder averages its words, and
-// costs accordingly (tens of milliseconds per text), so it is for
-// registries where ranking quality matters more than latency. It needs
+// embedder: a second vector side whose cosine is one more fused term, a
+// request in several sentences read part by part. It reads a request as a
+// sentence where the embedder averages its words, and costs accordingly
+// (milliseconds per text, against microseconds), so it is for registries
+// where ranking quality matters more than latency. Unless WithCalibration
+// says otherwise, the engine then uses DefaultEncoderCalibration. It needs
 // WithEmbedder; hybrid searches use it, keyword and vector searches do not.
 func WithEncoder(e embed.Embedder) Option { return func(c *config) { c.encoder = e } }
 
