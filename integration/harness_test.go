@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/toolyard/toolyard/pipeline"
@@ -139,6 +140,21 @@ func runStagesInProcess(t *testing.T, env *pipelinetest.Env, registryFile string
 		}()
 	}
 	t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
+// connectJS connects to the server at url, closed when the test ends.
+func connectJS(t *testing.T, url string, opts ...nats.Option) jetstream.JetStream {
+	t.Helper()
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
 }
 
 // publishOutput publishes an agent output and returns its message id.

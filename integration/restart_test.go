@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/toolyard/toolyard/schemas"
 )
@@ -29,15 +28,7 @@ func TestEmbeddedServerRestartLosesNothing(t *testing.T) {
 		return p
 	}
 	first := up()
-	nc, err := nats.Connect(url, nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := connectJS(t, url, nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
 	const n = 20
 	for i := 0; i < n; i++ {
 		// Each publish is acknowledged by the server before the next.
@@ -48,7 +39,7 @@ func TestEmbeddedServerRestartLosesNothing(t *testing.T) {
 	up()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for !nc.IsConnected() && ctx.Err() == nil {
+	for !js.Conn().IsConnected() && ctx.Err() == nil {
 		time.Sleep(50 * time.Millisecond)
 	}
 	rs := results(t, js, "restart", 60*time.Second, countAnswered(n))

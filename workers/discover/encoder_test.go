@@ -31,14 +31,9 @@ func TestEncoderAddsFusedTerm(t *testing.T) {
 	e := newEncoderFixture(t)
 	ctx := context.Background()
 	text := "how much room is left on my hard disk"
-	q := e.parse(text)
-	qv, err := e.vec.query(ctx, e.vectorText(q, text, ModeHybrid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	qe, err := e.enc.queries(ctx, text)
-	if err != nil || len(qe) != 1 {
-		t.Fatalf("encoder query vector: %v, %v", qe, err)
+	q, qv, qe := e.testQuery(t, text)
+	if len(qe) != 1 {
+		t.Fatalf("%d encoder query vectors, want 1", len(qe))
 	}
 	e.mu.RLock()
 	without, err := e.pooledRanking(ctx, q, qv, nil, 10, ModeHybrid, nil)
@@ -119,24 +114,12 @@ func mustEncode(t *testing.T, e *Engine, text string) []float32 {
 // whole request or to any part, so each part's tool is close to the request.
 func TestEncoderReadsRequestInParts(t *testing.T) {
 	e := newEncoderFixture(t)
-	ctx := context.Background()
 	parts := []string{"What will the weather be like in Lisbon this weekend?", "Also open a ticket about the broken login page in our repo."}
 	text := strings.Join(parts, " ")
-	q := e.parse(text)
-	qv, err := e.vec.query(ctx, e.vectorText(q, text, ModeHybrid))
-	if err != nil {
-		t.Fatal(err)
+	if _, _, qe := e.testQuery(t, text); len(qe) != 3 {
+		t.Fatalf("%d encoder query vectors, want the whole request and its 2 parts", len(qe))
 	}
-	qe, err := e.enc.queries(ctx, text)
-	if err != nil || len(qe) != 3 {
-		t.Fatalf("encoder query vectors: %d, %v; want the whole request and its 2 parts", len(qe), err)
-	}
-	e.mu.RLock()
-	ps, err := e.pooledRanking(ctx, q, qv, qe, 10, ModeHybrid, nil)
-	e.mu.RUnlock()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := e.explainPool(t, text)
 	vectors := [][]float32{mustEncode(t, e, text), mustEncode(t, e, parts[0]), mustEncode(t, e, parts[1])}
 	top := map[string]bool{}
 	var fromPart []string
@@ -197,23 +180,8 @@ func TestEncoderCalibrationChoice(t *testing.T) {
 // top tool's confidence is lower than a real tool request's.
 func TestSelfServeFeature(t *testing.T) {
 	e := newEncoderFixture(t)
-	ctx := context.Background()
 	pool := func(text string) []*pooled {
-		q := e.parse(text)
-		qv, err := e.vec.query(ctx, e.vectorText(q, text, ModeHybrid))
-		if err != nil {
-			t.Fatal(err)
-		}
-		qe, err := e.enc.queries(ctx, text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.mu.RLock()
-		defer e.mu.RUnlock()
-		ps, err := e.pooledRanking(ctx, q, qv, qe, 10, ModeHybrid, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ps := e.explainPool(t, text)
 		e.calibration().confidences(ps)
 		return ps
 	}

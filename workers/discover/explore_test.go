@@ -62,6 +62,20 @@ func runPooled(t *testing.T, e *Engine, qs []benchQuery) (ranked [][]string, top
 }
 
 func (e *Engine) explainPool(t testing.TB, text string) []*pooled {
+	q, qv, qe := e.testQuery(t, text)
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	ps, err := e.pooledRanking(context.Background(), q, qv, qe, 10, ModeHybrid, e.admit(Filter{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// testQuery is what a hybrid search of text starts from: the parsed
+// query, its word-vector query vector and, with an encoder, the encoder's.
+func (e *Engine) testQuery(t testing.TB, text string) (parsedQuery, []float32, [][]float32) {
+	t.Helper()
 	ctx := context.Background()
 	q := e.parse(text)
 	qv, err := e.vec.query(ctx, e.vectorText(q, text, ModeHybrid))
@@ -74,13 +88,7 @@ func (e *Engine) explainPool(t testing.TB, text string) []*pooled {
 			t.Fatal(err)
 		}
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	ps, err := e.pooledRanking(ctx, q, qv, qe, 10, ModeHybrid, e.admit(Filter{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ps
+	return q, qv, qe
 }
 
 // devFiles are the dev query files of a set by name: its queries, and for

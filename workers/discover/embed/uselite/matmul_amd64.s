@@ -1,5 +1,19 @@
 #include "textflag.h"
 
+// ARGS loads both kernels' arguments: CX the steps, SI x, R8 its row
+// stride (R11 three strides), DI w, R9 its row stride, DX and R12 y, R10
+// its row stride.
+#define ARGS \
+	MOVQ k+0(FP), CX; \
+	MOVQ x+8(FP), SI; \
+	MOVQ xstride+16(FP), R8; \
+	MOVQ w+24(FP), DI; \
+	MOVQ wstride+32(FP), R9; \
+	MOVQ y+40(FP), DX; \
+	MOVQ ystride+48(FP), R10; \
+	LEAQ (R8)(R8*2), R11; \
+	MOVQ DX, R12
+
 #define ROW(off, a, b, c, d) \
 	VMOVUPS (off), a; VMOVUPS 64(off), b; VMOVUPS 128(off), c; VMOVUPS 192(off), d
 
@@ -12,15 +26,7 @@
 //
 // func gemm4x64(k int, x *float32, xstride uintptr, w *float32, wstride uintptr, y *float32, ystride uintptr)
 TEXT ·gemm4x64(SB), NOSPLIT, $0-56
-	MOVQ k+0(FP), CX
-	MOVQ x+8(FP), SI
-	MOVQ xstride+16(FP), R8
-	MOVQ w+24(FP), DI
-	MOVQ wstride+32(FP), R9
-	MOVQ y+40(FP), DX
-	MOVQ ystride+48(FP), R10
-	LEAQ (R8)(R8*2), R11
-	MOVQ DX, R12
+	ARGS
 	ROW(R12, Z0, Z1, Z2, Z3)
 	ADDQ R10, R12
 	ROW(R12, Z4, Z5, Z6, Z7)
@@ -84,15 +90,7 @@ done:
 //
 // func gemm4x16(k int, x *float32, xstride uintptr, w *float32, wstride uintptr, y *float32, ystride uintptr)
 TEXT ·gemm4x16(SB), NOSPLIT, $0-56
-	MOVQ k+0(FP), CX
-	MOVQ x+8(FP), SI
-	MOVQ xstride+16(FP), R8
-	MOVQ w+24(FP), DI
-	MOVQ wstride+32(FP), R9
-	MOVQ y+40(FP), DX
-	MOVQ ystride+48(FP), R10
-	LEAQ (R8)(R8*2), R11
-	MOVQ DX, R12
+	ARGS
 	ROW16(R12, Y0, Y1)
 	ADDQ R10, R12
 	ROW16(R12, Y2, Y3)
