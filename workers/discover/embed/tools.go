@@ -115,11 +115,15 @@ func EmbedTools(ctx context.Context, e Embedder, cache Cache, tools []schemas.Ma
 		}
 		missing[h] = append(missing[h], i)
 	}
+	text := ToolText
+	if t, ok := e.(ToolTexter); ok {
+		text = t.ToolText
+	}
 	for start := 0; start < len(order); start += cfg.batch {
 		batch := order[start:min(start+cfg.batch, len(order))]
 		texts := make([]string, len(batch))
 		for k, h := range batch {
-			texts[k] = ToolText(tools[missing[h][0]])
+			texts[k] = text(tools[missing[h][0]])
 		}
 		vs, err := e.EmbedDocuments(ctx, texts)
 		if err != nil {

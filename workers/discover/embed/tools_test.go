@@ -209,3 +209,31 @@ func TestToolText(t *testing.T) {
 		t.Errorf("ToolText =\n%q\nwant\n%q", got, want)
 	}
 }
+
+// An embedder with a text of its own (ToolTexter) is given that text, not
+// ToolText: USE-lite reads a tool's name, id and description only.
+func TestEmbedToolsUsesTheEmbeddersToolText(t *testing.T) {
+	u, err := NewUSELite()
+	if err != nil {
+		t.Fatalf("sentence encoder (run `make embeddings`): %v", err)
+	}
+	m := schemas.Manifest{
+		ID: "maps/scrape", Name: "googleMapsScraper", Description: "Scrape places from Google Maps.",
+		Keywords:   []string{"maps", "leads"},
+		Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"What to search"}}}`),
+	}
+	if got, want := u.ToolText(m), "google maps scraper (maps scrape). Scrape places from Google Maps"; got != want {
+		t.Fatalf("USELite.ToolText =\n%q\nwant\n%q", got, want)
+	}
+	e := &countingEmbedder{Embedder: u}
+	counted := struct {
+		*countingEmbedder
+		ToolTexter
+	}{e, u}
+	if _, err := EmbedTools(context.Background(), counted, nil, []schemas.Manifest{m}); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.batches) != 1 || !slices.Equal(e.batches[0], []string{u.ToolText(m)}) {
+		t.Errorf("EmbedTools embedded %q, want the encoder's own text", e.batches)
+	}
+}

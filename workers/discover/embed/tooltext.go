@@ -26,6 +26,13 @@ var defaultTextFields = textFields{keywords: true, paramNames: true, paramDescs:
 // acts on.
 func ToolText(m schemas.Manifest) string { return toolText(m, defaultTextFields) }
 
+// ToolTexter is an embedder that reads a tool from a text of its own
+// rather than ToolText. Its ID must name that text, since cached vectors
+// are keyed by embedder and manifest, not by text.
+type ToolTexter interface {
+	ToolText(m schemas.Manifest) string
+}
+
 func toolText(m schemas.Manifest, tf textFields) string {
 	var b strings.Builder
 	name := m.Name

