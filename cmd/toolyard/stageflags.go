@@ -54,7 +54,7 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.StringVar(&f.embedder.Provider, "embedder", "local", "embedder: local (offline word vectors built into the binary), ollama, openai (any OpenAI-compatible endpoint), or none")
 	fl.StringVar(&f.embedder.Model, "embedder-model", "", "embedding model for ollama/openai (e.g. all-minilm, nomic-embed-text, text-embedding-3-small)")
 	fl.StringVar(&f.embedder.URL, "embedder-url", "", "embedding endpoint for ollama/openai (e.g. http://127.0.0.1:11434)")
-	fl.StringVar(&f.encoder, "encoder", "none", "sentence encoder added to hybrid discovery: none, or use-lite (Universal Sentence Encoder lite, built into the binary: better ranking of paraphrased requests for about 3 ms more per search and 10 ms per new tool)")
+	fl.StringVar(&f.encoder, "encoder", "none", "sentence encoder added to hybrid discovery: none, or use-lite (Universal Sentence Encoder lite, built into the binary: better ranking of paraphrased and multi-part requests for a few ms more per search and per new tool)")
 	f.llm.register(fl)
 	f.sess.register(cmd)
 	f.join.register(fl)
