@@ -99,13 +99,16 @@ milliseconds per query and per tool.`,
 	fl.StringVar(&queriesFile, "queries", "", "query file (JSONL)")
 	fl.StringVar(&outFile, "out", "", "write one JSON line per query here")
 	fl.StringVar(&mode, "mode", "auto", "retrieval: keyword, vector, hybrid, all, or auto (hybrid when the vectors are built)")
-	fl.StringVar(&encoder, "encoder", "none", "sentence encoder added to hybrid search: none or use-lite")
+	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
 	fl.IntVar(&k, "k", 10, "candidates per query")
 	fl.Float64Var(&th.Activate, "activate-threshold", th.Activate, "tier threshold for activation")
 	fl.Float64Var(&th.Multiple, "multiple-threshold", th.Multiple, "tier threshold for multiple matches")
 	fl.Float64Var(&th.Weak, "weak-threshold", th.Weak, "tier threshold for weak matches")
 	return c
 }
+
+// encoderUsage documents the eval commands' --encoder.
+const encoderUsage = "sentence encoder added to hybrid discovery: none or use-lite"
 
 // evalModes reads --mode into the modes to run and, when any needs
 // vectors, the local embedder. Asking for vectors that are not built is an

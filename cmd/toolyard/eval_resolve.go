@@ -21,11 +21,11 @@ import (
 
 func newEvalResolve() *cobra.Command {
 	var (
-		toolsFile, queriesFile, outFile, mode, resolver string
-		k                                               int
-		goldTool, asJSON                                bool
-		th                                              = route.DefaultThresholds()
-		lf                                              llmFlags
+		toolsFile, queriesFile, outFile, mode, resolver, encoder string
+		k                                                        int
+		goldTool, asJSON                                         bool
+		th                                                       = route.DefaultThresholds()
+		lf                                                       llmFlags
 	)
 	c := &cobra.Command{
 		Use:   "resolve --tools FILE --queries FILE [--out FILE]",
@@ -78,9 +78,16 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 			if err != nil {
 				return err
 			}
+			enc, err := embed.NewEncoder(encoder)
+			if err != nil {
+				return fmt.Errorf("--encoder: %w", err)
+			}
 			opts := []discover.Option{discover.WithMode(modes[0])}
 			if emb != nil {
 				opts = append(opts, discover.WithEmbedder(emb), discover.WithVectorCache(embed.NewMemoryCache()))
+			}
+			if enc != nil {
+				opts = append(opts, discover.WithEncoder(enc))
 			}
 			start := time.Now()
 			engine, err := discover.New(tools, opts...)
@@ -143,6 +150,7 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 	fl.StringVar(&queriesFile, "queries", "", "query file (JSONL)")
 	fl.StringVar(&outFile, "out", "", "write one JSON line per query here")
 	fl.StringVar(&mode, "mode", "auto", "discovery: keyword, vector, hybrid, or auto (hybrid when the vectors are built)")
+	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
 	fl.StringVar(&resolver, "resolver", "deterministic", "argument resolver: deterministic, or llm (the LLM resolver, configured by --llm …)")
 	lf.register(fl)
 	fl.BoolVar(&goldTool, "gold-tool", false, "resolve against the gold tool instead of the discovered one (the resolver alone)")
