@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ func TestUpWithSentenceEncoder(t *testing.T) {
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--encoder", "use-lite")
 	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
-	if !strings.Contains(up.stderr.String(), "encoder=use-lite:") {
+	if !regexp.MustCompile(`encoder="?use-lite:`).MatchString(up.stderr.String()) {
 		t.Fatalf("up does not say it runs the encoder:\n%s", up.stderr.String())
 	}
 	out, err := exec.Command(binary, "publish", "--nats", url, "--session", "enc", "--wait", "--timeout", "30s",

@@ -170,31 +170,29 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 		return keywordOnly("embedder unavailable")
 	}
 	opts = append(opts, discover.WithEmbedder(e))
-	sides := []embed.Embedder{e}
 	if enc != nil {
 		opts = append(opts, discover.WithEncoder(enc))
-		sides = append(sides, enc)
 	}
-	if js != nil {
-		cache, err := embed.OpenKVCache(ctx, js)
+	if js == nil {
+		return opts, nil
+	}
+	cache, err := embed.OpenKVCache(ctx, js)
+	if err != nil {
+		return nil, err
+	}
+	preload := func(side embed.Embedder) int {
+		n, err := cache.Preload(ctx, side.ID())
 		if err != nil {
-			return nil, err
+			log.Warn("vector cache not preloaded; tools will be embedded again", "embedder", side.ID(), "error", err)
 		}
-		attrs := []any{"embedder", e.ID()}
-		for _, side := range sides {
-			n, err := cache.Preload(ctx, side.ID())
-			if err != nil {
-				log.Warn("vector cache not preloaded; tools will be embedded again", "embedder", side.ID(), "error", err)
-			}
-			attrs = append(attrs, "cached_vectors:"+side.ID(), n)
-		}
-		if enc != nil {
-			attrs = append(attrs, "encoder", enc.ID())
-		}
-		log.Info("discovery is hybrid", attrs...)
-		opts = append(opts, discover.WithVectorCache(cache))
+		return n
 	}
-	return opts, nil
+	attrs := []any{"embedder", e.ID(), "cached_vectors", preload(e)}
+	if enc != nil {
+		attrs = append(attrs, "encoder", enc.ID(), "cached_encodings", preload(enc))
+	}
+	log.Info("discovery is hybrid", attrs...)
+	return append(opts, discover.WithVectorCache(cache)), nil
 }
 
 // runStages runs the named stages until ctx ends.
