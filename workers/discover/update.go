@@ -2,6 +2,7 @@ package discover
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -26,16 +27,8 @@ func (e *Engine) Put(m schemas.Manifest) error {
 		return fmt.Errorf("discover: put tool %s: %w", m.ID, err)
 	}
 	e.post.put(en)
-	for _, side := range []struct {
-		v   *vectors
-		vec []float32
-	}{{e.vec, vec}, {e.enc, encVec}} {
-		if side.v == nil {
-			continue
-		}
-		if err := side.v.put(m.ID, side.vec); err != nil {
-			return fmt.Errorf("discover: put tool %s: %w", m.ID, err)
-		}
+	if err := errors.Join(e.vec.put(m.ID, vec), e.enc.put(m.ID, encVec)); err != nil {
+		return fmt.Errorf("discover: put tool %s: %w", m.ID, err)
 	}
 	if old, ok := e.tools[m.ID]; ok {
 		e.stats.remove(old)
@@ -76,12 +69,8 @@ func (e *Engine) Remove(id string) error {
 		return fmt.Errorf("discover: remove tool %s: %w", id, err)
 	}
 	e.post.remove(id)
-	if e.vec != nil {
-		e.vec.idx.Remove(id)
-	}
-	if e.enc != nil {
-		e.enc.idx.Remove(id)
-	}
+	e.vec.remove(id)
+	e.enc.remove(id)
 	e.stats.remove(old)
 	delete(e.tools, id)
 	return e.changed(change{id: id})

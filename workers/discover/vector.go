@@ -90,11 +90,15 @@ func (v *vectors) embedTools(ctx context.Context, tools []schemas.Manifest) ([][
 	return vecs, nil
 }
 
-// put indexes a tool's vector. A tool whose text has nothing to embed is
-// left out, since a zero vector is equally close to everything, and so is
-// one without a vector (nil: its embedder failed): an old vector would
-// describe the old manifest, so the tool is found by keywords only.
+// put indexes a tool's vector; nothing on a side the engine does not have
+// (nil). A tool whose text has nothing to embed is left out, since a zero
+// vector is equally close to everything, and so is one without a vector
+// (nil: its embedder failed): an old vector would describe the old
+// manifest, so the tool is found by keywords only.
 func (v *vectors) put(id string, vec []float32) error {
+	if v == nil {
+		return nil
+	}
 	if isZero(vec) {
 		v.idx.Remove(id)
 		return nil
@@ -103,6 +107,13 @@ func (v *vectors) put(id string, vec []float32) error {
 		return fmt.Errorf("index vector of tool %s: %w", id, err)
 	}
 	return nil
+}
+
+// remove drops a tool's vector; nothing on a side the engine does not have.
+func (v *vectors) remove(id string) {
+	if v != nil {
+		v.idx.Remove(id)
+	}
 }
 
 // query embeds an intent; nil, nil when it has nothing to embed.

@@ -35,27 +35,29 @@ func matmulWith(kn *kernel, y, x, w []float32, n, in, out int) {
 		matmulGo(y, x, w, n, in, out)
 		return
 	}
-	// Kernels take rows four at a time; a short last block is computed in
-	// zero-padded copies.
+	// Kernels take rows four at a time. Column strips outermost: a strip
+	// of w (in × width) stays in cache while every row block passes over
+	// it.
 	full := n / rows * rows
-	xp, yp := x, y
-	if full < n {
-		padded := full + rows
-		xp = make([]float32, padded*in)
-		yp = make([]float32, padded*out)
-		copy(xp, x[:n*in])
-		copy(yp, y[:n*out])
-	}
-	// Column strips outermost: a strip of w (in × width) stays in cache
-	// while every row block passes over it.
 	for c := 0; c < out; c += kn.width {
-		for r := 0; r < n; r += rows {
-			kn.run(in, &xp[r*in], uintptr(in*4), &w[c], uintptr(out*4), &yp[r*out+c], uintptr(out*4))
+		for r := 0; r < full; r += rows {
+			kn.run(in, &x[r*in], uintptr(in*4), &w[c], uintptr(out*4), &y[r*out+c], uintptr(out*4))
 		}
 	}
-	if full < n {
-		copy(y[:n*out], yp)
+	if full == n {
+		return
 	}
+	// The short last block goes through four-row copies, zero-padded:
+	// copying just these rows, not the whole matrices.
+	tail := n - full
+	xt := make([]float32, rows*in)
+	yt := make([]float32, rows*out)
+	copy(xt, x[full*in:n*in])
+	copy(yt, y[full*out:n*out])
+	for c := 0; c < out; c += kn.width {
+		kn.run(in, &xt[0], uintptr(in*4), &w[c], uintptr(out*4), &yt[c], uintptr(out*4))
+	}
+	copy(y[full*out:n*out], yt[:tail*out])
 }
 
 // matmulGo is the portable product.
