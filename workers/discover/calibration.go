@@ -26,83 +26,6 @@ type Calibration struct {
 	Note string `json:"note,omitempty"`
 }
 
-// Feature names a Calibration may use. Each is computed for every
-// candidate; "runner-up" is the strongest other candidate in the pool.
-const (
-	// FeatureFused is the fused ranking score.
-	FeatureFused = "fused"
-	// FeatureMargin is the fused score minus the runner-up's.
-	FeatureMargin = "margin"
-	// FeatureCosine is the cosine of the intent and tool vectors.
-	FeatureCosine = "cosine"
-	// FeatureCosineMargin is the cosine minus the runner-up's best cosine.
-	FeatureCosineMargin = "cosine_margin"
-	// FeatureCoverage is the idf-weighted share of the intent's describing
-	// words the tool contains.
-	FeatureCoverage = "coverage"
-	// FeatureMention is the specificity of an exact name mention, 0 without.
-	FeatureMention = "mention"
-	// FeatureAgree is 1 when both sides rank the tool first.
-	FeatureAgree = "agree"
-	// FeatureBoth is 1 when both sides proposed the tool.
-	FeatureBoth = "both"
-	// FeatureKeywordLogit is the logit of the keyword engine's own
-	// confidence heuristic (fit × share + mention), clipped to ±8.
-	FeatureKeywordLogit = "keyword_logit"
-	// FeatureKnown is the idf-weighted share of the intent's describing
-	// words that any tool contains (the same for every candidate): chat and
-	// questions no tool serves use words the registry does not.
-	FeatureKnown = "known"
-	// FeatureSoftCoverage is coverage with paraphrases credited by the
-	// word-vector cosine of each describing word to the tool's words.
-	FeatureSoftCoverage = "soft_coverage"
-	// FeatureSoftKnown is the idf-weighted share of the describing words
-	// some pooled tool matches, softly (the same for every candidate).
-	FeatureSoftKnown = "soft_known"
-	// FeatureToolCoverage is the idf-weighted share of the tool's own words
-	// the intent matches, exactly or by word-vector cosine: how much of what
-	// the tool does is what was asked.
-	FeatureToolCoverage = "tool_coverage"
-	// FeatureCosineBest is the best cosine of any pooled tool (the same for
-	// every candidate): how close the registry comes to the intent at all.
-	FeatureCosineBest = "cosine_best"
-	// FeatureDescribing is log(1 + the number of the intent's describing
-	// terms), the same for every candidate.
-	FeatureDescribing = "describing_words"
-	// FeatureMarginExcess is the fused margin beyond 1, max(0, margin-1):
-	// a lead of more than one whole term of evidence (fusion adds terms in
-	// [0, 1]). Right answers grow likelier with the margin faster above
-	// that than below, which one linear margin weight cannot say; without
-	// it the model averaged the two slopes and put clear winners too low and
-	// close calls too high, exactly where routing activates.
-	FeatureMarginExcess = "margin_excess"
-	// FeatureEncoderCosine is the sentence encoder's cosine of the intent
-	// and the tool (WithEncoder; 0 without an encoder).
-	FeatureEncoderCosine = "encoder_cosine"
-	// FeatureEncoderMargin is the encoder cosine minus the runner-up's best.
-	FeatureEncoderMargin = "encoder_margin"
-	// FeatureEncoderBest is the best encoder cosine of any pooled tool (the
-	// same for every candidate): the sentence encoder's view of how close
-	// the registry comes to the intent.
-	FeatureEncoderBest = "encoder_best"
-	// FeatureSelfServe is the sentence encoder's best cosine of the request
-	// to what the agent does by itself (selfserve.go; the same for every
-	// candidate, 0 without an encoder): requests an agent answers on its
-	// own read like its abilities, not like any tool.
-	FeatureSelfServe = "self_serve"
-)
-
-var featureNames = []string{
-	FeatureFused, FeatureMargin, FeatureCosine, FeatureCosineMargin, FeatureCoverage,
-	FeatureMention, FeatureAgree, FeatureBoth, FeatureKeywordLogit, FeatureKnown,
-	FeatureSoftCoverage, FeatureSoftKnown, FeatureToolCoverage, FeatureCosineBest, FeatureDescribing,
-	FeatureMarginExcess, FeatureEncoderCosine, FeatureEncoderMargin, FeatureEncoderBest,
-	FeatureSelfServe,
-}
-
-// FeatureNames lists every feature a Calibration may use.
-func FeatureNames() []string { return slices.Clone(featureNames) }
-
 // DefaultCalibration is the shipped model, used until SetCalibration
 // replaces it: P(needs a tool) · P(right | needs a tool) (need.go).
 //
@@ -187,9 +110,9 @@ func (c Calibration) compile() (*calibModel, error) {
 	m := &calibModel{doc: c, feature: make([]int, len(c.Features))}
 	m.doc.Features, m.doc.Weights = slices.Clone(c.Features), slices.Clone(c.Weights)
 	for i, f := range c.Features {
-		j := slices.Index(featureNames, f)
+		j := signalIndex(f)
 		if j < 0 {
-			return nil, fmt.Errorf("calibration %q: unknown feature %q (known: %v)", c.Version, f, featureNames)
+			return nil, fmt.Errorf("calibration %q: unknown feature %q (known: %v)", c.Version, f, FeatureNames())
 		}
 		if !finite(c.Weights[i]) {
 			return nil, fmt.Errorf("calibration %q: weight of %s is %v, not a finite number", c.Version, f, c.Weights[i])
@@ -272,53 +195,6 @@ func (m *calibModel) confidences(ps []*pooled) {
 			p.conf = math.Min(p.conf, ps[i-1].conf)
 		}
 	}
-}
-
-// poolFeatures computes every feature of every candidate, indexed as
-// featureNames.
-func poolFeatures(ps []*pooled) [][]float64 {
-	evs := make([]evidence, len(ps))
-	for i, p := range ps {
-		evs[i] = evidence{score: p.bm25, coverage: p.coverage, mention: p.mention}
-	}
-	kw := confidences(evs)
-	// The best and second-best fused score and cosine, to take margins to
-	// the runner-up of each candidate.
-	f1, f2 := top2(ps, func(p *pooled) float64 { return p.fused })
-	c1, c2 := top2(ps, func(p *pooled) float64 { return p.cosine })
-	e1, e2 := top2(ps, func(p *pooled) float64 { return p.encCosine })
-	out := make([][]float64, len(ps))
-	for i, p := range ps {
-		other := func(v, best, second float64) float64 {
-			if v == best {
-				return second
-			}
-			return best
-		}
-		x := make([]float64, len(featureNames))
-		x[0] = p.fused
-		x[1] = p.fused - other(p.fused, f1, f2)
-		x[2] = p.cosine
-		x[3] = p.cosine - other(p.cosine, c1, c2)
-		x[4] = p.coverage
-		x[5] = p.mention
-		x[6] = b2f(p.kwRank == 0 && p.vecRank == 0)
-		x[7] = b2f(p.kwRank >= 0 && p.vecRank >= 0)
-		x[8] = logit(kw[i], 8)
-		x[9] = p.known
-		x[10] = p.soft
-		x[11] = p.softKnown
-		x[12] = p.toolCov
-		x[13] = c1
-		x[14] = p.describing
-		x[15] = math.Max(0, x[1]-1)
-		x[16] = p.encCosine
-		x[17] = p.encCosine - other(p.encCosine, e1, e2)
-		x[18] = e1
-		x[19] = p.selfServe
-		out[i] = x
-	}
-	return out
 }
 
 // top2 returns the largest and second-largest value (equal when the best

@@ -16,7 +16,7 @@ func TestDefaultCalibrationMonotonic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			base := make([]float64, len(featureNames))
+			base := make([]float64, len(signals))
 			p0 := m.probability(base)
 			// More margin, cosine (either encoder's), coverage, known
 			// words, tool coverage or describing words must never lower
@@ -24,7 +24,7 @@ func TestDefaultCalibrationMonotonic(t *testing.T) {
 			// shipped models is one of these.
 			for _, f := range cal.Features {
 				x := slices.Clone(base)
-				x[slices.Index(featureNames, f)] = 1
+				x[signalIndex(f)] = 1
 				if p := m.probability(x); p < p0 {
 					t.Errorf("raising %s lowered the probability: %.3f < %.3f", f, p, p0)
 				}
@@ -39,7 +39,7 @@ func TestDefaultCalibrationMonotonic(t *testing.T) {
 			// make it more likely.
 			for _, f := range cal.Need.Features {
 				x := slices.Clone(base)
-				x[slices.Index(featureNames, f)] = 1
+				x[signalIndex(f)] = 1
 				p := m.need.probability(x)
 				if f == FeatureSelfServe && p > n0 {
 					t.Errorf("raising %s raised P(need): %.3f > %.3f", f, p, n0)
@@ -48,7 +48,7 @@ func TestDefaultCalibrationMonotonic(t *testing.T) {
 					t.Errorf("raising %s lowered P(need): %.3f < %.3f", f, p, n0)
 				}
 			}
-			huge, tiny := slices.Repeat([]float64{1e9}, len(featureNames)), slices.Repeat([]float64{-1e9}, len(featureNames))
+			huge, tiny := slices.Repeat([]float64{1e9}, len(signals)), slices.Repeat([]float64{-1e9}, len(signals))
 			for _, x := range [][]float64{base, huge, tiny} {
 				if p := m.probability(x); p < 0 || p > 1 || math.IsNaN(p) {
 					t.Errorf("probability %v out of [0,1]", p)
@@ -210,7 +210,7 @@ func TestNeedFactor(t *testing.T) {
 		{"certain need", &NeedModel{Bias: 30}, func([]float64) float64 { return 1 }},
 		{"half", &NeedModel{Bias: 0}, func([]float64) float64 { return 0.5 }},
 		{"from coverage", &NeedModel{Features: []string{FeatureCoverage}, Weights: []float64{2}, Bias: -1},
-			func(x []float64) float64 { return sigmoid(-1 + 2*x[slices.Index(featureNames, FeatureCoverage)]) }},
+			func(x []float64) float64 { return sigmoid(-1 + 2*x[signalIndex(FeatureCoverage)]) }},
 	}
 	if err := e.SetCalibration(base); err != nil {
 		t.Fatal(err)
@@ -241,7 +241,7 @@ func TestNeedFactor(t *testing.T) {
 // evidence term, never negative, so it only changes the slope of the margin
 // above 1; the runner-up's own margin is negative, and its excess 0.
 func TestMarginExcessFeature(t *testing.T) {
-	margin, excess := slices.Index(featureNames, FeatureMargin), slices.Index(featureNames, FeatureMarginExcess)
+	margin, excess := signalIndex(FeatureMargin), signalIndex(FeatureMarginExcess)
 	cases := []struct {
 		name  string
 		fused []float64
@@ -285,9 +285,9 @@ func TestCalibrationOlderDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := make([]float64, len(featureNames))
-	x[slices.Index(featureNames, FeatureMargin)] = 2
-	x[slices.Index(featureNames, FeatureMarginExcess)] = 1 // not in this model: ignored
+	x := make([]float64, len(signals))
+	x[signalIndex(FeatureMargin)] = 2
+	x[signalIndex(FeatureMarginExcess)] = 1 // not in this model: ignored
 	if got, want := m.probability(x), sigmoid(-3.9455+2*1.6048); math.Abs(got-want) > 1e-12 {
 		t.Errorf("probability %v, want %v", got, want)
 	}

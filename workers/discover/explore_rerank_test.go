@@ -444,13 +444,13 @@ func TestExploreAware(t *testing.T) {
 		for name, qs := range files {
 			runs := collectPools(t, e, qs)
 			for _, r := range runs {
-				x := make([]float64, len(featureNames)+len(extraFeatures))
+				x := make([]float64, len(signals)+len(extraFeatures))
 				right := false
 				need := r.q.NeedsTool == nil || *r.q.NeedsTool
 				if len(r.pool) > 0 {
 					copy(x, poolFeatures(r.pool)[0])
 					for k, f := range extraFeatures {
-						x[len(featureNames)+k] = f.f(e, r)
+						x[len(signals)+k] = f.f(e, r)
 					}
 					right = need && slices.Contains(r.q.GoldToolIDs, r.pool[0].en.cand.ToolID)
 				}
@@ -458,7 +458,7 @@ func TestExploreAware(t *testing.T) {
 			}
 		}
 	}
-	names := slices.Clone(featureNames)
+	names := FeatureNames()
 	for _, f := range extraFeatures {
 		names = append(names, f.name)
 	}
@@ -527,11 +527,11 @@ func TestExploreAware(t *testing.T) {
 	}
 }
 
-// fitX fits like FitCalibration but for feature names outside featureNames.
+// fitX fits like FitCalibration but for feature names outside the signals table.
 func fitX(features []string, x [][]float64, y []bool) (Calibration, error) {
 	fake := make([]string, len(features))
 	for i := range fake {
-		fake[i] = featureNames[0]
+		fake[i] = signals[0].name
 	}
 	c, err := FitCalibration(fake, x, y, 1e-3)
 	c.Features = features
@@ -769,7 +769,7 @@ func TestExploreNeedProduct(t *testing.T) {
 		files := devFiles(t, set, qs)
 		for name, qs := range files {
 			for _, r := range collectPools(t, e, qs) {
-				x := make([]float64, len(featureNames)+len(extraFeatures))
+				x := make([]float64, len(signals)+len(extraFeatures))
 				right := false
 				need := r.q.NeedsTool == nil || *r.q.NeedsTool
 				if len(r.pool) > 0 {
@@ -778,7 +778,7 @@ func TestExploreNeedProduct(t *testing.T) {
 						if f.name == "prec" || f.name == "f1" || f.name == "prec_best5" {
 							continue
 						}
-						x[len(featureNames)+k] = f.f(e, r)
+						x[len(signals)+k] = f.f(e, r)
 					}
 					right = need && slices.Contains(r.q.GoldToolIDs, r.pool[0].en.cand.ToolID)
 				}
@@ -786,7 +786,7 @@ func TestExploreNeedProduct(t *testing.T) {
 			}
 		}
 	}
-	names := slices.Clone(featureNames)
+	names := FeatureNames()
 	for _, f := range extraFeatures {
 		names = append(names, f.name)
 	}

@@ -181,7 +181,7 @@ func TestExploreCalibration(t *testing.T) {
 			ranked, tops := runPooled(t, e, qs)
 			for i, q := range qs {
 				if tops[i] == nil {
-					tops[i] = make([]float64, len(featureNames))
+					tops[i] = make([]float64, len(signals))
 				}
 				need := q.NeedsTool == nil || *q.NeedsTool
 				right := need && len(ranked[i]) > 0 && slices.Contains(q.GoldToolIDs, ranked[i][0])
@@ -189,7 +189,7 @@ func TestExploreCalibration(t *testing.T) {
 			}
 		}
 	}
-	for fi, name := range featureNames {
+	for fi, name := range FeatureNames() {
 		var sc []float64
 		var need []bool
 		for _, r := range rows {
@@ -249,7 +249,7 @@ func project(rows []topRow, features []string) [][]float64 {
 	out := make([][]float64, len(rows))
 	for i, r := range rows {
 		for _, f := range features {
-			out[i] = append(out[i], r.x[slices.Index(featureNames, f)])
+			out[i] = append(out[i], r.x[signalIndex(f)])
 		}
 	}
 	return out
@@ -283,12 +283,12 @@ func crossValidate(t *testing.T, rows []topRow, features []string, k int) []floa
 			t.Fatal(err)
 		}
 		m, _ := c.compile()
-		full := make([]float64, len(featureNames))
+		full := make([]float64, len(signals))
 		for i, j := range perm {
 			if i%k == f {
 				clear(full)
 				for fi, name := range features {
-					full[slices.Index(featureNames, name)] = x[j][fi]
+					full[signalIndex(name)] = x[j][fi]
 				}
 				out[j] = m.probability(full)
 			}

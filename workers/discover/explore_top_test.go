@@ -146,7 +146,7 @@ func topRows(t *testing.T) []extRow {
 				row := extRow{Set: name, X: map[string]float64{}, Need: need}
 				if len(r.pool) > 0 {
 					x := poolFeatures(r.pool)[0]
-					for i, f := range featureNames {
+					for i, f := range FeatureNames() {
 						row.X[f] = x[i]
 					}
 					for f, v := range exploreTopExtras(r.pool) {
@@ -461,7 +461,7 @@ func precisionAt(conf []float64, right []bool, share float64) float64 {
 
 // fitAnyNames is fitCalibration for derived feature names too.
 func fitAnyNames(features []string, x [][]float64, y []bool, w []float64, l2 float64) (Calibration, error) {
-	c, err := fitCalibration(slices.Repeat([]string{featureNames[0]}, len(features)), x, y, w, l2)
+	c, err := fitCalibration(slices.Repeat([]string{signals[0].name}, len(features)), x, y, w, l2)
 	c.Features = features
 	return c, err
 }

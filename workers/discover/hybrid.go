@@ -113,8 +113,11 @@ type pooled struct {
 	// selfServe is how close the request is to what the agent does by
 	// itself (selfserve.go), the same for every candidate.
 	selfServe float64
-	fused     float64
-	conf      float64
+	// useText, useNear and useVote are the usage model's evidence
+	// (usage.go): 0 without one or without history for the tool.
+	useText, useNear, useVote float64
+	fused                     float64
+	conf                      float64
 }
 
 // hybridSearch pools both sides' best tools, completes every pooled tool's

@@ -42,9 +42,9 @@ func (n NeedModel) compile() (*needModel, error) {
 	}
 	m := &needModel{weights: slices.Clone(n.Weights), bias: n.Bias, feature: make([]int, len(n.Features))}
 	for i, f := range n.Features {
-		j := slices.Index(featureNames, f)
+		j := signalIndex(f)
 		if j < 0 {
-			return nil, fmt.Errorf("need model: unknown feature %q (known: %v)", f, featureNames)
+			return nil, fmt.Errorf("need model: unknown feature %q (known: %v)", f, FeatureNames())
 		}
 		if !finite(n.Weights[i]) {
 			return nil, fmt.Errorf("need model: weight of %s is %v, not a finite number", f, n.Weights[i])
