@@ -15,6 +15,7 @@ import (
 	"github.com/toolyard/toolyard/training/eval"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/models/bundle"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/route"
 )
@@ -31,8 +32,8 @@ func newEval(_ *globalFlags) *cobra.Command {
 
 func newEvalDiscovery() *cobra.Command {
 	var (
-		toolsFile, queriesFile, outFile, mode, encoder string
-		k                                              int
+		toolsFile, queriesFile, outFile, mode, encoder, modelDir string
+		k                                                        int
 		th                                             = route.DefaultThresholds()
 	)
 	c := &cobra.Command{
@@ -55,10 +56,10 @@ come from 'make embeddings'.
 lite, also from 'make embeddings') to hybrid search as one more fused term: a
 better ranking for requests worded unlike the tools' descriptions, at tens of
 milliseconds per query and per tool.`,
-		Example: `  toolyard eval discovery --tools shared/bench/metatool/tools.jsonl \
-      --queries shared/bench/metatool/queries.dev.jsonl --out /tmp/metatool.jsonl
-  toolyard eval discovery --mode all --tools shared/bench/sealtools/tools.jsonl \
-      --queries shared/bench/sealtools/queries.dev.jsonl`,
+		Example: `  toolyard eval discovery --tools ../shared/bench/metatool/tools.jsonl \
+      --queries ../shared/bench/metatool/queries.dev.jsonl --out /tmp/metatool.jsonl
+  toolyard eval discovery --mode all --tools ../shared/bench/sealtools/tools.jsonl \
+      --queries ../shared/bench/sealtools/queries.dev.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			modes, emb, err := evalModes(cmd.ErrOrStderr(), mode)
@@ -87,7 +88,7 @@ milliseconds per query and per tool.`,
 				if file != "" && len(modes) > 1 {
 					file += "." + m.String()
 				}
-				if err := evalDiscovery(cmd, tools, qs, opts, m, k, th, file); err != nil {
+				if err := evalDiscovery(cmd, tools, qs, opts, m, k, th, file, modelDir); err != nil {
 					return err
 				}
 			}
@@ -101,6 +102,7 @@ milliseconds per query and per tool.`,
 	fl.StringVar(&mode, "mode", "auto", "retrieval: keyword, vector, hybrid, all, or auto (hybrid when the vectors are built)")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
 	fl.IntVar(&k, "k", 10, "candidates per query")
+	fl.StringVar(&modelDir, "model", "", modelUsage)
 	fl.Float64Var(&th.Activate, "activate-threshold", th.Activate, "tier threshold for activation")
 	fl.Float64Var(&th.Multiple, "multiple-threshold", th.Multiple, "tier threshold for multiple matches")
 	fl.Float64Var(&th.Weak, "weak-threshold", th.Weak, "tier threshold for weak matches")
@@ -143,7 +145,7 @@ func evalModes(log io.Writer, mode string) ([]discover.Mode, embed.Embedder, err
 	}
 }
 
-func evalDiscovery(cmd *cobra.Command, tools []schemas.Manifest, qs []eval.Query, opts []discover.Option, m discover.Mode, k int, th route.Thresholds, outFile string) (err error) {
+func evalDiscovery(cmd *cobra.Command, tools []schemas.Manifest, qs []eval.Query, opts []discover.Option, m discover.Mode, k int, th route.Thresholds, outFile, modelDir string) (err error) {
 	stderr := cmd.ErrOrStderr()
 	start := time.Now()
 	engine, err := discover.New(tools, opts...)
@@ -151,6 +153,9 @@ func evalDiscovery(cmd *cobra.Command, tools []schemas.Manifest, qs []eval.Query
 		return err
 	}
 	defer engine.Close()
+	if err := applyModel(cmd, engine, modelDir); err != nil {
+		return err
+	}
 	fmt.Fprintf(stderr, "indexed %d tools in %s; running %d queries (mode %s)\n", len(tools), time.Since(start).Round(time.Millisecond), len(qs), engine.Mode())
 	var out *bufio.Writer
 	if outFile != "" {
@@ -177,6 +182,29 @@ func evalDiscovery(cmd *cobra.Command, tools []schemas.Manifest, qs []eval.Query
 		return err
 	}
 	rep.Print(cmd.OutOrStdout(), fmt.Sprintf("%s (%s)", cmd.Flag("queries").Value, engine.Mode()))
+	return nil
+}
+
+// modelUsage documents the eval commands' --model.
+const modelUsage = "a model version directory written by 'toolyard train --out DIR': discovery uses its usage evidence and calibration"
+
+// applyModel puts the model version in dir (if any) in force on engine.
+func applyModel(cmd *cobra.Command, engine *discover.Engine, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	b, err := bundle.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("--model: %w", err)
+	}
+	if engine.Mode() == discover.ModeKeyword {
+		fmt.Fprintf(cmd.ErrOrStderr(), "--model %s: keyword-only discovery does not read usage evidence; evaluating without it\n", dir)
+		return nil
+	}
+	if err := b.Apply(cmd.Context(), engine); err != nil {
+		return fmt.Errorf("--model: %w", err)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "model %s in force (%d learned intents)\n", b.Manifest.Version, len(b.Usage.Intents))
 	return nil
 }
 

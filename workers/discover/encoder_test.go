@@ -36,11 +36,11 @@ func TestEncoderAddsFusedTerm(t *testing.T) {
 		t.Fatalf("%d encoder query vectors, want 1", len(qe))
 	}
 	e.mu.RLock()
-	without, err := e.pooledRanking(ctx, q, qv, nil, 10, ModeHybrid, nil)
+	without, err := e.pooledRanking(ctx, q, qv, nil, 10, ModeHybrid, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	with, err := e.pooledRanking(ctx, q, qv, qe, 10, ModeHybrid, nil)
+	with, err := e.pooledRanking(ctx, q, qv, qe, 10, ModeHybrid, nil, nil)
 	e.mu.RUnlock()
 	if err != nil {
 		t.Fatal(err)

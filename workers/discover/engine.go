@@ -34,6 +34,8 @@ type Engine struct {
 	// soft holds the word vectors of soft term matching, nil without.
 	soft  *softTable
 	calib atomic.Pointer[calibModel]
+	// usage is the learned usage model in force (usage.go), nil without.
+	usage atomic.Pointer[usageModel]
 
 	mu  sync.RWMutex
 	idx bleve.Index

@@ -32,6 +32,23 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 		return nil, err
 	}
 	q := e.parse(text)
+	qv, qe, mode, err := e.embedQuery(ctx, q, text)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	allow := e.admit(f)
+	if mode == ModeKeyword {
+		return e.keywordSearch(ctx, q, k, allow)
+	}
+	return e.hybridSearch(ctx, q, qv, qe, k, mode, allow)
+}
+
+// embedQuery embeds a request for the engine's mode: the word vectors'
+// query vector and the sentence encoder's (nil without one), and the mode
+// the search goes on in (keyword when the embedder failed for this query).
+func (e *Engine) embedQuery(ctx context.Context, q parsedQuery, text string) ([]float32, [][]float32, Mode, error) {
 	mode := e.mode
 	var qv []float32
 	if mode != ModeKeyword {
@@ -41,10 +58,10 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 		qv, err = e.vec.query(ctx, e.vectorText(q, text, mode))
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, nil, mode, ctx.Err()
 			}
 			if isStrict(ctx) {
-				return nil, fmt.Errorf("%w: %w", ErrEmbedderFailed, err)
+				return nil, nil, mode, fmt.Errorf("%w: %w", ErrEmbedderFailed, err)
 			}
 			e.vec.degraded(e.cfg.log, "searching keyword-only", err)
 			mode = ModeKeyword
@@ -55,7 +72,7 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 		var err error
 		if qe, err = e.enc.queries(ctx, text); err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, nil, mode, ctx.Err()
 			}
 			// The word vectors still serve: the query goes without the
 			// encoder's term rather than without vectors.
@@ -64,13 +81,7 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 		}
 	}
 
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	allow := e.admit(f)
-	if mode == ModeKeyword {
-		return e.keywordSearch(ctx, q, k, allow)
-	}
-	return e.hybridSearch(ctx, q, qv, qe, k, mode, allow)
+	return qv, qe, mode, nil
 }
 
 // degraded reports, at most every warnInterval, that searches go on
@@ -124,14 +135,19 @@ type pooled struct {
 // evidence from the side that did not propose it, fuses and calibrates.
 // Caller holds the read lock.
 func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, qe [][]float32, k int, mode Mode, allow func(*entry) bool) ([]schemas.Candidate, error) {
-	order, err := e.pooledRanking(ctx, q, qv, qe, k, mode, allow)
+	um := e.usage.Load()
+	order, err := e.pooledRanking(ctx, q, qv, qe, k, mode, allow, um)
 	if err != nil {
 		return nil, err
 	}
 	if len(order) == 0 {
 		return []schemas.Candidate{}, nil
 	}
-	e.calibration().confidences(order)
+	calib := e.calibration()
+	if um != nil && um.calib != nil {
+		calib = um.calib
+	}
+	calib.confidences(order)
 	if len(order) > k {
 		order = order[:k]
 	}
@@ -150,8 +166,9 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, 
 // pooledRanking pools both sides' best tools, completes every pooled
 // tool's evidence from the side that did not propose it, and orders them by
 // fused score. qe are the sentence encoder's query vectors (vectors.queries),
-// nil without one. Caller holds the read lock.
-func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32, qe [][]float32, k int, mode Mode, allow func(*entry) bool) ([]*pooled, error) {
+// nil without one; um is the usage model in force, nil without. Caller
+// holds the read lock.
+func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32, qe [][]float32, k int, mode Mode, allow func(*entry) bool, um *usageModel) ([]*pooled, error) {
 	n := max(k, e.cfg.pool)
 	pool := map[string]*pooled{}
 	var order []*pooled
@@ -188,6 +205,12 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 	if err != nil {
 		return nil, err
 	}
+	var usage map[string]usageEvidence
+	if um != nil {
+		if usage, err = e.proposeUsage(ctx, um, q.raw, qv, n, allow, add); err != nil {
+			return nil, err
+		}
+	}
 	// Every tool either side proposed is scored on BM25 in one bleve
 	// pass: the keyword side's candidates to rank them, the others so
 	// that fusion compares every candidate on both sides.
@@ -202,6 +225,9 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		}
 		for id := range mentioned {
 			ids = append(ids, id)
+		}
+		for _, p := range order { // proposed by the usage model
+			ids = append(ids, p.en.cand.ToolID)
 		}
 		var err error
 		if bm25, err = e.scoreText(ctx, cls, ids); err != nil {
@@ -245,7 +271,20 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		p.mention = mentioned[p.en.cand.ToolID]
 		p.selfServe = self
 	}
+	if um != nil {
+		uq := unit(qv)
+		for _, p := range order {
+			id := p.en.cand.ToolID
+			p.useText, p.useVote = usage[id].text, usage[id].vote
+			if uq != nil {
+				p.useNear = um.near(id, uq)
+			}
+		}
+	}
 	e.cfg.fusion.fuse(order, mode)
+	if um != nil {
+		um.fuse(order)
+	}
 	slices.SortStableFunc(order, func(a, b *pooled) int {
 		if a.fused != b.fused {
 			if a.fused > b.fused {

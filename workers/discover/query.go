@@ -18,6 +18,8 @@ const maxQueryBytes = 32 << 10
 
 // parsedQuery is a query text analysed once for both retrieval and confidence.
 type parsedQuery struct {
+	// raw is the query text as analysed (clipped to maxQueryBytes).
+	raw string
 	// terms are the distinct analysed terms in order of first appearance.
 	terms []string
 	// describing are the distinct terms that describe the wanted tool
@@ -51,7 +53,7 @@ var values = regexp.MustCompile(strings.Join([]string{
 
 func (e *Engine) parse(text string) parsedQuery {
 	text = clipUTF8(text, maxQueryBytes)
-	q := parsedQuery{words: terms(e.exact, text)}
+	q := parsedQuery{raw: text, words: terms(e.exact, text)}
 	toks := e.text.Analyze([]byte(text))
 	spans := values.FindAllStringIndex(text, -1)
 	seen := make(map[string]bool, len(toks))

@@ -1,0 +1,55 @@
+package learn
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// BadLine is an audit line that was skipped, with why.
+type BadLine struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (b BadLine) Error() string { return fmt.Sprintf("%s:%d: %v", b.File, b.Line, b.Err) }
+
+// ReadAuditFile reads audit JSONL (the contract in DESIGN.md), validating
+// every line against the audit record schema: good records are returned,
+// bad lines reported, never the whole file refused for one.
+func ReadAuditFile(path string) ([]schemas.AuditRecord, []BadLine, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return ReadAudit(f, path)
+}
+
+// ReadAudit is ReadAuditFile over a reader; name labels bad lines.
+func ReadAudit(r io.Reader, name string) ([]schemas.AuditRecord, []BadLine, error) {
+	var recs []schemas.AuditRecord
+	var bad []BadLine
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if len(line) == 0 {
+			continue
+		}
+		rec, err := schemas.Decode[schemas.AuditRecord](schemas.KindAuditRecord, line)
+		if err != nil {
+			bad = append(bad, BadLine{File: name, Line: n, Err: err})
+			continue
+		}
+		recs = append(recs, rec)
+	}
+	if err := sc.Err(); err != nil {
+		return recs, bad, fmt.Errorf("%s: %w", name, err)
+	}
+	return recs, bad, nil
+}

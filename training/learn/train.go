@@ -1,0 +1,381 @@
+// Package learn refits discovery from what the audit shows agents wanted
+// (training/labels): each tool's learned intents (the usage model), the
+// fused weights of the usage signals, a calibration that knows them, and the
+// predictor's templates — one model version (workers/models/bundle).
+//
+// Everything fitted is fitted on the past and measured on the future: the
+// labelled examples are split in time order into a history (the first
+// 1−HoldOut), a fitting slice and a test slice (the later HoldOut, halved).
+// The usage model built from the history ranks the fitting slice, on which
+// the weights and the calibration are fitted; the test slice, later still,
+// gives the figures the report shows. The version then learns from every
+// example, with the weights and calibration so fitted.
+package learn
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/training/labels"
+	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/models/bundle"
+)
+
+// Options tune training.
+type Options struct {
+	// HoldOut is the latest share of the examples held out for fitting
+	// and testing (default 0.2).
+	HoldOut float64
+	Guard   labels.Guard
+	Labels  labels.Options
+	// Version names the model (default: the time of training).
+	Version string
+	// Progress, when set, hears of long steps.
+	Progress func(step string, done, total int)
+}
+
+// Report says what training did and what it measured.
+type Report struct {
+	Records   int                   `json:"records"`
+	Examples  int                   `json:"examples"`
+	BySource  map[labels.Source]int `json:"by_source"`
+	Negatives int                   `json:"negatives"`
+	Guard     labels.Stats          `json:"guard"`
+	Tools     int                   `json:"tools_with_history"`
+	Weights   discover.UsageWeights `json:"weights"`
+	// Before and After are the test slice's figures without and with the
+	// learned model.
+	Before, After Metrics       `json:"-"`
+	Duration      time.Duration `json:"-"`
+}
+
+// Train learns a model version from audit records over the registry tools.
+// engine is a discovery engine over the same tools (its mode, embedder and
+// encoder are the deployment's); Train sets and then removes usage models
+// on it while fitting, so give it an engine no one else is searching.
+func Train(ctx context.Context, engine *discover.Engine, records []schemas.AuditRecord, opts Options) (*bundle.Bundle, Report, error) {
+	start := time.Now()
+	if opts.HoldOut <= 0 || opts.HoldOut >= 1 {
+		opts.HoldOut = 0.2
+	}
+	if opts.Version == "" {
+		opts.Version = start.UTC().Format("20060102T150405Z")
+	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	rep := Report{Records: len(records), BySource: map[labels.Source]int{}}
+	all := labels.Derive(records, opts.Labels)
+	positives, st := opts.Guard.Apply(all)
+	rep.Guard = st
+	for _, e := range positives {
+		if e.Negative {
+			rep.Negatives++
+			continue
+		}
+		rep.BySource[e.Source]++
+		rep.Examples++
+	}
+	pos := slices.DeleteFunc(slices.Clone(positives), func(e labels.Example) bool { return e.Negative })
+	if len(pos) == 0 {
+		return nil, rep, errors.New("train: no labelled examples in the audit records (successes, corrections, feedback or imported history)")
+	}
+	negs := negatives(positives)
+
+	cut := int(float64(len(pos)) * (1 - opts.HoldOut))
+	mid := cut + (len(pos)-cut)/2
+	history, fitting, test := pos[:cut], pos[cut:mid], pos[mid:]
+	defer engine.SetUsage(ctx, nil)
+
+	// Rank the fitting slice with the history's usage, unweighted, to fit
+	// the weights and the calibration on what each candidate would score.
+	base := engine.Calibration()
+	if err := engine.SetUsage(ctx, usageOf(opts.Version+"-fit", history, negs, discover.UsageWeights{}, nil)); err != nil {
+		return nil, rep, err
+	}
+	rows, err := explainAll(ctx, engine, fitting, func(d, t int) { progress("ranking the fitting slice", d, t) })
+	if err != nil {
+		return nil, rep, err
+	}
+	w := fitWeights(rows)
+	rep.Weights = w
+	calib, err := fitCalibration(rows, w, base)
+	if err != nil {
+		return nil, rep, err
+	}
+
+	// The test slice, later than anything fitted: before (no model) and
+	// after (the history's usage with the fitted weights and calibration).
+	if err := engine.SetUsage(ctx, nil); err != nil {
+		return nil, rep, err
+	}
+	if rep.Before, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing without the model", d, t) }); err != nil {
+		return nil, rep, err
+	}
+	if err := engine.SetUsage(ctx, usageOf(opts.Version+"-test", history, negs, w, &calib)); err != nil {
+		return nil, rep, err
+	}
+	if rep.After, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing with the model", d, t) }); err != nil {
+		return nil, rep, err
+	}
+
+	u := usageOf(opts.Version, pos, negs, w, &calib)
+	rep.Tools = len(toolsOf(u))
+	rep.Duration = time.Since(start)
+	b := &bundle.Bundle{
+		Manifest: bundle.Manifest{
+			Version: opts.Version, CreatedAt: start.UTC(),
+			Trained: bundle.Trained{Records: len(records), Examples: rep.Examples, BySource: sourceCounts(rep.BySource),
+				From: pos[0].Time, Until: pos[len(pos)-1].Time},
+			Metrics: rep.metrics(),
+			Note:    "usage model over the labelled history; weights and calibration fitted on a later slice, figures from a later one still",
+		},
+		Usage:     u,
+		Templates: templatesOf(pos),
+	}
+	return b, rep, nil
+}
+
+func (r Report) metrics() map[string]float64 {
+	m := map[string]float64{}
+	for k, v := range r.Before.Map() {
+		m["before_"+k] = v
+	}
+	for k, v := range r.After.Map() {
+		m["after_"+k] = v
+	}
+	return m
+}
+
+func sourceCounts(m map[labels.Source]int) map[string]int {
+	out := map[string]int{}
+	for k, v := range m {
+		out[string(k)] = v
+	}
+	return out
+}
+
+// negatives are the (text, tool) pairs the audit says were wrong.
+func negatives(es []labels.Example) map[[2]string]bool {
+	out := map[[2]string]bool{}
+	for _, e := range es {
+		if e.Negative {
+			out[[2]string{e.Text, e.Tool}] = true
+		}
+	}
+	return out
+}
+
+// usageOf is the usage model of examples: each tool's distinct intents,
+// minus those the audit marked wrong for it.
+func usageOf(version string, es []labels.Example, wrong map[[2]string]bool, w discover.UsageWeights, calib *discover.Calibration) *discover.Usage {
+	u := &discover.Usage{Version: version, Weights: w, Calibration: calib}
+	seen := map[[2]string]bool{}
+	for _, e := range es {
+		k := [2]string{e.Text, e.Tool}
+		if seen[k] || wrong[k] {
+			continue
+		}
+		seen[k] = true
+		u.Intents = append(u.Intents, discover.LearnedIntent{Tool: e.Tool, Text: e.Text})
+	}
+	return u
+}
+
+func toolsOf(u *discover.Usage) map[string]bool {
+	out := map[string]bool{}
+	for _, in := range u.Intents {
+		out[in.Tool] = true
+	}
+	return out
+}
+
+// row is one fitting query: its pooled candidates' signals and which is right.
+type row struct {
+	cands []discover.Explained
+	gold  string
+}
+
+// poolSize is how many candidates a fitting query keeps: re-weighting can
+// only reorder the pool, so it must hold what the weights may promote.
+const poolSize = 50
+
+func explainAll(ctx context.Context, e *discover.Engine, es []labels.Example, progress func(int, int)) ([]row, error) {
+	rows := make([]row, 0, len(es))
+	for i, ex := range es {
+		cs, err := e.Explain(ctx, ex.Text, poolSize)
+		if err != nil {
+			return nil, fmt.Errorf("train: rank %q: %w", ex.Text, err)
+		}
+		if cs == nil {
+			return nil, errors.New("train: discovery has no vectors (keyword-only); the usage model needs the hybrid engine")
+		}
+		rows = append(rows, row{cands: cs, gold: ex.Tool})
+		if (i+1)%200 == 0 || i+1 == len(es) {
+			progress(i+1, len(es))
+		}
+	}
+	return rows, nil
+}
+
+// rescore is a candidate's fused score under usage weights w: the pool was
+// ranked with every usage weight 0, so its fused score is the registry's
+// own evidence.
+func rescore(c discover.Explained, w discover.UsageWeights) float64 {
+	s := c.Signals
+	return s[discover.FeatureFused] + w.Text*s[discover.FeatureUsageText] + w.Near*s[discover.FeatureUsageNear] + w.Vote*s[discover.FeatureUsageVote]
+}
+
+// ranked orders a row's candidates under w, best first.
+func ranked(r row, w discover.UsageWeights) []discover.Explained {
+	cs := slices.Clone(r.cands)
+	slices.SortStableFunc(cs, func(a, b discover.Explained) int { return cmp.Compare(rescore(b, w), rescore(a, w)) })
+	return cs
+}
+
+// weightGrid are the values each usage weight is tried at. The registry's
+// own evidence adds up to about four terms in [0, 1]; the grid lets usage
+// count from nothing to twice all of them.
+var weightGrid = []float64{0, 0.5, 1, 2, 3, 4, 6, 8}
+
+// fitWeights chooses the usage weights that put the right tool first most
+// often on the fitting slice (then the best mean reciprocal rank), trying
+// every combination of the grid: three weights, a few hundred rankings of
+// small pools, no gradient to get wrong.
+func fitWeights(rows []row) discover.UsageWeights {
+	best, bestHit, bestMRR := discover.UsageWeights{}, -1.0, -1.0
+	for _, t := range weightGrid {
+		for _, n := range weightGrid {
+			for _, v := range weightGrid {
+				w := discover.UsageWeights{Text: t, Near: n, Vote: v}
+				var hit, mrr float64
+				for _, r := range rows {
+					for i, c := range ranked(r, w) {
+						if c.ToolID == r.gold {
+							mrr += 1 / float64(i+1)
+							if i == 0 {
+								hit++
+							}
+							break
+						}
+					}
+				}
+				if hit > bestHit || hit == bestHit && mrr > bestMRR {
+					best, bestHit, bestMRR = w, hit, mrr
+				}
+			}
+		}
+	}
+	return best
+}
+
+// usageFeatures are the signals the learned calibration adds to the
+// engine's own.
+var usageFeatures = []string{discover.FeatureUsageText, discover.FeatureUsageNear, discover.FeatureUsageVote,
+	discover.FeatureUsageMargin, discover.FeatureUsageBest}
+
+// fitCalibration refits P(right | needs a tool) on the fitting slice's top
+// candidates under the fitted weights, with the engine's signals plus the
+// usage ones; the engine's need model is kept (the history says what was
+// wanted, not what needed no tool), and the bias is then moved so the
+// product P(need)·P(right | need) is calibrated on the slice.
+func fitCalibration(rows []row, w discover.UsageWeights, base discover.Calibration) (discover.Calibration, error) {
+	features := slices.Clone(base.Features)
+	for _, f := range usageFeatures {
+		if !slices.Contains(features, f) {
+			features = append(features, f)
+		}
+	}
+	var xs [][]float64
+	var ys []bool
+	var need []float64
+	for _, r := range rows {
+		cs := ranked(r, w)
+		top := topSignals(cs, w)
+		x := make([]float64, len(features))
+		for i, f := range features {
+			x[i] = top[f]
+		}
+		xs = append(xs, x)
+		ys = append(ys, cs[0].ToolID == r.gold)
+		need = append(need, needOf(base.Need, top))
+	}
+	c, err := discover.FitCalibration(features, xs, ys, 1e-3)
+	if err != nil {
+		return discover.Calibration{}, fmt.Errorf("train: fit calibration: %w", err)
+	}
+	c.Need = base.Need
+	c.Bias += biasShift(c, xs, ys, need)
+	c.Version = "learned"
+	c.Note = "P(right|need) refitted with usage signals on a time-held-out slice; need model and its prior kept"
+	return c, nil
+}
+
+// topSignals are the top candidate's signals with the fused score and its
+// margins recomputed under w.
+func topSignals(cs []discover.Explained, w discover.UsageWeights) map[string]float64 {
+	top := maps.Clone(cs[0].Signals)
+	f := rescore(cs[0], w)
+	second := 0.0
+	if len(cs) > 1 {
+		second = rescore(cs[1], w)
+	}
+	top[discover.FeatureFused] = f
+	top[discover.FeatureMargin] = f - second
+	top[discover.FeatureMarginExcess] = math.Max(0, f-second-1)
+	return top
+}
+
+func needOf(n *discover.NeedModel, s map[string]float64) float64 {
+	if n == nil {
+		return 1
+	}
+	z := n.Bias
+	for i, f := range n.Features {
+		z += n.Weights[i] * s[f]
+	}
+	return 1 / (1 + math.Exp(-z))
+}
+
+// biasShift is the shift of P(right | need)'s bias that minimises the log
+// loss of the product with P(need): fitted alone, P(right | need) would be
+// calibrated, and the product below it.
+func biasShift(c discover.Calibration, xs [][]float64, ys []bool, need []float64) float64 {
+	loss := func(shift float64) float64 {
+		var l float64
+		for i, x := range xs {
+			z := c.Bias + shift
+			for j, wj := range c.Weights {
+				z += wj * x[j]
+			}
+			p := need[i] / (1 + math.Exp(-z))
+			p = math.Min(math.Max(p, 1e-9), 1-1e-9)
+			if ys[i] {
+				l -= math.Log(p)
+			} else {
+				l -= math.Log(1 - p)
+			}
+		}
+		return l
+	}
+	// Golden-section search on [-2, 4]: the loss is unimodal in the shift.
+	lo, hi := -2.0, 4.0
+	g := (math.Sqrt(5) - 1) / 2
+	for range 60 {
+		a, b := hi-g*(hi-lo), lo+g*(hi-lo)
+		if loss(a) < loss(b) {
+			hi = b
+		} else {
+			lo = a
+		}
+	}
+	return (lo + hi) / 2
+}
