@@ -34,7 +34,7 @@ func newEvalDiscovery() *cobra.Command {
 	var (
 		toolsFile, queriesFile, outFile, mode, encoder, modelDir string
 		k                                                        int
-		th                                             = route.DefaultThresholds()
+		th                                                       = route.DefaultThresholds()
 	)
 	c := &cobra.Command{
 		Use:   "discovery --tools FILE --queries FILE",

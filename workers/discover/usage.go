@@ -36,7 +36,7 @@ import (
 // these signals and replaces the engine's while the usage is in force.
 type Usage struct {
 	// Version names the model the usage came from.
-	Version string         `json:"version"`
+	Version string          `json:"version"`
 	Intents []LearnedIntent `json:"intents"`
 	Weights UsageWeights    `json:"weights"`
 	// Neighbours is how many nearest learned intents vote (default 10).
