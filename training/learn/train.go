@@ -231,7 +231,8 @@ func explainAll(ctx context.Context, e *discover.Engine, es []labels.Example, pr
 // own evidence.
 func rescore(c discover.Explained, w discover.UsageWeights) float64 {
 	s := c.Signals
-	return s[discover.FeatureFused] + w.Text*s[discover.FeatureUsageText] + w.Near*s[discover.FeatureUsageNear] + w.Vote*s[discover.FeatureUsageVote]
+	return s[discover.FeatureFused] + w.Text*s[discover.FeatureUsageText] + w.TextVote*s[discover.FeatureUsageTextVote] +
+		w.Near*s[discover.FeatureUsageNear] + w.Vote*s[discover.FeatureUsageVote]
 }
 
 // ranked orders a row's candidates under w, best first.
@@ -244,7 +245,7 @@ func ranked(r row, w discover.UsageWeights) []discover.Explained {
 // weightGrid are the values each usage weight is tried at. The registry's
 // own evidence adds up to about four terms in [0, 1]; the grid lets usage
 // count from nothing to twice all of them.
-var weightGrid = []float64{0, 0.5, 1, 2, 3, 4, 6, 8}
+var weightGrid = []float64{0, 0.5, 1, 2, 4, 6, 8}
 
 // fitWeights chooses the usage weights that put the right tool first most
 // often on the fitting slice (then the best mean reciprocal rank), trying
@@ -253,23 +254,25 @@ var weightGrid = []float64{0, 0.5, 1, 2, 3, 4, 6, 8}
 func fitWeights(rows []row) discover.UsageWeights {
 	best, bestHit, bestMRR := discover.UsageWeights{}, -1.0, -1.0
 	for _, t := range weightGrid {
-		for _, n := range weightGrid {
-			for _, v := range weightGrid {
-				w := discover.UsageWeights{Text: t, Near: n, Vote: v}
-				var hit, mrr float64
-				for _, r := range rows {
-					for i, c := range ranked(r, w) {
-						if c.ToolID == r.gold {
-							mrr += 1 / float64(i+1)
-							if i == 0 {
-								hit++
+		for _, tv := range weightGrid {
+			for _, n := range weightGrid {
+				for _, v := range weightGrid {
+					w := discover.UsageWeights{Text: t, TextVote: tv, Near: n, Vote: v}
+					var hit, mrr float64
+					for _, r := range rows {
+						for i, c := range ranked(r, w) {
+							if c.ToolID == r.gold {
+								mrr += 1 / float64(i+1)
+								if i == 0 {
+									hit++
+								}
+								break
 							}
-							break
 						}
 					}
-				}
-				if hit > bestHit || hit == bestHit && mrr > bestMRR {
-					best, bestHit, bestMRR = w, hit, mrr
+					if hit > bestHit || hit == bestHit && mrr > bestMRR {
+						best, bestHit, bestMRR = w, hit, mrr
+					}
 				}
 			}
 		}
@@ -279,7 +282,7 @@ func fitWeights(rows []row) discover.UsageWeights {
 
 // usageFeatures are the signals the learned calibration adds to the
 // engine's own.
-var usageFeatures = []string{discover.FeatureUsageText, discover.FeatureUsageNear, discover.FeatureUsageVote,
+var usageFeatures = []string{discover.FeatureUsageText, discover.FeatureUsageTextVote, discover.FeatureUsageNear, discover.FeatureUsageVote,
 	discover.FeatureUsageMargin, discover.FeatureUsageBest}
 
 // fitCalibration refits P(right | needs a tool) on the fitting slice's top

@@ -34,11 +34,7 @@ func (e *Engine) Explain(ctx context.Context, text string, k int) ([]Explained, 
 	if err != nil || len(order) == 0 {
 		return nil, err
 	}
-	calib := e.calibration()
-	if um != nil && um.calib != nil {
-		calib = um.calib
-	}
-	calib.confidences(order)
+	e.calibrationFor(um, order).confidences(order)
 	xs := poolFeatures(order)
 	order = order[:min(k, len(order))]
 	out := make([]Explained, len(order))

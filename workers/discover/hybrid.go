@@ -126,9 +126,9 @@ type pooled struct {
 	selfServe float64
 	// useText, useNear and useVote are the usage model's evidence
 	// (usage.go): 0 without one or without history for the tool.
-	useText, useNear, useVote float64
-	fused                     float64
-	conf                      float64
+	useText, useTextVote, useNear, useVote float64
+	fused                                  float64
+	conf                                   float64
 }
 
 // hybridSearch pools both sides' best tools, completes every pooled tool's
@@ -143,11 +143,7 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, 
 	if len(order) == 0 {
 		return []schemas.Candidate{}, nil
 	}
-	calib := e.calibration()
-	if um != nil && um.calib != nil {
-		calib = um.calib
-	}
-	calib.confidences(order)
+	e.calibrationFor(um, order).confidences(order)
 	if len(order) > k {
 		order = order[:k]
 	}
@@ -207,7 +203,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 	}
 	var usage map[string]usageEvidence
 	if um != nil {
-		if usage, err = e.proposeUsage(ctx, um, q.raw, qv, n, allow, add); err != nil {
+		if usage, err = e.proposeUsage(ctx, um, q.raw, um.queryVector(qv, qe), n, allow, add); err != nil {
 			return nil, err
 		}
 	}
@@ -272,10 +268,11 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		p.selfServe = self
 	}
 	if um != nil {
-		uq := unit(qv)
+		uq := unit(um.queryVector(qv, qe))
 		for _, p := range order {
 			id := p.en.cand.ToolID
-			p.useText, p.useVote = usage[id].text, usage[id].vote
+			ev := usage[id]
+			p.useText, p.useTextVote, p.useVote = ev.text, ev.textVote, ev.vote
 			if uq != nil {
 				p.useNear = um.near(id, uq)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/toolyard/toolyard/workers/discover/vecindex"
@@ -53,12 +54,18 @@ type LearnedIntent struct {
 // UsageWeights are the fused terms' weights (fusion adds terms in [0, 1]
 // with weight 1 for the registry's own evidence).
 type UsageWeights struct {
-	Text float64 `json:"text"`
-	Near float64 `json:"near"`
-	Vote float64 `json:"vote"`
+	Text     float64 `json:"text"`
+	TextVote float64 `json:"text_vote"`
+	Near     float64 `json:"near"`
+	Vote     float64 `json:"vote"`
 }
 
-const usageField = "usage"
+// Fields of the usage index: a tool's learned intents together (document
+// expansion), and each learned intent alone (its nearest by text vote).
+const (
+	usageField  = "usage"
+	intentField = "intent"
+)
 
 // usageModel is a Usage made searchable.
 type usageModel struct {
@@ -71,6 +78,22 @@ type usageModel struct {
 	vec    [][]float32
 	calib  *calibModel
 	k      int
+	// encoder is set when the intents were embedded by the sentence
+	// encoder (the engine has one: it tells paraphrases apart better than
+	// averaged word vectors), else by the word vectors.
+	encoder bool
+}
+
+// queryVector is the request's vector on the side the intents were
+// embedded with: the encoder's whole-request vector, or the word vectors'.
+func (m *usageModel) queryVector(qv []float32, qe [][]float32) []float32 {
+	if !m.encoder {
+		return qv
+	}
+	if len(qe) == 0 {
+		return nil
+	}
+	return qe[0]
 }
 
 // SetUsage puts a usage model in force (nil removes it): it is indexed
@@ -104,7 +127,7 @@ func (e *Engine) UsageVersion() string {
 }
 
 func (e *Engine) buildUsage(ctx context.Context, u Usage) (*usageModel, error) {
-	for _, w := range []float64{u.Weights.Text, u.Weights.Near, u.Weights.Vote} {
+	for _, w := range []float64{u.Weights.Text, u.Weights.TextVote, u.Weights.Near, u.Weights.Vote} {
 		if !finite(w) || w < 0 {
 			return nil, fmt.Errorf("weights %+v: each must be a finite number ≥ 0", u.Weights)
 		}
@@ -129,13 +152,17 @@ func (e *Engine) buildUsage(ctx context.Context, u Usage) (*usageModel, error) {
 		m.byTool[in.Tool] = append(m.byTool[in.Tool], i)
 		texts[in.Tool] = append(texts[in.Tool], in.Text)
 	}
-	idx, err := newUsageIndex(texts)
+	idx, err := newUsageIndex(texts, u.Intents)
 	if err != nil {
 		return nil, err
 	}
 	m.idx = idx
-	if e.vec != nil && len(u.Intents) > 0 {
-		if err := m.embed(ctx, e.vec); err != nil {
+	side := e.vec
+	if e.enc != nil {
+		side, m.encoder = e.enc, true
+	}
+	if side != nil && len(u.Intents) > 0 {
+		if err := m.embed(ctx, side); err != nil {
 			idx.Close()
 			return nil, err
 		}
@@ -145,7 +172,7 @@ func (e *Engine) buildUsage(ctx context.Context, u Usage) (*usageModel, error) {
 
 // newUsageIndex indexes each tool's learned intents as one document of one
 // field, analysed as tool text is, scored by BM25.
-func newUsageIndex(texts map[string][]string) (bleve.Index, error) {
+func newUsageIndex(texts map[string][]string, intents []LearnedIntent) (bleve.Index, error) {
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = index.BM25Scoring
 	if err := addAnalyzers(im); err != nil {
@@ -158,6 +185,7 @@ func newUsageIndex(texts map[string][]string) (bleve.Index, error) {
 	fm.Analyzer = textAnalyzer
 	fm.Store, fm.IncludeTermVectors, fm.IncludeInAll, fm.DocValues = false, false, false, false
 	dm.AddFieldMappingsAt(usageField, fm)
+	dm.AddFieldMappingsAt(intentField, fm)
 	im.DefaultMapping = dm
 	if err := im.Validate(); err != nil {
 		return nil, err
@@ -167,8 +195,15 @@ func newUsageIndex(texts map[string][]string) (bleve.Index, error) {
 		return nil, err
 	}
 	b := idx.NewBatch()
+	docs := make(map[string]map[string]any, len(texts)+len(intents))
 	for tool, ts := range texts {
-		if err := b.Index(tool, map[string]any{usageField: strings.Join(ts, "\n")}); err != nil {
+		docs["t"+tool] = map[string]any{usageField: strings.Join(ts, "\n")}
+	}
+	for i, in := range intents {
+		docs["i"+strconv.Itoa(i)] = map[string]any{intentField: in.Text}
+	}
+	for id, doc := range docs {
+		if err := b.Index(id, doc); err != nil {
 			idx.Close()
 			return nil, err
 		}
@@ -227,7 +262,7 @@ func (m *usageModel) close() {
 }
 
 // usageEvidence is one tool's usage signals before fusion.
-type usageEvidence struct{ text, near, vote float64 }
+type usageEvidence struct{ text, textVote, near, vote float64 }
 
 // evidence scores the request against the learned intents: the tools they
 // propose (at most n by text, the tools of the k nearest intents) and each
@@ -235,18 +270,34 @@ type usageEvidence struct{ text, near, vote float64 }
 func (m *usageModel) evidence(ctx context.Context, text string, qv []float32, n int) (map[string]usageEvidence, error) {
 	out := map[string]usageEvidence{}
 	if strings.TrimSpace(text) != "" {
-		q := bleve.NewMatchQuery(text)
-		q.SetField(usageField)
-		req := bleve.NewSearchRequestOptions(q, n, 0, false)
-		res, err := m.idx.SearchInContext(ctx, req)
+		hits, best, err := m.searchText(ctx, usageField, text, n)
 		if err != nil {
-			return nil, fmt.Errorf("usage search: %w", err)
+			return nil, err
 		}
-		best := res.MaxScore
-		for _, h := range res.Hits {
+		for _, h := range hits {
 			if best > 0 {
-				out[h.ID] = usageEvidence{text: h.Score / best}
+				tool := strings.TrimPrefix(h.ID, "t")
+				ev := out[tool]
+				ev.text = h.Score / best
+				out[tool] = ev
 			}
+		}
+		hits, _, err = m.searchText(ctx, intentField, text, m.k)
+		if err != nil {
+			return nil, err
+		}
+		var total float64
+		for _, h := range hits {
+			total += h.Score
+		}
+		for _, h := range hits {
+			i, err := strconv.Atoi(strings.TrimPrefix(h.ID, "i"))
+			if err != nil || i < 0 || i >= len(m.tools) || total <= 0 {
+				continue
+			}
+			ev := out[m.tools[i]]
+			ev.textVote += h.Score / total
+			out[m.tools[i]] = ev
 		}
 	}
 	if qv != nil && m.vecs != nil {
@@ -273,6 +324,28 @@ func (m *usageModel) evidence(ctx context.Context, text string, qv []float32, n 
 	return out, nil
 }
 
+// searchText runs a BM25 match query on one field of the usage index.
+func (m *usageModel) searchText(ctx context.Context, field, text string, n int) (search.DocumentMatchCollection, float64, error) {
+	q := bleve.NewMatchQuery(text)
+	q.SetField(field)
+	res, err := m.idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(q, n, 0, false))
+	if err != nil {
+		return nil, 0, fmt.Errorf("usage search %s: %w", field, err)
+	}
+	return res.Hits, res.MaxScore, nil
+}
+
+// calibrationFor is the confidence model for a ranking: the usage model's
+// when the top tool has history (its calibration was fitted on tools with
+// history, and says nothing of the others), the engine's otherwise — so a
+// registry, or a part of one, without history is calibrated as before.
+func (e *Engine) calibrationFor(um *usageModel, order []*pooled) *calibModel {
+	if um != nil && um.calib != nil && len(order) > 0 && len(um.byTool[order[0].en.cand.ToolID]) > 0 {
+		return um.calib
+	}
+	return e.calibration()
+}
+
 // near is the cosine of qv to the tool's closest learned intent.
 func (m *usageModel) near(tool string, qv []float32) float64 {
 	best := 0.0
@@ -288,7 +361,7 @@ func (m *usageModel) near(tool string, qv []float32) float64 {
 func (m *usageModel) fuse(ps []*pooled) {
 	w := m.doc.Weights
 	for _, p := range ps {
-		p.fused += w.Text*p.useText + w.Near*p.useNear + w.Vote*p.useVote
+		p.fused += w.Text*p.useText + w.TextVote*p.useTextVote + w.Near*p.useNear + w.Vote*p.useVote
 	}
 }
 
