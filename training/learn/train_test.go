@@ -1,0 +1,111 @@
+package learn
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/discover/embed"
+)
+
+func tool(id, desc string) schemas.Manifest {
+	return schemas.Manifest{ID: id, Name: id, Description: desc, Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}
+}
+
+// A registry described in its makers' words, and a history of agents asking
+// for its tools in their users' words.
+var (
+	trainTools = []schemas.Manifest{
+		tool("db/run_sql", "Run a read-only SQL query against the analytics warehouse."),
+		tool("img/resize", "Scale raster images to new pixel dimensions."),
+		tool("net/dns", "Resolve a hostname to its A and AAAA records."),
+		tool("fin/fx", "Convert an amount between currencies at the latest exchange rate."),
+		tool("doc/summarize", "Produce an abstractive summary of a long document."),
+		tool("cal/book", "Create a calendar event with attendees."),
+	}
+	asks = map[string][]string{
+		"db/run_sql":    {"how did sales do per region", "revenue by region last quarter", "which region sold the most", "sales figures per region this year", "compare regional revenue"},
+		"img/resize":    {"make this photo smaller for the web", "shrink the picture to a thumbnail", "the photo is too big to upload", "make the image fit the banner", "downsize these pictures"},
+		"net/dns":       {"what address does this domain point to", "where does the domain point now", "lookup the address of the domain", "is the domain pointing at the new server", "which address is the domain on"},
+		"fin/fx":        {"how many euros is a hundred dollars", "dollars to yen today", "what are ten pounds in euros", "change money from euros to dollars", "how much is that in my money"},
+		"doc/summarize": {"give me the gist of this report", "too long, what does it say", "the short version of this paper please", "key points of the article", "boil this memo down"},
+		"cal/book":      {"set up a meeting with Ana on Friday", "put a call with the team on my agenda", "schedule a sync for next week", "invite Bob to a meeting tomorrow", "block an hour with the designers"},
+	}
+)
+
+// history is the imported-audit form: one success record per ask, spread
+// over sessions and time.
+func history() []schemas.AuditRecord {
+	t0 := time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
+	var out []schemas.AuditRecord
+	n := 0
+	for round := range 6 {
+		for _, id := range []string{"db/run_sql", "img/resize", "net/dns", "fin/fx", "doc/summarize", "cal/book"} {
+			for i, a := range asks[id] {
+				if (i+round)%2 == 1 && round > 0 {
+					continue
+				}
+				out = append(out, schemas.AuditRecord{Timestamp: t0.Add(time.Duration(n) * time.Minute),
+					SessionID: fmt.Sprintf("s%d-%d", round, i), IntentExpressed: "[TOOL: " + a + "]", ToolID: id, Result: "success"})
+				n++
+			}
+		}
+	}
+	return out
+}
+
+func TestTrainLearnsUsersWords(t *testing.T) {
+	emb, err := embed.NewLocal()
+	if err != nil {
+		t.Fatalf("local vectors (run `make embeddings`): %v", err)
+	}
+	e, err := discover.New(trainTools, discover.WithEmbedder(emb), discover.WithMode(discover.ModeHybrid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	recs := history()
+	b, rep, err := Train(context.Background(), e, recs, Options{HoldOut: 0.4, Version: "t1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Examples != len(recs) || rep.BySource["history"] != len(recs) {
+		t.Errorf("examples %d by source %v, want all %d from history", rep.Examples, rep.BySource, len(recs))
+	}
+	if rep.After.HitAt1 <= rep.Before.HitAt1 || rep.After.HitAt1 < 0.8 {
+		t.Errorf("hit@1 on the later slice: before %.3f, after %.3f; the history should teach the users' words", rep.Before.HitAt1, rep.After.HitAt1)
+	}
+	if b.Manifest.Version != "t1" || len(b.Usage.Intents) == 0 || b.Usage.Calibration == nil || b.Templates == nil {
+		t.Fatalf("bundle %+v", b.Manifest)
+	}
+	if e.UsageVersion() != "" {
+		t.Errorf("Train left a usage model in force on the engine: %q", e.UsageVersion())
+	}
+	// The version answers a new phrasing the registry's text alone misses.
+	if err := b.Apply(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := e.Search(context.Background(), "regional sales numbers", 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) == 0 || cs[0].ToolID != "db/run_sql" {
+		t.Errorf("with the model: %+v", cs)
+	}
+}
+
+func TestTrainWithoutLabelsSaysSo(t *testing.T) {
+	e, err := discover.New(trainTools, discover.WithMode(discover.ModeKeyword))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	recs := []schemas.AuditRecord{{Timestamp: time.Now(), SessionID: "s", IntentExpressed: "x", ToolID: "db/run_sql", Result: "error"}}
+	if _, _, err := Train(context.Background(), e, recs, Options{}); err == nil {
+		t.Error("trained on no labelled example")
+	}
+}

@@ -1,0 +1,141 @@
+package discover
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/discover/embed"
+)
+
+func newLocalFixture(t *testing.T) *Engine {
+	t.Helper()
+	emb, err := embed.NewLocal()
+	if err != nil {
+		t.Fatalf("local vectors (run `make embeddings`): %v", err)
+	}
+	return newFixture(t, WithEmbedder(emb), WithMode(ModeHybrid))
+}
+
+// Users ask for the SQL tool in words its description does not use; the
+// history of what they asked teaches discovery those words.
+var learnedSQL = []LearnedIntent{
+	{Tool: "db/run_sql_query", Text: "how did revenue develop per region this quarter"},
+	{Tool: "db/run_sql_query", Text: "revenue by region for the last quarter"},
+	{Tool: "db/run_sql_query", Text: "break revenue down by region and month"},
+	{Tool: "weather/getForecast", Text: "will I need an umbrella in Paris tomorrow"},
+}
+
+func TestUsageTeachesUsersWords(t *testing.T) {
+	ctx := context.Background()
+	e := newLocalFixture(t)
+	const request = "show me revenue per region"
+	before, err := e.Search(ctx, request, 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before) > 0 && before[0].ToolID == "db/run_sql_query" {
+		t.Fatalf("the fixture should not find the SQL tool for %q without history: %v", request, ids(before))
+	}
+	u := &Usage{Version: "v1", Intents: learnedSQL, Weights: UsageWeights{Text: 2, TextVote: 1, Near: 2, Vote: 1}}
+	if err := e.SetUsage(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if e.UsageVersion() != "v1" {
+		t.Errorf("UsageVersion %q", e.UsageVersion())
+	}
+	after, err := e.Search(ctx, request, 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) == 0 || after[0].ToolID != "db/run_sql_query" {
+		t.Fatalf("with the history the SQL tool should rank first for %q: %v", request, ids(after))
+	}
+	ex, err := e.Explain(ctx, request, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex[0].ToolID != "db/run_sql_query" || ex[0].Signals[FeatureUsageText] != 1 || ex[0].Signals[FeatureUsageNear] <= 0 || ex[0].Signals[FeatureUsageTextVote] <= 0 {
+		t.Errorf("the top candidate's usage signals: %+v", ex[0])
+	}
+	for _, c := range ex[1:] {
+		if c.ToolID != "weather/getForecast" && (c.Signals[FeatureUsageText] != 0 || c.Signals[FeatureUsageNear] != 0) {
+			t.Errorf("%s has no history but usage signals %v", c.ToolID, c.Signals)
+		}
+	}
+
+	// Removing the model restores the engine exactly.
+	if err := e.SetUsage(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	again, err := e.Search(ctx, request, 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again, before) || e.UsageVersion() != "" {
+		t.Errorf("after removing the model:\n got %+v\nwant %+v", again, before)
+	}
+}
+
+// History about tools this registry does not hold changes no ranking and
+// no confidence, although the model carries its own calibration.
+func TestUsageWithoutHistoryForTheRegistryChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	e := newLocalFixture(t)
+	requests := []string{"how much disk space is left", "forecast for Oslo", "open an issue about the crash", "translate this to German", "hello there"}
+	var before [][]string
+	var conf [][]float64
+	for _, r := range requests {
+		cs, err := e.Search(ctx, r, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before = append(before, ids(cs))
+		conf = append(conf, confidencesOf(cs))
+	}
+	cal := DefaultCalibration()
+	cal.Bias += 3 // a model that would change every confidence if it applied
+	u := &Usage{Version: "other", Weights: UsageWeights{Text: 4, Near: 4, Vote: 4, TextVote: 4}, Calibration: &cal,
+		Intents: []LearnedIntent{{Tool: "elsewhere/disk", Text: "how much disk space is left"}, {Tool: "elsewhere/wx", Text: "forecast for Oslo"}}}
+	if err := e.SetUsage(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range requests {
+		cs, err := e.Search(ctx, r, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ids(cs), before[i]) || !reflect.DeepEqual(confidencesOf(cs), conf[i]) {
+			t.Errorf("%q: %v %v, want %v %v", r, ids(cs), confidencesOf(cs), before[i], conf[i])
+		}
+	}
+}
+
+func TestSetUsageRefusesBadModels(t *testing.T) {
+	e := newLocalFixture(t)
+	bad := DefaultCalibration()
+	bad.Features = append(bad.Features, "no_such_signal")
+	bad.Weights = append(bad.Weights, 1)
+	for name, u := range map[string]*Usage{
+		"negative weight": {Weights: UsageWeights{Near: -1}},
+		"empty text":      {Intents: []LearnedIntent{{Tool: "db/run_sql_query", Text: " "}}},
+		"no tool":         {Intents: []LearnedIntent{{Text: "revenue"}}},
+		"bad calibration": {Calibration: &bad},
+	} {
+		if err := e.SetUsage(context.Background(), u); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if e.UsageVersion() != "" {
+		t.Errorf("a refused model is in force: %q", e.UsageVersion())
+	}
+}
+
+func confidencesOf(cs []schemas.Candidate) []float64 {
+	out := make([]float64, len(cs))
+	for i, c := range cs {
+		out[i] = c.Confidence
+	}
+	return out
+}

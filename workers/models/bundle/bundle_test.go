@@ -1,0 +1,87 @@
+package bundle
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolyard/toolyard/workers/discover"
+)
+
+func sample() *Bundle {
+	cal := discover.DefaultCalibration()
+	return &Bundle{
+		Manifest: Manifest{Version: "v7", CreatedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+			Trained: Trained{Records: 3, Examples: 2, BySource: map[string]int{"history": 2}}, Metrics: map[string]float64{"after_hit_at_1": 0.8}},
+		Usage: &discover.Usage{Version: "v7", Weights: discover.UsageWeights{Text: 1, Near: 2},
+			Intents: []discover.LearnedIntent{{Tool: "db/sql", Text: "revenue by region"}}, Calibration: &cal},
+		Templates: &Templates{Format: TemplatesFormat, Next: map[string][]Count{"a": {{Tool: "b", Count: 2}}}},
+	}
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "model")
+	b := sample()
+	if err := b.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	// Writing again replaces the directory whole.
+	if err := b.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Usage, b.Usage) || !reflect.DeepEqual(got.Templates, b.Templates) || got.Manifest.Version != "v7" {
+		t.Errorf("read back %+v", got)
+	}
+	if len(got.Manifest.Files) != 2 {
+		t.Errorf("manifest files %v", got.Manifest.Files)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+func TestReadDirRefusesTamperedFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "model")
+	if err := sample().WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, UsageFile)
+	data, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), "revenue", "REVENUE", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadDir(dir); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("a changed usage file was read: %v", err)
+	}
+	if _, err := ReadDir(t.TempDir()); err == nil {
+		t.Error("an empty directory was read as a bundle")
+	}
+}
+
+func TestApplyPutsUsageInForce(t *testing.T) {
+	e, err := discover.New(nil, discover.WithMode(discover.ModeKeyword))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	b := sample()
+	b.Usage.Version = ""
+	if err := b.Apply(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	if e.UsageVersion() != "v7" {
+		t.Errorf("version in force %q, want the manifest's", e.UsageVersion())
+	}
+	if err := (&Bundle{}).Apply(context.Background(), e); err != nil || e.UsageVersion() != "" {
+		t.Errorf("an empty bundle should remove the usage model: %v %q", err, e.UsageVersion())
+	}
+}
