@@ -37,8 +37,10 @@ version over the registry (--tools):
   templates  the predictor's statistics (next tool, context words)
 
 Everything fitted is measured on later history than it was fitted on: the latest
---hold-out of the examples is split in time, the first half fits the weights and
-the calibration, the second half gives the before/after figures printed at the end.
+--hold-out of the examples is the test slice; before it, --fit-share of the examples
+is cut into --folds time-ordered folds, each ranked with the usage learned from
+everything before it, and the weights and calibration are fitted on those rankings.
+The before/after figures printed at the end are the test slice's.
 Lines that are not valid audit records are reported (file:line: why) and skipped.
 
 The version is written to --out as a directory (manifest.json with sha256 of each
@@ -92,7 +94,9 @@ file, usage.json, templates.json); evaluate it with 'toolyard eval discovery
 	fl.StringVar(&outDir, "out", "", "directory to write the model version to (replaced whole)")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
 	fl.StringVar(&version, "version", "", "name of the version (default: the time of training)")
-	fl.Float64Var(&opts.HoldOut, "hold-out", 0.2, "latest share of the examples held out to fit the weights and calibration (first half) and to measure (second half)")
+	fl.Float64Var(&opts.HoldOut, "hold-out", 0.1, "latest share of the examples held out to measure on (never fitted on)")
+	fl.Float64Var(&opts.FitShare, "fit-share", 0.4, "share of the examples before the hold-out that the weights and calibration are fitted on")
+	fl.IntVar(&opts.Folds, "folds", 4, "time-ordered folds of the fitting share, each ranked with the usage of everything before it")
 	fl.IntVar(&opts.Guard.PerSession, "max-per-session", 3, "poisoning guard: examples one session may give one tool")
 	fl.IntVar(&opts.Guard.MinSessions, "min-sessions", 2, "poisoning guard: distinct sessions a tool's examples need before they count")
 	fl.DurationVar(&opts.Labels.Window, "correction-window", 10*time.Minute, "how long after an answer the agent's next move still corrects it")
@@ -147,8 +151,8 @@ func printTrainReport(w io.Writer, b *bundle.Bundle, r learn.Report, dir string)
 	fmt.Fprintf(w, "model %s written to %s in %s\n", b.Manifest.Version, dir, r.Duration.Round(time.Millisecond))
 	fmt.Fprintf(w, "  records %d → labelled examples %d (by source %v), negatives %d\n", r.Records, r.Examples, r.BySource, r.Negatives)
 	fmt.Fprintf(w, "  poisoning guard: kept %d, capped per session %d, tools with too few sessions %d\n", r.Guard.Kept, r.Guard.CappedPerSession, r.Guard.TooFewSessions)
-	fmt.Fprintf(w, "  usage: %d learned intents for %d tools; fused weights text %.2f, text vote %.2f, near %.2f, vote %.2f\n",
-		len(b.Usage.Intents), r.Tools, r.Weights.Text, r.Weights.TextVote, r.Weights.Near, r.Weights.Vote)
+	fmt.Fprintf(w, "  usage: %d learned intents for %d tools; fused weights class %.2f, text %.2f, text vote %.2f, near %.2f, vote %.2f\n",
+		len(b.Usage.Intents), r.Tools, r.Weights.Class, r.Weights.Text, r.Weights.TextVote, r.Weights.Near, r.Weights.Vote)
 	fmt.Fprintf(w, "  test slice (%d latest examples, never fitted on):\n", r.After.N)
 	fmt.Fprintf(w, "    %-8s hit@1 %.3f  recall@5 %.3f  ECE %.3f  activated %.1f%% (precision %.3f)\n", "before", r.Before.HitAt1, r.Before.RecallAt5, r.Before.ECE, 100*r.Before.Activated, r.Before.ActivatedPrecision)
 	fmt.Fprintf(w, "    %-8s hit@1 %.3f  recall@5 %.3f  ECE %.3f  activated %.1f%% (precision %.3f)\n", "after", r.After.HitAt1, r.After.RecallAt5, r.After.ECE, 100*r.After.Activated, r.After.ActivatedPrecision)

@@ -5,10 +5,11 @@
 //
 // Everything fitted is fitted on the past and measured on the future: the
 // labelled examples are split in time order into a history (the first
-// 1−HoldOut), a fitting slice and a test slice (the later HoldOut, halved).
-// The usage model built from the history ranks the fitting slice, on which
-// the weights and the calibration are fitted; the test slice, later still,
-// gives the figures the report shows. The version then learns from every
+// latest HoldOut is the test slice; before it, the last FitShare is cut into
+// time-ordered folds, each ranked by the usage model of everything before it
+// (time-ordered cross-validation), and the weights and the calibration are
+// fitted on all the folds' rankings. The test slice, later than anything
+// fitted, gives the figures the report shows. The version then learns from every
 // example, with the weights and calibration so fitted.
 package learn
 
@@ -30,11 +31,16 @@ import (
 
 // Options tune training.
 type Options struct {
-	// HoldOut is the latest share of the examples held out for fitting
-	// and testing (default 0.2).
+	// HoldOut is the latest share of the examples held out to test on,
+	// never fitted on (default 0.1).
 	HoldOut float64
-	Guard   labels.Guard
-	Labels  labels.Options
+	// FitShare is the share of the examples before the test slice that
+	// the weights and calibration are fitted on (default 0.4), in Folds
+	// time-ordered folds (default 4).
+	FitShare float64
+	Folds    int
+	Guard    labels.Guard
+	Labels   labels.Options
 	// Version names the model (default: the time of training).
 	Version string
 	// Progress, when set, hears of long steps.
@@ -63,7 +69,13 @@ type Report struct {
 func Train(ctx context.Context, engine *discover.Engine, records []schemas.AuditRecord, opts Options) (*bundle.Bundle, Report, error) {
 	start := time.Now()
 	if opts.HoldOut <= 0 || opts.HoldOut >= 1 {
-		opts.HoldOut = 0.2
+		opts.HoldOut = 0.1
+	}
+	if opts.FitShare <= 0 || opts.FitShare >= 1 {
+		opts.FitShare = 0.4
+	}
+	if opts.Folds <= 0 {
+		opts.Folds = 4
 	}
 	if opts.Version == "" {
 		opts.Version = start.UTC().Format("20060102T150405Z")
@@ -90,20 +102,32 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	}
 	negs := negatives(positives)
 
+	// Time-ordered cross-validation: the latest HoldOut is the test
+	// slice; the FitShare before it is cut into Folds, and each fold is
+	// ranked with the usage learned from everything before it.
 	cut := int(float64(len(pos)) * (1 - opts.HoldOut))
-	mid := cut + (len(pos)-cut)/2
-	history, fitting, test := pos[:cut], pos[cut:mid], pos[mid:]
+	history, test := pos[:cut], pos[cut:]
 	defer engine.SetUsage(ctx, nil)
-
-	// Rank the fitting slice with the history's usage, unweighted, to fit
-	// the weights and the calibration on what each candidate would score.
 	base := engine.Calibration()
-	if err := engine.SetUsage(ctx, usageOf(opts.Version+"-fit", history, negs, discover.UsageWeights{}, nil)); err != nil {
-		return nil, rep, err
+	var rows []row
+	first := int(float64(cut) * (1 - opts.FitShare))
+	for f := range opts.Folds {
+		lo := first + (cut-first)*f/opts.Folds
+		hi := first + (cut-first)*(f+1)/opts.Folds
+		if lo == 0 || hi <= lo {
+			continue
+		}
+		if err := engine.SetUsage(ctx, usageOf(engine, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil)); err != nil {
+			return nil, rep, err
+		}
+		fr, err := explainAll(ctx, engine, pos[lo:hi], func(d, t int) { progress(fmt.Sprintf("ranking fold %d/%d", f+1, opts.Folds), d, t) })
+		if err != nil {
+			return nil, rep, err
+		}
+		rows = append(rows, fr...)
 	}
-	rows, err := explainAll(ctx, engine, fitting, func(d, t int) { progress("ranking the fitting slice", d, t) })
-	if err != nil {
-		return nil, rep, err
+	if len(rows) == 0 {
+		return nil, rep, fmt.Errorf("train: %d labelled examples are too few to fit on (need a history before the folds)", len(pos))
 	}
 	w := fitWeights(rows)
 	rep.Weights = w
@@ -120,14 +144,14 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	if rep.Before, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing without the model", d, t) }); err != nil {
 		return nil, rep, err
 	}
-	if err := engine.SetUsage(ctx, usageOf(opts.Version+"-test", history, negs, w, &calib)); err != nil {
+	if err := engine.SetUsage(ctx, usageOf(engine, opts.Version+"-test", history, negs, w, &calib)); err != nil {
 		return nil, rep, err
 	}
 	if rep.After, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing with the model", d, t) }); err != nil {
 		return nil, rep, err
 	}
 
-	u := usageOf(opts.Version, pos, negs, w, &calib)
+	u := usageOf(engine, opts.Version, pos, negs, w, &calib)
 	rep.Tools = len(toolsOf(u))
 	rep.Duration = time.Since(start)
 	b := &bundle.Bundle{
@@ -176,8 +200,8 @@ func negatives(es []labels.Example) map[[2]string]bool {
 
 // usageOf is the usage model of examples: each tool's distinct intents,
 // minus those the audit marked wrong for it.
-func usageOf(version string, es []labels.Example, wrong map[[2]string]bool, w discover.UsageWeights, calib *discover.Calibration) *discover.Usage {
-	u := &discover.Usage{Version: version, Weights: w, Calibration: calib}
+func usageOf(e *discover.Engine, version string, es []labels.Example, wrong map[[2]string]bool, w discover.UsageWeights, calib *discover.Calibration) *discover.Usage {
+	u := &discover.Usage{Version: version, Weights: w, Calibration: calib, Classifier: fitClassifier(e, es, defaultClassifier)}
 	seen := map[[2]string]bool{}
 	for _, e := range es {
 		k := [2]string{e.Text, e.Tool}
@@ -231,7 +255,7 @@ func explainAll(ctx context.Context, e *discover.Engine, es []labels.Example, pr
 // own evidence.
 func rescore(c discover.Explained, w discover.UsageWeights) float64 {
 	s := c.Signals
-	return s[discover.FeatureFused] + w.Text*s[discover.FeatureUsageText] + w.TextVote*s[discover.FeatureUsageTextVote] +
+	return s[discover.FeatureFused] + w.Class*s[discover.FeatureUsageClass] + w.Text*s[discover.FeatureUsageText] + w.TextVote*s[discover.FeatureUsageTextVote] +
 		w.Near*s[discover.FeatureUsageNear] + w.Vote*s[discover.FeatureUsageVote]
 }
 
@@ -248,41 +272,50 @@ func ranked(r row, w discover.UsageWeights) []discover.Explained {
 var weightGrid = []float64{0, 0.5, 1, 2, 4, 6, 8}
 
 // fitWeights chooses the usage weights that put the right tool first most
-// often on the fitting slice (then the best mean reciprocal rank), trying
-// every combination of the grid: three weights, a few hundred rankings of
-// small pools, no gradient to get wrong.
+// often on the fitting slice (then the best mean reciprocal rank), by
+// coordinate ascent over the grid: each weight in turn tries every grid
+// value with the others held, for a few rounds.
 func fitWeights(rows []row) discover.UsageWeights {
-	best, bestHit, bestMRR := discover.UsageWeights{}, -1.0, -1.0
-	for _, t := range weightGrid {
-		for _, tv := range weightGrid {
-			for _, n := range weightGrid {
-				for _, v := range weightGrid {
-					w := discover.UsageWeights{Text: t, TextVote: tv, Near: n, Vote: v}
-					var hit, mrr float64
-					for _, r := range rows {
-						for i, c := range ranked(r, w) {
-							if c.ToolID == r.gold {
-								mrr += 1 / float64(i+1)
-								if i == 0 {
-									hit++
-								}
-								break
-							}
-						}
+	var w discover.UsageWeights
+	fields := []*float64{&w.Class, &w.Text, &w.TextVote, &w.Near, &w.Vote}
+	score := func() (float64, float64) {
+		var hit, mrr float64
+		for _, r := range rows {
+			for i, c := range ranked(r, w) {
+				if c.ToolID == r.gold {
+					mrr += 1 / float64(i+1)
+					if i == 0 {
+						hit++
 					}
-					if hit > bestHit || hit == bestHit && mrr > bestMRR {
-						best, bestHit, bestMRR = w, hit, mrr
-					}
+					break
 				}
 			}
 		}
+		return hit, mrr
 	}
-	return best
+	bestHit, bestMRR := score()
+	for range 3 {
+		changed := false
+		for _, f := range fields {
+			keep := *f
+			for _, v := range weightGrid {
+				*f = v
+				if hit, mrr := score(); hit > bestHit || hit == bestHit && mrr > bestMRR {
+					bestHit, bestMRR, keep, changed = hit, mrr, v, true
+				}
+			}
+			*f = keep
+		}
+		if !changed {
+			break
+		}
+	}
+	return w
 }
 
 // usageFeatures are the signals the learned calibration adds to the
 // engine's own.
-var usageFeatures = []string{discover.FeatureUsageText, discover.FeatureUsageTextVote, discover.FeatureUsageNear, discover.FeatureUsageVote,
+var usageFeatures = []string{discover.FeatureUsageClass, discover.FeatureUsageText, discover.FeatureUsageTextVote, discover.FeatureUsageNear, discover.FeatureUsageVote,
 	discover.FeatureUsageMargin, discover.FeatureUsageBest}
 
 // fitCalibration refits P(right | needs a tool) on the fitting slice's top
@@ -316,7 +349,7 @@ func fitCalibration(rows []row, w discover.UsageWeights, base discover.Calibrati
 		return discover.Calibration{}, fmt.Errorf("train: fit calibration: %w", err)
 	}
 	c.Need = base.Need
-	c.Bias += biasShift(c, xs, ys, need)
+	refineForProduct(&c, xs, ys, need, 1e-3)
 	c.Version = "learned"
 	c.Note = "P(right|need) refitted with usage signals on a time-held-out slice; need model and its prior kept"
 	return c, nil
@@ -348,37 +381,72 @@ func needOf(n *discover.NeedModel, s map[string]float64) float64 {
 	return 1 / (1 + math.Exp(-z))
 }
 
-// biasShift is the shift of P(right | need)'s bias that minimises the log
-// loss of the product with P(need): fitted alone, P(right | need) would be
-// calibrated, and the product below it.
-func biasShift(c discover.Calibration, xs [][]float64, ys []bool, need []float64) float64 {
-	loss := func(shift float64) float64 {
+// refineForProduct refits P(right | need)'s weights and bias so that the
+// product P(need)·P(right | need) — the confidence routing reads — has the
+// least log loss on the rows (plus the same L2 penalty): fitted alone,
+// P(right | need) would be calibrated and the product below it. The product
+// likelihood is no plain logistic regression, so this is gradient descent
+// with backtracking from the plain fit; a few hundred steps over a few
+// thousand rows take milliseconds.
+func refineForProduct(c *discover.Calibration, xs [][]float64, ys []bool, need []float64, l2 float64) {
+	d := len(c.Weights)
+	theta := append(slices.Clone(c.Weights), c.Bias)
+	loss := func(th []float64, grad []float64) float64 {
+		for i := range grad {
+			grad[i] = 0
+		}
 		var l float64
 		for i, x := range xs {
-			z := c.Bias + shift
-			for j, wj := range c.Weights {
-				z += wj * x[j]
+			z := th[d]
+			for j := range d {
+				z += th[j] * x[j]
 			}
-			p := need[i] / (1 + math.Exp(-z))
-			p = math.Min(math.Max(p, 1e-9), 1-1e-9)
+			sg := 1 / (1 + math.Exp(-z))
+			p := math.Min(math.Max(need[i]*sg, 1e-9), 1-1e-9)
+			var dz float64
 			if ys[i] {
 				l -= math.Log(p)
+				dz = -(1 - sg)
 			} else {
 				l -= math.Log(1 - p)
+				dz = need[i] * sg * (1 - sg) / (1 - p)
+			}
+			if grad != nil {
+				for j := range d {
+					grad[j] += dz * x[j]
+				}
+				grad[d] += dz
+			}
+		}
+		for j := range d {
+			l += l2 * th[j] * th[j] / 2 * float64(len(xs))
+			if grad != nil {
+				grad[j] += l2 * th[j] * float64(len(xs))
 			}
 		}
 		return l
 	}
-	// Golden-section search on [-2, 4]: the loss is unimodal in the shift.
-	lo, hi := -2.0, 4.0
-	g := (math.Sqrt(5) - 1) / 2
-	for range 60 {
-		a, b := hi-g*(hi-lo), lo+g*(hi-lo)
-		if loss(a) < loss(b) {
-			hi = b
-		} else {
-			lo = a
+	grad := make([]float64, d+1)
+	next := make([]float64, d+1)
+	cur := loss(theta, grad)
+	step := 1.0 / float64(len(xs))
+	for range 500 {
+		for {
+			for j := range theta {
+				next[j] = theta[j] - step*grad[j]
+			}
+			if l := loss(next, nil); l < cur {
+				copy(theta, next)
+				cur = loss(theta, grad)
+				step *= 1.5
+				break
+			}
+			step /= 2
+			if step < 1e-12 {
+				c.Weights, c.Bias = theta[:d], theta[d]
+				return
+			}
 		}
 	}
-	return (lo + hi) / 2
+	c.Weights, c.Bias = theta[:d], theta[d]
 }

@@ -69,7 +69,7 @@ func TestTrainLearnsUsersWords(t *testing.T) {
 	}
 	defer e.Close()
 	recs := history()
-	b, rep, err := Train(context.Background(), e, recs, Options{HoldOut: 0.4, Version: "t1"})
+	b, rep, err := Train(context.Background(), e, recs, Options{HoldOut: 0.2, Version: "t1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,9 +126,9 @@ type pooled struct {
 	selfServe float64
 	// useText, useNear and useVote are the usage model's evidence
 	// (usage.go): 0 without one or without history for the tool.
-	useText, useTextVote, useNear, useVote float64
-	fused                                  float64
-	conf                                   float64
+	useClass, useText, useTextVote, useNear, useVote float64
+	fused                                            float64
+	conf                                             float64
 }
 
 // hybridSearch pools both sides' best tools, completes every pooled tool's
@@ -272,7 +272,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		for _, p := range order {
 			id := p.en.cand.ToolID
 			ev := usage[id]
-			p.useText, p.useTextVote, p.useVote = ev.text, ev.textVote, ev.vote
+			p.useClass, p.useText, p.useTextVote, p.useVote = ev.class, ev.text, ev.textVote, ev.vote
 			if uq != nil {
 				p.useNear = um.near(id, uq)
 			}

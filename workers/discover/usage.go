@@ -41,8 +41,10 @@ type Usage struct {
 	Intents []LearnedIntent `json:"intents"`
 	Weights UsageWeights    `json:"weights"`
 	// Neighbours is how many nearest learned intents vote (default 10).
-	Neighbours  int          `json:"neighbours,omitempty"`
-	Calibration *Calibration `json:"calibration,omitempty"`
+	Neighbours int `json:"neighbours,omitempty"`
+	// Classifier, when set, gives usage_class: P(tool | request).
+	Classifier  *UsageClassifier `json:"classifier,omitempty"`
+	Calibration *Calibration     `json:"calibration,omitempty"`
 }
 
 // LearnedIntent is one intent an agent expressed for a tool.
@@ -54,6 +56,7 @@ type LearnedIntent struct {
 // UsageWeights are the fused terms' weights (fusion adds terms in [0, 1]
 // with weight 1 for the registry's own evidence).
 type UsageWeights struct {
+	Class    float64 `json:"class"`
 	Text     float64 `json:"text"`
 	TextVote float64 `json:"text_vote"`
 	Near     float64 `json:"near"`
@@ -66,6 +69,10 @@ const (
 	usageField  = "usage"
 	intentField = "intent"
 )
+
+// minClassProposal is the classifier probability from which a tool joins
+// the pool on the classifier's word alone.
+const minClassProposal = 0.02
 
 // usageModel is a Usage made searchable.
 type usageModel struct {
@@ -127,7 +134,10 @@ func (e *Engine) UsageVersion() string {
 }
 
 func (e *Engine) buildUsage(ctx context.Context, u Usage) (*usageModel, error) {
-	for _, w := range []float64{u.Weights.Text, u.Weights.TextVote, u.Weights.Near, u.Weights.Vote} {
+	if err := u.Classifier.check(); err != nil {
+		return nil, err
+	}
+	for _, w := range []float64{u.Weights.Class, u.Weights.Text, u.Weights.TextVote, u.Weights.Near, u.Weights.Vote} {
 		if !finite(w) || w < 0 {
 			return nil, fmt.Errorf("weights %+v: each must be a finite number ≥ 0", u.Weights)
 		}
@@ -262,13 +272,18 @@ func (m *usageModel) close() {
 }
 
 // usageEvidence is one tool's usage signals before fusion.
-type usageEvidence struct{ text, textVote, near, vote float64 }
+type usageEvidence struct{ class, text, textVote, near, vote float64 }
 
 // evidence scores the request against the learned intents: the tools they
 // propose (at most n by text, the tools of the k nearest intents) and each
 // one's evidence. qv may be nil (keyword-only).
-func (m *usageModel) evidence(ctx context.Context, text string, qv []float32, n int) (map[string]usageEvidence, error) {
+func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, qv []float32, n int) (map[string]usageEvidence, error) {
 	out := map[string]usageEvidence{}
+	// Every tool the classifier knows gets its probability; the usage
+	// model proposes those of them it finds otherwise, and the probable ones.
+	for tool, p := range m.doc.Classifier.probabilities(e.ClassifierTerms(text)) {
+		out[tool] = usageEvidence{class: p}
+	}
 	if strings.TrimSpace(text) != "" {
 		hits, best, err := m.searchText(ctx, usageField, text, n)
 		if err != nil {
@@ -361,7 +376,7 @@ func (m *usageModel) near(tool string, qv []float32) float64 {
 func (m *usageModel) fuse(ps []*pooled) {
 	w := m.doc.Weights
 	for _, p := range ps {
-		p.fused += w.Text*p.useText + w.TextVote*p.useTextVote + w.Near*p.useNear + w.Vote*p.useVote
+		p.fused += w.Class*p.useClass + w.Text*p.useText + w.TextVote*p.useTextVote + w.Near*p.useNear + w.Vote*p.useVote
 	}
 }
 
@@ -369,13 +384,15 @@ func (m *usageModel) fuse(ps []*pooled) {
 // admits and the registry holds) and sets every pooled tool's usage
 // signals. Caller holds the read lock.
 func (e *Engine) proposeUsage(ctx context.Context, m *usageModel, text string, qv []float32, n int, allow func(*entry) bool, add func(id string) *pooled) (map[string]usageEvidence, error) {
-	ev, err := m.evidence(ctx, text, qv, n)
+	ev, err := e.usageEvidence(ctx, m, text, qv, n)
 	if err != nil {
 		return nil, err
 	}
 	ids := make([]string, 0, len(ev))
-	for id := range ev {
-		ids = append(ids, id)
+	for id, u := range ev {
+		if u.text > 0 || u.textVote > 0 || u.vote > 0 || u.class >= minClassProposal {
+			ids = append(ids, id)
+		}
 	}
 	slices.Sort(ids) // pool order must not depend on map order
 	for _, id := range ids {
