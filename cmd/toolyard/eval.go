@@ -204,7 +204,7 @@ func applyModel(cmd *cobra.Command, engine *discover.Engine, dir string) error {
 	if err := b.Apply(cmd.Context(), engine); err != nil {
 		return fmt.Errorf("--model: %w", err)
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "model %s in force (%d learned intents)\n", b.Manifest.Version, len(b.Usage.Intents))
+	fmt.Fprintf(cmd.ErrOrStderr(), "model %s in force (%s)\n", b.Manifest.Version, dir)
 	return nil
 }
 

@@ -2,7 +2,12 @@ package main
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
 	"fmt"
+	"github.com/nats-io/nats.go/jetstream"
 	"io"
 	"time"
 
@@ -10,20 +15,24 @@ import (
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/learn"
+	"github.com/toolyard/toolyard/workers/auditlog"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/models"
 	"github.com/toolyard/toolyard/workers/models/bundle"
 	"github.com/toolyard/toolyard/workers/registry"
 )
 
-func newTrain(_ *globalFlags) *cobra.Command {
+func newTrain(g *globalFlags) *cobra.Command {
 	var (
-		toolsFile, outDir, encoder, version string
-		audits                              []string
-		opts                                learn.Options
+		toolsFile, outDir, encoder, version, since string
+		audits                                     []string
+		opts                                       learn.Options
+		guard                                      = learn.DefaultGuard
+		noPromote                                  bool
 	)
 	c := &cobra.Command{
-		Use:   "train --tools FILE --audit FILE… --out DIR",
+		Use:   "train [--tools FILE] [--audit FILE… | --since D] [--out DIR]",
 		Short: "Learn a model version from audit records: usage evidence per tool, its weights, a calibration, predictor templates",
 		Long: `Reads audit JSONL (--audit, repeatable; the audit record contract), derives what the
 agents actually wanted (successes nobody corrected, corrections after uncertain
@@ -43,24 +52,47 @@ everything before it, and the weights and calibration are fitted on those rankin
 The before/after figures printed at the end are the test slice's.
 Lines that are not valid audit records are reported (file:line: why) and skipped.
 
-The version is written to --out as a directory (manifest.json with sha256 of each
-file, usage.json, templates.json); evaluate it with 'toolyard eval discovery
---model DIR'.`,
+Offline (--out DIR): the version is written to DIR (manifest.json with the sha256
+of each file, usage.json, templates.json); evaluate it with 'toolyard eval discovery
+--model DIR'. --tools and --audit are then required.
+
+Against a running Toolyard (no --out): the records come from the AUDIT stream
+(--since, or all) unless --audit files are given, the tools from the registry
+unless --tools is; the version is stored in the models bucket, and the eval guard
+scores it against the version in force on the test slice: it is promoted only if
+hit@1 is not worse by more than --guard-hit and ECE not by more than --guard-ece.
+A refused version is kept (see 'toolyard models show V') and the reason printed.
+Discover workers put a promoted version in force without a restart.`,
 		Example: `  toolyard train --tools ../shared/bench/metatool/tools.jsonl \
       --audit ../shared/bench/metatool/learn/audit.jsonl --out /tmp/model
   toolyard eval discovery --tools ../shared/bench/metatool/tools.jsonl \
       --queries ../shared/bench/metatool/learn/queries.jsonl --model /tmp/model`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if toolsFile == "" || len(audits) == 0 || outDir == "" {
-				return errors.New("--tools, --audit and --out are required")
-			}
 			stderr := cmd.ErrOrStderr()
-			tools, err := registry.LoadFile(toolsFile)
+			if outDir != "" && (toolsFile == "" || len(audits) == 0) {
+				return errors.New("offline training (--out) needs --tools and --audit")
+			}
+			var js jetstream.JetStream
+			if outDir == "" {
+				var closeNC func()
+				var err error
+				js, closeNC, err = openClient(g, "toolyard train", func(js jetstream.JetStream) (jetstream.JetStream, error) { return js, nil })
+				if err != nil {
+					return err
+				}
+				defer closeNC()
+			}
+			tools, err := trainTools(cmd, js, toolsFile)
 			if err != nil {
 				return err
 			}
-			recs, err := readAudits(stderr, audits)
+			var recs []schemas.AuditRecord
+			if len(audits) > 0 {
+				recs, err = readAudits(stderr, audits)
+			} else {
+				recs, err = streamAudits(cmd, js, since)
+			}
 			if err != nil {
 				return err
 			}
@@ -81,17 +113,24 @@ file, usage.json, templates.json); evaluate it with 'toolyard eval discovery
 			if err != nil {
 				return err
 			}
-			if err := b.WriteDir(outDir); err != nil {
-				return err
+			if outDir != "" {
+				if err := b.WriteDir(outDir); err != nil {
+					return err
+				}
+				printTrainReport(cmd.OutOrStdout(), b, rep, outDir)
+				return nil
 			}
-			printTrainReport(cmd.OutOrStdout(), b, rep, outDir)
-			return nil
+			return storeAndGuard(cmd, js, engine, b, rep, guard, !noPromote)
 		},
 	}
 	fl := c.Flags()
 	fl.StringVar(&toolsFile, "tools", "", "registry file (JSONL or JSON array of manifests)")
 	fl.StringArrayVar(&audits, "audit", nil, "audit JSONL file (repeatable)")
-	fl.StringVar(&outDir, "out", "", "directory to write the model version to (replaced whole)")
+	fl.StringVar(&outDir, "out", "", "write the version to this directory (offline) instead of storing it in the models bucket")
+	fl.StringVar(&since, "since", "", "from the AUDIT stream: records from this time (a duration back from now, or RFC 3339)")
+	fl.Float64Var(&guard.HitTolerance, "guard-hit", guard.HitTolerance, "eval guard: hit@1 the new version may lose against the one in force")
+	fl.Float64Var(&guard.ECETolerance, "guard-ece", guard.ECETolerance, "eval guard: ECE the new version may gain against the one in force")
+	fl.BoolVar(&noPromote, "no-promote", false, "store the version and run the guard, but leave the version in force as it is")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
 	fl.StringVar(&version, "version", "", "name of the version (default: the time of training)")
 	fl.Float64Var(&opts.HoldOut, "hold-out", 0.1, "latest share of the examples held out to measure on (never fitted on)")
@@ -145,6 +184,111 @@ func readAudits(stderr io.Writer, files []string) ([]schemas.AuditRecord, error)
 		return nil, fmt.Errorf("no valid audit records in %v (%d bad lines)", files, bad)
 	}
 	return all, nil
+}
+
+// trainTools is the registry to train over: --tools, or the running
+// Toolyard's registry.
+func trainTools(cmd *cobra.Command, js jetstream.JetStream, file string) ([]schemas.Manifest, error) {
+	if file != "" {
+		return registry.LoadFile(file)
+	}
+	st, err := registry.OpenStore(cmd.Context(), js)
+	if err != nil {
+		return nil, err
+	}
+	tools, err := st.List(cmd.Context())
+	if err != nil {
+		return nil, err
+	}
+	if len(tools) == 0 {
+		return nil, errors.New("the registry is empty: nothing to learn about (or give --tools)")
+	}
+	return tools, nil
+}
+
+// streamAudits reads the training records from the AUDIT stream.
+func streamAudits(cmd *cobra.Command, js jetstream.JetStream, since string) ([]schemas.AuditRecord, error) {
+	var f auditlog.Filter
+	var err error
+	if f.Since, err = parseSince(since); err != nil {
+		return nil, fmt.Errorf("--since: %w", err)
+	}
+	var recs []schemas.AuditRecord
+	err = auditlog.Export(cmd.Context(), js, f, func(r schemas.AuditRecord) error {
+		recs = append(recs, r)
+		if len(recs)%10000 == 0 {
+			fmt.Fprintf(cmd.ErrOrStderr(), "  read %d audit records\n", len(recs))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "read %d audit records from the AUDIT stream\n", len(recs))
+	if len(recs) == 0 {
+		return nil, errors.New("the AUDIT stream has no records to learn from (import history with 'toolyard audit import')")
+	}
+	return recs, nil
+}
+
+// storeAndGuard stores a trained version, scores the version in force on
+// the same test slice, and promotes the new one if the guard agrees.
+func storeAndGuard(cmd *cobra.Command, js jetstream.JetStream, engine *discover.Engine, b *bundle.Bundle, rep learn.Report, cfg learn.GuardConfig, promote bool) error {
+	ctx := cmd.Context()
+	out := cmd.OutOrStdout()
+	dir, err := os.MkdirTemp("", "toolyard-train-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if err := b.WriteDir(filepath.Join(dir, "new")); err != nil {
+		return err
+	}
+	st, err := models.Open(ctx, js)
+	if err != nil {
+		return err
+	}
+	if _, err := st.PutVersion(ctx, filepath.Join(dir, "new")); err != nil {
+		return err
+	}
+	printTrainReport(out, b, rep, "the models bucket")
+	cur, _, err := st.CurrentVersion(ctx)
+	if err != nil {
+		return err
+	}
+	current := rep.Before
+	if cur.Version != "" {
+		old, err := st.Download(ctx, cur.Version, filepath.Join(dir, "current"))
+		if err != nil {
+			return fmt.Errorf("eval guard: the version in force: %w", err)
+		}
+		if err := old.Apply(ctx, engine); err != nil {
+			return fmt.Errorf("eval guard: the version in force: %w", err)
+		}
+		if current, err = learn.Evaluate(ctx, engine, rep.Test, nil); err != nil {
+			return err
+		}
+	}
+	ok, why := learn.Judge(rep.After, current, cfg)
+	verdict := models.GuardVerdict{Promote: ok, Reasons: why, Candidate: rep.After.Map(), Current: current.Map(), Against: cur.Version}
+	if err := st.SetGuard(ctx, b.Manifest.Version, verdict); err != nil {
+		return err
+	}
+	against := orNone(cur.Version)
+	if !ok {
+		fmt.Fprintf(out, "eval guard: %s NOT promoted against %s: %s\n", b.Manifest.Version, against, strings.Join(why, "; "))
+		return exitCode(3)
+	}
+	fmt.Fprintf(out, "eval guard: %s passes against %s: %s\n", b.Manifest.Version, against, strings.Join(why, "; "))
+	if !promote {
+		fmt.Fprintf(out, "not promoted (--no-promote): 'toolyard models promote %s' puts it in force\n", b.Manifest.Version)
+		return nil
+	}
+	if err := st.Promote(ctx, b.Manifest.Version, false); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "model %s in force; 'toolyard models rollback' goes back to %s\n", b.Manifest.Version, against)
+	return nil
 }
 
 func printTrainReport(w io.Writer, b *bundle.Bundle, r learn.Report, dir string) {

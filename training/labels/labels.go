@@ -68,6 +68,7 @@ const (
 	stageResolve  = "resolve"
 	stageExecute  = "execute"
 	stageFeedback = "feedback"
+	stageService  = "service"
 
 	decisionDirectCall = "direct_call"
 	decisionUnresolved = "unresolved"
@@ -101,6 +102,7 @@ type intent struct {
 	activated               string // tool named by `activate X`
 	unresolved              string // tool whose arguments could not be filled
 	wrong                   []string
+	wrongRan                bool // "wrong" feedback naming no tool: the one that ran
 	correct                 string
 	order                   int
 }
@@ -153,6 +155,12 @@ func Derive(records []schemas.AuditRecord, opts Options) []Example {
 			}
 		case stageRoute:
 			in.tier = r.Decision
+		case stageService:
+			// The micro service routes and runs in one step.
+			in.tier = r.Decision
+			if r.Result == schemas.StatusExecuted && r.ToolID != "" && !strings.HasPrefix(r.ToolID, metaPrefix) {
+				in.executed = r.ToolID
+			}
 		case stageResolve:
 			if r.Decision == decisionUnresolved && r.ToolID != "" {
 				in.unresolved = r.ToolID
@@ -175,7 +183,11 @@ func Derive(records []schemas.AuditRecord, opts Options) []Example {
 			case decisionCorrect:
 				in.correct = r.ToolID
 			case decisionWrong:
-				in.wrong = append(in.wrong, r.ToolID)
+				if r.ToolID == "" {
+					in.wrongRan = true
+				} else {
+					in.wrong = append(in.wrong, r.ToolID)
+				}
 			}
 		}
 	}
@@ -206,6 +218,9 @@ func fromIntents(seq []*intent, window time.Duration) []Example {
 			return cmp.Or(a.first.Compare(b.first), cmp.Compare(a.order, b.order))
 		})
 		for i, in := range ins {
+			if in.wrongRan && in.executed != "" && !slices.Contains(in.wrong, in.executed) {
+				in.wrong = append(in.wrong, in.executed)
+			}
 			for _, w := range in.wrong {
 				ex(in, w, SourceFeedback, true)
 			}

@@ -86,6 +86,15 @@ func TestDerive(t *testing.T) {
 		{"feedback: wrong drops the success and is a negative", cat(asked(0, "s", "a", "resize the photo", "activated", "img/crop"),
 			[]schemas.AuditRecord{rec(50, "s", "a", "feedback", decisionWrong, "feedback", "img/crop", "", nil)}),
 			[]want{{"resize the photo", "img/crop", SourceFeedback, true}}},
+		{"feedback: wrong without a tool means the one that ran", cat(asked(0, "s", "a", "resize the photo", "activated", "img/crop"),
+			[]schemas.AuditRecord{rec(50, "s", "a", "feedback", decisionWrong, "feedback", "", "", nil)}),
+			[]want{{"resize the photo", "img/crop", SourceFeedback, true}}},
+		{"the micro service routes and runs in one record", []schemas.AuditRecord{
+			rec(0, "s", "a", "service", "activated", "executed", "sys/df", "disk space left", nil)},
+			[]want{{"disk space left", "sys/df", SourceSuccess, false}}},
+		{"the micro service's uncertain answer, then activate", cat([]schemas.AuditRecord{
+			rec(0, "s", "a", "service", "multiple_matches", "multiple_matches", "img/crop", "shrink it", nil)}, activate(20, "s", "b", "img/resize")),
+			[]want{{"shrink it", "img/resize", SourceCorrection, false}}},
 		{"unfillable arguments are a negative for the tool", []schemas.AuditRecord{
 			rec(0, "s", "a", "parse", "intent", "parsed", "", "send it to the team", nil),
 			rec(0, "s", "a", "route", "activated", "activated", "mail/send", "send it to the team", nil),

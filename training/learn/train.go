@@ -60,6 +60,9 @@ type Report struct {
 	// learned model.
 	Before, After Metrics       `json:"-"`
 	Duration      time.Duration `json:"-"`
+	// Test is the test slice: the latest examples, never fitted on (the
+	// eval guard scores the version in force on it too).
+	Test []labels.Example `json:"-"`
 }
 
 // Train learns a model version from audit records over the registry tools.
@@ -107,6 +110,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	// ranked with the usage learned from everything before it.
 	cut := int(float64(len(pos)) * (1 - opts.HoldOut))
 	history, test := pos[:cut], pos[cut:]
+	rep.Test = test
 	defer engine.SetUsage(ctx, nil)
 	base := engine.Calibration()
 	var rows []row

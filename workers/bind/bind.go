@@ -157,7 +157,7 @@ func Rejecter(stage string) pipeline.RejectFunc {
 		// wrong about it, which may be the very reason for the rejection.
 		session := SessionOf(m.Subject)
 		ref := peek(m.Data)
-		if !validSession(session) {
+		if !schemas.ValidSessionID(session) {
 			session = ref.SessionID
 		}
 		code := CodeGaveUp
@@ -226,16 +226,4 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-func validSession(s string) bool {
-	if s == "" || len(s) > 128 {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return false
-		}
-	}
-	return true
 }

@@ -27,6 +27,7 @@ const (
 
 // Store is the models bucket.
 type Store struct {
+	js jetstream.JetStream
 	kv jetstream.KeyValue
 }
 
@@ -39,7 +40,7 @@ func Open(ctx context.Context, js jetstream.JetStream) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{kv: kv}, nil
+	return &Store{js: js, kv: kv}, nil
 }
 
 // Publish stores a new version of a model and returns its revision.

@@ -33,6 +33,7 @@ const (
 	SubjectActivate      = "toolyard.activate"
 	SubjectToolsList     = "toolyard.tools.list"
 	SubjectSessionEnd    = "toolyard.session.end"
+	SubjectFeedback      = "toolyard.feedback"
 )
 
 // Error codes in the Nats-Service-Error-Code header.
@@ -90,6 +91,7 @@ func Start(nc *nats.Conn, set *stages.Set, opts ...Option) (*Service, error) {
 		{"activate", SubjectActivate, s.activate, `{"session_id","id",["scope"]} → the tool's usage, tools`},
 		{"tools_list", SubjectToolsList, s.toolsList, `{"session_id"} → ToolSet`},
 		{"session_end", SubjectSessionEnd, s.sessionEnd, `{"session_id"} → {"session_id","ended","cleared"}`},
+		{"feedback", SubjectFeedback, s.feedback, `{"session_id","intent_id",("tool_id"|"wrong")} → {"recorded","subject"}`},
 	}
 	for _, ep := range eps {
 		err := g.AddEndpoint(ep.name, s.handler(ep.name, ep.h),

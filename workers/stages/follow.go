@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -123,4 +125,31 @@ func (s *Set) FollowModels(ctx context.Context, store *models.Store) {
 		}
 		return s.engine.SetCalibration(c)
 	}, s.cfg.Log)
+	store.FollowCurrent(ctx, func(version string) error { return s.applyVersion(ctx, store, version) }, s.cfg.Log)
+}
+
+// applyVersion puts a trained model version in force on the discovery
+// engine ("" takes the one in force off): its files are fetched to a
+// temporary directory, checked against the version's manifest and swapped
+// in at once, so searches never wait or see half a model.
+func (s *Set) applyVersion(ctx context.Context, store *models.Store, version string) error {
+	start := time.Now()
+	if version == "" {
+		s.cfg.Log.Info("no trained model in force: discovery on the registry alone")
+		return s.engine.SetUsage(ctx, nil)
+	}
+	dir, err := os.MkdirTemp("", "toolyard-model-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	b, err := store.Download(ctx, version, filepath.Join(dir, "bundle"))
+	if err != nil {
+		return err
+	}
+	if err := b.Apply(ctx, s.engine); err != nil {
+		return err
+	}
+	s.cfg.Log.Info("trained model in force", "version", version, "took", time.Since(start).Round(time.Millisecond))
+	return nil
 }

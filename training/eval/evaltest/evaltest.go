@@ -34,13 +34,17 @@ func Dir() string {
 	}
 }
 
-// Path is a file or folder of the benchmarks; the test is skipped when the
-// benchmarks are not beside the repository.
+// Path is a file or folder of the benchmarks. Missing, it fails the test
+// in CI (CI set: the data is part of what CI checks out) and skips it
+// elsewhere, saying why.
 func Path(t testing.TB, rel ...string) string {
 	t.Helper()
 	p := filepath.Join(append([]string{Dir()}, rel...)...)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("benchmark data not available: %v", err)
+		if os.Getenv("CI") != "" {
+			t.Fatalf("benchmark data missing in CI (shared/bench beside the repository, or TOOLYARD_BENCH): %v", err)
+		}
+		t.Skipf("benchmark data not available (shared/bench beside the repository, or TOOLYARD_BENCH): %v", err)
 	}
 	return p
 }

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/nats-io/nats.go"
+	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/workers/service"
+)
+
+func newFeedback(g *globalFlags) *cobra.Command {
+	var req service.FeedbackRequest
+	c := &cobra.Command{
+		Use:   "feedback --session S --intent ID (--tool X | --wrong)",
+		Short: "Tell Toolyard which tool an intent wanted, or that the tool it ran was wrong",
+		Long: `Records feedback on one intent in the AUDIT stream (audit.feedback.<session>),
+through the toolyard.feedback endpoint of the micro service. 'toolyard train'
+reads it: --tool X labels the intent X (the strongest label there is), --wrong
+drops the intent's label and counts its tool (--tool, or the tool that ran) as a
+wrong answer for those words. Intent ids are in receipts and results.`,
+		Example: `  toolyard feedback --session demo --intent turn-7.0 --tool files/checksum
+  toolyard feedback --session demo --intent turn-7.1 --wrong`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !req.Wrong && req.ToolID == "" {
+				return errors.New("say which tool the intent wanted (--tool X) or that its tool was wrong (--wrong)")
+			}
+			nc, err := pipeline.Connect(g.nats, "toolyard feedback")
+			if err != nil {
+				return fmt.Errorf("%w (is 'toolyard up' running?)", err)
+			}
+			defer nc.Close()
+			body, err := json.Marshal(req)
+			if err != nil {
+				return err
+			}
+			msg, err := nc.RequestWithContext(cmd.Context(), service.SubjectFeedback, body)
+			if errors.Is(err, nats.ErrNoResponders) {
+				return errors.New("no toolyard service answers (start 'toolyard up', or a worker with --service)")
+			}
+			if err != nil {
+				return err
+			}
+			if code := msg.Header.Get("Nats-Service-Error-Code"); code != "" {
+				return fmt.Errorf("feedback refused (%s): %s", code, msg.Header.Get("Nats-Service-Error"))
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), string(msg.Data))
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&req.SessionID, "session", "", "the intent's session")
+	fl.StringVar(&req.IntentID, "intent", "", "the intent's id (from the receipt or its result)")
+	fl.StringVar(&req.ToolID, "tool", "", "the tool the intent wanted (with --wrong: the tool that was wrong)")
+	fl.BoolVar(&req.Wrong, "wrong", false, "the tool the intent ran (or --tool) was the wrong one")
+	fl.StringVar(&req.Note, "note", "", "a few words on why (kept with the feedback)")
+	return c
+}

@@ -1,0 +1,89 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// FeedbackRequest tells Toolyard what an intent should have done: ToolID
+// is the tool the agent wanted, or, with Wrong, the tool that was wrong
+// (empty: the one that ran).
+type FeedbackRequest struct {
+	SessionID string `json:"session_id"`
+	IntentID  string `json:"intent_id"`
+	ToolID    string `json:"tool_id,omitempty"`
+	Wrong     bool   `json:"wrong,omitempty"`
+	Note      string `json:"note,omitempty"`
+}
+
+// FeedbackReply says where the feedback was recorded.
+type FeedbackReply struct {
+	Recorded bool   `json:"recorded"`
+	Subject  string `json:"subject"`
+}
+
+// Feedback decisions in the audit record (training/labels reads them).
+const (
+	StageFeedback    = "feedback"
+	FeedbackCorrect  = "correct"
+	FeedbackWrong    = "wrong"
+	feedbackNoteSize = 500
+)
+
+// FeedbackRecord is the audit record of a feedback request.
+func FeedbackRecord(req FeedbackRequest, at time.Time) schemas.AuditRecord {
+	decision := FeedbackCorrect
+	if req.Wrong {
+		decision = FeedbackWrong
+	}
+	note := req.Note
+	if len(note) > feedbackNoteSize {
+		note = note[:feedbackNoteSize]
+	}
+	return schemas.AuditRecord{V: schemas.Version, Timestamp: at.UTC(), SessionID: req.SessionID, IntentID: req.IntentID,
+		Stage: StageFeedback, Decision: decision, ToolID: req.ToolID, Result: "feedback", ConversationContext: note,
+		Parameters: map[string]any{}}
+}
+
+func (s *Service) feedback(ctx context.Context, data []byte) (any, error) {
+	var req FeedbackRequest
+	if err := decode(data, &req); err != nil {
+		return nil, err
+	}
+	if err := checkSession(req.SessionID); err != nil {
+		return nil, err
+	}
+	req.IntentID, req.ToolID = strings.TrimSpace(req.IntentID), strings.TrimSpace(req.ToolID)
+	switch {
+	case req.IntentID == "":
+		return nil, badRequest("intent_id is empty: name the intent the feedback is about (results and receipts carry it)")
+	case !req.Wrong && req.ToolID == "":
+		return nil, badRequest("say which tool the intent wanted (tool_id) or that the tool was wrong (wrong: true)")
+	}
+	if req.ToolID != "" {
+		if _, ok := s.set.Registry().Get(req.ToolID); !ok {
+			return nil, &requestError{code: codeNotFound, err: badRequest("no tool %q in the registry", req.ToolID)}
+		}
+	}
+	rec := FeedbackRecord(req, time.Now())
+	body, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(s.nc)
+	if err != nil {
+		return nil, err
+	}
+	subject := schemas.AuditSubject(StageFeedback, req.SessionID)
+	id := "feedback:" + req.SessionID + ":" + req.IntentID + ":" + rec.Decision + ":" + req.ToolID
+	if _, err := js.Publish(ctx, subject, body, jetstream.WithMsgID(id)); err != nil {
+		return nil, &requestError{code: codeUnavail, err: err}
+	}
+	return FeedbackReply{Recorded: true, Subject: subject}, nil
+}
