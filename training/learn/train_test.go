@@ -109,3 +109,78 @@ func TestTrainWithoutLabelsSaysSo(t *testing.T) {
 		t.Error("trained on no labelled example")
 	}
 }
+
+// The eval guard refuses a deliberately worse version: one trained on the
+// same history with every label moved to another tool.
+func TestGuardRefusesAWorseModel(t *testing.T) {
+	emb, err := embed.NewLocal()
+	if err != nil {
+		t.Fatalf("local vectors (run `make embeddings`): %v", err)
+	}
+	e, err := discover.New(trainTools, discover.WithEmbedder(emb), discover.WithMode(discover.ModeHybrid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	good, rep, err := Train(ctx, e, history(), Options{HoldOut: 0.2, Version: "good"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := []string{"db/run_sql", "img/resize", "net/dns", "fin/fx", "doc/summarize", "cal/book"}
+	wrong := history()
+	for i, r := range wrong {
+		for j, id := range order {
+			if r.ToolID == id {
+				wrong[i].ToolID = order[(j+1)%len(order)]
+				break
+			}
+		}
+	}
+	bad, _, err := Train(ctx, e, wrong, Options{HoldOut: 0.2, Version: "bad"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func(b interface {
+		Apply(context.Context, *discover.Engine) error
+	}) Metrics {
+		t.Helper()
+		if err := b.Apply(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+		m, err := Evaluate(ctx, e, rep.Test, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	g, w := score(good), score(bad)
+	if ok, why := Judge(w, g, DefaultGuard); ok {
+		t.Errorf("the guard promoted the worse version (hit@1 %.3f vs %.3f): %v", w.HitAt1, g.HitAt1, why)
+	}
+	if ok, why := Judge(g, g, DefaultGuard); !ok {
+		t.Errorf("the guard refused a version as good as the current one: %v", why)
+	}
+	if g.HitAt1 < w.HitAt1+0.3 {
+		t.Errorf("the relabelled version should be far worse: hit@1 %.3f vs %.3f", w.HitAt1, g.HitAt1)
+	}
+}
+
+func TestJudgeTolerances(t *testing.T) {
+	cur := Metrics{N: 100, HitAt1: 0.80, ECE: 0.03}
+	for _, tt := range []struct {
+		name string
+		cand Metrics
+		want bool
+	}{
+		{"better", Metrics{N: 100, HitAt1: 0.85, ECE: 0.02}, true},
+		{"within tolerance", Metrics{N: 100, HitAt1: 0.795, ECE: 0.045}, true},
+		{"hit@1 worse", Metrics{N: 100, HitAt1: 0.78, ECE: 0.02}, false},
+		{"ECE worse", Metrics{N: 100, HitAt1: 0.90, ECE: 0.06}, false},
+		{"nothing to judge on", Metrics{}, false},
+	} {
+		if ok, why := Judge(tt.cand, cur, DefaultGuard); ok != tt.want {
+			t.Errorf("%s: promote %v, want %v (%v)", tt.name, ok, tt.want, why)
+		}
+	}
+}
