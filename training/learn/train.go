@@ -202,18 +202,31 @@ func negatives(es []labels.Example) map[[2]string]bool {
 	return out
 }
 
-// usageOf is the usage model of examples: each tool's distinct intents,
-// minus those the audit marked wrong for it.
+// maxPerTool bounds each tool's learned intents to its latest distinct
+// ones: memory and index size stay bounded however long the history, and
+// what agents ask now matters more than what they asked a year ago.
+const maxPerTool = 200
+
+// usageOf is the usage model of examples: each tool's latest distinct
+// intents (at most maxPerTool), minus those the audit marked wrong for it.
 func usageOf(e *discover.Engine, version string, es []labels.Example, wrong map[[2]string]bool, w discover.UsageWeights, calib *discover.Calibration) *discover.Usage {
-	u := &discover.Usage{Version: version, Weights: w, Calibration: calib, Classifier: fitClassifier(e, es, defaultClassifier)}
 	seen := map[[2]string]bool{}
-	for _, e := range es {
-		k := [2]string{e.Text, e.Tool}
-		if seen[k] || wrong[k] {
+	per := map[string]int{}
+	var kept []labels.Example
+	for i := len(es) - 1; i >= 0; i-- {
+		ex := es[i]
+		k := [2]string{ex.Text, ex.Tool}
+		if seen[k] || wrong[k] || per[ex.Tool] >= maxPerTool {
 			continue
 		}
 		seen[k] = true
-		u.Intents = append(u.Intents, discover.LearnedIntent{Tool: e.Tool, Text: e.Text})
+		per[ex.Tool]++
+		kept = append(kept, ex)
+	}
+	slices.Reverse(kept)
+	u := &discover.Usage{Version: version, Weights: w, Calibration: calib, Classifier: fitClassifier(e, kept, defaultClassifier)}
+	for _, ex := range kept {
+		u.Intents = append(u.Intents, discover.LearnedIntent{Tool: ex.Tool, Text: ex.Text})
 	}
 	return u
 }

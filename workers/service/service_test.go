@@ -83,7 +83,7 @@ func TestServiceAdvertisesItsEndpoints(t *testing.T) {
 		subjects = append(subjects, e.Subject)
 	}
 	slices.Sort(subjects)
-	want := []string{service.SubjectActivate, service.SubjectFindTools, service.SubjectResolveIntent, service.SubjectSessionEnd, service.SubjectToolsList}
+	want := []string{service.SubjectActivate, service.SubjectFeedback, service.SubjectFindTools, service.SubjectResolveIntent, service.SubjectSessionEnd, service.SubjectToolsList}
 	slices.Sort(want)
 	if info.Name != "toolyard" || !slices.Equal(subjects, want) {
 		t.Fatalf("info %s %v", info.Name, subjects)
