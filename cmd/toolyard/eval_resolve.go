@@ -21,11 +21,11 @@ import (
 
 func newEvalResolve() *cobra.Command {
 	var (
-		toolsFile, queriesFile, outFile, mode, resolver, encoder string
-		k                                                        int
-		goldTool, asJSON                                         bool
-		th                                                       = route.DefaultThresholds()
-		lf                                                       llmFlags
+		toolsFile, queriesFile, outFile, mode, resolver, encoder, modelDir string
+		k                                                                  int
+		goldTool, asJSON                                                   bool
+		th                                                                 = route.DefaultThresholds()
+		lf                                                                 llmFlags
 	)
 	c := &cobra.Command{
 		Use:   "resolve --tools FILE --queries FILE [--out FILE]",
@@ -95,6 +95,9 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 				return err
 			}
 			defer engine.Close()
+			if err := applyModel(cmd, engine, modelDir); err != nil {
+				return err
+			}
 			fmt.Fprintf(stderr, "indexed %d tools in %s; running %d queries (discovery %s, resolver %s)\n",
 				len(tools), time.Since(start).Round(time.Millisecond), len(qs), engine.Mode(), resolver)
 			byID := make(map[string]schemas.Manifest, len(tools))
@@ -151,6 +154,7 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 	fl.StringVar(&outFile, "out", "", "write one JSON line per query here")
 	fl.StringVar(&mode, "mode", "auto", "discovery: keyword, vector, hybrid, or auto (hybrid when the vectors are built)")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
+	fl.StringVar(&modelDir, "model", "", modelUsage)
 	fl.StringVar(&resolver, "resolver", "deterministic", "argument resolver: deterministic, or llm (the LLM resolver, configured by --llm …)")
 	lf.register(fl)
 	fl.BoolVar(&goldTool, "gold-tool", false, "resolve against the gold tool instead of the discovered one (the resolver alone)")

@@ -110,6 +110,9 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	// ranked with the usage learned from everything before it.
 	cut := int(float64(len(pos)) * (1 - opts.HoldOut))
 	history, test := pos[:cut], pos[cut:]
+	if len(test) > maxTest {
+		test = test[len(test)-maxTest:]
+	}
 	rep.Test = test
 	defer engine.SetUsage(ctx, nil)
 	base := engine.Calibration()
@@ -124,7 +127,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		if err := engine.SetUsage(ctx, usageOf(engine, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil)); err != nil {
 			return nil, rep, err
 		}
-		fr, err := explainAll(ctx, engine, pos[lo:hi], func(d, t int) { progress(fmt.Sprintf("ranking fold %d/%d", f+1, opts.Folds), d, t) })
+		fr, err := explainAll(ctx, engine, spread(pos[lo:hi], maxFitRows/opts.Folds), func(d, t int) { progress(fmt.Sprintf("ranking fold %d/%d", f+1, opts.Folds), d, t) })
 		if err != nil {
 			return nil, rep, err
 		}
@@ -235,6 +238,26 @@ func toolsOf(u *discover.Usage) map[string]bool {
 	out := map[string]bool{}
 	for _, in := range u.Intents {
 		out[in.Tool] = true
+	}
+	return out
+}
+
+// Bounds on the ranking work of training, which grows with the history
+// otherwise: the weights and the calibration need a few thousand rows, and
+// the figures a few thousand test examples, not a million of either.
+const (
+	maxFitRows = 4000
+	maxTest    = 5000
+)
+
+// spread is at most n of es, evenly spaced in time.
+func spread(es []labels.Example, n int) []labels.Example {
+	if n <= 0 || len(es) <= n {
+		return es
+	}
+	out := make([]labels.Example, n)
+	for i := range out {
+		out[i] = es[i*len(es)/n]
 	}
 	return out
 }

@@ -9,13 +9,16 @@ import (
 // UsageClassifier is a linear model of which tool a request is for, over
 // the request's analysed terms and pairs of adjacent terms: P(tool |
 // request) by softmax over the tools with history. training/learn fits it
-// on the labelled history; kNN and BM25 over learned intents see each past
-// intent alone, while the classifier weighs every word by how well it tells
-// the tools apart across all of them.
+// (naive Bayes) on the labelled history; kNN and BM25 over learned intents
+// see each past intent alone, while the classifier pools every intent of a
+// tool and weighs each word by how much likelier it is for that tool.
 type UsageClassifier struct {
-	Tools []string                `json:"tools"`
-	Bias  []float64               `json:"bias"`
-	Terms map[string][]TermWeight `json:"terms"`
+	Tools []string  `json:"tools"`
+	Bias  []float64 `json:"bias"`
+	// PerTerm is added to a tool's score for each term of the request
+	// (optional): a naive Bayes model's log probability of an unseen term.
+	PerTerm []float64               `json:"per_term,omitempty"`
+	Terms   map[string][]TermWeight `json:"terms"`
 }
 
 // TermWeight is one term's weight for one tool (by index into Tools).
@@ -56,6 +59,9 @@ func (c *UsageClassifier) probabilities(terms []string) map[string]float64 {
 	}
 	z := make([]float64, len(c.Tools))
 	copy(z, c.Bias)
+	for i, p := range c.PerTerm {
+		z[i] += p * float64(len(terms))
+	}
 	for _, t := range terms {
 		for _, tw := range c.Terms[t] {
 			if tw.Tool >= 0 && tw.Tool < len(z) {
@@ -83,8 +89,8 @@ func (c *UsageClassifier) check() error {
 	if c == nil {
 		return nil
 	}
-	if len(c.Bias) != len(c.Tools) {
-		return fmt.Errorf("classifier: %d tools but %d biases", len(c.Tools), len(c.Bias))
+	if len(c.Bias) != len(c.Tools) || c.PerTerm != nil && len(c.PerTerm) != len(c.Tools) {
+		return fmt.Errorf("classifier: %d tools but %d biases and %d per-term weights", len(c.Tools), len(c.Bias), len(c.PerTerm))
 	}
 	for t, ws := range c.Terms {
 		for _, tw := range ws {
