@@ -58,7 +58,9 @@ func history() []schemas.AuditRecord {
 	return out
 }
 
-func TestTrainLearnsUsersWords(t *testing.T) {
+// trainEngine is a hybrid engine over trainTools with the local vectors.
+func trainEngine(t *testing.T) *discover.Engine {
+	t.Helper()
 	emb, err := embed.NewLocal()
 	if err != nil {
 		t.Fatalf("local vectors (run `make embeddings`): %v", err)
@@ -67,7 +69,12 @@ func TestTrainLearnsUsersWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close()
+	t.Cleanup(func() { _ = e.Close() })
+	return e
+}
+
+func TestTrainLearnsUsersWords(t *testing.T) {
+	e := trainEngine(t)
 	recs := history()
 	b, rep, err := Train(context.Background(), e, recs, Options{HoldOut: 0.2, Version: "t1"})
 	if err != nil {
@@ -113,15 +120,7 @@ func TestTrainWithoutLabelsSaysSo(t *testing.T) {
 // The eval guard refuses a deliberately worse version: one trained on the
 // same history with every label moved to another tool.
 func TestGuardRefusesAWorseModel(t *testing.T) {
-	emb, err := embed.NewLocal()
-	if err != nil {
-		t.Fatalf("local vectors (run `make embeddings`): %v", err)
-	}
-	e, err := discover.New(trainTools, discover.WithEmbedder(emb), discover.WithMode(discover.ModeHybrid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := trainEngine(t)
 	ctx := context.Background()
 	good, rep, err := Train(ctx, e, history(), Options{HoldOut: 0.2, Version: "good"})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/discover/vecindex"
 )
 
@@ -268,7 +269,10 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		p.selfServe = self
 	}
 	if um != nil {
-		uq := unit(um.queryVector(qv, qe))
+		uq := um.queryVector(qv, qe)
+		if uq != nil {
+			uq = embed.Normalize(uq)
+		}
 		for _, p := range order {
 			id := p.en.cand.ToolID
 			ev := usage[id]

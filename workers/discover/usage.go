@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
 
+	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/discover/vecindex"
 )
 
@@ -247,7 +248,7 @@ func (m *usageModel) embed(ctx context.Context, v *vectors) error {
 		if qv == nil {
 			continue
 		}
-		m.vec[i] = unit(qv)
+		m.vec[i] = embed.Normalize(qv)
 		ids = append(ids, "i"+strconv.Itoa(i))
 		vecs = append(vecs, qv)
 	}
@@ -403,21 +404,4 @@ func (e *Engine) proposeUsage(ctx context.Context, m *usageModel, text string, q
 		add(id)
 	}
 	return ev, nil
-}
-
-// unit is v scaled to length 1, nil for nil or a zero vector.
-func unit(v []float32) []float32 {
-	var n float64
-	for _, x := range v {
-		n += float64(x) * float64(x)
-	}
-	if n == 0 {
-		return nil
-	}
-	inv := float32(1 / math.Sqrt(n))
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = x * inv
-	}
-	return out
 }

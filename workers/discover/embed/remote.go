@@ -142,7 +142,7 @@ func (r *remote) EmbedDocuments(ctx context.Context, texts []string) ([][]float3
 			if err := r.check(v); err != nil {
 				return nil, fmt.Errorf("text %d: %w", at[k], err)
 			}
-			out[at[k]] = normalize(v)
+			out[at[k]] = Normalize(v)
 		}
 	}
 	for i := range out {
@@ -167,8 +167,8 @@ func (r *remote) check(v []float32) error {
 	return nil
 }
 
-// normalize returns v scaled to unit length (a copy), or v if it is zero.
-func normalize(v []float32) []float32 {
+// Normalize returns v scaled to unit length (a copy), or v if it is zero.
+func Normalize(v []float32) []float32 {
 	var n float64
 	for _, x := range v {
 		n += float64(x) * float64(x)
