@@ -27,6 +27,9 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	up := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "127.0.0.1:0")
 	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
+	if !strings.Contains(up.stderr.String(), "publish --nats "+url+" --session demo") {
+		t.Errorf("the start-up hint should carry --nats for a server off the default address:\n%s", up.stderr.String())
+	}
 	httpBase := regexp.MustCompile(`status:\s+(http://\S+)/`).FindStringSubmatch(up.stderr.String())
 	if httpBase == nil {
 		t.Fatalf("no status address in:\n%s", up.stderr.String())

@@ -3,8 +3,10 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -15,6 +17,8 @@ import (
 type Server struct {
 	ns      *server.Server
 	dataDir string
+	// lock holds the data directory for this process (datalock_unix.go).
+	lock *os.File
 }
 
 type serverConfig struct {
@@ -71,6 +75,20 @@ func StartServer(opts ...ServerOption) (*Server, error) {
 	if err := os.MkdirAll(cfg.dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create data directory %s: %w", cfg.dataDir, err)
 	}
+	lock, err := lockDataDir(cfg.dataDir)
+	if err != nil {
+		return nil, err
+	}
+	// The address is tried before the server starts, so a port in use is
+	// said at once rather than after the readiness wait.
+	if cfg.port > 0 {
+		l, err := net.Listen("tcp", net.JoinHostPort(cfg.host, strconv.Itoa(cfg.port)))
+		if err != nil {
+			closeLock(lock)
+			return nil, fmt.Errorf("cannot listen on %s:%d: %w", cfg.host, cfg.port, err)
+		}
+		l.Close()
+	}
 	sopts := &server.Options{
 		ServerName:            "toolyard",
 		Host:                  cfg.host,
@@ -85,6 +103,7 @@ func StartServer(opts ...ServerOption) (*Server, error) {
 	}
 	ns, err := server.NewServer(sopts)
 	if err != nil {
+		closeLock(lock)
 		return nil, fmt.Errorf("configure embedded NATS server: %w", err)
 	}
 	if cfg.logging {
@@ -93,9 +112,10 @@ func StartServer(opts ...ServerOption) (*Server, error) {
 	go ns.Start()
 	if !ns.ReadyForConnections(cfg.readyWait) {
 		ns.Shutdown()
-		return nil, fmt.Errorf("embedded NATS server not ready within %s (is %s:%d already in use?)", cfg.readyWait, cfg.host, cfg.port)
+		closeLock(lock)
+		return nil, fmt.Errorf("embedded NATS server not ready within %s on %s:%d", cfg.readyWait, cfg.host, cfg.port)
 	}
-	return &Server{ns: ns, dataDir: cfg.dataDir}, nil
+	return &Server{ns: ns, dataDir: cfg.dataDir, lock: lock}, nil
 }
 
 // ClientURL is the URL other processes connect to.
@@ -118,6 +138,14 @@ func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, error) {
 func (s *Server) Shutdown() {
 	s.ns.Shutdown()
 	s.ns.WaitForShutdown()
+	closeLock(s.lock)
+}
+
+// closeLock releases the data directory (closing the file drops the flock).
+func closeLock(f *os.File) {
+	if f != nil {
+		f.Close()
+	}
 }
 
 // Connect dials a NATS server or cluster, retrying the first connection and

@@ -120,9 +120,9 @@ With --external, no server is embedded: the stages run against --nats.`,
   metrics:   %s/metrics
   tools:     %d
   stages:    %v (concurrency %d each)
-Publish:   %s publish --session demo --wait "[TOOL: how long has the system been up]"
+Publish:   %s publish%s --session demo --wait "[TOOL: how long has the system been up]"
 Stop with Ctrl-C.
-`, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency, os.Args[0])
+`, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency, os.Args[0], natsFlag(natsURL))
 			err = sf.runStages(ctx, js, set, sf.sess.withStages(bind.Stages), ops.Metrics, log)
 			log.Info("stopped")
 			return err
@@ -151,4 +151,13 @@ func splitHostPort(addr string) (string, int, error) {
 		port = -1 // the server reads 0 as "default"; 0 here means "any free port"
 	}
 	return host, port, nil
+}
+
+// natsFlag is the --nats a client command needs to reach this server:
+// none when the URL is the one clients assume.
+func natsFlag(natsURL string) string {
+	if natsURL == defaultNATS {
+		return ""
+	}
+	return " --nats " + natsURL
 }
