@@ -67,6 +67,7 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 		t.Errorf("uptime: %+v", r)
 	}
 
+
 	get := func(path string) string {
 		t.Helper()
 		resp, err := http.Get(httpBase[1] + path)
@@ -111,6 +112,21 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(get("/status.json")), &status); err != nil || len(status.Streams) != 5 {
 		t.Errorf("status.json: %v %+v", err, status)
+	}
+
+	// Republishing a message id runs nothing again and shows what the
+	// first publish got.
+	const msgID = "cli-once"
+	first, err := exec.Command(binary, "publish", "--nats", url, "--session", "cli", "--message-id", msgID, "--wait", "--timeout", "20s", "[TOOL: kernel version]").Output()
+	if err != nil {
+		t.Fatalf("publish: %v\n%s", err, first)
+	}
+	again, err := exec.Command(binary, "publish", "--nats", url, "--session", "cli", "--message-id", msgID, "--wait", "--timeout", "20s", "[TOOL: kernel version]").Output()
+	if err != nil {
+		t.Fatalf("republish: %v\n%s", err, again)
+	}
+	if !bytes.Equal(first, again) || bytes.Count(again, []byte("\n")) != 2 {
+		t.Errorf("a republished message id should print the original receipt and result:\nfirst:\n%s\nagain:\n%s", first, again)
 	}
 
 	up.kill(syscall.SIGTERM)

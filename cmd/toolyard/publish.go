@@ -104,6 +104,17 @@ Exit status: 0 when every result arrived, 2 on timeout.`,
 			if !wait {
 				return enc.Encode(map[string]any{"session_id": session, "message_id": out.MessageID, "subject": schemas.AgentOutputSubject(session), "stream_seq": ack.Sequence})
 			}
+			if ack.Duplicate {
+				// Published before: its receipt and results are already in
+				// the result stream, behind where this reader started.
+				fmt.Fprintf(cmd.ErrOrStderr(), "toolyard: message id %s was published before and runs once: its earlier receipt and results follow\n", out.MessageID)
+				if results, err = js.OrderedConsumer(ctx, pipeline.StreamResult, jetstream.OrderedConsumerConfig{
+					FilterSubjects: []string{schemas.ResultSubject(session)},
+					DeliverPolicy:  jetstream.DeliverAllPolicy,
+				}); err != nil {
+					return fmt.Errorf("read results: %w", err)
+				}
+			}
 			return awaitResults(ctx, results, out.MessageID, enc, cmd.ErrOrStderr())
 		},
 	}
