@@ -67,7 +67,6 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 		t.Errorf("uptime: %+v", r)
 	}
 
-
 	get := func(path string) string {
 		t.Helper()
 		resp, err := http.Get(httpBase[1] + path)
