@@ -39,6 +39,9 @@ func BenchmarkTrain(b *testing.B) {
 		b.Fatalf("local vectors (run `make embeddings`): %v", err)
 	}
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		if testing.Short() && n > 10_000 {
+			break
+		}
 		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) {
 			tools := synth.Tools(1000, 1)
 			e, err := discover.New(tools, discover.WithEmbedder(emb), discover.WithMode(discover.ModeHybrid))

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
 
@@ -201,29 +201,31 @@ func newUsageIndex(texts map[string][]string, intents []LearnedIntent) (bleve.In
 	if err := im.Validate(); err != nil {
 		return nil, err
 	}
-	idx, err := bleve.NewMemOnly(mapping.IndexMapping(im))
+	// scorch in memory, as the registry's index (buildIndex): bleve's
+	// NewMemOnly has no field statistics and would score TF-IDF, not BM25,
+	// and searches its tree far slower. One batch makes one segment.
+	idx, err := bleve.NewUsing("", im, scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, err
 	}
-	b := idx.NewBatch()
+	ids := make([]string, 0, len(texts)+len(intents))
 	docs := make(map[string]map[string]any, len(texts)+len(intents))
 	for tool, ts := range texts {
-		docs["t"+tool] = map[string]any{usageField: strings.Join(ts, "\n")}
+		id := "t" + tool
+		ids = append(ids, id)
+		docs[id] = map[string]any{usageField: strings.Join(ts, "\n")}
 	}
 	for i, in := range intents {
-		docs["i"+strconv.Itoa(i)] = map[string]any{intentField: in.Text}
+		id := "i" + strconv.Itoa(i)
+		ids = append(ids, id)
+		docs[id] = map[string]any{intentField: in.Text}
 	}
-	for id, doc := range docs {
-		if err := b.Index(id, doc); err != nil {
+	slices.Sort(ids) // index order breaks score ties: keep it reproducible
+	b := idx.NewBatch()
+	for _, id := range ids {
+		if err := b.Index(id, docs[id]); err != nil {
 			idx.Close()
 			return nil, err
-		}
-		if b.Size() >= 1000 {
-			if err := idx.Batch(b); err != nil {
-				idx.Close()
-				return nil, err
-			}
-			b.Reset()
 		}
 	}
 	if err := idx.Batch(b); err != nil {
