@@ -128,6 +128,23 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 		t.Errorf("a republished message id should print the original receipt and result:\nfirst:\n%s\nagain:\n%s", first, again)
 	}
 
+	// A glob asks before removing; --yes removes what it lists.
+	remove := func(stdin string, args ...string) (string, error) {
+		c := exec.Command(binary, append([]string{"tools", "remove", "--nats", url}, args...)...)
+		c.Stdin = strings.NewReader(stdin)
+		out, err := c.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := remove("n\n", "files/c*"); err == nil || !strings.Contains(out, "files/checksum") || !strings.Contains(out, "nothing removed") {
+		t.Errorf("a declined glob removal: %v\n%s", err, out)
+	}
+	if out, err := remove("", "files/c*", "--yes"); err != nil || !strings.Contains(out, "2 removed") {
+		t.Errorf("glob removal with --yes: %v\n%s", err, out)
+	}
+	if out, err := remove("", "nothing/"); err == nil || !strings.Contains(out, "matches no tool") {
+		t.Errorf("a prefix matching nothing: %v\n%s", err, out)
+	}
+
 	up.kill(syscall.SIGTERM)
 	if code := up.cmd.ProcessState.ExitCode(); code != 0 {
 		t.Errorf("up exited with %d after SIGTERM:\n%s", code, up.stderr.String())

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"path"
 	"strings"
 	"text/tabwriter"
 
@@ -118,27 +121,96 @@ func importManifests(cmd *cobra.Command, g *globalFlags, ms []schemas.Manifest, 
 }
 
 func newToolsRemove(g *globalFlags) *cobra.Command {
-	return &cobra.Command{
-		Use:   "remove ID…",
-		Short: "Remove tools from the registry",
-		Args:  cobra.MinimumNArgs(1),
+	var yes bool
+	c := &cobra.Command{
+		Use:   "remove ID|PREFIX/|GLOB…",
+		Short: "Remove tools from the registry: by id, by prefix (ns/), or by glob ('github/*')",
+		Long: `Removes tools from the registry; every worker drops them within a second.
+An argument is a tool id, a prefix ending in / (everything an import put under a
+namespace), or a glob (path.Match: *, ?, [...]). A prefix or glob lists what it
+matches and asks before removing (--yes to skip the question); an argument that
+matches nothing is an error, and nothing is removed then.`,
+		Example: `  toolyard tools remove ops/ping
+  toolyard tools remove metatool/ --yes
+  toolyard tools remove 'github/*issue*'`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			store, closeFn, err := openStore(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
 			defer closeFn()
-			missing, err := store.Remove(cmd.Context(), args...)
+			all, err := store.List(cmd.Context())
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%d removed\n", len(args)-len(missing))
+			ids, patterns, err := matchToolIDs(all, args)
+			if err != nil {
+				return err
+			}
+			if patterns && !yes {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%d tools match:\n  %s\nremove them? [y/N] ", len(ids), strings.Join(ids, "\n  "))
+				answer, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+					return errors.New("nothing removed (confirm with --yes)")
+				}
+			}
+			missing, err := store.Remove(cmd.Context(), ids...)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d removed\n", len(ids)-len(missing))
 			if len(missing) > 0 {
 				return fmt.Errorf("not registered: %s", strings.Join(missing, ", "))
 			}
 			return nil
 		},
 	}
+	c.Flags().BoolVarP(&yes, "yes", "y", false, "remove what a prefix or glob matches without asking")
+	return c
+}
+
+// matchToolIDs expands tools remove's arguments against the registry: ids
+// as they are (a missing one is reported by the removal), prefixes ending in
+// / and globs to the ids they match. patterns says whether any was a prefix
+// or glob; one that matches nothing is an error.
+func matchToolIDs(all []schemas.Manifest, args []string) (ids []string, patterns bool, err error) {
+	seen := map[string]bool{}
+	for _, a := range args {
+		prefix := strings.HasSuffix(a, "/")
+		glob := strings.ContainsAny(a, "*?[")
+		if !prefix && !glob {
+			if !seen[a] {
+				seen[a] = true
+				ids = append(ids, a)
+			}
+			continue
+		}
+		patterns = true
+		if glob {
+			if _, err := path.Match(a, ""); err != nil {
+				return nil, false, fmt.Errorf("%q: %w", a, err)
+			}
+		}
+		n := 0
+		for _, m := range all {
+			ok := prefix && strings.HasPrefix(m.ID, a)
+			if glob {
+				ok, _ = path.Match(a, m.ID)
+			}
+			if ok {
+				n++
+				if !seen[m.ID] {
+					seen[m.ID] = true
+					ids = append(ids, m.ID)
+				}
+			}
+		}
+		if n == 0 {
+			return nil, false, fmt.Errorf("%q matches no tool in the registry; nothing removed", a)
+		}
+	}
+	return ids, patterns, nil
 }
 
 // registryFlags select where list and search read the registry from.

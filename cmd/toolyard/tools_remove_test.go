@@ -1,0 +1,42 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+func TestMatchToolIDs(t *testing.T) {
+	var all []schemas.Manifest
+	for _, id := range []string{"github/create_issue", "github/list_issues", "github/merge", "metatool/a", "metatool/b", "ops/ping"} {
+		all = append(all, schemas.Manifest{ID: id})
+	}
+	tests := []struct {
+		args     []string
+		want     []string
+		patterns bool
+		err      string
+	}{
+		{[]string{"ops/ping"}, []string{"ops/ping"}, false, ""},
+		{[]string{"ops/missing"}, []string{"ops/missing"}, false, ""}, // reported by the removal
+		{[]string{"metatool/"}, []string{"metatool/a", "metatool/b"}, true, ""},
+		{[]string{"github/*issue*", "ops/ping"}, []string{"github/create_issue", "github/list_issues", "ops/ping"}, true, ""},
+		{[]string{"metatool/", "metatool/a"}, []string{"metatool/a", "metatool/b"}, true, ""},
+		{[]string{"nothing/"}, nil, false, "matches no tool"},
+		{[]string{"gith[ub/*"}, nil, false, "syntax error"},
+	}
+	for _, tt := range tests {
+		got, patterns, err := matchToolIDs(all, tt.args)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%v: error %v, want %q", tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tt.want) || patterns != tt.patterns {
+			t.Errorf("%v: %v %v %v, want %v %v", tt.args, got, patterns, err, tt.want, tt.patterns)
+		}
+	}
+}
