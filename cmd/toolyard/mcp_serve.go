@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cenkalti/backoff/v4"
+	"github.com/nats-io/nats.go"
 	"log/slog"
 	"net"
 	"net/http"
@@ -63,7 +65,14 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 				return errors.New("choose one transport: --stdio or --http ADDR")
 			}
 			ctx := cmd.Context()
-			nc, err := pipeline.Connect(g.nats, "toolyard-mcp")
+			// Fails at once when NATS is down at start; later, reconnects
+			// with growing waits and says so once per change of state.
+			nc, err := pipeline.Connect(g.nats, "toolyard-mcp",
+				nats.CustomReconnectDelay(reconnectDelay),
+				nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+					slog.Warn("NATS connection lost; MCP calls fail until it is back, reconnecting", "nats", g.nats, "error", err)
+				}),
+				nats.ReconnectHandler(func(c *nats.Conn) { slog.Info("NATS connection back", "nats", c.ConnectedUrl()) }))
 			if err != nil {
 				return fmt.Errorf("%w (is 'toolyard up' running?)", err)
 			}
@@ -96,6 +105,19 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 	fl.StringVar(&sess, "session", "", "Toolyard session id of the stdio client (default: a new one)")
 	fl.DurationVar(&timeout, "timeout", 60*time.Second, "how long a request or a tool run may take")
 	return c
+}
+
+// reconnectDelay backs off from a quarter second to five seconds between
+// reconnection attempts, with jitter, so a gateway waiting out a NATS
+// restart neither spins nor waits long after it is back.
+func reconnectDelay(attempts int) time.Duration {
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval, b.MaxInterval, b.RandomizationFactor = 250*time.Millisecond, 5*time.Second, 0.2
+	d := b.InitialInterval
+	for range min(attempts, 20) {
+		d = b.NextBackOff()
+	}
+	return d
 }
 
 func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string) error {

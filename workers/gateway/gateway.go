@@ -248,11 +248,24 @@ func resultContent(r schemas.Result) *mcp.CallToolResult {
 		return textResult(true, msg, structured)
 	}
 	var b strings.Builder
-	b.WriteString(r.Message)
+	b.WriteString(mcpGuidance(r))
 	for _, m := range r.Matches {
 		fmt.Fprintf(&b, "\n- %s (%.2f): %s", m.ToolID, m.Confidence, m.Description)
 	}
 	return textResult(false, b.String(), structured)
+}
+
+// mcpGuidance says what to do next in MCP terms — the gateway's tools —
+// where the pipeline's message speaks to agents writing [TOOL: …] text.
+func mcpGuidance(r schemas.Result) string {
+	switch r.Status {
+	case schemas.StatusNotFound:
+		return "No registered tool does this. Call find_tools with other words for what you need, or answer without a tool."
+	case schemas.StatusMultiple, schemas.StatusWeak:
+		return "More than one tool might do this. Call activate with the id of the right one below (it joins your tool list, with its parameters), " +
+			"then call that tool; or call execute with its id and arguments."
+	}
+	return r.Message
 }
 
 // refresh syncs the tool list after a call that may have changed the set;
