@@ -1,0 +1,91 @@
+package integration
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// An operator finds a bad agent output in the DLQ, reads it, replays it
+// (it is bad again, so it comes back as a new entry, and the old one is
+// gone) and purges the DLQ.
+func TestDLQCommands(t *testing.T) {
+	port := freePort(t)
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
+	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
+	run := func(stdin string, args ...string) (string, error) {
+		c := exec.Command(binary, append(args, "--nats", url)...)
+		c.Stdin = strings.NewReader(stdin)
+		out, err := c.CombinedOutput()
+		return string(out), err
+	}
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	// Valid JSON, not a valid agent output: no text.
+	if err := nc.Publish("agent.output.dlqs", []byte(`{"session_id": "dlqs", "message_id": "bad-1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	type entry struct {
+		ID      uint64 `json:"id"`
+		Stage   string `json:"stage"`
+		Subject string `json:"subject"`
+		Reason  string `json:"reason"`
+	}
+	entries := func() []entry {
+		t.Helper()
+		out, err := run("", "dlq", "list", "--json")
+		if err != nil {
+			t.Fatalf("dlq list: %v\n%s", err, out)
+		}
+		var es []entry
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var e entry
+			if l != "" && json.Unmarshal([]byte(l), &e) == nil && e.ID > 0 {
+				es = append(es, e)
+			}
+		}
+		return es
+	}
+	var es []entry
+	for deadline := time.Now().Add(15 * time.Second); len(es) == 0 && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		es = entries()
+	}
+	if len(es) != 1 || es[0].Stage != "parse" || es[0].Subject != "agent.output.dlqs" || es[0].Reason == "" {
+		t.Fatalf("dead letters: %+v", es)
+	}
+	id := fmt.Sprint(es[0].ID)
+	if out, err := run("", "dlq", "show", id); err != nil || !strings.Contains(out, `"message_id": "bad-1"`) {
+		t.Errorf("dlq show: %v\n%s", err, out)
+	}
+	if out, err := run("", "dlq", "replay", id); err != nil || !strings.Contains(out, "1 replayed") {
+		t.Fatalf("dlq replay: %v\n%s", err, out)
+	}
+	if out, err := run("", "dlq", "show", id); err == nil {
+		t.Errorf("a replayed entry is still there:\n%s", out)
+	}
+	var again []entry
+	for deadline := time.Now().Add(15 * time.Second); len(again) == 0 && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		again = entries()
+	}
+	if len(again) != 1 || again[0].ID == es[0].ID {
+		t.Fatalf("after the replay the bad output should be dead-lettered anew: %+v", again)
+	}
+	if out, err := run("n\n", "dlq", "purge"); err == nil || !strings.Contains(out, "nothing removed") {
+		t.Errorf("declined purge: %v\n%s", err, out)
+	}
+	if out, err := run("", "dlq", "purge", "--yes"); err != nil || !strings.Contains(out, "1 removed") {
+		t.Errorf("purge: %v\n%s", err, out)
+	}
+	if es := entries(); len(es) != 0 {
+		t.Errorf("left after purge: %+v", es)
+	}
+}
