@@ -65,7 +65,7 @@ against the same NATS server or cluster.`,
 	root.PersistentFlags().StringVar(&g.nats, "nats", envOr("TOOLYARD_NATS", defaultNATS), "NATS server or cluster URL (env TOOLYARD_NATS)")
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	root.PersistentFlags().BoolVar(&g.logJSON, "log-json", false, "log as JSON lines")
-	root.AddCommand(newUp(g), newWorker(g), newPublish(g), newTools(g), newEval(g), newTrain(g), newAudit(g), newFeedback(g), newModels(g), newDLQ(g), newDocs(g), newSession(g), newOutputs(g), newMCP(g))
+	root.AddCommand(newUp(g), newWorker(g), newPublish(g), newTools(g), newEval(g), newTrain(g), newAudit(g), newFeedback(g), newModels(g), newDLQ(g), newStreams(g), newDocs(g), newSession(g), newOutputs(g), newMCP(g))
 	return root
 }
 

@@ -86,11 +86,22 @@ With --external, no server is embedded: the stages run against --nats.`,
 				}
 				ops = pipeline.NewOps(nc)
 			}
+			// Streams are created when missing and otherwise kept as they
+			// are: an operator's changes survive a restart. Differences from
+			// this configuration are said once, with how to apply them.
 			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-			err := topo.Apply(tctx, js)
+			err := topo.Ensure(tctx, js)
+			var diffs []string
+			if err == nil {
+				diffs, err = topo.Differences(tctx, js)
+			}
 			cancel()
 			if err != nil {
 				return err
+			}
+			if len(diffs) > 0 {
+				log.Warn("streams differ from this configuration and are kept as they are; apply it with 'toolyard streams apply' (with the same --replicas and --retention)",
+					"differences", diffs)
 			}
 			set, err := sf.followRegistry(ctx, js, true, log)
 			if err != nil {

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/pipeline"
+)
+
+func newStreams(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "streams",
+		Short: "Toolyard's JetStream streams: show how they differ from a configuration, apply it",
+		Long: `toolyard up and toolyard worker create missing streams and never change existing
+ones, so the limits and replicas an operator set survive restarts. They warn when
+the streams differ from their configuration; 'streams apply' is the explicit update.`,
+	}
+	var (
+		replicas  int
+		retention []string
+		yes       bool
+	)
+	topology := func() (pipeline.Topology, error) {
+		topo := pipeline.DefaultTopology().WithReplicas(replicas)
+		for _, r := range retention {
+			if err := topo.ParseLimits(r); err != nil {
+				return topo, err
+			}
+		}
+		return topo, nil
+	}
+	diff := &cobra.Command{
+		Use: "diff", Short: "Show how the streams differ from the configuration (built-in defaults, --replicas, --retention)", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			topo, err := topology()
+			if err != nil {
+				return err
+			}
+			js, closeNC, err := openClient(g, "toolyard streams", func(js jetstream.JetStream) (jetstream.JetStream, error) { return js, nil })
+			if err != nil {
+				return err
+			}
+			defer closeNC()
+			diffs, err := topo.Differences(cmd.Context(), js)
+			if err != nil {
+				return err
+			}
+			for _, d := range diffs {
+				fmt.Fprintln(cmd.OutOrStdout(), d)
+			}
+			if len(diffs) == 0 {
+				fmt.Fprintln(cmd.OutOrStdout(), "the streams match the configuration")
+			}
+			return nil
+		},
+	}
+	apply := &cobra.Command{
+		Use: "apply", Short: "Update the streams to the configuration, after showing what changes", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			topo, err := topology()
+			if err != nil {
+				return err
+			}
+			js, closeNC, err := openClient(g, "toolyard streams", func(js jetstream.JetStream) (jetstream.JetStream, error) { return js, nil })
+			if err != nil {
+				return err
+			}
+			defer closeNC()
+			diffs, err := topo.Differences(cmd.Context(), js)
+			if err != nil {
+				return err
+			}
+			if len(diffs) == 0 {
+				fmt.Fprintln(cmd.OutOrStdout(), "the streams match the configuration: nothing to apply")
+				return topo.Ensure(cmd.Context(), js)
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "changes:\n  %s\n", strings.Join(diffs, "\n  "))
+			if !yes {
+				fmt.Fprint(cmd.ErrOrStderr(), "apply them? [y/N] ")
+				answer, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+					return errors.New("nothing changed (confirm with --yes)")
+				}
+			}
+			if err := topo.Apply(cmd.Context(), js); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d settings applied\n", len(diffs))
+			return nil
+		},
+	}
+	apply.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask")
+	for _, c := range []*cobra.Command{diff, apply} {
+		c.Flags().IntVar(&replicas, "replicas", 1, "stream replicas (3 on a cluster keeps data through the loss of a server)")
+		c.Flags().StringArrayVar(&retention, "retention", nil, "stream limits STREAM=MAXAGE[:MAXBYTES], repeatable, as for up")
+	}
+	cmd.AddCommand(diff, apply)
+	return cmd
+}

@@ -1,0 +1,79 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/toolyard/toolyard/pipeline"
+)
+
+// An operator's change to a stream survives a restart of up, which warns
+// about the difference; `streams apply` is the explicit way back.
+func TestStreamSettingsSurviveRestart(t *testing.T) {
+	data := t.TempDir()
+	port := freePort(t)
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	args := []string{"up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", ""}
+	up := startProcess(t, args...)
+	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
+
+	ctx := context.Background()
+	auditAge := func() time.Duration {
+		t.Helper()
+		nc, err := nats.Connect(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		js, _ := jetstream.New(nc)
+		s, err := js.Stream(ctx, pipeline.StreamAudit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.CachedInfo().Config.MaxAge
+	}
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := jetstream.New(nc)
+	s, err := js.Stream(ctx, pipeline.StreamAudit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := s.CachedInfo().Config
+	cfg.MaxAge = 90 * 24 * time.Hour // the operator keeps audit for a quarter
+	if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	nc.Close()
+
+	up.kill(syscall.SIGTERM)
+	again := startProcess(t, args...)
+	again.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
+	if got := auditAge(); got != 90*24*time.Hour {
+		t.Fatalf("the restart reset AUDIT max_age to %s", got)
+	}
+	if !strings.Contains(again.stderr.String(), "toolyard streams apply") || !strings.Contains(again.stderr.String(), "AUDIT max_age") {
+		t.Errorf("up should warn about the difference and say how to apply:\n%s", again.stderr.String())
+	}
+	out, err := exec.Command(binary, "streams", "diff", "--nats", url).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "AUDIT max_age: 2160h0m0s on the server, 720h0m0s here") {
+		t.Errorf("streams diff: %v\n%s", err, out)
+	}
+	out, err = exec.Command(binary, "streams", "apply", "--yes", "--nats", url).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "1 settings applied") {
+		t.Fatalf("streams apply: %v\n%s", err, out)
+	}
+	if got := auditAge(); got != 30*24*time.Hour {
+		t.Errorf("after streams apply AUDIT max_age is %s", got)
+	}
+}
