@@ -29,6 +29,8 @@ var notRunHere = []struct{ pattern, why string }{
 	{`--url https?://`, "needs an MCP server at that address"},
 	{`/srv/`, "needs a directory the example assumes"},
 	{`\.example\.com|…`, "a placeholder the reader fills in"},
+	{`dlq (show|replay) [0-9]`, "names a dead letter of the reader's"},
+	{`INTENT_ID`, "names an intent of the reader's"},
 }
 
 // docCommand is one shell command of a page's ```sh block, continuation
