@@ -275,7 +275,7 @@ func (m *usageModel) close() {
 }
 
 // usageEvidence is one tool's usage signals before fusion.
-type usageEvidence struct{ class, text, textVote, near, vote float64 }
+type usageEvidence struct{ class, text, textVote, vote float64 }
 
 // evidence scores the request against the learned intents: the tools they
 // propose (at most n by text, the tools of the k nearest intents) and each
