@@ -82,8 +82,13 @@ func (t Topology) Streams() []jetstream.StreamConfig {
 	pipe := mk(StreamPipe, "Work between Toolyard stages", []string{PipeSubjects}, t.Pipe, jetstream.WorkQueuePolicy)
 	// A full work queue must refuse new work rather than drop queued work.
 	pipe.Discard = jetstream.DiscardNew
+	// A full AGENT stream refuses the next output, back to the publisher
+	// (an error it can act on), rather than dropping accepted outputs not
+	// yet parsed; outputs still leave it by age.
+	agent := mk(StreamAgent, "Agent outputs and token streams", []string{"agent.>"}, t.Agent, jetstream.LimitsPolicy)
+	agent.Discard = jetstream.DiscardNew
 	return []jetstream.StreamConfig{
-		mk(StreamAgent, "Agent outputs and token streams", []string{"agent.>"}, t.Agent, jetstream.LimitsPolicy),
+		agent,
 		pipe,
 		mk(StreamResult, "Results read back by agents", []string{"result.>"}, t.Result, jetstream.LimitsPolicy),
 		mk(StreamAudit, "One record per pipeline decision", []string{"audit.>"}, t.Audit, jetstream.LimitsPolicy),

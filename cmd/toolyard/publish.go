@@ -98,6 +98,10 @@ Exit status: 0 when every result arrived, 2 on timeout.`,
 			}
 			ack, err := js.Publish(ctx, schemas.AgentOutputSubject(session), data, jetstream.WithMsgID(session+":"+out.MessageID))
 			if err != nil {
+				if strings.Contains(err.Error(), "maximum bytes") || strings.Contains(err.Error(), "maximum messages") {
+					return fmt.Errorf("publish to %s: the %s stream is full and refuses new outputs until older ones age out (nothing accepted was dropped); raise its limit with 'toolyard streams apply --retention %s=MAXAGE:MAXBYTES': %w",
+						schemas.AgentOutputSubject(session), pipeline.StreamAgent, pipeline.StreamAgent, err)
+				}
 				return fmt.Errorf("publish to %s: %w", schemas.AgentOutputSubject(session), err)
 			}
 			enc := json.NewEncoder(cmd.OutOrStdout())
