@@ -44,56 +44,13 @@ func deadLetterOf(seq uint64, subject string, h nats.Header, data []byte, stored
 // since since (zero for all), oldest first, up to the last entry there when
 // it started; it reads with an ordered consumer, in bounded memory.
 func DeadLetters(ctx context.Context, js jetstream.JetStream, stage string, since time.Time, fn func(DeadLetter) error) error {
-	stream, err := js.Stream(ctx, StreamDLQ)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", StreamDLQ, err)
-	}
-	info, err := stream.Info(ctx)
-	if err != nil {
-		return err
-	}
-	if info.State.Msgs == 0 {
-		return nil
-	}
 	filter := DLQPrefix + ">"
 	if stage != "" {
 		filter = DLQSubject(stage)
 	}
-	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{filter}}
-	if !since.IsZero() {
-		cfg.DeliverPolicy, cfg.OptStartTime = jetstream.DeliverByStartTimePolicy, &since
-	}
-	cons, err := stream.OrderedConsumer(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	last := info.State.LastSeq
-	for {
-		batch, err := cons.Fetch(200, jetstream.FetchMaxWait(time.Second))
-		if err != nil {
-			return err
-		}
-		n := 0
-		for m := range batch.Messages() {
-			n++
-			meta, err := m.Metadata()
-			if err != nil {
-				return err
-			}
-			if err := fn(deadLetterOf(meta.Sequence.Stream, m.Subject(), m.Headers(), m.Data(), meta.Timestamp)); err != nil {
-				return err
-			}
-			if meta.Sequence.Stream >= last {
-				return nil
-			}
-		}
-		if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) {
-			return err
-		}
-		if n == 0 {
-			return nil
-		}
-	}
+	return ReadStream(ctx, js, StreamDLQ, filter, since, func(m jetstream.Msg, meta *jetstream.MsgMetadata) error {
+		return fn(deadLetterOf(meta.Sequence.Stream, m.Subject(), m.Headers(), m.Data(), meta.Timestamp))
+	})
 }
 
 // DeadLetterByID reads one DLQ entry.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -152,9 +151,7 @@ purge removes entries.`,
 				what = "the dead letters of stage " + stage
 			}
 			if !yes {
-				fmt.Fprintf(cmd.ErrOrStderr(), "remove %s? [y/N] ", what)
-				answer, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+				if !confirm(cmd, "remove "+what+"?") {
 					return errors.New("nothing removed (confirm with --yes)")
 				}
 			}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"strings"
@@ -25,31 +24,33 @@ the streams differ from their configuration; 'streams apply' is the explicit upd
 		retention []string
 		yes       bool
 	)
-	topology := func() (pipeline.Topology, error) {
-		topo := pipeline.DefaultTopology().WithReplicas(replicas)
+	// differences connects and compares the streams with the configuration
+	// the flags describe; close ends the connection.
+	differences := func(cmd *cobra.Command) (topo pipeline.Topology, js jetstream.JetStream, diffs []string, close func(), err error) {
+		topo = pipeline.DefaultTopology().WithReplicas(replicas)
 		for _, r := range retention {
 			if err := topo.ParseLimits(r); err != nil {
-				return topo, err
+				return topo, nil, nil, nil, err
 			}
 		}
-		return topo, nil
+		js, close, err = openClient(g, "toolyard streams", func(js jetstream.JetStream) (jetstream.JetStream, error) { return js, nil })
+		if err != nil {
+			return topo, nil, nil, nil, err
+		}
+		if diffs, err = topo.Differences(cmd.Context(), js); err != nil {
+			close()
+			return topo, nil, nil, nil, err
+		}
+		return topo, js, diffs, close, nil
 	}
 	diff := &cobra.Command{
 		Use: "diff", Short: "Show how the streams differ from the configuration (built-in defaults, --replicas, --retention)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			topo, err := topology()
-			if err != nil {
-				return err
-			}
-			js, closeNC, err := openClient(g, "toolyard streams", func(js jetstream.JetStream) (jetstream.JetStream, error) { return js, nil })
+			_, _, diffs, closeNC, err := differences(cmd)
 			if err != nil {
 				return err
 			}
 			defer closeNC()
-			diffs, err := topo.Differences(cmd.Context(), js)
-			if err != nil {
-				return err
-			}
 			for _, d := range diffs {
 				fmt.Fprintln(cmd.OutOrStdout(), d)
 			}
@@ -62,30 +63,18 @@ the streams differ from their configuration; 'streams apply' is the explicit upd
 	apply := &cobra.Command{
 		Use: "apply", Short: "Update the streams to the configuration, after showing what changes", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			topo, err := topology()
-			if err != nil {
-				return err
-			}
-			js, closeNC, err := openClient(g, "toolyard streams", func(js jetstream.JetStream) (jetstream.JetStream, error) { return js, nil })
+			topo, js, diffs, closeNC, err := differences(cmd)
 			if err != nil {
 				return err
 			}
 			defer closeNC()
-			diffs, err := topo.Differences(cmd.Context(), js)
-			if err != nil {
-				return err
-			}
 			if len(diffs) == 0 {
 				fmt.Fprintln(cmd.OutOrStdout(), "the streams match the configuration: nothing to apply")
 				return topo.Ensure(cmd.Context(), js)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "changes:\n  %s\n", strings.Join(diffs, "\n  "))
-			if !yes {
-				fmt.Fprint(cmd.ErrOrStderr(), "apply them? [y/N] ")
-				answer, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-					return errors.New("nothing changed (confirm with --yes)")
-				}
+			if !yes && !confirm(cmd, "apply them?") {
+				return errors.New("nothing changed (confirm with --yes)")
 			}
 			if err := topo.Apply(cmd.Context(), js); err != nil {
 				return err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -149,9 +148,8 @@ matches nothing is an error, and nothing is removed then.`,
 				return err
 			}
 			if patterns && !yes {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%d tools match:\n  %s\nremove them? [y/N] ", len(ids), strings.Join(ids, "\n  "))
-				answer, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%d tools match:\n  %s\n", len(ids), strings.Join(ids, "\n  "))
+				if !confirm(cmd, "remove them?") {
 					return errors.New("nothing removed (confirm with --yes)")
 				}
 			}

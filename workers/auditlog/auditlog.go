@@ -108,18 +108,6 @@ func Export(ctx context.Context, js jetstream.JetStream, f Filter, fn func(schem
 			return fmt.Errorf("--session %q: %w", f.Session, err)
 		}
 	}
-	stream, err := js.Stream(ctx, pipeline.StreamAudit)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", pipeline.StreamAudit, err)
-	}
-	info, err := stream.Info(ctx)
-	if err != nil {
-		return err
-	}
-	last := info.State.LastSeq
-	if info.State.Msgs == 0 || last == 0 {
-		return nil
-	}
 	stage := "*"
 	if f.Stage != "" {
 		if !schemas.ValidSessionID(f.Stage) {
@@ -127,48 +115,16 @@ func Export(ctx context.Context, js jetstream.JetStream, f Filter, fn func(schem
 		}
 		stage = f.Stage
 	}
-	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{schemas.AuditPrefix + stage + ".>"}}
-	if !f.Since.IsZero() {
-		since := f.Since
-		cfg.DeliverPolicy, cfg.OptStartTime = jetstream.DeliverByStartTimePolicy, &since
-	}
-	cons, err := stream.OrderedConsumer(ctx, cfg)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", pipeline.StreamAudit, err)
-	}
-	for {
-		batch, err := cons.Fetch(500, jetstream.FetchMaxWait(2*time.Second))
-		if err != nil {
-			return err
+	return pipeline.ReadStream(ctx, js, pipeline.StreamAudit, schemas.AuditPrefix+stage+".>", f.Since, func(m jetstream.Msg, meta *jetstream.MsgMetadata) error {
+		var r schemas.AuditRecord
+		if err := json.Unmarshal(m.Data(), &r); err != nil {
+			return fmt.Errorf("%s sequence %d: %w", pipeline.StreamAudit, meta.Sequence.Stream, err)
 		}
-		n := 0
-		for msg := range batch.Messages() {
-			n++
-			meta, err := msg.Metadata()
-			if err != nil {
-				return err
-			}
-			var r schemas.AuditRecord
-			if err := json.Unmarshal(msg.Data(), &r); err != nil {
-				return fmt.Errorf("%s sequence %d: %w", pipeline.StreamAudit, meta.Sequence.Stream, err)
-			}
-			if f.matches(r) {
-				if err := fn(r); err != nil {
-					return err
-				}
-			}
-			if meta.Sequence.Stream >= last {
-				return nil
-			}
-		}
-		if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) {
-			return err
-		}
-		if n == 0 {
-			// Nothing more matched the filter up to the end.
+		if !f.matches(r) {
 			return nil
 		}
-	}
+		return fn(r)
+	})
 }
 
 // matches filters on the record's own time: an imported record is stored

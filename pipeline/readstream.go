@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// ReadStream calls fn with the messages of a stream that match filter,
+// stored since since (zero: from the start), oldest first, and stops at the
+// last message stored when it started: what arrives meanwhile is for the
+// next reader. It reads with an ordered consumer (no server-side state left
+// behind), in batches, so memory stays bounded however long the stream.
+func ReadStream(ctx context.Context, js jetstream.JetStream, name, filter string, since time.Time, fn func(jetstream.Msg, *jetstream.MsgMetadata) error) error {
+	stream, err := js.Stream(ctx, name)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", name, err)
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		return err
+	}
+	last := info.State.LastSeq
+	if info.State.Msgs == 0 || last == 0 {
+		return nil
+	}
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{filter}}
+	if !since.IsZero() {
+		cfg.DeliverPolicy, cfg.OptStartTime = jetstream.DeliverByStartTimePolicy, &since
+	}
+	cons, err := stream.OrderedConsumer(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	for {
+		batch, err := cons.Fetch(500, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			return err
+		}
+		n := 0
+		for m := range batch.Messages() {
+			n++
+			meta, err := m.Metadata()
+			if err != nil {
+				return err
+			}
+			if err := fn(m, meta); err != nil {
+				return err
+			}
+			if meta.Sequence.Stream >= last {
+				return nil
+			}
+		}
+		if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) {
+			return err
+		}
+		if n == 0 {
+			// Nothing more matches the filter up to the end.
+			return nil
+		}
+	}
+}
