@@ -46,6 +46,7 @@ func registeredMetrics(t *testing.T) map[string]bool {
 	m.InFlight.WithLabelValues("x")
 	m.Pending.WithLabelValues("x")
 	m.AckPending.WithLabelValues("x")
+	m.StreamUsage.WithLabelValues("x", "bytes")
 	fams, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
