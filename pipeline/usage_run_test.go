@@ -64,3 +64,28 @@ func pipeUsage(t *testing.T, reg *prometheus.Registry) float64 {
 	}
 	return 0
 }
+
+// The status page shows how full each stream is against its limits.
+func TestStatusShowsStreamUsage(t *testing.T) {
+	env := pipelinetest.Start(t)
+	publish(t, env, "pipe.elsewhere.y", "waiting", "s-1")
+	st, err := pipeline.ReadStatus(context.Background(), env.JS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range st.Streams {
+		if s.Name != pipeline.StreamPipe {
+			continue
+		}
+		info, err := env.JS.Stream(context.Background(), pipeline.StreamPipe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ci := info.CachedInfo()
+		if want := 100 * float64(ci.State.Bytes) / float64(ci.Config.MaxBytes); s.UsedPercent != want || want == 0 {
+			t.Errorf("PIPE used_percent = %g, want %g", s.UsedPercent, want)
+		}
+		return
+	}
+	t.Fatal("no PIPE stream in the status")
+}
