@@ -12,6 +12,9 @@ type Metrics struct {
 	InFlight     *prometheus.GaugeVec
 	Pending      *prometheus.GaugeVec
 	AckPending   *prometheus.GaugeVec
+	// StreamUsage is how full the stream a stage reads is against each of
+	// its limits: the alert fires at 0.8, before a full stream refuses work.
+	StreamUsage *prometheus.GaugeVec
 }
 
 // Outcomes of one message, the "outcome" label of toolyard_stage_messages_total.
@@ -44,7 +47,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		AckPending: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "toolyard_stage_ack_pending", Help: "Messages delivered to the stage and not yet acknowledged.",
 		}, []string{"stage"}),
+		StreamUsage: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "toolyard_stream_usage_ratio", Help: "Share of a stream's limit in use (0–1), by stream and limit (bytes, messages).",
+		}, []string{"stream", "limit"}),
 	}
-	reg.MustRegister(m.Messages, m.Redeliveries, m.Latency, m.InFlight, m.Pending, m.AckPending)
+	reg.MustRegister(m.Messages, m.Redeliveries, m.Latency, m.InFlight, m.Pending, m.AckPending, m.StreamUsage)
 	return m
 }

@@ -399,6 +399,11 @@ func (r *runner) reportLag(ctx context.Context) {
 			r.metrics.Pending.WithLabelValues(r.stage.Name).Set(float64(info.NumPending))
 			r.metrics.AckPending.WithLabelValues(r.stage.Name).Set(float64(info.NumAckPending))
 		}
+		if st, err := r.js.Stream(ctx, r.stage.Stream); err == nil {
+			for limit, used := range streamUsage(st.CachedInfo()) {
+				r.metrics.StreamUsage.WithLabelValues(r.stage.Stream, limit).Set(used)
+			}
+		}
 		select {
 		case <-t.C:
 		case <-ctx.Done():

@@ -18,11 +18,14 @@ type Status struct {
 
 // StreamStatus is one stream with its consumers.
 type StreamStatus struct {
-	Name      string           `json:"name"`
-	Subjects  []string         `json:"subjects"`
-	Messages  uint64           `json:"messages"`
-	Bytes     uint64           `json:"bytes"`
-	Consumers []ConsumerStatus `json:"consumers"`
+	Name     string   `json:"name"`
+	Subjects []string `json:"subjects"`
+	Messages uint64   `json:"messages"`
+	Bytes    uint64   `json:"bytes"`
+	// UsedPercent is the fullest of the stream's limits (bytes, messages),
+	// 0 when it has none: at 100 a publish is refused or old data dropped.
+	UsedPercent float64          `json:"used_percent"`
+	Consumers   []ConsumerStatus `json:"consumers"`
 }
 
 // ConsumerStatus is one consumer: a stage's shared queue.
@@ -47,6 +50,9 @@ func ReadStatus(ctx context.Context, js jetstream.JetStream) (Status, error) {
 			return st, err
 		}
 		ss := StreamStatus{Name: name, Subjects: info.Config.Subjects, Messages: info.State.Msgs, Bytes: info.State.Bytes}
+		for _, used := range streamUsage(info) {
+			ss.UsedPercent = max(ss.UsedPercent, 100*used)
+		}
 		cl := s.ListConsumers(ctx)
 		for ci := range cl.Info() {
 			ss.Consumers = append(ss.Consumers, ConsumerStatus{
@@ -71,8 +77,8 @@ th{background:#f4f4f4}
 </style></head><body>
 <h1>Toolyard</h1>
 <p>Updated {{.Time.Format "2006-01-02 15:04:05 UTC"}} · <a href="/metrics">metrics</a> · <a href="/status.json">JSON</a></p>
-<table id="streams"><tr><th>Stream</th><th>Subjects</th><th class="num">Messages</th><th class="num">Bytes</th></tr>
-{{range .Streams}}<tr><td>{{.Name}}</td><td>{{range .Subjects}}{{.}} {{end}}</td><td class="num">{{.Messages}}</td><td class="num">{{.Bytes}}</td></tr>
+<table id="streams"><tr><th>Stream</th><th>Subjects</th><th class="num">Messages</th><th class="num">Bytes</th><th class="num">Of limit</th></tr>
+{{range .Streams}}<tr><td>{{.Name}}</td><td>{{range .Subjects}}{{.}} {{end}}</td><td class="num">{{.Messages}}</td><td class="num">{{.Bytes}}</td><td class="num">{{printf "%.1f" .UsedPercent}} %</td></tr>
 {{end}}</table>
 <table id="stages"><tr><th>Stream</th><th>Stage</th><th class="num">Waiting</th><th class="num">In progress</th><th class="num">Redelivered</th><th class="num">Pulls</th></tr>
 {{range $s := .Streams}}{{range .Consumers}}<tr><td>{{$s.Name}}</td><td>{{.Name}}</td><td class="num">{{.Pending}}</td><td class="num">{{.AckPending}}</td><td class="num">{{.Redelivered}}</td><td class="num">{{.Waiting}}</td></tr>

@@ -1,0 +1,233 @@
+// Package ops_test checks the deploy files in ops/: alert rules, the compose
+// cluster and the Grafana dashboard, offline.
+package ops_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/workers/bind"
+)
+
+type ruleFile struct {
+	Groups []struct {
+		Name  string `yaml:"name"`
+		Rules []struct {
+			Alert       string            `yaml:"alert"`
+			Expr        string            `yaml:"expr"`
+			For         string            `yaml:"for"`
+			Labels      map[string]string `yaml:"labels"`
+			Annotations map[string]string `yaml:"annotations"`
+		} `yaml:"rules"`
+	} `yaml:"groups"`
+}
+
+var seriesName = regexp.MustCompile(`toolyard_[a-z_]+`)
+
+// registeredMetrics are the metric families the pipeline registers.
+func registeredMetrics(t *testing.T) map[string]bool {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	m := pipeline.NewMetrics(reg)
+	// Vectors only appear in Gather once a label set exists.
+	m.Messages.WithLabelValues("x", "ack")
+	m.Redeliveries.WithLabelValues("x")
+	m.Latency.WithLabelValues("x")
+	m.InFlight.WithLabelValues("x")
+	m.Pending.WithLabelValues("x")
+	m.AckPending.WithLabelValues("x")
+	m.StreamUsage.WithLabelValues("x", "bytes")
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, f := range fams {
+		names[f.GetName()] = true
+	}
+	return names
+}
+
+func TestAlertRules(t *testing.T) {
+	raw, err := os.ReadFile("prometheus/alerts.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rf ruleFile
+	dec := yaml.NewDecoder(bytesReader(raw))
+	dec.KnownFields(true) // a misspelt key is an error, as in promtool
+	if err := dec.Decode(&rf); err != nil {
+		t.Fatalf("alerts.yaml: %v", err)
+	}
+	if len(rf.Groups) == 0 {
+		t.Fatal("alerts.yaml: no rule groups")
+	}
+	known := registeredMetrics(t)
+	seen := map[string]bool{}
+	for _, g := range rf.Groups {
+		if g.Name == "" || len(g.Rules) == 0 {
+			t.Errorf("group %q: needs a name and rules", g.Name)
+		}
+		for _, r := range g.Rules {
+			if r.Alert == "" || r.Expr == "" {
+				t.Errorf("group %q: a rule without alert name or expr", g.Name)
+				continue
+			}
+			if seen[r.Alert] {
+				t.Errorf("alert %s defined twice", r.Alert)
+			}
+			seen[r.Alert] = true
+			if r.Labels["severity"] == "" || r.Annotations["summary"] == "" {
+				t.Errorf("alert %s: needs labels.severity and annotations.summary", r.Alert)
+			}
+			names := seriesName.FindAllString(r.Expr, -1)
+			if len(names) == 0 {
+				t.Errorf("alert %s: expr names no toolyard_ series: %s", r.Alert, r.Expr)
+			}
+			for _, n := range names {
+				if !known[n] {
+					t.Errorf("alert %s: queries %s, which the code does not export", r.Alert, n)
+				}
+			}
+		}
+	}
+}
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// seriesIn lists the toolyard_ series a query names, without the suffixes
+// Prometheus adds to a histogram.
+func seriesIn(expr string) []string {
+	var out []string
+	for _, n := range seriesName.FindAllString(expr, -1) {
+		for _, suf := range []string{"_bucket", "_sum", "_count"} {
+			if base, ok := strings.CutSuffix(n, suf); ok && strings.HasSuffix(base, "_seconds") {
+				n = base
+			}
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func TestGrafanaDashboard(t *testing.T) {
+	raw, err := os.ReadFile("grafana/toolyard.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		UID    string `json:"uid"`
+		Panels []struct {
+			Title   string `json:"title"`
+			Targets []struct {
+				Expr string `json:"expr"`
+			} `json:"targets"`
+		} `json:"panels"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatalf("toolyard.json: %v", err)
+	}
+	if d.UID == "" || len(d.Panels) == 0 {
+		t.Fatal("toolyard.json: needs a uid and panels")
+	}
+	known := registeredMetrics(t)
+	for _, p := range d.Panels {
+		if len(p.Targets) == 0 {
+			t.Errorf("panel %q queries nothing", p.Title)
+		}
+		for _, tg := range p.Targets {
+			names := seriesIn(tg.Expr)
+			if len(names) == 0 {
+				t.Errorf("panel %q: no toolyard_ series in %s", p.Title, tg.Expr)
+			}
+			for _, n := range names {
+				if !known[n] {
+					t.Errorf("panel %q: queries %s, which the code does not export", p.Title, n)
+				}
+			}
+		}
+	}
+}
+
+type composeFile struct {
+	Services map[string]struct {
+		Image     string    `yaml:"image"`
+		Command   []string  `yaml:"command"`
+		Volumes   []string  `yaml:"volumes"`
+		DependsOn yaml.Node `yaml:"depends_on"`
+	} `yaml:"services"`
+}
+
+func TestComposeCluster(t *testing.T) {
+	raw, err := os.ReadFile("deploy/compose.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cf composeFile // anchors and merge keys (<<) are resolved by the decoder
+	if err := yaml.Unmarshal(raw, &cf); err != nil {
+		t.Fatalf("compose.yaml: %v", err)
+	}
+	// Three JetStream servers routed to each other.
+	for _, n := range []string{"nats-1", "nats-2", "nats-3"} {
+		s, ok := cf.Services[n]
+		cmd := strings.Join(s.Command, " ")
+		if !ok || !strings.Contains(cmd, "--js") || !strings.Contains(cmd, "--routes") {
+			t.Errorf("service %s: want a JetStream server with routes, got %q", n, cmd)
+		}
+	}
+	if cmd := strings.Join(cf.Services["streams"].Command, " "); !strings.Contains(cmd, "--replicas 3") {
+		t.Errorf("streams are not created at three replicas: %q", cmd)
+	}
+	// Every stage has a worker service.
+	for _, stage := range bind.Stages {
+		s, ok := cf.Services[stage]
+		if !ok || !slices.Contains(s.Command, "worker") || !strings.Contains(strings.Join(s.Command, " "), "--stage "+stage) {
+			t.Errorf("stage %s: no worker service running it", stage)
+		}
+	}
+	for name, s := range cf.Services {
+		if s.Image == "" {
+			t.Errorf("service %s: no image (the x-nats/x-worker merge failed?)", name)
+		}
+		// depends_on names services that exist (list or map form).
+		for _, dep := range dependsOn(s.DependsOn) {
+			if _, ok := cf.Services[dep]; !ok {
+				t.Errorf("service %s depends on %s, which is not defined", name, dep)
+			}
+		}
+		// Files mounted from the repository exist.
+		for _, v := range s.Volumes {
+			src, _, _ := strings.Cut(v, ":")
+			if strings.HasPrefix(src, ".") {
+				if _, err := os.Stat(filepath.Join("deploy", src)); err != nil {
+					t.Errorf("service %s mounts %s: %v", name, src, err)
+				}
+			}
+		}
+	}
+}
+
+func dependsOn(n yaml.Node) []string {
+	var out []string
+	switch n.Kind {
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			out = append(out, c.Value)
+		}
+	case yaml.MappingNode:
+		for i := 0; i < len(n.Content); i += 2 {
+			out = append(out, n.Content[i].Value)
+		}
+	}
+	return out
+}

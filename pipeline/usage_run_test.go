@@ -1,0 +1,91 @@
+package pipeline_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/pipeline/pipelinetest"
+)
+
+// A running stage reports how full the stream it reads is, against the
+// stream's own byte limit, so the 80 % alert sees it before a publish fails.
+func TestRunnerReportsStreamUsage(t *testing.T) {
+	env := pipelinetest.Start(t)
+	// Waiting messages no stage consumes: the stream holds their bytes.
+	for i := range 20 {
+		publish(t, env, "pipe.elsewhere.x", "a message nobody consumes here", "u-"+string(rune('a'+i)))
+	}
+	info, err := env.JS.Stream(context.Background(), pipeline.StreamPipe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci := info.CachedInfo()
+	want := float64(ci.State.Bytes) / float64(ci.Config.MaxBytes)
+	if want <= 0 {
+		t.Fatalf("stream holds no bytes (%d) or has no limit (%d)", ci.State.Bytes, ci.Config.MaxBytes)
+	}
+	reg := prometheus.NewRegistry()
+	runStage(t, env, forward, pipeline.WithMetrics(pipeline.NewMetrics(reg)))
+	deadline := time.Now().Add(3 * time.Second)
+	got := pipeUsage(t, reg)
+	for got == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		got = pipeUsage(t, reg)
+	}
+	if got != want {
+		t.Errorf("toolyard_stream_usage_ratio{stream=PIPE,limit=bytes} = %g, want %g", got, want)
+	}
+}
+
+// pipeUsage reads toolyard_stream_usage_ratio{stream="PIPE",limit="bytes"}, 0 when absent.
+func pipeUsage(t *testing.T, reg *prometheus.Registry) float64 {
+	t.Helper()
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		if f.GetName() != "toolyard_stream_usage_ratio" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["stream"] == pipeline.StreamPipe && labels["limit"] == pipeline.LimitBytes {
+				return m.GetGauge().GetValue()
+			}
+		}
+	}
+	return 0
+}
+
+// The status page shows how full each stream is against its limits.
+func TestStatusShowsStreamUsage(t *testing.T) {
+	env := pipelinetest.Start(t)
+	publish(t, env, "pipe.elsewhere.y", "waiting", "s-1")
+	st, err := pipeline.ReadStatus(context.Background(), env.JS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range st.Streams {
+		if s.Name != pipeline.StreamPipe {
+			continue
+		}
+		info, err := env.JS.Stream(context.Background(), pipeline.StreamPipe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ci := info.CachedInfo()
+		if want := 100 * float64(ci.State.Bytes) / float64(ci.Config.MaxBytes); s.UsedPercent != want || want == 0 {
+			t.Errorf("PIPE used_percent = %g, want %g", s.UsedPercent, want)
+		}
+		return
+	}
+	t.Fatal("no PIPE stream in the status")
+}
