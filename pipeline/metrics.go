@@ -15,6 +15,9 @@ type Metrics struct {
 	// StreamUsage is how full the stream a stage reads is against each of
 	// its limits: the alert fires at 0.8, before a full stream refuses work.
 	StreamUsage *prometheus.GaugeVec
+	// Backpressure counts messages held because the stream their outputs
+	// go to was full.
+	Backpressure *prometheus.CounterVec
 }
 
 // Outcomes of one message, the "outcome" label of toolyard_stage_messages_total.
@@ -50,7 +53,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		StreamUsage: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "toolyard_stream_usage_ratio", Help: "Share of a stream's limit in use (0–1), by stream and limit (bytes, messages).",
 		}, []string{"stream", "limit"}),
+		Backpressure: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolyard_stage_backpressure_total", Help: "Messages a stage held because the stream its outputs go to was full.",
+		}, []string{"stage"}),
 	}
-	reg.MustRegister(m.Messages, m.Redeliveries, m.Latency, m.InFlight, m.Pending, m.AckPending, m.StreamUsage)
+	reg.MustRegister(m.Messages, m.Redeliveries, m.Latency, m.InFlight, m.Pending, m.AckPending, m.StreamUsage, m.Backpressure)
 	return m
 }

@@ -45,9 +45,12 @@ type runnerConfig struct {
 	backoffMin   time.Duration
 	backoffMax   time.Duration
 	publishWait  time.Duration
-	log          *slog.Logger
-	metrics      *Metrics
-	lagEvery     time.Duration
+	// fullWait is how long a message waits for room in a full downstream
+	// stream before it is retried as a transient failure (backpressure.go).
+	fullWait time.Duration
+	log      *slog.Logger
+	metrics  *Metrics
+	lagEvery time.Duration
 }
 
 // RunOption configures a stage runner.
@@ -69,6 +72,11 @@ func WithAckWait(d time.Duration) RunOption { return func(c *runnerConfig) { c.a
 
 // WithMaxDeliver sets how many deliveries a message gets before it is dead-lettered.
 func WithMaxDeliver(n int) RunOption { return func(c *runnerConfig) { c.maxDeliver = n } }
+
+// WithFullStreamWait sets how long a message waits for room when the stream
+// its outputs go to is full (default 10 minutes; 0 retries at once as a
+// transient failure).
+func WithFullStreamWait(d time.Duration) RunOption { return func(c *runnerConfig) { c.fullWait = d } }
 
 // WithRetryBackoff sets the redelivery delay range after transient failures.
 func WithRetryBackoff(min, max time.Duration) RunOption {
@@ -104,7 +112,7 @@ func Run(ctx context.Context, js jetstream.JetStream, st Stage, opts ...RunOptio
 		concurrency: 4, ackWait: 30 * time.Second, maxDeliver: 5,
 		fetchWait: 5 * time.Second, drainTimeout: 30 * time.Second,
 		backoffMin: 250 * time.Millisecond, backoffMax: 30 * time.Second,
-		publishWait: 10 * time.Second, lagEvery: 5 * time.Second,
+		publishWait: 10 * time.Second, lagEvery: 5 * time.Second, fullWait: 10 * time.Minute,
 		log: slog.Default(),
 	}
 	for _, o := range opts {
@@ -258,7 +266,7 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 	stopBeat := r.heartbeat(jm)
 	outs, err := r.call(ctx, m)
 	if err == nil {
-		err = r.publish(ctx, outs)
+		err = r.publishOrWait(ctx, outs)
 	}
 	stopBeat()
 	defer func() { r.metrics.Latency.WithLabelValues(name).Observe(time.Since(start).Seconds()) }()
