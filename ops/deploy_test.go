@@ -47,6 +47,7 @@ func registeredMetrics(t *testing.T) map[string]bool {
 	m.Pending.WithLabelValues("x")
 	m.AckPending.WithLabelValues("x")
 	m.StreamUsage.WithLabelValues("x", "bytes")
+	m.Backpressure.WithLabelValues("x")
 	fams, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
