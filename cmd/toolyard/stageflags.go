@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -166,7 +167,11 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 		if mode == discover.ModeVector || mode == discover.ModeHybrid {
 			return nil, fmt.Errorf("discovery mode %s needs the embedder: %w", mode, err)
 		}
-		log.Warn("embedder unavailable", "embedder", f.embedder.Provider, "error", err)
+		if errors.Is(err, embed.ErrUnavailable) && f.embedder.Provider == embed.ProviderLocal {
+			log.Warn("THIS BUILD HAS NO WORD VECTORS: discovery is keyword-only and ranks far worse; build with 'make build' (it runs 'make embeddings')", "error", err)
+		} else {
+			log.Warn("embedder unavailable", "embedder", f.embedder.Provider, "error", err)
+		}
 		return keywordOnly("embedder unavailable")
 	}
 	opts = append(opts, discover.WithEmbedder(e))
