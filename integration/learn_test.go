@@ -88,6 +88,10 @@ func TestLearnFromAuditWithoutRestart(t *testing.T) {
 		}
 	}
 
+	// tools search ranks as the workers do, with the model in force.
+	if rows := strings.Split(run("tools", "search", request), "\n"); len(rows) < 2 || !strings.Contains(rows[1], "WeatherTool") {
+		t.Errorf("tools search should rank WeatherTool first with the model in force:\n%s", strings.Join(rows, "\n"))
+	}
 	if !regexp.MustCompile(`\*\s+` + regexp.QuoteMeta(version) + `\s+promoted`).MatchString(run("models", "list")) {
 		t.Errorf("models list does not mark %s in force", version)
 	}

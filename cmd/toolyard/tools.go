@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/models"
 	"io"
 	"log/slog"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -247,7 +250,39 @@ func (r *registryFlags) set(ctx context.Context, g *globalFlags) (*stages.Set, e
 	if err != nil {
 		return nil, err
 	}
-	return stages.New(stages.Config{Tools: ms, Discover: dopts, Log: quiet})
+	set, err := stages.New(stages.Config{Tools: ms, Discover: dopts, Log: quiet})
+	if err != nil || r.file != "" {
+		return set, err
+	}
+	// Search as the discover workers do: with the trained model in force.
+	if err := applyCurrentModel(ctx, g, set.Engine()); err != nil {
+		return nil, fmt.Errorf("the trained model in force: %w", err)
+	}
+	return set, nil
+}
+
+// applyCurrentModel puts the server's model version in force (if any) on a
+// client-side engine.
+func applyCurrentModel(ctx context.Context, g *globalFlags, e *discover.Engine) error {
+	st, closeNC, err := openClient(g, "toolyard tools", func(js jetstream.JetStream) (*models.Store, error) { return models.Open(ctx, js) })
+	if err != nil {
+		return err
+	}
+	defer closeNC()
+	cur, _, err := st.CurrentVersion(ctx)
+	if err != nil || cur.Version == "" {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "toolyard-model-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	b, err := st.Download(ctx, cur.Version, filepath.Join(dir, "bundle"))
+	if err != nil {
+		return err
+	}
+	return b.Apply(ctx, e)
 }
 
 func newToolsList(g *globalFlags) *cobra.Command {
