@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"reflect"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -27,32 +27,23 @@ func (t Topology) Differences(ctx context.Context, js jetstream.JetStream) ([]st
 			return nil, fmt.Errorf("stream %s: %w", want.Name, err)
 		}
 		have := info.Config
-		diff := func(setting string, server, here any) {
-			out = append(out, fmt.Sprintf("%s %s: %v on the server, %v here", want.Name, setting, server, here))
-		}
-		if !slices.Equal(have.Subjects, want.Subjects) {
-			diff("subjects", have.Subjects, want.Subjects)
-		}
-		if have.Retention != want.Retention {
-			diff("retention", have.Retention, want.Retention)
-		}
-		if have.MaxAge != want.MaxAge {
-			diff("max_age", have.MaxAge, want.MaxAge)
-		}
-		if have.MaxBytes != want.MaxBytes {
-			diff("max_bytes", have.MaxBytes, want.MaxBytes)
-		}
-		if have.Replicas != want.Replicas {
-			diff("replicas", have.Replicas, want.Replicas)
-		}
-		if have.Storage != want.Storage {
-			diff("storage", have.Storage, want.Storage)
-		}
-		if have.Duplicates != want.Duplicates {
-			diff("duplicate_window", have.Duplicates, want.Duplicates)
-		}
-		if have.Discard != want.Discard {
-			diff("discard", have.Discard, want.Discard)
+		// The settings Toolyard chooses, each compared as a whole.
+		for _, c := range []struct {
+			setting    string
+			server, us any
+		}{
+			{"subjects", have.Subjects, want.Subjects},
+			{"retention", have.Retention, want.Retention},
+			{"max_age", have.MaxAge, want.MaxAge},
+			{"max_bytes", have.MaxBytes, want.MaxBytes},
+			{"replicas", have.Replicas, want.Replicas},
+			{"storage", have.Storage, want.Storage},
+			{"duplicate_window", have.Duplicates, want.Duplicates},
+			{"discard", have.Discard, want.Discard},
+		} {
+			if !reflect.DeepEqual(c.server, c.us) {
+				out = append(out, fmt.Sprintf("%s %s: %v on the server, %v here", want.Name, c.setting, c.server, c.us))
+			}
 		}
 	}
 	return out, nil
