@@ -22,7 +22,7 @@ import (
 // The path a new user takes: `toolyard up`, then `toolyard publish --wait`
 // prints the results; the ops endpoints answer; SIGTERM stops it cleanly.
 func TestUpPublishAndOpsEndpoints(t *testing.T) {
-	data := t.TempDir()
+	data := useData(t, t.TempDir())
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	up := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "127.0.0.1:0")

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nats-io/nats.go"
 )
 
 // An operator finds a bad agent output in the DLQ, reads it, replays it
@@ -17,7 +15,7 @@ import (
 func TestDLQCommands(t *testing.T) {
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
+	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
 	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
 	run := func(stdin string, args ...string) (string, error) {
 		c := exec.Command(binary, append(args, "--nats", url)...)
@@ -25,7 +23,7 @@ func TestDLQCommands(t *testing.T) {
 		out, err := c.CombinedOutput()
 		return string(out), err
 	}
-	nc, err := nats.Connect(url)
+	nc, err := natsConnect(url)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,7 +170,7 @@ func TestDocsCommandsRun(t *testing.T) {
 
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
+	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
 	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
 
 	env := append(os.Environ(), "TOOLYARD_NATS="+url)

@@ -76,7 +76,7 @@ func TestSIGKILLMidSlowToolTakesEffectOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := pipelinetest.Start(t)
+			env := startEnv(t)
 			reg, startedFile, effectFile, keysFile := slowEffectRegistry(t)
 			others := stagesExcept(bind.StageExecute)
 			runStagesInProcess(t, env, reg, others...)

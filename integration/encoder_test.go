@@ -22,7 +22,7 @@ import (
 func TestUpWithSentenceEncoder(t *testing.T) {
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--encoder", "use-lite")
+	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--encoder", "use-lite")
 	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 	if !regexp.MustCompile(`encoder="?use-lite:`).MatchString(up.stderr.String()) {
 		t.Fatalf("up does not say it runs the encoder:\n%s", up.stderr.String())
@@ -77,7 +77,7 @@ func TestUpWithSentenceEncoder(t *testing.T) {
 // An encoder that does not exist stops the start with a message naming
 // the ones that do.
 func TestUpRefusesUnknownEncoder(t *testing.T) {
-	cmd := exec.Command(binary, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "--http", "", "--encoder", "minilm")
+	cmd := exec.Command(binary, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "--http", "", "--encoder", "minilm")
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		t.Fatalf("up --encoder minilm started:\n%s", out)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -68,7 +69,7 @@ func TestMCPGateway(t *testing.T) {
 	inspector := mcptest.Bin(t, mcptest.Inspector)
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
+	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
 	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 	cli(t, 0, "tools", "import", "mcp", "--nats", url, "--name", "everything", "--", everything)
 
@@ -140,8 +141,11 @@ func TestMCPGateway(t *testing.T) {
 	}
 
 	// The inspector's CLI, over stdio, on the same Toolyard session: it sees
-	// the set the HTTP client built.
-	cmd := exec.CommandContext(ctx, inspector, "--cli", binary, "mcp", "serve", "--stdio", "--nats", url, "--session", "gw-http", "--method", "tools/list")
+	// the set the HTTP client built. This gateway connects as the agent of
+	// its sessions only (the inspector passes its child no TOOLYARD_DATA).
+	agent := filepath.Join(t.TempDir(), "gw.creds")
+	cli(t, 0, "creds", "agent", "--session", "gw-http", "--session", "gw-cli", "--ttl", "10m", "--out", agent)
+	cmd := exec.CommandContext(ctx, inspector, "--cli", binary, "mcp", "serve", "--stdio", "--nats", url, "--creds", agent, "--session", "gw-http", "--method", "tools/list")
 	raw, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("inspector tools/list: %v\n%s", err, raw)
@@ -161,7 +165,7 @@ func TestMCPGateway(t *testing.T) {
 			t.Errorf("inspector tools/list %v lacks %s", got, want)
 		}
 	}
-	cmd = exec.CommandContext(ctx, inspector, "--cli", binary, "mcp", "serve", "--stdio", "--nats", url, "--session", "gw-cli",
+	cmd = exec.CommandContext(ctx, inspector, "--cli", binary, "mcp", "serve", "--stdio", "--nats", url, "--creds", agent, "--session", "gw-cli",
 		"--method", "tools/call", "--tool-name", "resolve_intent", "--tool-arg", "text=echo hello from the inspector")
 	raw, err = cmd.Output()
 	if err != nil || !strings.Contains(string(raw), "Echo: hello from the inspector") {
@@ -182,7 +186,7 @@ func TestMCPGatewayConformance(t *testing.T) {
 	suite := mcptest.Bin(t, mcptest.Conformance)
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
+	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
 	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 	httpPort := freePort(t)
 	gw := startProcess(t, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("127.0.0.1:%d", httpPort))

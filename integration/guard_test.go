@@ -76,7 +76,7 @@ func wantRefused(t *testing.T, r schemas.Result, code, msg string) {
 // permissions the session holds and that are inside the output's scope;
 // every refusal says why, and a refused tool leaves no effect.
 func TestSignedAndPermittedToolsOnly(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	dir := t.TempDir()
 	effects := filepath.Join(dir, "effects.log")
 	script := filepath.Join(dir, "append.sh")
@@ -153,7 +153,7 @@ func TestSignedAndPermittedToolsOnly(t *testing.T) {
 // An http tool reaches its own host, and a redirect elsewhere is refused:
 // nothing reaches the other host.
 func TestHTTPToolStaysOnItsHosts(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	var otherHits atomic.Int64
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { otherHits.Add(1) }))
 	defer other.Close()
@@ -224,7 +224,7 @@ func greeter(t *testing.T, env *pipelinetest.Env, endpoints ...string) micro.Ser
 // requires signatures runs it once it is signed in the registry, and a
 // re-import keeps that signature while the tool is unchanged.
 func TestNATSServiceImportedAndCalled(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	natsURL := env.Server.ClientURL()
 	svc := greeter(t, env, "hello", "bye")
 	out := toolyard(t, "tools", "import", "nats", "--nats", natsURL, "greeter")

@@ -142,10 +142,38 @@ func runStagesInProcess(t *testing.T, env *pipelinetest.Env, registryFile string
 	t.Cleanup(func() { cancel(); wg.Wait() })
 }
 
+// startEnv starts an embedded server for the test and points the toolyard
+// processes the test runs at its admin credential, as TOOLYARD_DATA does
+// for a user (so tests using it cannot run in parallel).
+func startEnv(t *testing.T, dir ...string) *pipelinetest.Env {
+	t.Helper()
+	env := pipelinetest.Start(t, dir...)
+	t.Setenv("TOOLYARD_DATA", env.Server.DataDir())
+	return env
+}
+
+// useData makes dir the data directory of the 'toolyard up' the test
+// starts, whose admin credential the other processes then use; it
+// returns dir.
+func useData(t *testing.T, dir string) string {
+	t.Helper()
+	t.Setenv("TOOLYARD_DATA", dir)
+	return dir
+}
+
+// natsConnect connects to url as the admin of the test's data directory
+// (TOOLYARD_DATA, set by startEnv and useData).
+func natsConnect(url string, opts ...nats.Option) (*nats.Conn, error) {
+	if d := os.Getenv("TOOLYARD_DATA"); d != "" {
+		opts = append([]nats.Option{nats.UserCredentials(pipelinetest.AdminCreds(d))}, opts...)
+	}
+	return nats.Connect(url, opts...)
+}
+
 // connectJS connects to the server at url, closed when the test ends.
 func connectJS(t *testing.T, url string, opts ...nats.Option) jetstream.JetStream {
 	t.Helper()
-	nc, err := nats.Connect(url, opts...)
+	nc, err := natsConnect(url, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

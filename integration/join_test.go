@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/join"
@@ -67,7 +66,7 @@ func content(r schemas.Result) string {
 func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
+	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
 	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 
 	dir := t.TempDir()
@@ -142,7 +141,7 @@ func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 // (after a crash, say) finds the inner result on the RESULT stream and
 // finishes it — once, however many join workers there are.
 func TestNestedIntentSurvivesJoinWorkerOutage(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	sample, err := filepath.Abs("../ops/sample/tools.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +182,7 @@ func TestNestedIntentSurvivesJoinWorkerOutage(t *testing.T) {
 // is killed (SIGKILL) while they work. Every intent is still answered
 // exactly once and every tool runs once, inner before outer.
 func TestJoinWorkerKilledMidway(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	reg, recordFile := testRegistry(t)
 	others := stagesExcept(bind.StageJoin)
 	runStagesInProcess(t, env, reg, others...)

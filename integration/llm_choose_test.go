@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/llmresolve/llmtest"
@@ -17,7 +16,7 @@ import (
 // model's confident pick is resolved and executed; when it sees no fit the
 // agent gets the alternatives.
 func TestProtocolFakeLLMDisambiguatesMediumTier(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	reg, recordFile := testRegistry(t)
 	fake := llmtest.NewFakeServer(t)
 	others := stagesExcept(bind.StageRoute, bind.StageChoose)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/toolyard/toolyard/pipeline"
-	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/llmresolve/llmtest"
@@ -21,7 +20,7 @@ import (
 // model yields alternatives instead of a run, and a model that answers
 // nonsense falls back to the deterministic resolver.
 func TestProtocolFakeLLMResolveWorker(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	reg, recordFile := testRegistry(t)
 	fake := llmtest.NewFakeServer(t)
 	others := stagesExcept(bind.StageResolve)

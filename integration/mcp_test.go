@@ -34,7 +34,7 @@ func upEmpty(t *testing.T) (*process, string) {
 		t.Fatal(err)
 	}
 	port := freePort(t)
-	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--registry", empty)
+	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--registry", empty)
 	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 	return up, fmt.Sprintf("nats://127.0.0.1:%d", port)
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/execute"
 )
@@ -18,7 +17,7 @@ import (
 // An output over 64 KiB travels as a reference and a preview; the CLI
 // fetches the whole of it from the outputs object store.
 func TestLargeOutputThroughObjectStore(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	m := map[string]any{"id": "test/numbers", "name": "numbers", "description": "Print the numbers from 1 to n, one a line.",
 		"parameters": map[string]any{"type": "object", "required": []string{"n"}, "properties": map[string]any{"n": map[string]any{"type": "integer", "minimum": 1}}},
 		"executor":   map[string]any{"kind": "subprocess", "argv": []string{"seq", "1", "{n}"}}}

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
 )
@@ -18,7 +17,7 @@ import (
 // with the inner one's output in its text, and the receipt lists what to
 // expect.
 func TestOutputWithNestedAndDirectIntents(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	reg, recordFile := testRegistry(t)
 	runStagesInProcess(t, env, reg)
 
@@ -72,7 +71,7 @@ func TestOutputWithNestedAndDirectIntents(t *testing.T) {
 // Malformed outputs are answered with a clear error, kept in the DLQ, and the
 // pipeline goes on serving.
 func TestMalformedOutputsAreAnsweredAndDeadLettered(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	reg, _ := testRegistry(t)
 	runStagesInProcess(t, env, reg)
 	ctx := t.Context()

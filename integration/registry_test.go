@@ -73,7 +73,7 @@ func waitTop(t *testing.T, set *stages.Set, query string, present bool) {
 }
 
 func TestRegistryChangesReachEveryWorker(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	ctx := context.Background()
 	store, err := registry.OpenStore(ctx, env.JS)
 	if err != nil {
@@ -131,7 +131,7 @@ func TestRegistryChangesReachEveryWorker(t *testing.T) {
 // offer the tool is counted as such rather than waited for: 0 offered after
 // the removal means 8 answers without the tool, not 8 lost intents.
 func TestToolsCLIChangesReachWorkerProcesses(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	reg, _ := testRegistry(t)
 	url := env.Server.ClientURL()
 	runStagesInProcess(t, env, reg, bind.StageParse, bind.StageRoute, bind.StageChoose, bind.StageAnswer, bind.StageResolve, bind.StageExecute)
@@ -201,7 +201,7 @@ func hasMatch(r schemas.Result, id string) bool {
 // New routing thresholds published to the models bucket are in force on a
 // running worker without a restart.
 func TestThresholdsHotReload(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	reg, _ := testRegistry(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

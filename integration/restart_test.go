@@ -19,7 +19,7 @@ import (
 // each intent exactly once.
 func TestEmbeddedServerRestartLosesNothing(t *testing.T) {
 	reg, _ := testRegistry(t)
-	data := t.TempDir()
+	data := useData(t, t.TempDir())
 	port := freePort(t)
 	url := "nats://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	up := func() *process {

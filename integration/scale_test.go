@@ -43,7 +43,7 @@ func publishRecords(t *testing.T, env *pipelinetest.Env, session string, n int, 
 
 // Two worker processes of the same stage share its work.
 func TestWorkerProcessesShareTheLoad(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	reg, recordFile := testRegistry(t)
 	runStagesInProcess(t, env, reg, bind.StageParse, bind.StageDiscover, bind.StageRoute, bind.StageResolve)
 	workers := startWorkers(t, env, 2, bind.StageExecute, reg, "--concurrency", "1")
@@ -70,7 +70,7 @@ func TestWorkerProcessesShareTheLoad(t *testing.T) {
 // Killing a worker that holds unacknowledged messages loses nothing: every
 // intent still gets exactly one result.
 func TestKilledWorkerLosesNothing(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	reg, recordFile := testRegistry(t)
 	runStagesInProcess(t, env, reg, bind.StageParse, bind.StageDiscover, bind.StageRoute, bind.StageResolve)
 	workers := startWorkers(t, env, 2, bind.StageExecute, reg, "--concurrency", "2", "--ack-wait", "2s")

@@ -91,7 +91,7 @@ func bow(s string) []float32 {
 // toolsList asks the toolyard micro service for a session's active set.
 func toolsList(t *testing.T, nc *nats.Conn, session string) schemas.ToolSet {
 	t.Helper()
-	m, err := nc.Request("toolyard.tools.list", []byte(`{"session_id": "`+session+`"}`), 10*time.Second)
+	m, err := nc.Request("toolyard.tools.list."+session, []byte(`{"session_id": "`+session+`"}`), 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,10 +129,10 @@ func TestSessionToolSetLifecycle(t *testing.T) {
 	emb := embeddingServer(t, &broken)
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "",
+	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "",
 		"--embedder", "openai", "--embedder-url", emb.URL+"/v1", "--embedder-model", "bow-64", "--discovery", "hybrid")
 	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
-	nc, err := nats.Connect(url)
+	nc, err := natsConnect(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestSessionToolSetLifecycle(t *testing.T) {
 		t.Fatalf("after find_tools: %+v", set.Tools)
 	}
 	// activate, through the service.
-	m, err := nc.Request("toolyard.activate", []byte(`{"session_id": "life", "id": "weather/forecast"}`), 10*time.Second)
+	m, err := nc.Request("toolyard.activate.life", []byte(`{"session_id": "life", "id": "weather/forecast"}`), 10*time.Second)
 	if err != nil || m.Header.Get(micro.ErrorCodeHeader) != "" {
 		t.Fatalf("activate: %v %v", err, m.Header)
 	}
@@ -238,7 +238,7 @@ func TestSessionToolSetLifecycle(t *testing.T) {
 		t.Fatalf("with a failing embedder: tools %v, degraded %q", set.IDs(), set.Degraded)
 	}
 	// find_tools adds nothing either while discovery cannot be trusted.
-	m, err = nc.Request("toolyard.find_tools", []byte(`{"session_id": "dark", "query": "kernel version"}`), 30*time.Second)
+	m, err = nc.Request("toolyard.find_tools.dark", []byte(`{"session_id": "dark", "query": "kernel version"}`), 30*time.Second)
 	if err != nil || m.Header.Get(micro.ErrorCodeHeader) != "503" {
 		t.Fatalf("find_tools with a failing embedder: %v %v %s", err, m.Header, m.Data)
 	}

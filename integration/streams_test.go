@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/toolyard/toolyard/pipeline"
@@ -18,7 +17,7 @@ import (
 // An operator's change to a stream survives a restart of up, which warns
 // about the difference; `streams apply` is the explicit way back.
 func TestStreamSettingsSurviveRestart(t *testing.T) {
-	data := t.TempDir()
+	data := useData(t, t.TempDir())
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	args := []string{"up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", ""}
@@ -28,7 +27,7 @@ func TestStreamSettingsSurviveRestart(t *testing.T) {
 	ctx := context.Background()
 	auditAge := func() time.Duration {
 		t.Helper()
-		nc, err := nats.Connect(url)
+		nc, err := natsConnect(url)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +39,7 @@ func TestStreamSettingsSurviveRestart(t *testing.T) {
 		}
 		return s.CachedInfo().Config.MaxAge
 	}
-	nc, err := nats.Connect(url)
+	nc, err := natsConnect(url)
 	if err != nil {
 		t.Fatal(err)
 	}

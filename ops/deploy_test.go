@@ -162,10 +162,11 @@ func TestGrafanaDashboard(t *testing.T) {
 
 type composeFile struct {
 	Services map[string]struct {
-		Image     string    `yaml:"image"`
-		Command   []string  `yaml:"command"`
-		Volumes   []string  `yaml:"volumes"`
-		DependsOn yaml.Node `yaml:"depends_on"`
+		Image       string            `yaml:"image"`
+		Command     []string          `yaml:"command"`
+		Volumes     []string          `yaml:"volumes"`
+		DependsOn   yaml.Node         `yaml:"depends_on"`
+		Environment map[string]string `yaml:"environment"`
 	} `yaml:"services"`
 }
 
@@ -189,11 +190,23 @@ func TestComposeCluster(t *testing.T) {
 	if cmd := strings.Join(cf.Services["streams"].Command, " "); !strings.Contains(cmd, "--replicas 3") {
 		t.Errorf("streams are not created at three replicas: %q", cmd)
 	}
-	// Every stage has a worker service.
+	// Every stage has a worker service, connecting with the worker's
+	// credential; the servers trust the keys the keys service writes.
 	for _, stage := range bind.Stages {
 		s, ok := cf.Services[stage]
 		if !ok || !slices.Contains(s.Command, "worker") || !strings.Contains(strings.Join(s.Command, " "), "--stage "+stage) {
 			t.Errorf("stage %s: no worker service running it", stage)
+		}
+		if s.Environment["NATS_CREDS"] != "/keys/creds/worker.creds" {
+			t.Errorf("stage %s: connects without the worker credential: %v", stage, s.Environment)
+		}
+	}
+	if cmd := strings.Join(cf.Services["keys"].Command, " "); !strings.Contains(cmd, "creds server-config --data /keys --out /keys/nats-auth.conf") {
+		t.Errorf("no keys service writing the servers' trust: %q", cmd)
+	}
+	for _, n := range []string{"nats-1", "nats-2", "nats-3"} {
+		if cmd := strings.Join(cf.Services[n].Command, " "); !strings.Contains(cmd, "-c /keys/nats-auth.conf") {
+			t.Errorf("server %s does not load the trust (anonymous clients would be let in): %q", n, cmd)
 		}
 	}
 	for name, s := range cf.Services {

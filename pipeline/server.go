@@ -63,6 +63,11 @@ func WithMaxStore(bytes int64) ServerOption { return func(c *serverConfig) { c.m
 // WithServerLogging sends the server's own log to stderr.
 func WithServerLogging(on bool) ServerOption { return func(c *serverConfig) { c.logging = on } }
 
+// MaxControlLine is the protocol line limit Toolyard's credentials need
+// (a NATS server running the stages must allow at least this much:
+// max_control_line in its configuration).
+const MaxControlLine = 32 << 10
+
 // WithoutAuth runs the server open to anonymous clients. Only for tests of
 // code that has nothing to do with access: Toolyard itself never does.
 func WithoutAuth() ServerOption { return func(c *serverConfig) { c.noAuth = true } }
@@ -120,15 +125,18 @@ func StartServer(opts ...ServerOption) (*Server, error) {
 		}
 	}
 	sopts := &server.Options{
-		ServerName:            "toolyard",
-		Host:                  cfg.host,
-		Port:                  cfg.port,
-		JetStream:             true,
-		StoreDir:              cfg.dataDir,
-		JetStreamMaxStore:     cfg.maxStore,
-		SyncAlways:            cfg.syncAlways,
-		NoSigs:                true,
-		MaxPayload:            8 << 20,
+		ServerName:        "toolyard",
+		Host:              cfg.host,
+		Port:              cfg.port,
+		JetStream:         true,
+		StoreDir:          cfg.dataDir,
+		JetStreamMaxStore: cfg.maxStore,
+		SyncAlways:        cfg.syncAlways,
+		NoSigs:            true,
+		MaxPayload:        8 << 20,
+		// A credential's permissions travel in its CONNECT line; a worker's
+		// exceed the 4 KiB default.
+		MaxControlLine:        MaxControlLine,
 		DisableShortFirstPing: true,
 	}
 	if cfg.tls != nil {

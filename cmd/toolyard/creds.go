@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -51,7 +52,7 @@ stage's work, no registry or stream administration). These commands mint
 narrower credentials with the keys in DATA/auth (run them where DATA is, as
 the user that owns it); no server restart is needed.`,
 	}
-	cmd.AddCommand(newCredsAgent(), newCredsWorker())
+	cmd.AddCommand(newCredsAgent(), newCredsWorker(), newCredsServerConfig())
 	return cmd
 }
 
@@ -155,5 +156,50 @@ every stage (DATA/creds/worker.creds is that one).`,
 	}
 	m.register(cmd)
 	cmd.Flags().StringArrayVar(&stages, "stage", nil, "a stage the worker may run (repeatable; default every stage)")
+	return cmd
+}
+
+func newCredsServerConfig() *cobra.Command {
+	var data, out string
+	cmd := &cobra.Command{
+		Use:   "server-config --data DATA [--out FILE]",
+		Short: "Write the nats-server configuration that makes a cluster trust Toolyard's credentials",
+		Long: `For stages running on an external NATS server or cluster: prints (or writes to
+--out) the configuration block each server includes: the operator, the accounts
+preloaded in a memory resolver (no account server needed), and the protocol line
+limit the credentials need. The keys in DATA/auth are created when missing, and
+DATA/creds/admin.creds and worker.creds are written beside them.
+
+Keep DATA private: whoever has DATA/auth/account.nk can mint credentials.`,
+		Example: `  toolyard creds server-config --data ./toolyard-keys --out nats-auth.conf
+  # in each server's nats.conf:   include ./nats-auth.conf
+  toolyard worker --nats tls://nats-1:4222 --tls-ca ca.pem --creds ./toolyard-keys/creds/worker.creds --stage discover`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			keys, err := auth.LoadOrCreateKeys(data)
+			if err != nil {
+				return err
+			}
+			if err := writeRoleCreds(data, keys); err != nil {
+				return err
+			}
+			tr, err := keys.Trust()
+			if err != nil {
+				return err
+			}
+			conf := tr.ServerConfig(pipeline.MaxControlLine)
+			if out == "" {
+				_, err := fmt.Fprint(cmd.OutOrStdout(), conf)
+				return err
+			}
+			if err := os.WriteFile(out, []byte(conf), 0o644); err != nil {
+				return fmt.Errorf("write %s: %w", out, err)
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s; credentials in %s; the streams' account (for KEDA's scaler): %s\n", out, filepath.Join(data, credsDir), keys.AccountPublicKey())
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&data, "data", pipeline.DefaultDataDir(), "directory of the keys (DATA/auth) and role credentials (DATA/creds)")
+	cmd.Flags().StringVar(&out, "out", "", "file to write the configuration to (default: standard output)")
 	return cmd
 }

@@ -34,7 +34,7 @@ func (f *sessionFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.ttl, "session-ttl", session.DefaultTTL, "how long an idle session's tool set lives (applies when the sessions bucket is created)")
 	fl.IntVar(&f.seedK, "seed-k", session.DefaultSeedK, "tools a session's set is seeded with at most")
 	fl.Float64Var(&f.seedMin, "seed-min-confidence", session.DefaultSeedMinConf, "confidence a tool needs to be seeded or added by find_tools")
-	fl.BoolVar(&f.service, "service", cmd.Name() == "up", "answer the NATS micro service \"toolyard\" (toolyard.resolve_intent, find_tools, activate, tools.list, session.end)")
+	fl.BoolVar(&f.service, "service", cmd.Name() == "up", "answer the NATS micro service \"toolyard\" (toolyard.resolve_intent.SESSION, find_tools, activate, tools.list, tools.get, session.end, feedback)")
 }
 
 // config opens the session store when sessions are on.

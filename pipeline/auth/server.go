@@ -2,6 +2,9 @@ package auth
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
@@ -10,28 +13,31 @@ import (
 // AccountName is the display name of the account Toolyard's data lives in.
 const AccountName = "TOOLYARD"
 
-// Configure puts the server in operator mode with the deployment's
-// accounts preloaded, so it verifies user JWTs without a lookup and
-// refuses anonymous connections.
-func (k *Keys) Configure(opts *server.Options) error {
+// Trust is what a server needs to verify the deployment's users: the
+// operator JWT and the account JWTs it signed.
+type Trust struct {
+	Operator      string
+	SystemAccount string
+	// Accounts maps an account's public key to its JWT.
+	Accounts map[string]string
+}
+
+// Trust signs the operator and account JWTs.
+func (k *Keys) Trust() (Trust, error) {
 	opPub, err := k.Operator.PublicKey()
 	if err != nil {
-		return err
+		return Trust{}, err
 	}
 	sysPub, err := k.System.PublicKey()
 	if err != nil {
-		return err
+		return Trust{}, err
 	}
 	op := jwt.NewOperatorClaims(opPub)
 	op.Name = "toolyard"
 	op.SystemAccount = sysPub
 	opJWT, err := op.Encode(k.Operator)
 	if err != nil {
-		return fmt.Errorf("sign operator: %w", err)
-	}
-	opClaims, err := jwt.DecodeOperatorClaims(opJWT)
-	if err != nil {
-		return fmt.Errorf("read back operator: %w", err)
+		return Trust{}, fmt.Errorf("sign operator: %w", err)
 	}
 
 	app := jwt.NewAccountClaims(k.AccountPublicKey())
@@ -41,24 +47,56 @@ func (k *Keys) Configure(opts *server.Options) error {
 	app.Limits.JetStreamLimits = jwt.JetStreamLimits{MemoryStorage: -1, DiskStorage: -1, Streams: -1, Consumer: -1, MaxAckPending: -1, MemoryMaxStreamBytes: -1, DiskMaxStreamBytes: -1}
 	appJWT, err := app.Encode(k.Operator)
 	if err != nil {
-		return fmt.Errorf("sign account %s: %w", AccountName, err)
+		return Trust{}, fmt.Errorf("sign account %s: %w", AccountName, err)
 	}
 	sys := jwt.NewAccountClaims(sysPub)
 	sys.Name = "SYS"
 	sysJWT, err := sys.Encode(k.Operator)
 	if err != nil {
-		return fmt.Errorf("sign system account: %w", err)
+		return Trust{}, fmt.Errorf("sign system account: %w", err)
 	}
+	return Trust{Operator: opJWT, SystemAccount: sysPub, Accounts: map[string]string{k.AccountPublicKey(): appJWT, sysPub: sysJWT}}, nil
+}
 
-	resolver := &server.MemAccResolver{}
-	if err := resolver.Store(k.AccountPublicKey(), appJWT); err != nil {
+// Configure puts the server in operator mode with the deployment's
+// accounts preloaded, so it verifies user JWTs without a lookup and
+// refuses anonymous connections.
+func (k *Keys) Configure(opts *server.Options) error {
+	tr, err := k.Trust()
+	if err != nil {
 		return err
 	}
-	if err := resolver.Store(sysPub, sysJWT); err != nil {
-		return err
+	opClaims, err := jwt.DecodeOperatorClaims(tr.Operator)
+	if err != nil {
+		return fmt.Errorf("read back operator: %w", err)
+	}
+	resolver := &server.MemAccResolver{}
+	for pub, token := range tr.Accounts {
+		if err := resolver.Store(pub, token); err != nil {
+			return err
+		}
 	}
 	opts.TrustedOperators = []*jwt.OperatorClaims{opClaims}
 	opts.AccountResolver = resolver
-	opts.SystemAccount = sysPub
+	opts.SystemAccount = tr.SystemAccount
 	return nil
+}
+
+// ServerConfig is the same trust as a nats-server configuration block, for
+// the servers of a cluster the stages run on (include it in each
+// server's configuration). maxControlLine is the protocol line limit the
+// credentials need.
+func (tr Trust) ServerConfig(maxControlLine int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Toolyard's operator, accounts and limits: written by 'toolyard creds server-config'.\n")
+	fmt.Fprintf(&b, "operator: %s\n", tr.Operator)
+	fmt.Fprintf(&b, "system_account: %s\n", tr.SystemAccount)
+	fmt.Fprintf(&b, "resolver: MEMORY\n")
+	fmt.Fprintf(&b, "resolver_preload: {\n")
+	for _, pub := range slices.Sorted(maps.Keys(tr.Accounts)) {
+		fmt.Fprintf(&b, "  %s: %s\n", pub, tr.Accounts[pub])
+	}
+	fmt.Fprintf(&b, "}\n")
+	fmt.Fprintf(&b, "max_control_line: %d\n", maxControlLine)
+	return b.String()
 }

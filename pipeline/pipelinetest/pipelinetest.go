@@ -3,6 +3,7 @@ package pipelinetest
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/pipeline/auth"
 )
 
 // Env is a running embedded server with the topology in place.
@@ -32,6 +34,16 @@ func Start(t testing.TB, dir ...string) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An admin credential where 'toolyard up' writes it, for processes
+	// the test starts against this server.
+	admin, err := srv.Keys().Mint(auth.User{Name: "pipelinetest-admin"})
+	if err == nil {
+		err = admin.WriteFile(AdminCreds(d))
+	}
+	if err != nil {
+		srv.Shutdown()
+		t.Fatal(err)
+	}
 	nc, err := srv.Connect()
 	if err != nil {
 		srv.Shutdown()
@@ -50,6 +62,9 @@ func Start(t testing.TB, dir ...string) *Env {
 	t.Cleanup(env.Stop)
 	return env
 }
+
+// AdminCreds is the admin credential of the server with data in dir.
+func AdminCreds(dir string) string { return filepath.Join(dir, "creds", "admin.creds") }
 
 // Stop closes the connection and shuts the server down; safe to call twice.
 func (e *Env) Stop() {

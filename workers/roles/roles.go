@@ -93,9 +93,11 @@ func workerCommon(p *jwt.Permissions) {
 // readStream allows the ephemeral ordered consumers a client reads a
 // stream with (watches, listings, gets).
 func readStream(p *jwt.Permissions, stream string) {
+	// Written with wildcards for the verb (create, info, delete, next):
+	// the whole permission set travels in every CONNECT, whose line the
+	// server caps (4 KiB by default).
 	p.Pub.Allow.Add(
-		"$JS.API.CONSUMER.CREATE."+stream, "$JS.API.CONSUMER.CREATE."+stream+".>",
-		"$JS.API.CONSUMER.INFO."+stream+".*", "$JS.API.CONSUMER.DELETE."+stream+".*",
+		"$JS.API.CONSUMER.*."+stream, "$JS.API.CONSUMER.*."+stream+".>",
 		"$JS.API.CONSUMER.MSG.NEXT."+stream+".*", "$JS.FC."+stream+".>",
 	)
 }
@@ -156,7 +158,7 @@ func Agent(sessions ...string) (jwt.Permissions, error) {
 	p.Sub.Allow.Add(AgentInbox(sessions[0]) + ".>")
 	// Reading results: ordered consumers on RESULT, which the server only
 	// creates with the session's result subject as filter.
-	p.Pub.Allow.Add("$JS.API.INFO", "$JS.API.STREAM.INFO."+pipeline.StreamResult,
+	p.Pub.Allow.Add("$JS.API.STREAM.INFO."+pipeline.StreamResult,
 		"$JS.API.CONSUMER.MSG.NEXT."+pipeline.StreamResult+".*", "$JS.API.CONSUMER.INFO."+pipeline.StreamResult+".*",
 		"$JS.API.CONSUMER.DELETE."+pipeline.StreamResult+".*")
 	// ... but never the stages' durable consumers there.
