@@ -6,6 +6,8 @@ const (
 	AgentOutputPrefix = "agent.output."
 	// AgentStreamPrefix + session: streamed token chunks of an output.
 	AgentStreamPrefix = "agent.stream."
+	// AgentEndPrefix + session: where an agent platform says a session is over.
+	AgentEndPrefix = "agent.end."
 	// ResultPrefix + session: where the agent reads results.
 	ResultPrefix = "result."
 	// AuditPrefix + stage + "." + session: one record per decision.

@@ -122,21 +122,18 @@ func reconnectDelay(attempts int) time.Duration {
 
 func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string) error {
 	handler := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
-		sess := r.Header.Get("X-Toolyard-Session")
-		if sess == "" {
-			sess = r.URL.Query().Get("session")
-		}
+		sess := requestSession(r)
 		if sess == "" {
 			sess = "mcp-" + nuid.Next()
 		}
 		if session.CheckID(sess) != nil {
-			return nil // 400
+			return nil // 400; checkRequestSession says why first
 		}
 		slog.Info("MCP client connected", "session", sess, "remote", r.RemoteAddr)
 		return gw.Server(ctx, sess)
 	}, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", handler)
+	mux.Handle("/mcp", checkRequestSession(handler))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -153,4 +150,27 @@ func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string) error {
 		return err
 	}
 	return nil
+}
+
+// requestSession is the session an HTTP client names: the X-Toolyard-Session
+// header, else the session query parameter ("" for none).
+func requestSession(r *http.Request) string {
+	if s := r.Header.Get("X-Toolyard-Session"); s != "" {
+		return s
+	}
+	return r.URL.Query().Get("session")
+}
+
+// checkRequestSession answers a request naming an invalid session with 400
+// and the rule it breaks, before the MCP handler sees it.
+func checkRequestSession(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s := requestSession(r); s != "" {
+			if err := session.CheckID(s); err != nil {
+				http.Error(w, "X-Toolyard-Session / session: "+err.Error(), http.StatusBadRequest)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }

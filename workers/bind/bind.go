@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -44,12 +43,14 @@ func PipeSubject(stage, session string) string { return PipePrefix + stage + "."
 // PipeFilter matches all of a stage's work.
 func PipeFilter(stage string) string { return PipePrefix + stage + ".>" }
 
-// SessionOf is the session token of a pipe, agent or result subject (its last token).
+// SessionOf is the session of a pipe, agent or result subject, or "" when
+// the subject does not name exactly one valid session (SubjectSession says why).
 func SessionOf(subject string) string {
-	if i := strings.LastIndexByte(subject, '.'); i >= 0 {
-		return subject[i+1:]
+	s, err := SubjectSession(subject)
+	if err != nil {
+		return ""
 	}
-	return ""
+	return s
 }
 
 // Next hands v to the next stage. The id makes a redelivered input's hand-off
@@ -150,19 +151,24 @@ const (
 // Rejecter answers an input the stage gave up on with an error result to the
 // session named by the input's subject, plus an audit record. It reads what it
 // can of the input (intent id, message id) so the agent can tell which request
-// failed; input too broken to read is answered at message level.
+// failed; input too broken to read is answered at message level. The code is
+// the reason's own (CodeOf), else invalid_input or gave_up.
+//
+// A subject that names no valid session gets no answer: there is no session
+// to answer on, and the payload's word for it is not to be trusted (it may
+// name another agent's session). The runner keeps the input in the DLQ.
 func Rejecter(stage string) pipeline.RejectFunc {
 	return func(m *pipeline.Msg, reason error) []pipeline.Out {
 		// The subject names the session that is listening; a payload may be
 		// wrong about it, which may be the very reason for the rejection.
-		session := SessionOf(m.Subject)
-		ref := peek(m.Data)
-		if !schemas.ValidSessionID(session) {
-			session = ref.SessionID
+		session, err := SubjectSession(m.Subject)
+		if err != nil {
+			return nil
 		}
+		ref := peek(m.Data)
 		code := CodeGaveUp
 		if pipeline.IsPermanent(reason) {
-			code = CodeInvalidInput
+			code = CodeOf(reason, CodeInvalidInput)
 		}
 		msgID := ref.MessageID
 		if msgID == "" && ref.IntentID == "" {
