@@ -55,6 +55,9 @@ func TestBadInputIsAnsweredAndRunsNothing(t *testing.T) {
 	runStagesWithLimits(t, env, reg, stages.Limits{OutputBytes: 2048, ConversationBytes: 1024, Intents: 2, SessionRate: 0.001, SessionBurst: 1})
 	ctx := t.Context()
 
+	// Every case uses message id m1, in its own session: an error result
+	// de-duplicated across sessions (the id once lacked the session) would
+	// be lost.
 	conv := `[{"role":"user","content":"` + strings.Repeat("c", 2000) + `"}]`
 	cases := []struct {
 		name, session, payload string
@@ -89,19 +92,22 @@ func TestBadInputIsAnsweredAndRunsNothing(t *testing.T) {
 			}
 		})
 	}
+	// The parse stage handles messages concurrently: either output may be
+	// the one that takes the session's only token.
 	rs := results(t, env.JS, "rate", 20*time.Second, func(rs []schemas.Result) bool { return len(rs) >= 3 })
-	var limited, executed int
+	var limited, executed []string
 	for _, r := range rs {
 		switch {
-		case r.Status == schemas.StatusError && r.Error.Code == "rate_limited" && r.MessageID == "m2" && strings.Contains(r.Message, "--session-rate"):
-			limited++
-		case r.Status == schemas.StatusExecuted && r.MessageID == "m1":
-			executed++
+		case r.Status == schemas.StatusError && r.Error.Code == "rate_limited" && strings.Contains(r.Message, "--session-rate"):
+			limited = append(limited, r.MessageID)
+		case r.Status == schemas.StatusExecuted:
+			executed = append(executed, r.MessageID)
 		}
 	}
-	if limited != 1 || executed != 1 {
-		t.Fatalf("rate session: results %+v; want m1 executed and m2 refused with rate_limited", rs)
+	if len(limited) != 1 || len(executed) != 1 || limited[0] == executed[0] {
+		t.Fatalf("rate session: results %+v; want one output executed and the other refused with rate_limited", rs)
 	}
+	ranLabel := map[string]string{"m1": "rate-first", "m2": "rate-second"}[executed[0]]
 	if rs := results(t, env.JS, "victim", 2*time.Second, nil); len(rs) != 0 {
 		t.Fatalf("a result went to the session a malformed subject's payload named: %+v", rs)
 	}
@@ -112,12 +118,12 @@ func TestBadInputIsAnsweredAndRunsNothing(t *testing.T) {
 	}
 	got := records(t, record)
 	for label := range got {
-		if label != "rate-first" {
+		if label != ranLabel {
 			t.Errorf("tool ran for refused input: %q", label)
 		}
 	}
-	if len(got["rate-first"]) != 1 {
-		t.Errorf("the output within the limits ran %d times, want once", len(got["rate-first"]))
+	if len(got[ranLabel]) != 1 {
+		t.Errorf("the output within the limits ran %d times, want once", len(got[ranLabel]))
 	}
 }
 

@@ -53,6 +53,13 @@ func SessionOf(subject string) string {
 	return s
 }
 
+// MsgID scopes a de-duplication id to its session. Intent and message ids
+// come from the agent's message ids, which two sessions may share ("m1"),
+// and a stream de-duplicates by id whatever the subject: without the
+// session, the second session's receipt, error result or work would be
+// dropped as a duplicate of the first's.
+func MsgID(session, id string) string { return session + "/" + id }
+
 // Next hands v to the next stage. The id makes a redelivered input's hand-off
 // a duplicate the stream drops.
 func Next(stage, session, intentID string, v any) (pipeline.Out, error) {
@@ -60,7 +67,7 @@ func Next(stage, session, intentID string, v any) (pipeline.Out, error) {
 	if err != nil {
 		return pipeline.Out{}, fmt.Errorf("encode work for %s: %w", stage, err)
 	}
-	return pipeline.Out{Subject: PipeSubject(stage, session), Data: data, ID: intentID + ":" + stage}, nil
+	return pipeline.Out{Subject: PipeSubject(stage, session), Data: data, ID: MsgID(session, intentID+":"+stage)}, nil
 }
 
 // Result encodes a result for the agent's session. Results of an intent share
@@ -77,7 +84,7 @@ func Result(r schemas.Result) pipeline.Out {
 		id = r.MessageID + ":" + r.Status
 	}
 	data, _ := json.Marshal(r) // a Result holds only JSON-safe values
-	return pipeline.Out{Subject: schemas.ResultSubject(r.SessionID), Data: data, ID: id}
+	return pipeline.Out{Subject: schemas.ResultSubject(r.SessionID), Data: data, ID: MsgID(r.SessionID, id)}
 }
 
 // Audit encodes one audit record of a stage decision.
@@ -102,7 +109,7 @@ func Audit(a schemas.AuditRecord) pipeline.Out {
 	if key == "" {
 		key = a.MessageID
 	}
-	return pipeline.Out{Subject: schemas.AuditSubject(a.Stage, a.SessionID), Data: data, ID: key + ":" + a.Stage + ":audit"}
+	return pipeline.Out{Subject: schemas.AuditSubject(a.Stage, a.SessionID), Data: data, ID: MsgID(a.SessionID, key+":"+a.Stage+":audit")}
 }
 
 // IntentAudit starts the audit record of a stage's decision about an intent.

@@ -25,7 +25,9 @@ func TestSubjectSession(t *testing.T) {
 		{"result.a.b", ""},
 		{"pipe.execute", ""},
 		{"pipe..s1", ""},
-		{"pipe.execute.a.b", ""},
+		{"pipe.answer.weak_matches.s1", "s1"},
+		{"pipe.a.b.c.s1", ""},
+		{"pipe..x.s1", ""},
 		{"agent.output.*", ""},
 		{"agent.output.>", ""},
 		{"agent.output.a b", ""},
@@ -97,5 +99,29 @@ func TestRejecterUsesTheReasonsCode(t *testing.T) {
 	}
 	if r.Error == nil || r.Error.Code != "invalid_utf8" {
 		t.Fatalf("result error = %+v, want code invalid_utf8", r.Error)
+	}
+}
+
+// Two sessions may use the same message id: their receipts, results, work
+// and audit records must not share a de-duplication id.
+func TestMsgIDsAreSessionScoped(t *testing.T) {
+	ids := map[string]string{}
+	for _, session := range []string{"s1", "s2"} {
+		next, err := Next(StageDiscover, session, "m1.0", schemas.Intent{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs := []pipeline.Out{
+			next,
+			Result(schemas.Result{SessionID: session, MessageID: "m1", Status: schemas.StatusError}),
+			Result(schemas.Result{SessionID: session, MessageID: "m1", IntentID: "m1.0", Status: schemas.StatusExecuted}),
+			Audit(schemas.AuditRecord{SessionID: session, MessageID: "m1", IntentID: "m1.0", Stage: StageParse}),
+		}
+		for _, o := range outs {
+			if other, dup := ids[o.ID]; dup {
+				t.Fatalf("id %q used by %s and %s", o.ID, other, session)
+			}
+			ids[o.ID] = session
+		}
 	}
 }
