@@ -22,4 +22,3 @@ func AgentOutputSubject(session string) string { return AgentOutputPrefix + sess
 
 // AuditSubject is the subject of one stage's audit records for a session.
 func AuditSubject(stage, session string) string { return AuditPrefix + stage + "." + session }
-
