@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+
+	"github.com/toolyard/toolyard/pipeline/auth"
 )
 
 // Server is an embedded NATS server with JetStream on disk.
@@ -19,6 +22,10 @@ type Server struct {
 	dataDir string
 	// lock holds the data directory for this process (datalock_unix.go).
 	lock *os.File
+	// keys sign the accounts and users (nil when auth is off); admin is the
+	// credential in-process connections use.
+	keys  *auth.Keys
+	admin auth.Credential
 }
 
 type serverConfig struct {
@@ -29,6 +36,8 @@ type serverConfig struct {
 	maxStore   int64
 	logging    bool
 	readyWait  time.Duration
+	noAuth     bool
+	tls        *tls.Config
 }
 
 // ServerOption configures the embedded server.
@@ -53,6 +62,13 @@ func WithMaxStore(bytes int64) ServerOption { return func(c *serverConfig) { c.m
 
 // WithServerLogging sends the server's own log to stderr.
 func WithServerLogging(on bool) ServerOption { return func(c *serverConfig) { c.logging = on } }
+
+// WithoutAuth runs the server open to anonymous clients. Only for tests of
+// code that has nothing to do with access: Toolyard itself never does.
+func WithoutAuth() ServerOption { return func(c *serverConfig) { c.noAuth = true } }
+
+// WithTLS makes the client port speak TLS only.
+func WithTLS(cfg *tls.Config) ServerOption { return func(c *serverConfig) { c.tls = cfg } }
 
 // DefaultDataDir is where the embedded server keeps its data unless told otherwise.
 func DefaultDataDir() string {
@@ -89,6 +105,20 @@ func StartServer(opts ...ServerOption) (*Server, error) {
 		}
 		l.Close()
 	}
+	var keys *auth.Keys
+	var admin auth.Credential
+	if !cfg.noAuth {
+		if keys, err = auth.LoadOrCreateKeys(cfg.dataDir); err == nil {
+			err = adoptGlobalAccount(cfg.dataDir, keys.AccountPublicKey())
+		}
+		if err == nil {
+			admin, err = keys.Mint(auth.User{Name: "toolyard-embedded"})
+		}
+		if err != nil {
+			closeLock(lock)
+			return nil, err
+		}
+	}
 	sopts := &server.Options{
 		ServerName:            "toolyard",
 		Host:                  cfg.host,
@@ -100,6 +130,17 @@ func StartServer(opts ...ServerOption) (*Server, error) {
 		NoSigs:                true,
 		MaxPayload:            8 << 20,
 		DisableShortFirstPing: true,
+	}
+	if cfg.tls != nil {
+		sopts.TLSConfig = cfg.tls
+		sopts.TLS = true
+		sopts.TLSTimeout = 2
+	}
+	if keys != nil {
+		if err := keys.Configure(sopts); err != nil {
+			closeLock(lock)
+			return nil, err
+		}
 	}
 	ns, err := server.NewServer(sopts)
 	if err != nil {
@@ -115,7 +156,7 @@ func StartServer(opts ...ServerOption) (*Server, error) {
 		closeLock(lock)
 		return nil, fmt.Errorf("embedded NATS server not ready within %s on %s:%d", cfg.readyWait, cfg.host, cfg.port)
 	}
-	return &Server{ns: ns, dataDir: cfg.dataDir, lock: lock}, nil
+	return &Server{ns: ns, dataDir: cfg.dataDir, lock: lock, keys: keys, admin: admin}, nil
 }
 
 // ClientURL is the URL other processes connect to.
@@ -124,9 +165,17 @@ func (s *Server) ClientURL() string { return s.ns.ClientURL() }
 // DataDir is where JetStream keeps its files.
 func (s *Server) DataDir() string { return s.dataDir }
 
-// Connect opens an in-process connection: no socket, no network stack.
+// Keys are the server's signing keys (nil when auth is off).
+func (s *Server) Keys() *auth.Keys { return s.keys }
+
+// Connect opens an in-process connection: no socket, no network stack. It
+// authenticates as admin unless opts carry another credential.
 func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, error) {
-	opts = append([]nats.Option{nats.InProcessServer(s.ns), nats.Name("toolyard-embedded")}, opts...)
+	base := []nats.Option{nats.InProcessServer(s.ns), nats.Name("toolyard-embedded")}
+	if s.keys != nil {
+		base = append(base, s.admin.Option())
+	}
+	opts = append(base, opts...)
 	nc, err := nats.Connect("", opts...)
 	if err != nil {
 		return nil, fmt.Errorf("connect in-process: %w", err)
@@ -165,4 +214,22 @@ func Connect(url, name string, opts ...nats.Option) (*nats.Conn, error) {
 		return nil, fmt.Errorf("connect to NATS at %s: %w", url, err)
 	}
 	return nc, nil
+}
+
+// adoptGlobalAccount moves the streams of a data directory written before
+// authentication (in the server's global account, $G) into the account
+// they live in now, so an upgrade keeps its registry, audit and results.
+func adoptGlobalAccount(dataDir, account string) error {
+	old := filepath.Join(dataDir, server.JetStreamStoreDir, server.DEFAULT_GLOBAL_ACCOUNT)
+	now := filepath.Join(dataDir, server.JetStreamStoreDir, account)
+	if _, err := os.Stat(old); err != nil {
+		return nil
+	}
+	if _, err := os.Stat(now); err == nil {
+		return nil
+	}
+	if err := os.Rename(old, now); err != nil {
+		return fmt.Errorf("move the streams of %s (written before authentication) into account %s: %w", old, account, err)
+	}
+	return nil
 }

@@ -20,5 +20,8 @@ func ResultSubject(session string) string { return ResultPrefix + session }
 // AgentOutputSubject is the subject an agent publishes its output to.
 func AgentOutputSubject(session string) string { return AgentOutputPrefix + session }
 
+// AgentStreamSubject is the subject an agent streams its output's chunks to.
+func AgentStreamSubject(session string) string { return AgentStreamPrefix + session }
+
 // AuditSubject is the subject of one stage's audit records for a session.
 func AuditSubject(stage, session string) string { return AuditPrefix + stage + "." + session }

@@ -1,11 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
-	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nats.go"
 
-	"github.com/toolyard/toolyard/pipeline"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // openClient connects a client command to the running toolyard's NATS and
@@ -13,9 +14,9 @@ import (
 // connection.
 func openClient[T any](g *globalFlags, name string, open func(jetstream.JetStream) (T, error)) (T, func(), error) {
 	var zero T
-	nc, err := pipeline.Connect(g.nats, name)
+	nc, err := g.connect(name)
 	if err != nil {
-		return zero, nil, fmt.Errorf("%w (is 'toolyard up' running?)", err)
+		return zero, nil, withUpHint(err)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -28,4 +29,13 @@ func openClient[T any](g *globalFlags, name string, open func(jetstream.JetStrea
 		return zero, nil, err
 	}
 	return v, nc.Close, nil
+}
+
+// withUpHint adds the likeliest cause of a failed connection, unless the
+// server answered and refused the credentials.
+func withUpHint(err error) error {
+	if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) {
+		return err
+	}
+	return fmt.Errorf("%w (is 'toolyard up' running?)", err)
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
-	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/service"
 )
 
@@ -29,16 +28,16 @@ wrong answer for those words. Intent ids are in receipts and results.`,
 			if !req.Wrong && req.ToolID == "" {
 				return errors.New("say which tool the intent wanted (--tool X) or that its tool was wrong (--wrong)")
 			}
-			nc, err := pipeline.Connect(g.nats, "toolyard feedback")
+			nc, err := g.connect("toolyard feedback")
 			if err != nil {
-				return fmt.Errorf("%w (is 'toolyard up' running?)", err)
+				return withUpHint(err)
 			}
 			defer nc.Close()
 			body, err := json.Marshal(req)
 			if err != nil {
 				return err
 			}
-			msg, err := nc.RequestWithContext(cmd.Context(), service.SubjectFeedback, body)
+			msg, err := nc.RequestWithContext(cmd.Context(), service.SessionSubject(service.SubjectFeedback, req.SessionID), body)
 			if errors.Is(err, nats.ErrNoResponders) {
 				return errors.New("no toolyard service answers (start 'toolyard up', or a worker with --service)")
 			}

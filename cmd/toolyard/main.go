@@ -20,6 +20,7 @@ const defaultNATS = "nats://127.0.0.1:4222"
 
 type globalFlags struct {
 	nats     string
+	conn     connFlags
 	logLevel string
 	logJSON  bool
 }
@@ -62,10 +63,11 @@ against the same NATS server or cluster.`,
 			setupLogging(g)
 		},
 	}
-	root.PersistentFlags().StringVar(&g.nats, "nats", envOr("TOOLYARD_NATS", defaultNATS), "NATS server or cluster URL (env TOOLYARD_NATS)")
+	root.PersistentFlags().StringVar(&g.nats, "nats", envOr("TOOLYARD_NATS", envOr("NATS_URL", defaultNATS)), "NATS server or cluster URL (env TOOLYARD_NATS or NATS_URL)")
+	g.conn.register(root.PersistentFlags())
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	root.PersistentFlags().BoolVar(&g.logJSON, "log-json", false, "log as JSON lines")
-	root.AddCommand(newUp(g), newWorker(g), newPublish(g), newTools(g), newEval(g), newTrain(g), newAudit(g), newFeedback(g), newModels(g), newDLQ(g), newStreams(g), newDocs(g), newSession(g), newOutputs(g), newMCP(g))
+	root.AddCommand(newUp(g), newWorker(g), newPublish(g), newTools(g), newEval(g), newTrain(g), newAudit(g), newFeedback(g), newModels(g), newDLQ(g), newStreams(g), newDocs(g), newSession(g), newOutputs(g), newMCP(g), newCreds())
 	return root
 }
 

@@ -15,7 +15,6 @@ import (
 	"github.com/nats-io/nuid"
 	"github.com/spf13/cobra"
 
-	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/gateway"
 	"github.com/toolyard/toolyard/workers/session"
 )
@@ -67,14 +66,14 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 			ctx := cmd.Context()
 			// Fails at once when NATS is down at start; later, reconnects
 			// with growing waits and says so once per change of state.
-			nc, err := pipeline.Connect(g.nats, "toolyard-mcp",
+			nc, err := g.connect("toolyard-mcp",
 				nats.CustomReconnectDelay(reconnectDelay),
 				nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 					slog.Warn("NATS connection lost; MCP calls fail until it is back, reconnecting", "nats", g.nats, "error", err)
 				}),
 				nats.ReconnectHandler(func(c *nats.Conn) { slog.Info("NATS connection back", "nats", c.ConnectedUrl()) }))
 			if err != nil {
-				return fmt.Errorf("%w (is 'toolyard up' running?)", err)
+				return withUpHint(err)
 			}
 			defer nc.Close()
 			backend, err := gateway.NewNATS(nc, timeout)

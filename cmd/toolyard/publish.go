@@ -72,9 +72,9 @@ Exit status: 0 when every result arrived, 2 on timeout.`,
 			if err := schemas.Validate(schemas.KindAgentOutput, data); err != nil {
 				return err
 			}
-			nc, err := pipeline.Connect(g.nats, "toolyard-publish")
+			nc, err := g.connect("toolyard-publish")
 			if err != nil {
-				return fmt.Errorf("%w (is 'toolyard up' running?)", err)
+				return withUpHint(err)
 			}
 			defer nc.Close()
 			js, err := jetstream.New(nc)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/natsimport"
 	"github.com/toolyard/toolyard/workers/registry"
@@ -50,9 +49,9 @@ the tool unchanged.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			service := args[0]
-			nc, err := pipeline.Connect(g.nats, "toolyard-tools-import-nats")
+			nc, err := g.connect("toolyard-tools-import-nats")
 			if err != nil {
-				return fmt.Errorf("%w (is 'toolyard up' running?)", err)
+				return withUpHint(err)
 			}
 			defer nc.Close()
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)

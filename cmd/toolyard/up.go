@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -25,6 +26,7 @@ func newUp(g *globalFlags) *cobra.Command {
 		external   bool
 		replicas   int
 		retention  []string
+		srvTLS     serverTLSFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
@@ -54,8 +56,9 @@ With --external, no server is embedded: the stages run against --nats.`,
 			var js jetstream.JetStream
 			var natsURL string
 			var ops *pipeline.Ops
+			creds := g.conn.credsFile()
 			if external {
-				nc, err := pipeline.Connect(g.nats, "toolyard-up")
+				nc, err := g.connect("toolyard-up")
 				if err != nil {
 					return err
 				}
@@ -70,11 +73,19 @@ With --external, no server is embedded: the stages run against --nats.`,
 				if err != nil {
 					return err
 				}
-				srv, err := pipeline.StartServer(pipeline.WithDataDir(data), pipeline.WithListen(host, port), pipeline.WithSyncAlways(syncAlways))
+				tlsCfg, err := srvTLS.config(host)
+				if err != nil {
+					return err
+				}
+				srv, err := pipeline.StartServer(pipeline.WithDataDir(data), pipeline.WithListen(host, port), pipeline.WithSyncAlways(syncAlways), pipeline.WithTLS(tlsCfg))
 				if err != nil {
 					return err
 				}
 				defer srv.Shutdown()
+				if err := writeRoleCreds(data, srv.Keys()); err != nil {
+					return err
+				}
+				creds = filepath.Join(data, credsDir, "admin.creds")
 				nc, err := srv.Connect()
 				if err != nil {
 					return err
@@ -132,8 +143,11 @@ With --external, no server is embedded: the stages run against --nats.`,
   tools:     %d
   stages:    %v (concurrency %d each)
 Publish:   %s publish%s --session demo --wait "[TOOL: how long has the system been up]"
+Access:    anonymous clients are refused. Admin: %s; workers: %s;
+           an agent, for its own session only: %s creds agent --data %s --session demo --out demo.creds
 Stop with Ctrl-C.
-`, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency, os.Args[0], natsFlag(natsURL))
+`, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency, os.Args[0], clientFlags(natsURL, creds),
+				orNoCreds(creds), orNoCreds(siblingCreds(creds, "worker.creds")), os.Args[0], data)
 			err = sf.runStages(ctx, js, set, sf.sess.withStages(bind.Stages), ops.Metrics, log)
 			log.Info("stopped")
 			return err
@@ -146,6 +160,7 @@ Stop with Ctrl-C.
 	cmd.Flags().IntVar(&replicas, "replicas", 1, "stream replicas (with --external on a cluster: 3 keeps data through the loss of a server)")
 	cmd.Flags().StringArrayVar(&retention, "retention", nil, "stream limits STREAM=MAXAGE[:MAXBYTES], repeatable (defaults: AGENT, PIPE, RESULT 24h:1GiB; AUDIT 720h:10GiB; DLQ 720h:1GiB)")
 	cmd.Flags().BoolVar(&external, "external", false, "use the NATS server at --nats instead of embedding one")
+	srvTLS.register(cmd)
 	return cmd
 }
 
@@ -164,11 +179,32 @@ func splitHostPort(addr string) (string, int, error) {
 	return host, port, nil
 }
 
-// natsFlag is the --nats a client command needs to reach this server:
-// none when the URL is the one clients assume.
-func natsFlag(natsURL string) string {
-	if natsURL == defaultNATS {
+// clientFlags are the flags a client command needs to reach this server:
+// --nats unless the URL is the one clients assume, --creds unless the
+// credential is the one they find by themselves.
+func clientFlags(natsURL, creds string) string {
+	var s string
+	if natsURL != defaultNATS {
+		s += " --nats " + natsURL
+	}
+	if creds != "" && creds != (&connFlags{}).credsFile() {
+		s += " --creds " + creds
+	}
+	return s
+}
+
+func orNoCreds(s string) string {
+	if s == "" {
+		return "(none given)"
+	}
+	return s
+}
+
+// siblingCreds is the file named name next to creds, when creds is one
+// that up wrote.
+func siblingCreds(creds, name string) string {
+	if creds == "" || filepath.Base(creds) != "admin.creds" {
 		return ""
 	}
-	return " --nats " + natsURL
+	return filepath.Join(filepath.Dir(creds), name)
 }

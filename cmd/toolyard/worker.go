@@ -45,7 +45,7 @@ resolve, multiple_matches to choose, weak_matches and not_found to answer.`,
 			}
 			ctx := cmd.Context()
 			log := slog.Default().With("pid", pidString())
-			nc, err := pipeline.Connect(g.nats, "toolyard-worker-"+strings.Join(stageList, "+"))
+			nc, err := g.connect("toolyard-worker-" + strings.Join(stageList, "+"))
 			if err != nil {
 				return err
 			}

@@ -22,7 +22,7 @@ type Backend interface {
 	// ToolSet is the session's active set.
 	ToolSet(ctx context.Context, session string) (schemas.ToolSet, error)
 	// Manifest is a registered tool.
-	Manifest(ctx context.Context, id string) (schemas.Manifest, error)
+	Manifest(ctx context.Context, session, id string) (schemas.Manifest, error)
 	// WatchSet calls changed whenever the session's set may have changed,
 	// until ctx ends. A backend that cannot watch returns at once; the
 	// facade then refreshes after its own calls.

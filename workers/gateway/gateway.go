@@ -319,7 +319,7 @@ func (c *conn) sync(ctx context.Context) error {
 // registry has it.
 func (c *conn) toolFor(ctx context.Context, name string, t schemas.ActiveTool) *mcp.Tool {
 	tool := &mcp.Tool{Name: name, Title: t.ID, Description: t.Description, InputSchema: map[string]any{"type": "object"}}
-	m, err := c.g.backend.Manifest(ctx, t.ID)
+	m, err := c.g.backend.Manifest(ctx, c.session, t.ID)
 	if err != nil {
 		c.g.log.Warn("active tool's manifest not read; listed without its schema", "tool", t.ID, "error", err)
 		return tool

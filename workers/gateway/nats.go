@@ -15,7 +15,6 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
-	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/service"
 	"github.com/toolyard/toolyard/workers/session"
 )
@@ -23,7 +22,7 @@ import (
 // NATS is the Backend of a running Toolyard: the "toolyard" micro service for
 // find_tools, activate, resolve_intent and the session's set; the pipeline
 // (a direct <tool_call> published as agent output, its result read back) for
-// execute; the registry and sessions KV buckets for schemas and changes.
+// execute; the session's key in the sessions bucket for changes.
 type NATS struct {
 	nc      *nats.Conn
 	js      jetstream.JetStream
@@ -78,7 +77,7 @@ func (n *NATS) FindTools(ctx context.Context, sess, query string, k int) (json.R
 		return nil, err
 	}
 	var raw json.RawMessage
-	err := n.request(ctx, service.SubjectFindTools, service.FindRequest{SessionID: sess, Query: query, K: k}, &raw)
+	err := n.request(ctx, service.SessionSubject(service.SubjectFindTools, sess), service.FindRequest{SessionID: sess, Query: query, K: k}, &raw)
 	return raw, err
 }
 
@@ -88,7 +87,7 @@ func (n *NATS) Activate(ctx context.Context, sess, id string) (json.RawMessage, 
 		return nil, err
 	}
 	var raw json.RawMessage
-	err := n.request(ctx, service.SubjectActivate, service.ActivateRequest{SessionID: sess, ID: id}, &raw)
+	err := n.request(ctx, service.SessionSubject(service.SubjectActivate, sess), service.ActivateRequest{SessionID: sess, ID: id}, &raw)
 	return raw, err
 }
 
@@ -98,7 +97,7 @@ func (n *NATS) ResolveIntent(ctx context.Context, sess, text string) (schemas.Re
 		return schemas.Result{}, err
 	}
 	var r schemas.Result
-	err := n.request(ctx, service.SubjectResolveIntent, service.ResolveRequest{SessionID: sess, Text: text}, &r)
+	err := n.request(ctx, service.SessionSubject(service.SubjectResolveIntent, sess), service.ResolveRequest{SessionID: sess, Text: text}, &r)
 	return r, err
 }
 
@@ -108,21 +107,16 @@ func (n *NATS) ToolSet(ctx context.Context, sess string) (schemas.ToolSet, error
 		return schemas.ToolSet{}, err
 	}
 	var s schemas.ToolSet
-	err := n.request(ctx, service.SubjectToolsList, service.SessionRequest{SessionID: sess}, &s)
+	err := n.request(ctx, service.SessionSubject(service.SubjectToolsList, sess), service.SessionRequest{SessionID: sess}, &s)
 	return s, err
 }
 
-// Manifest implements Backend: read from the registry bucket.
-func (n *NATS) Manifest(ctx context.Context, id string) (schemas.Manifest, error) {
-	kv, err := n.js.KeyValue(ctx, registry.Bucket)
-	if err != nil {
-		return schemas.Manifest{}, fmt.Errorf("registry: %w", err)
-	}
-	e, err := kv.Get(ctx, registry.Key(id))
-	if err != nil {
-		return schemas.Manifest{}, fmt.Errorf("tool %s: %w", id, err)
-	}
-	return schemas.ValidateManifest(e.Value())
+// Manifest implements Backend: asked of the service for the session, so
+// a gateway with an agent's credential needs no access to the registry.
+func (n *NATS) Manifest(ctx context.Context, sess, id string) (schemas.Manifest, error) {
+	var m schemas.Manifest
+	err := n.request(ctx, service.SessionSubject(service.SubjectToolsGet, sess), service.GetRequest{SessionID: sess, ID: id}, &m)
+	return m, err
 }
 
 // WatchSet implements Backend: every write to the session's key in the

@@ -23,7 +23,7 @@ func BenchmarkResolveIntent(b *testing.B) {
 		b.Run(bm.name, func(b *testing.B) {
 			f := start(b, true)
 			for b.Loop() {
-				m, err := f.env.NC.Request(service.SubjectResolveIntent, []byte(bm.body), 10*time.Second)
+				m, err := f.env.NC.Request(service.SessionSubject(service.SubjectResolveIntent, "bench"), []byte(bm.body), 10*time.Second)
 				if err != nil || m.Header.Get(micro.ErrorCodeHeader) != "" {
 					b.Fatalf("%v %v", err, m.Header)
 				}

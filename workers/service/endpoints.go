@@ -316,3 +316,27 @@ func (s *Service) sessionRequest(data []byte) (SessionRequest, *session.Store, e
 	st, err := s.sessions()
 	return req, st, err
 }
+
+// GetRequest asks for one tool's manifest.
+type GetRequest struct {
+	SessionID string `json:"session_id"`
+	ID        string `json:"id"`
+}
+
+// toolsGet answers a tool's manifest, so clients limited to their own
+// sessions (agents, the MCP gateway) read schemas without access to the
+// registry bucket.
+func (s *Service) toolsGet(_ context.Context, data []byte) (any, error) {
+	var req GetRequest
+	if err := decode(data, &req); err != nil {
+		return nil, err
+	}
+	if err := checkSession(req.SessionID); err != nil {
+		return nil, err
+	}
+	m, ok := s.set.Registry().Get(strings.TrimSpace(req.ID))
+	if !ok {
+		return nil, &requestError{code: codeNotFound, err: fmt.Errorf("no tool %q in the registry", req.ID)}
+	}
+	return m, nil
+}

@@ -6,11 +6,13 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -26,15 +28,48 @@ const (
 	Version = "1.0.0"
 )
 
-// Endpoint subjects (the group "toolyard" + the endpoint).
+// Endpoint subjects: each takes the session as its last token,
+// SessionSubject(SubjectFindTools, "s1") = "toolyard.find_tools.s1", so a
+// credential can be limited to its own sessions' requests. The body's
+// session_id may be left out; when given it must be the subject's.
 const (
 	SubjectResolveIntent = "toolyard.resolve_intent"
 	SubjectFindTools     = "toolyard.find_tools"
 	SubjectActivate      = "toolyard.activate"
 	SubjectToolsList     = "toolyard.tools.list"
+	SubjectToolsGet      = "toolyard.tools.get"
 	SubjectSessionEnd    = "toolyard.session.end"
 	SubjectFeedback      = "toolyard.feedback"
 )
+
+// SessionSubject is the subject of an endpoint's requests for a session.
+func SessionSubject(endpoint, session string) string { return endpoint + "." + session }
+
+// Endpoints lists the endpoint subjects (without the session token).
+func Endpoints() []string {
+	out := make([]string, len(endpointTable))
+	for i, ep := range endpointTable {
+		out[i] = ep.subject
+	}
+	return out
+}
+
+// endpoint is one request/reply operation of the service.
+type endpoint struct {
+	name, subject string
+	handle        func(*Service, context.Context, []byte) (any, error)
+	doc           string
+}
+
+var endpointTable = []endpoint{
+	{"resolve_intent", SubjectResolveIntent, (*Service).resolveIntent, `{["session_id"],"text",["message_id","conversation","scope"]} → Result`},
+	{"find_tools", SubjectFindTools, (*Service).findTools, `{["session_id"],"query",["k","scope"]} → matches, added, tools`},
+	{"activate", SubjectActivate, (*Service).activate, `{["session_id"],"id",["scope"]} → the tool's usage, tools`},
+	{"tools_list", SubjectToolsList, (*Service).toolsList, `{["session_id"]} → ToolSet`},
+	{"tools_get", SubjectToolsGet, (*Service).toolsGet, `{["session_id"],"id"} → Manifest`},
+	{"session_end", SubjectSessionEnd, (*Service).sessionEnd, `{["session_id"]} → {"session_id","ended","cleared"}`},
+	{"feedback", SubjectFeedback, (*Service).feedback, `{["session_id"],"intent_id",("tool_id"|"wrong")} → {"recorded","subject"}`},
+}
 
 // Error codes in the Nats-Service-Error-Code header.
 const (
@@ -81,21 +116,9 @@ func Start(nc *nats.Conn, set *stages.Set, opts ...Option) (*Service, error) {
 	}
 	s.svc = svc
 	g := svc.AddGroup("toolyard")
-	eps := []struct {
-		name, subject string
-		h             func(context.Context, []byte) (any, error)
-		doc           string
-	}{
-		{"resolve_intent", SubjectResolveIntent, s.resolveIntent, `{"session_id","text",["message_id","conversation","scope"]} → Result`},
-		{"find_tools", SubjectFindTools, s.findTools, `{"session_id","query",["k","scope"]} → matches, added, tools`},
-		{"activate", SubjectActivate, s.activate, `{"session_id","id",["scope"]} → the tool's usage, tools`},
-		{"tools_list", SubjectToolsList, s.toolsList, `{"session_id"} → ToolSet`},
-		{"session_end", SubjectSessionEnd, s.sessionEnd, `{"session_id"} → {"session_id","ended","cleared"}`},
-		{"feedback", SubjectFeedback, s.feedback, `{"session_id","intent_id",("tool_id"|"wrong")} → {"recorded","subject"}`},
-	}
-	for _, ep := range eps {
-		err := g.AddEndpoint(ep.name, s.handler(ep.name, ep.h),
-			micro.WithEndpointSubject(ep.subject[len("toolyard."):]),
+	for _, ep := range endpointTable {
+		err := g.AddEndpoint(ep.name, s.handler(ep.name, ep.handle),
+			micro.WithEndpointSubject(strings.TrimPrefix(ep.subject, "toolyard.")+".*"),
 			micro.WithEndpointMetadata(map[string]string{"format": "application/json", "request_response": ep.doc}))
 		if err != nil {
 			_ = svc.Stop()
@@ -124,11 +147,15 @@ func badRequest(format string, args ...any) error {
 	return &requestError{code: codeBadRequest, err: fmt.Errorf(format, args...)}
 }
 
-func (s *Service) handler(name string, h func(context.Context, []byte) (any, error)) micro.Handler {
+func (s *Service) handler(name string, h func(*Service, context.Context, []byte) (any, error)) micro.Handler {
 	return micro.HandlerFunc(func(req micro.Request) {
 		ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 		defer cancel()
-		out, err := h(ctx, req.Data())
+		var out any
+		data, err := withSubjectSession(req.Subject(), req.Data())
+		if err == nil {
+			out, err = h(s, ctx, data)
+		}
 		if err != nil {
 			code := codeFailed
 			var re *requestError
@@ -143,6 +170,30 @@ func (s *Service) handler(name string, h func(context.Context, []byte) (any, err
 			s.log.Warn("service reply not sent", "endpoint", name, "error", err)
 		}
 	})
+}
+
+// withSubjectSession makes the body's session the subject's: filled in
+// when the body leaves it out, refused when the body names another one (a
+// credential limited to its own sessions' subjects must not reach others
+// through the body).
+func withSubjectSession(subject string, data []byte) ([]byte, error) {
+	sess := subject[strings.LastIndexByte(subject, '.')+1:]
+	if len(bytes.TrimSpace(data)) == 0 {
+		data = []byte("{}")
+	}
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(data, &body); err != nil {
+		return nil, badRequest("request is not a JSON object: %v", err)
+	}
+	if raw, ok := body["session_id"]; ok {
+		var named string
+		if err := json.Unmarshal(raw, &named); err != nil || named != sess {
+			return nil, badRequest("session_id %s is not this subject's session %q", raw, sess)
+		}
+		return data, nil
+	}
+	body["session_id"], _ = json.Marshal(sess)
+	return json.Marshal(body)
 }
 
 // decode reads a request body strictly: unknown fields are mistakes worth

@@ -56,8 +56,19 @@ func start(t testing.TB, sessions bool) fixture {
 
 // request sends v and returns the reply, and its error code when it is a
 // micro error.
-func request(t *testing.T, nc *nats.Conn, subject string, body string) (data []byte, code, desc string) {
+// request sends body to the endpoint's subject for the session the body
+// names (or "s" when it names none, or none that can be a subject token).
+func request(t *testing.T, nc *nats.Conn, endpoint string, body string) (data []byte, code, desc string) {
 	t.Helper()
+	var named struct {
+		SessionID string `json:"session_id"`
+	}
+	_ = json.Unmarshal([]byte(body), &named)
+	sess := named.SessionID
+	if !schemas.ValidSessionID(sess) {
+		sess = "s"
+	}
+	subject := service.SessionSubject(endpoint, sess)
 	m, err := nc.Request(subject, []byte(body), 10*time.Second)
 	if err != nil {
 		t.Fatalf("%s: %v", subject, err)
@@ -76,14 +87,20 @@ func decode[T any](t *testing.T, data []byte) T {
 
 func TestServiceAdvertisesItsEndpoints(t *testing.T) {
 	f := start(t, true)
-	data, _, _ := request(t, f.env.NC, "$SRV.INFO.toolyard", "")
-	info := decode[micro.Info](t, data)
+	m, err := f.env.NC.Request("$SRV.INFO.toolyard", nil, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := decode[micro.Info](t, m.Data)
 	var subjects []string
 	for _, e := range info.Endpoints {
 		subjects = append(subjects, e.Subject)
 	}
 	slices.Sort(subjects)
-	want := []string{service.SubjectActivate, service.SubjectFeedback, service.SubjectFindTools, service.SubjectResolveIntent, service.SubjectSessionEnd, service.SubjectToolsList}
+	var want []string
+	for _, ep := range service.Endpoints() {
+		want = append(want, ep+".*")
+	}
 	slices.Sort(want)
 	if info.Name != "toolyard" || !slices.Equal(subjects, want) {
 		t.Fatalf("info %s %v", info.Name, subjects)
@@ -184,9 +201,9 @@ func TestServiceBadRequests(t *testing.T) {
 	tests := []struct {
 		subject, body, code, says string
 	}{
-		{service.SubjectResolveIntent, ``, "400", "empty request"},
-		{service.SubjectResolveIntent, `not json`, "400", "not valid JSON"},
-		{service.SubjectResolveIntent, `{"session_id": "a.b", "text": "x"}`, "400", "session_id"},
+		{service.SubjectResolveIntent, ``, "400", "text is empty"},
+		{service.SubjectResolveIntent, `not json`, "400", "not a JSON object"},
+		{service.SubjectResolveIntent, `{"session_id": "a.b", "text": "x"}`, "400", "not this subject's session"},
 		{service.SubjectResolveIntent, `{"session_id": "s", "text": "   "}`, "400", "text is empty"},
 		{service.SubjectResolveIntent, `{"session_id": "s", "text": "x", "txet": 1}`, "400", "unknown field"},
 		{service.SubjectFindTools, `{"session_id": "s", "query": ""}`, "400", "query is empty"},
@@ -194,7 +211,8 @@ func TestServiceBadRequests(t *testing.T) {
 		{service.SubjectActivate, `{"session_id": "s", "id": ""}`, "400", "id is empty"},
 		{service.SubjectActivate, `{"session_id": "s", "id": "nope/nothing"}`, "404", "no tool"},
 		{service.SubjectActivate, `{"session_id": "s", "id": "files/checksum", "scope": ["system"]}`, "400", "outside this session's scope"},
-		{service.SubjectToolsList, `{}`, "400", "session_id"},
+		{service.SubjectToolsList, `{"session_id": 7}`, "400", "not this subject's session"},
+		{service.SubjectToolsGet, `{"id": "nope/nothing"}`, "404", "no tool"},
 		{service.SubjectSessionEnd, `{"session": "s"}`, "400", "unknown field"},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,104 @@
+package auth
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nats-io/jwt/v2"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
+)
+
+// User is a credential to mint: a name for the logs and the permissions
+// of its role.
+type User struct {
+	Name        string
+	Permissions jwt.Permissions
+	// TTL, when positive, makes the credential expire: the server refuses
+	// it afterwards (and closes a connection that outlives it).
+	TTL time.Duration
+}
+
+// Credential is a minted user: its JWT and seed.
+type Credential struct {
+	JWT  string
+	Seed []byte
+}
+
+// Mint signs a new user with the account key.
+func (k *Keys) Mint(u User) (Credential, error) {
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		return Credential{}, err
+	}
+	pub, err := kp.PublicKey()
+	if err != nil {
+		return Credential{}, err
+	}
+	seed, err := kp.Seed()
+	if err != nil {
+		return Credential{}, err
+	}
+	uc := jwt.NewUserClaims(pub)
+	uc.Name = u.Name
+	uc.Permissions = u.Permissions
+	if u.TTL > 0 {
+		uc.Expires = time.Now().Add(u.TTL).Unix()
+	}
+	token, err := uc.Encode(k.Account)
+	if err != nil {
+		return Credential{}, fmt.Errorf("sign user %s: %w", u.Name, err)
+	}
+	return Credential{JWT: token, Seed: seed}, nil
+}
+
+// File is the credential in the .creds format every NATS client reads.
+func (c Credential) File() ([]byte, error) { return jwt.FormatUserConfig(c.JWT, c.Seed) }
+
+// Option connects as this user (in-process or over the network).
+func (c Credential) Option() nats.Option { return nats.UserJWTAndSeed(c.JWT, string(c.Seed)) }
+
+// WriteFile writes the credential to path, readable by the owner only.
+func (c Credential) WriteFile(path string) error {
+	data, err := c.File()
+	if err != nil {
+		return err
+	}
+	return writePrivate(path, data)
+}
+
+// InboxPrefix is the reply-subject prefix a credential restricted to one
+// inbox must use ("" when it may subscribe to any inbox). A client that
+// connects with such a credential sets it with nats.CustomInboxPrefix, or
+// its requests get no replies.
+func InboxPrefix(credsFile string) (string, error) {
+	data, err := os.ReadFile(credsFile)
+	if err != nil {
+		return "", fmt.Errorf("read credentials: %w", err)
+	}
+	token, err := jwt.ParseDecoratedJWT(data)
+	if err != nil {
+		return "", fmt.Errorf("credentials %s: %w", credsFile, err)
+	}
+	uc, err := jwt.DecodeUserClaims(token)
+	if err != nil {
+		return "", fmt.Errorf("credentials %s: %w", credsFile, err)
+	}
+	return inboxOf(uc.Permissions), nil
+}
+
+func inboxOf(p jwt.Permissions) string {
+	for _, s := range p.Sub.Allow {
+		if s == "_INBOX.>" || s == ">" {
+			return ""
+		}
+	}
+	for _, s := range p.Sub.Allow {
+		if strings.HasPrefix(s, "_INBOX.") && strings.HasSuffix(s, ".>") {
+			return strings.TrimSuffix(s, ".>")
+		}
+	}
+	return ""
+}

@@ -1,0 +1,140 @@
+package auth
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/nats-io/nkeys"
+)
+
+// KeysDir is where the seeds live, under the data directory.
+const KeysDir = "auth"
+
+// Keys are the signing keys of one Toolyard deployment.
+type Keys struct {
+	// Operator signs the accounts; the server trusts its public key.
+	Operator nkeys.KeyPair
+	// Account is the TOOLYARD account: it signs every user credential.
+	Account nkeys.KeyPair
+	// System is the server's system account.
+	System nkeys.KeyPair
+}
+
+// seedFile names one key's seed file and how to create it.
+type seedFile struct {
+	name   string
+	create func() (nkeys.KeyPair, error)
+	into   func(*Keys, nkeys.KeyPair)
+}
+
+var seedFiles = []seedFile{
+	{"operator.nk", nkeys.CreateOperator, func(k *Keys, kp nkeys.KeyPair) { k.Operator = kp }},
+	{"account.nk", nkeys.CreateAccount, func(k *Keys, kp nkeys.KeyPair) { k.Account = kp }},
+	{"system.nk", nkeys.CreateAccount, func(k *Keys, kp nkeys.KeyPair) { k.System = kp }},
+}
+
+// LoadOrCreateKeys reads the deployment's keys from dataDir/auth, creating
+// the ones that do not exist yet (0600 files in a 0700 directory).
+func LoadOrCreateKeys(dataDir string) (*Keys, error) {
+	dir := filepath.Join(dataDir, KeysDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create key directory %s: %w", dir, err)
+	}
+	k := &Keys{}
+	for _, f := range seedFiles {
+		path := filepath.Join(dir, f.name)
+		kp, err := readSeed(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			kp, err = createSeed(path, f.create)
+		}
+		if err != nil {
+			return nil, err
+		}
+		f.into(k, kp)
+	}
+	return k, nil
+}
+
+// LoadKeys reads existing keys (for minting credentials outside the server
+// process); it never creates any.
+func LoadKeys(dataDir string) (*Keys, error) {
+	dir := filepath.Join(dataDir, KeysDir)
+	k := &Keys{}
+	for _, f := range seedFiles {
+		kp, err := readSeed(filepath.Join(dir, f.name))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("no Toolyard keys in %s (has 'toolyard up --data %s' run once?): %w", dir, dataDir, err)
+			}
+			return nil, err
+		}
+		f.into(k, kp)
+	}
+	return k, nil
+}
+
+func readSeed(path string) (nkeys.KeyPair, error) {
+	seed, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	kp, err := nkeys.FromSeed(bytes.TrimSpace(seed))
+	if err != nil {
+		return nil, fmt.Errorf("read key %s: %w", path, err)
+	}
+	return kp, nil
+}
+
+func createSeed(path string, create func() (nkeys.KeyPair, error)) (nkeys.KeyPair, error) {
+	kp, err := create()
+	if err != nil {
+		return nil, fmt.Errorf("create key %s: %w", path, err)
+	}
+	seed, err := kp.Seed()
+	if err != nil {
+		return nil, err
+	}
+	if err := writePrivate(path, seed); err != nil {
+		return nil, err
+	}
+	return kp, nil
+}
+
+// writePrivate writes data readable by the owner only, atomically: a
+// reader never sees half a key.
+func writePrivate(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create directory for %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path))
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// AccountPublicKey is the TOOLYARD account's public key: the name of the
+// account on the server and of its JetStream directory.
+func (k *Keys) AccountPublicKey() string {
+	pub, _ := k.Account.PublicKey()
+	return pub
+}

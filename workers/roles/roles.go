@@ -1,0 +1,185 @@
+package roles
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nats-io/jwt/v2"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/effects"
+	"github.com/toolyard/toolyard/workers/join"
+	"github.com/toolyard/toolyard/workers/models"
+	"github.com/toolyard/toolyard/workers/registry"
+	"github.com/toolyard/toolyard/workers/service"
+	"github.com/toolyard/toolyard/workers/session"
+)
+
+// StageStreams is the stream each stage's durable consumer reads; the
+// consumer is named after the stage. TestStageStreams checks it against
+// the stage bindings.
+var StageStreams = map[string]string{
+	bind.StageParse:    pipeline.StreamAgent,
+	session.StageName:  pipeline.StreamAgent,
+	bind.StageDiscover: pipeline.StreamPipe,
+	bind.StageRoute:    pipeline.StreamPipe,
+	bind.StageChoose:   pipeline.StreamPipe,
+	bind.StageAnswer:   pipeline.StreamPipe,
+	bind.StageResolve:  pipeline.StreamPipe,
+	bind.StageExecute:  pipeline.StreamPipe,
+	bind.StageJoin:     pipeline.StreamResult,
+}
+
+// AllStages lists every stage, in a stable order.
+func AllStages() []string {
+	names := make([]string, 0, len(StageStreams))
+	for n := range StageStreams {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Admin may do everything.
+func Admin() jwt.Permissions { return jwt.Permissions{} }
+
+// Buckets a worker reads (KV watches, gets and listings are ordered
+// consumers and direct gets on their streams) and the ones it writes. The
+// registry and the models are read-only to workers: only an admin changes
+// what runs.
+var (
+	workerReadsKV   = []string{registry.Bucket, models.Bucket, session.Bucket, effects.ExecutionsBucket, effects.OutputsIndexBucket, embed.VectorBucket, join.Bucket}
+	workerWritesKV  = []string{session.Bucket, effects.ExecutionsBucket, effects.OutputsIndexBucket, embed.VectorBucket, join.Bucket}
+	workerReadsObj  = []string{effects.OutputsBucket, models.ObjectBucket}
+	workerWritesObj = []string{effects.OutputsBucket}
+)
+
+// workerCommon is what every worker needs whatever its stages.
+func workerCommon(p *jwt.Permissions) {
+	p.Pub.Allow.Add(
+		// what stages publish
+		"pipe.>", "result.>", "audit.>", "dlq.>",
+		// reading streams, creating what is missing (never updating)
+		"$JS.API.INFO", "$JS.API.STREAM.INFO.*", "$JS.API.STREAM.CREATE.*", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.LIST",
+		"$JS.API.STREAM.MSG.GET.*", "$JS.API.DIRECT.GET.>",
+	)
+	for _, b := range workerReadsKV {
+		readStream(p, "KV_"+b)
+	}
+	for _, b := range workerReadsObj {
+		readStream(p, "OBJ_"+b)
+	}
+	for _, b := range workerWritesKV {
+		p.Pub.Allow.Add("$KV." + b + ".>")
+	}
+	for _, b := range workerWritesObj {
+		p.Pub.Allow.Add("$O." + b + ".>")
+	}
+	p.Sub.Allow.Add(
+		"_INBOX.>",
+		// the micro service a worker may answer
+		service.Name+".>", "$SRV.>",
+		// dead-lettering: the server's max-deliveries advisories
+		"$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.>",
+	)
+	// A worker answers service requests: one reply per request.
+	p.Resp = &jwt.ResponsePermission{MaxMsgs: 1}
+}
+
+// readStream allows the ephemeral ordered consumers a client reads a
+// stream with (watches, listings, gets).
+func readStream(p *jwt.Permissions, stream string) {
+	p.Pub.Allow.Add(
+		"$JS.API.CONSUMER.CREATE."+stream, "$JS.API.CONSUMER.CREATE."+stream+".>",
+		"$JS.API.CONSUMER.INFO."+stream+".*", "$JS.API.CONSUMER.DELETE."+stream+".*",
+		"$JS.API.CONSUMER.MSG.NEXT."+stream+".*", "$JS.FC."+stream+".>",
+	)
+}
+
+// Worker may run the given stages (every stage when none is given).
+func Worker(stages ...string) (jwt.Permissions, error) {
+	if len(stages) == 0 {
+		stages = AllStages()
+	}
+	var p jwt.Permissions
+	workerCommon(&p)
+	for _, st := range stages {
+		stream, ok := StageStreams[st]
+		if !ok {
+			return jwt.Permissions{}, fmt.Errorf("no stage %q (stages: %s)", st, strings.Join(AllStages(), ", "))
+		}
+		// only this stage's durable consumer: a worker of one stage cannot
+		// take, ack or reconfigure another stage's work.
+		c := stream + "." + st
+		p.Pub.Allow.Add(
+			"$JS.API.CONSUMER.CREATE."+c, "$JS.API.CONSUMER.CREATE."+c+".>", "$JS.API.CONSUMER.DURABLE.CREATE."+c,
+			"$JS.API.CONSUMER.INFO."+c, "$JS.API.CONSUMER.MSG.NEXT."+c, "$JS.ACK."+c+".>",
+		)
+	}
+	if slices.Contains(stages, bind.StageExecute) {
+		// NATS-request tools publish to the subjects their manifests name,
+		// which no allow list can know: everything is allowed, and what a
+		// tool must never reach is denied (a deny wins over an allow).
+		p.Pub.Allow.Add(">")
+		p.Pub.Deny.Add(
+			"$KV."+registry.Bucket+".>", "$KV."+models.Bucket+".>", "$O."+models.ObjectBucket+".>",
+			"$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.UPDATE.>", "$JS.API.STREAM.MSG.DELETE.>",
+			"$SYS.>", "agent.>", service.Name+".>",
+		)
+		for st, stream := range StageStreams {
+			c := stream + "." + st
+			p.Pub.Deny.Add("$JS.API.CONSUMER.DELETE." + c)
+			if !slices.Contains(stages, st) {
+				p.Pub.Deny.Add("$JS.API.CONSUMER.CREATE."+c, "$JS.API.CONSUMER.CREATE."+c+".>", "$JS.API.CONSUMER.DURABLE.CREATE."+c,
+					"$JS.API.CONSUMER.MSG.NEXT."+c, "$JS.ACK."+c+".>")
+			}
+		}
+	}
+	return p, nil
+}
+
+// AgentInbox is the reply-subject prefix of an agent's credential: its
+// first session's. A client connecting with the credential sets it as its
+// inbox prefix (pipeline/auth.InboxPrefix reads it from the file).
+func AgentInbox(session string) string { return "_INBOX." + session }
+
+// Agent may act for the given sessions only.
+func Agent(sessions ...string) (jwt.Permissions, error) {
+	if len(sessions) == 0 {
+		return jwt.Permissions{}, fmt.Errorf("an agent credential needs at least one session")
+	}
+	var p jwt.Permissions
+	p.Sub.Allow.Add(AgentInbox(sessions[0]) + ".>")
+	// Reading results: ordered consumers on RESULT, which the server only
+	// creates with the session's result subject as filter.
+	p.Pub.Allow.Add("$JS.API.INFO", "$JS.API.STREAM.INFO."+pipeline.StreamResult,
+		"$JS.API.CONSUMER.MSG.NEXT."+pipeline.StreamResult+".*", "$JS.API.CONSUMER.INFO."+pipeline.StreamResult+".*",
+		"$JS.API.CONSUMER.DELETE."+pipeline.StreamResult+".*")
+	// ... but never the stages' durable consumers there.
+	for st, stream := range StageStreams {
+		if stream == pipeline.StreamResult {
+			p.Pub.Deny.Add("$JS.API.CONSUMER.DELETE."+stream+"."+st, "$JS.API.CONSUMER.MSG.NEXT."+stream+"."+st)
+		}
+	}
+	for _, s := range sessions {
+		if !schemas.ValidSessionID(s) {
+			return jwt.Permissions{}, fmt.Errorf("session %q: a session id is 1-128 letters, digits, '-' or '_'", s)
+		}
+		p.Pub.Allow.Add(
+			schemas.AgentOutputSubject(s), schemas.AgentStreamSubject(s),
+			"$JS.API.CONSUMER.CREATE."+pipeline.StreamResult+".*."+schemas.ResultSubject(s),
+			// watching its tool set: the session's key in the sessions bucket
+			"$JS.API.CONSUMER.CREATE.KV_"+session.Bucket+".*.$KV."+session.Bucket+"."+s,
+		)
+		for _, ep := range service.Endpoints() {
+			p.Pub.Allow.Add(service.SessionSubject(ep, s))
+		}
+	}
+	p.Pub.Allow.Add("$JS.API.CONSUMER.MSG.NEXT.KV_"+session.Bucket+".*", "$JS.API.CONSUMER.DELETE.KV_"+session.Bucket+".*",
+		"$JS.API.CONSUMER.INFO.KV_"+session.Bucket+".*", "$JS.API.STREAM.INFO.KV_"+session.Bucket, "$JS.FC.KV_"+session.Bucket+".>")
+	return p, nil
+}
