@@ -44,8 +44,35 @@ func BenchmarkConversation32Intents(b *testing.B) {
 		{"whole", []parse.Option{parse.WithMaxConversationBytes(8 << 20), parse.WithIntentConversationBytes(8 << 20)}},
 		{"capped", []parse.Option{parse.WithMaxConversationBytes(8 << 20)}},
 	} {
+		st := parse.Stage(parse.New(c.opts...), parse.WithSessionRate(0, 0))
+		b.Run(c.name+"/next-stage", func(b *testing.B) {
+			// What each later stage (discover, route, resolve, execute) does
+			// with the work parse handed on: decode and check every intent
+			// against its contract, and encode it into its own hand-off.
+			outs, err := st.Handler(context.Background(), &pipeline.Msg{Subject: "agent.output.s1", Data: data, NumDelivered: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var work [][]byte
+			for _, o := range outs {
+				if strings.HasPrefix(o.Subject, "pipe.discover.") {
+					work = append(work, o.Data)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, w := range work {
+					in, err := schemas.Decode[schemas.Intent](schemas.KindIntent, w)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := json.Marshal(schemas.Candidates{V: schemas.Version, Intent: in}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 		b.Run(c.name, func(b *testing.B) {
-			st := parse.Stage(parse.New(c.opts...), parse.WithSessionRate(0, 0))
 			var out int
 			b.ReportAllocs()
 			for b.Loop() {
