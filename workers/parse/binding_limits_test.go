@@ -22,14 +22,16 @@ func TestStageRefusesBadInput(t *testing.T) {
 		opts                []StageOption
 		before              int // outputs of the session handled first
 		code, mentions      string
-		answered            bool // the rejecter answers on result.s1
+		answerOn            string // the rejecter's result subject; "" for no answer at all
 	}{
-		{"invalid UTF-8 byte", "agent.output.s1", "{\"session_id\":\"s1\",\"message_id\":\"m1\",\"text\":\"[TOOL: rm \xff]\"}", nil, 0, CodeInvalidUTF8, "not valid UTF-8", true},
-		{"lone surrogate escape", "agent.output.s1", `{"session_id":"s1","message_id":"m1","text":"[TOOL: \ud800]"}`, nil, 0, CodeInvalidUTF8, "surrogate", true},
-		{"subject with two session tokens", "agent.output.a.s1", good, nil, 0, CodeInvalidSession, "one session token", false},
-		{"wildcard session", "agent.output.*", good, nil, 0, CodeInvalidSession, "wildcard", false},
-		{"payload names another session", "agent.output.s2", good, nil, 0, CodeInvalidSession, "does not match", false},
-		{"rate limited", "agent.output.s1", good, []StageOption{WithSessionRate(1, 2)}, 2, CodeRateLimited, "--session-rate", true},
+		{"invalid UTF-8 byte", "agent.output.s1", "{\"session_id\":\"s1\",\"message_id\":\"m1\",\"text\":\"[TOOL: rm \xff]\"}", nil, 0, CodeInvalidUTF8, "not valid UTF-8", "result.s1"},
+		{"lone surrogate escape", "agent.output.s1", `{"session_id":"s1","message_id":"m1","text":"[TOOL: \ud800]"}`, nil, 0, CodeInvalidUTF8, "surrogate", "result.s1"},
+		{"subject with two session tokens", "agent.output.a.s1", good, nil, 0, CodeInvalidSession, "one session token", ""},
+		{"wildcard session", "agent.output.*", good, nil, 0, CodeInvalidSession, "wildcard", ""},
+		// Answered on the subject's session, the one listening, never on
+		// the session the payload names.
+		{"payload names another session", "agent.output.s2", good, nil, 0, CodeInvalidSession, "does not match", "result.s2"},
+		{"rate limited", "agent.output.s1", good, []StageOption{WithSessionRate(1, 2)}, 2, CodeRateLimited, "--session-rate", "result.s1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,14 +51,14 @@ func TestStageRefusesBadInput(t *testing.T) {
 				t.Fatalf("err = %v, want code %s mentioning %q", err, tt.code, tt.mentions)
 			}
 			rej := st.Reject(m, err)
-			if !tt.answered {
-				if tt.subject != "agent.output.s2" && len(rej) != 0 {
+			if tt.answerOn == "" {
+				if len(rej) != 0 {
 					t.Fatalf("rejection published %+v for a subject without one valid session", rej)
 				}
 				return
 			}
-			if len(rej) != 2 || rej[0].Subject != "result.s1" {
-				t.Fatalf("rejection = %+v", rej)
+			if len(rej) != 2 || rej[0].Subject != tt.answerOn {
+				t.Fatalf("rejection = %+v, want a result on %s and an audit record", rej, tt.answerOn)
 			}
 			var r schemas.Result
 			if err := json.Unmarshal(rej[0].Data, &r); err != nil {
