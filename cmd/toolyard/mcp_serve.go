@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"github.com/cenkalti/backoff/v4"
 	"github.com/nats-io/nats.go"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -15,6 +17,7 @@ import (
 	"github.com/nats-io/nuid"
 	"github.com/spf13/cobra"
 
+	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/gateway"
 	"github.com/toolyard/toolyard/workers/session"
 )
@@ -160,8 +163,13 @@ func requestSession(r *http.Request) string {
 	return r.URL.Query().Get("session")
 }
 
-// checkRequestSession answers a request naming an invalid session with 400
-// and the rule it breaks, before the MCP handler sees it.
+// maxMCPBody bounds an MCP request body read for the UTF-8 check.
+const maxMCPBody = 8 << 20
+
+// checkRequestSession answers 400, with the rule broken, a request naming
+// an invalid session or whose JSON body is not valid UTF-8, before the MCP
+// handler sees it: the SDK's decoding would replace bad bytes and the
+// request would run with text nobody wrote.
 func checkRequestSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s := requestSession(r); s != "" {
@@ -169,6 +177,18 @@ func checkRequestSession(next http.Handler) http.Handler {
 				http.Error(w, "X-Toolyard-Session / session: "+err.Error(), http.StatusBadRequest)
 				return
 			}
+		}
+		if r.Method == http.MethodPost && r.Body != nil {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxMCPBody))
+			if err != nil {
+				http.Error(w, fmt.Sprintf("request body: %v (at most %d bytes)", err, maxMCPBody), http.StatusRequestEntityTooLarge)
+				return
+			}
+			if err := schemas.CheckJSONUTF8(body); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		next.ServeHTTP(w, r)
 	})
