@@ -31,12 +31,16 @@ test: build mcp-servers ## every test: unit, short fuzz runs, integration (real 
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime $(FUZZTIME) ./workers/join/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzRoute$$' -fuzztime $(FUZZTIME) ./workers/route/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzRedactParameters$$' -fuzztime $(FUZZTIME) ./workers/bind/
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzValidateSessionID$$' -fuzztime $(FUZZTIME) ./schemas/
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCheckJSONUTF8$$' -fuzztime $(FUZZTIME) ./schemas/
 
 fuzz: ## longer fuzz runs of the parsers
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m ./workers/parse/
 	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime 5m ./workers/parse/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m ./workers/kiwi/
 	$(GO) test -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime 5m ./workers/join/
+	$(GO) test -run '^$$' -fuzz '^FuzzValidateSessionID$$' -fuzztime 5m ./schemas/
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONUTF8$$' -fuzztime 5m ./schemas/
 
 bench: build ## benchmarks: pipeline throughput and latency, parser MB/s, search, resolve
 	$(GO) test -run '^$$' -bench . -benchtime 3s -timeout 30m ./workers/... ./integration/...

@@ -95,7 +95,7 @@ func roundTrip(b *testing.B, js jetstream.JetStream, w *resultWaiter, session, m
 
 func benchEnv(b *testing.B) (*pipelinetest.Env, *resultWaiter) {
 	env := pipelinetest.Start(b)
-	set, err := stages.New(stages.Config{})
+	set, err := stages.New(stages.Config{Limits: unlimitedSessions()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -170,4 +170,11 @@ func reportLatency(b *testing.B, lat []time.Duration, k int) {
 	b.ReportMetric(pct(0.50), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
 	b.ReportMetric(float64(len(lat)*k)/b.Elapsed().Seconds(), "intents/s")
+}
+
+// unlimitedSessions turns the per-session rate and execution limits off: a
+// benchmark sends one session's outputs as fast as the pipeline takes them,
+// which is what it measures, not what an agent should do.
+func unlimitedSessions() *stages.Limits {
+	return &stages.Limits{SessionRate: -1, SessionExecutions: -1}
 }

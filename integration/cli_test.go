@@ -157,7 +157,7 @@ func TestClientErrorsAreClear(t *testing.T) {
 		want string
 	}{
 		{[]string{"publish", "hello"}, `required flag(s) "session" not set`},
-		{[]string{"publish", "--session", "a.b", "hi", "--nats", "nats://127.0.0.1:1"}, "session_id"},
+		{[]string{"publish", "--session", "a.b", "hi", "--nats", "nats://127.0.0.1:1"}, "invalid session id"},
 		{[]string{"publish", "--session", "s", "hi", "--nats", "nats://127.0.0.1:1"}, "is 'toolyard up' running?"},
 		{[]string{"worker", "--nats", "nats://127.0.0.1:1"}, "--stage is required"},
 		{[]string{"worker", "--stage", "parsing"}, `unknown stage "parsing"`},

@@ -31,7 +31,7 @@ func BenchmarkNestedLatency(b *testing.B) {
 		b.Fatal(err)
 	}
 	env := pipelinetest.Start(b)
-	set, err := stages.New(stages.Config{Tools: tools})
+	set, err := stages.New(stages.Config{Tools: tools, Limits: unlimitedSessions()})
 	if err != nil {
 		b.Fatal(err)
 	}

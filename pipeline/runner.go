@@ -266,6 +266,9 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 	stopBeat := r.heartbeat(jm)
 	outs, err := r.call(ctx, m)
 	if err == nil {
+		err = checkOuts(outs)
+	}
+	if err == nil {
 		err = r.publishOrWait(ctx, outs)
 	}
 	stopBeat()
@@ -322,7 +325,7 @@ func (r *runner) call(ctx context.Context, m *Msg) (outs []Out, err error) {
 func (r *runner) rejectOuts(m *Msg, reason error) []Out {
 	var outs []Out
 	if r.stage.Reject != nil {
-		outs = r.stage.Reject(m, reason)
+		outs = literalOuts(r.stage.Reject(m, reason))
 	}
 	return append(outs, deadLetter(r.stage.Name, r.stage.Stream, m, reason))
 }

@@ -6,6 +6,8 @@ const (
 	AgentOutputPrefix = "agent.output."
 	// AgentStreamPrefix + session: streamed token chunks of an output.
 	AgentStreamPrefix = "agent.stream."
+	// AgentEndPrefix + session: where an agent platform says a session is over.
+	AgentEndPrefix = "agent.end."
 	// ResultPrefix + session: where the agent reads results.
 	ResultPrefix = "result."
 	// AuditPrefix + stage + "." + session: one record per decision.
@@ -23,18 +25,3 @@ func AgentStreamSubject(session string) string { return AgentStreamPrefix + sess
 
 // AuditSubject is the subject of one stage's audit records for a session.
 func AuditSubject(stage, session string) string { return AuditPrefix + stage + "." + session }
-
-// ValidSessionID says whether s can be a session id: 1–128 letters, digits,
-// '-' and '_' (the session_id pattern of common.json), so that it is always
-// one subject token — no dots, wildcards or spaces.
-func ValidSessionID(s string) bool {
-	if s == "" || len(s) > 128 {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return false
-		}
-	}
-	return true
-}

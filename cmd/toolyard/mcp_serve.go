@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"github.com/cenkalti/backoff/v4"
 	"github.com/nats-io/nats.go"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -15,6 +17,7 @@ import (
 	"github.com/nats-io/nuid"
 	"github.com/spf13/cobra"
 
+	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/gateway"
 	"github.com/toolyard/toolyard/workers/session"
 )
@@ -121,21 +124,18 @@ func reconnectDelay(attempts int) time.Duration {
 
 func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string) error {
 	handler := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
-		sess := r.Header.Get("X-Toolyard-Session")
-		if sess == "" {
-			sess = r.URL.Query().Get("session")
-		}
+		sess := requestSession(r)
 		if sess == "" {
 			sess = "mcp-" + nuid.Next()
 		}
 		if session.CheckID(sess) != nil {
-			return nil // 400
+			return nil // 400; checkRequestSession says why first
 		}
 		slog.Info("MCP client connected", "session", sess, "remote", r.RemoteAddr)
 		return gw.Server(ctx, sess)
 	}, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", handler)
+	mux.Handle("/mcp", checkRequestSession(handler))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -152,4 +152,44 @@ func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string) error {
 		return err
 	}
 	return nil
+}
+
+// requestSession is the session an HTTP client names: the X-Toolyard-Session
+// header, else the session query parameter ("" for none).
+func requestSession(r *http.Request) string {
+	if s := r.Header.Get("X-Toolyard-Session"); s != "" {
+		return s
+	}
+	return r.URL.Query().Get("session")
+}
+
+// maxMCPBody bounds an MCP request body read for the UTF-8 check.
+const maxMCPBody = 8 << 20
+
+// checkRequestSession answers 400, with the rule broken, a request naming
+// an invalid session or whose JSON body is not valid UTF-8, before the MCP
+// handler sees it: the SDK's decoding would replace bad bytes and the
+// request would run with text nobody wrote.
+func checkRequestSession(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s := requestSession(r); s != "" {
+			if err := session.CheckID(s); err != nil {
+				http.Error(w, "X-Toolyard-Session / session: "+err.Error(), http.StatusBadRequest)
+				return
+			}
+		}
+		if r.Method == http.MethodPost && r.Body != nil {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxMCPBody))
+			if err != nil {
+				http.Error(w, fmt.Sprintf("request body: %v (at most %d bytes)", err, maxMCPBody), http.StatusRequestEntityTooLarge)
+				return
+			}
+			if err := schemas.CheckJSONUTF8(body); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -43,9 +44,17 @@ Exit status: 0 when every result arrived, 2 on timeout.`,
   echo "[TOOL: what time is it] and [TOOL: kernel version]" | toolyard publish --session demo --wait -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			if err := schemas.ValidateSessionID(session); err != nil {
+				return fmt.Errorf("--session: %w", err)
+			}
 			text, err := readText(cmd.InOrStdin(), args)
 			if err != nil {
 				return err
+			}
+			// json.Marshal would replace bad bytes with U+FFFD and the
+			// pipeline would run text nobody wrote: refuse instead.
+			if !utf8.ValidString(text) {
+				return fmt.Errorf("the text is not valid UTF-8; send UTF-8 text")
 			}
 			out := schemas.AgentOutput{V: schemas.Version, SessionID: session, MessageID: messageID, Text: text, Scope: scope}
 			if out.MessageID == "" {
@@ -150,6 +159,9 @@ func readConversation(path string) ([]schemas.Message, error) {
 		return nil, fmt.Errorf("read conversation: %w", err)
 	}
 	var conv []schemas.Message
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("conversation %s is not valid UTF-8", path)
+	}
 	if err := json.Unmarshal(b, &conv); err != nil {
 		return nil, fmt.Errorf("conversation %s: want a JSON array of {role, content}: %w", path, err)
 	}

@@ -39,6 +39,7 @@ type stageFlags struct {
 	join        joinFlags
 	guard       guardFlags
 	effects     effectFlags
+	limits      limitFlags
 }
 
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
@@ -61,6 +62,7 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	f.join.register(fl)
 	f.guard.register(fl)
 	f.effects.register(fl)
+	f.limits.register(fl)
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
@@ -121,8 +123,12 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 	if err != nil {
 		return nil, err
 	}
+	limits, err := f.limits.limits()
+	if err != nil {
+		return nil, err
+	}
 	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Disambiguator: chooser, ChooseTimeout: f.llm.timeout, Log: log, Sessions: sc,
-		Execute: append(executeOptions(ctx, log), gopts...), Join: f.join.options(), ExecuteStage: f.effects.stageOptions()})
+		Execute: append(executeOptions(ctx, log), gopts...), Join: f.join.options(), ExecuteStage: f.effects.stageOptions(), Limits: limits})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -44,13 +43,22 @@ func PipeSubject(stage, session string) string { return PipePrefix + stage + "."
 // PipeFilter matches all of a stage's work.
 func PipeFilter(stage string) string { return PipePrefix + stage + ".>" }
 
-// SessionOf is the session token of a pipe, agent or result subject (its last token).
+// SessionOf is the session of a pipe, agent or result subject, or "" when
+// the subject does not name exactly one valid session (SubjectSession says why).
 func SessionOf(subject string) string {
-	if i := strings.LastIndexByte(subject, '.'); i >= 0 {
-		return subject[i+1:]
+	s, err := SubjectSession(subject)
+	if err != nil {
+		return ""
 	}
-	return ""
+	return s
 }
+
+// MsgID scopes a de-duplication id to its session. Intent and message ids
+// come from the agent's message ids, which two sessions may share ("m1"),
+// and a stream de-duplicates by id whatever the subject: without the
+// session, the second session's receipt, error result or work would be
+// dropped as a duplicate of the first's.
+func MsgID(session, id string) string { return session + "/" + id }
 
 // Next hands v to the next stage. The id makes a redelivered input's hand-off
 // a duplicate the stream drops.
@@ -59,7 +67,7 @@ func Next(stage, session, intentID string, v any) (pipeline.Out, error) {
 	if err != nil {
 		return pipeline.Out{}, fmt.Errorf("encode work for %s: %w", stage, err)
 	}
-	return pipeline.Out{Subject: PipeSubject(stage, session), Data: data, ID: intentID + ":" + stage}, nil
+	return pipeline.Out{Subject: PipeSubject(stage, session), Data: data, ID: MsgID(session, intentID+":"+stage)}, nil
 }
 
 // Result encodes a result for the agent's session. Results of an intent share
@@ -76,7 +84,7 @@ func Result(r schemas.Result) pipeline.Out {
 		id = r.MessageID + ":" + r.Status
 	}
 	data, _ := json.Marshal(r) // a Result holds only JSON-safe values
-	return pipeline.Out{Subject: schemas.ResultSubject(r.SessionID), Data: data, ID: id}
+	return pipeline.Out{Subject: schemas.ResultSubject(r.SessionID), Data: data, ID: MsgID(r.SessionID, id)}
 }
 
 // Audit encodes one audit record of a stage decision.
@@ -101,7 +109,7 @@ func Audit(a schemas.AuditRecord) pipeline.Out {
 	if key == "" {
 		key = a.MessageID
 	}
-	return pipeline.Out{Subject: schemas.AuditSubject(a.Stage, a.SessionID), Data: data, ID: key + ":" + a.Stage + ":audit"}
+	return pipeline.Out{Subject: schemas.AuditSubject(a.Stage, a.SessionID), Data: data, ID: MsgID(a.SessionID, key+":"+a.Stage+":audit")}
 }
 
 // IntentAudit starts the audit record of a stage's decision about an intent.
@@ -150,19 +158,24 @@ const (
 // Rejecter answers an input the stage gave up on with an error result to the
 // session named by the input's subject, plus an audit record. It reads what it
 // can of the input (intent id, message id) so the agent can tell which request
-// failed; input too broken to read is answered at message level.
+// failed; input too broken to read is answered at message level. The code is
+// the reason's own (CodeOf), else invalid_input or gave_up.
+//
+// A subject that names no valid session gets no answer: there is no session
+// to answer on, and the payload's word for it is not to be trusted (it may
+// name another agent's session). The runner keeps the input in the DLQ.
 func Rejecter(stage string) pipeline.RejectFunc {
 	return func(m *pipeline.Msg, reason error) []pipeline.Out {
 		// The subject names the session that is listening; a payload may be
 		// wrong about it, which may be the very reason for the rejection.
-		session := SessionOf(m.Subject)
-		ref := peek(m.Data)
-		if !schemas.ValidSessionID(session) {
-			session = ref.SessionID
+		session, err := SubjectSession(m.Subject)
+		if err != nil {
+			return nil
 		}
+		ref := peek(m.Data)
 		code := CodeGaveUp
 		if pipeline.IsPermanent(reason) {
-			code = CodeInvalidInput
+			code = CodeOf(reason, CodeInvalidInput)
 		}
 		msgID := ref.MessageID
 		if msgID == "" && ref.IntentID == "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
+	"github.com/toolyard/toolyard/workers/internal/sessionlimit"
 )
 
 // CodeUnavailable: the tool kept failing temporarily for the whole retry
@@ -26,7 +27,7 @@ type stage struct {
 }
 
 func newStage(e *Executor, opts []StageOption) *stage {
-	cfg := stageConfig{log: slog.Default()}
+	cfg := stageConfig{log: slog.Default(), slots: sessionlimit.NewSlots(DefaultSessionExecutions)}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -54,6 +55,11 @@ func (s *stage) handle(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, er
 	if err != nil {
 		return nil, pipeline.Permanent(err)
 	}
+	release, ok := s.cfg.slots.Acquire(call.SessionID)
+	if !ok {
+		return nil, pipeline.Permanent(errTooManyExecutions(call.SessionID, s.cfg.slots.Limit()))
+	}
+	defer release()
 	if s.cfg.executions == nil {
 		return s.answer(ctx, call)
 	}

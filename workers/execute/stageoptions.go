@@ -1,10 +1,20 @@
 package execute
 
 import (
+	"fmt"
 	"log/slog"
 
 	"github.com/toolyard/toolyard/workers/effects"
+	"github.com/toolyard/toolyard/workers/internal/sessionlimit"
 )
+
+// DefaultSessionExecutions is how many calls of one session one execute
+// worker runs at once.
+const DefaultSessionExecutions = 8
+
+// CodeTooManyExecutions: the session already has as many calls running on
+// this worker as WithSessionExecutions allows.
+const CodeTooManyExecutions = "too_many_executions"
 
 // StageOption configures the execute stage's binding.
 type StageOption func(*stageConfig)
@@ -14,6 +24,27 @@ type stageConfig struct {
 	outputs    *effects.Outputs
 	open       *openEffects
 	log        *slog.Logger
+	slots      *sessionlimit.Slots
+}
+
+// WithSessionExecutions limits how many calls of one session this worker
+// runs at once; a call over the limit is answered with a
+// too_many_executions error result and kept in the DLQ, and does not run.
+// n <= 0 turns the limit off. The default is DefaultSessionExecutions.
+func WithSessionExecutions(n int) StageOption {
+	return func(c *stageConfig) { c.slots = sessionlimit.NewSlots(n) }
+}
+
+// limitError is a call refused by a limit, answered with its code.
+type limitError struct{ code, msg string }
+
+func (e *limitError) Error() string     { return e.msg }
+func (e *limitError) ErrorCode() string { return e.code }
+
+func errTooManyExecutions(session string, limit int) error {
+	return &limitError{code: CodeTooManyExecutions, msg: fmt.Sprintf(
+		"session %s already has %d tool calls running on this execute worker, the limit per session; this call did not run and is kept in the dead-letter queue ('toolyard dlq replay' puts it back); send fewer intents at once, or raise the limit with --session-executions on toolyard up / worker",
+		session, limit)}
 }
 
 // WithExecutions makes calls take effect once: each is claimed in the

@@ -73,6 +73,9 @@ func (n *NATS) request(ctx context.Context, subject string, req, out any) error 
 
 // FindTools implements Backend.
 func (n *NATS) FindTools(ctx context.Context, sess, query string, k int) (json.RawMessage, error) {
+	if err := checkSession(sess); err != nil {
+		return nil, err
+	}
 	var raw json.RawMessage
 	err := n.request(ctx, service.SessionSubject(service.SubjectFindTools, sess), service.FindRequest{SessionID: sess, Query: query, K: k}, &raw)
 	return raw, err
@@ -80,6 +83,9 @@ func (n *NATS) FindTools(ctx context.Context, sess, query string, k int) (json.R
 
 // Activate implements Backend.
 func (n *NATS) Activate(ctx context.Context, sess, id string) (json.RawMessage, error) {
+	if err := checkSession(sess); err != nil {
+		return nil, err
+	}
 	var raw json.RawMessage
 	err := n.request(ctx, service.SessionSubject(service.SubjectActivate, sess), service.ActivateRequest{SessionID: sess, ID: id}, &raw)
 	return raw, err
@@ -87,6 +93,9 @@ func (n *NATS) Activate(ctx context.Context, sess, id string) (json.RawMessage, 
 
 // ResolveIntent implements Backend.
 func (n *NATS) ResolveIntent(ctx context.Context, sess, text string) (schemas.Result, error) {
+	if err := checkSession(sess); err != nil {
+		return schemas.Result{}, err
+	}
 	var r schemas.Result
 	err := n.request(ctx, service.SessionSubject(service.SubjectResolveIntent, sess), service.ResolveRequest{SessionID: sess, Text: text}, &r)
 	return r, err
@@ -94,6 +103,9 @@ func (n *NATS) ResolveIntent(ctx context.Context, sess, text string) (schemas.Re
 
 // ToolSet implements Backend.
 func (n *NATS) ToolSet(ctx context.Context, sess string) (schemas.ToolSet, error) {
+	if err := checkSession(sess); err != nil {
+		return schemas.ToolSet{}, err
+	}
 	var s schemas.ToolSet
 	err := n.request(ctx, service.SessionSubject(service.SubjectToolsList, sess), service.SessionRequest{SessionID: sess}, &s)
 	return s, err
@@ -110,6 +122,9 @@ func (n *NATS) Manifest(ctx context.Context, sess, id string) (schemas.Manifest,
 // WatchSet implements Backend: every write to the session's key in the
 // sessions bucket.
 func (n *NATS) WatchSet(ctx context.Context, sess string, changed func()) error {
+	if err := checkSession(sess); err != nil {
+		return err // a key with wildcards would watch every session's set
+	}
 	kv, err := n.js.KeyValue(ctx, session.Bucket)
 	if err != nil {
 		return fmt.Errorf("sessions bucket: %w", err)
@@ -137,6 +152,9 @@ func (n *NATS) WatchSet(ctx context.Context, sess string, changed func()) error 
 // Execute implements Backend: the call goes through the pipeline as a
 // direct <tool_call>, so it meets the same checks and effects as any other.
 func (n *NATS) Execute(ctx context.Context, sess, toolID string, args map[string]any) (schemas.Result, error) {
+	if err := checkSession(sess); err != nil {
+		return schemas.Result{}, err
+	}
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -186,4 +204,13 @@ func (n *NATS) Execute(ctx context.Context, sess, toolID string, args map[string
 		}
 		return r, nil
 	}
+}
+
+// checkSession refuses a session id that is not one subject token before
+// anything is sent: every subject and KV key the backend builds holds it.
+func checkSession(sess string) error {
+	if err := schemas.ValidateSessionID(sess); err != nil {
+		return fmt.Errorf("gateway: %w", err)
+	}
+	return nil
 }

@@ -49,7 +49,13 @@ func Stage(j *Joiner) pipeline.Stage {
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}
-			return nil, j.Apply(ctx, bind.SessionOf(m.Subject), r)
+			session, err := bind.SubjectSession(m.Subject)
+			if err != nil {
+				// No intent waits under a subject that names no session:
+				// pending intents are registered under valid ones only.
+				return nil, nil
+			}
+			return nil, j.Apply(ctx, session, r)
 		},
 		// No Reject: answering a result with another result would only
 		// confuse the agent; a stuck outer intent is answered by the sweeper.

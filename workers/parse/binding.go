@@ -23,7 +23,15 @@ import (
 // registered in the pending bucket, before any of its inner intents is
 // published, and the join stage sends it to discovery once their results
 // are in (see package join).
-func Stage(p *Parser) pipeline.Stage {
+//
+// Before anything is decoded, the input is checked: the subject must name
+// one valid session, the session must be within its rate (WithSessionRate),
+// and the message must be valid UTF-8 (encoding/json would otherwise
+// replace bad bytes and the output would run with text nobody wrote). Each
+// failure is answered with an error result naming its code and kept in the
+// DLQ; nothing of the output runs.
+func Stage(p *Parser, opts ...StageOption) pipeline.Stage {
+	cfg := newStageConfig(opts)
 	var pending *join.Store
 	return pipeline.Stage{
 		Name:     bind.StageParse,
@@ -33,20 +41,32 @@ func Stage(p *Parser) pipeline.Stage {
 			pending, err = join.OpenStore(ctx, js)
 			return err
 		},
-		Handler: handler(p, func() *join.Store { return pending }),
+		Handler: handler(p, cfg, func() *join.Store { return pending }),
 		Reject:  bind.Rejecter(bind.StageParse),
 	}
 }
 
-func handler(p *Parser, pending func() *join.Store) pipeline.Handler {
+func handler(p *Parser, cfg stageConfig, pending func() *join.Store) pipeline.Handler {
 	return func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-		session := bind.SessionOf(m.Subject)
+		session, err := bind.SubjectSession(m.Subject)
+		if err != nil {
+			return nil, pipeline.Permanent(&Error{Code: CodeInvalidSession, Message: err.Error()})
+		}
+		// Only a first delivery takes a token: a redelivered output was
+		// counted already, and its retry must not be refused for it.
+		if m.NumDelivered <= 1 && !cfg.rate.Allow(session) {
+			return nil, pipeline.Permanent(errRateLimited(session, cfg.rate))
+		}
+		if err := schemas.CheckJSONUTF8(m.Data); err != nil {
+			return nil, pipeline.Permanent(&Error{Code: CodeInvalidUTF8, Message: err.Error()})
+		}
 		out, err := schemas.Decode[schemas.AgentOutput](schemas.KindAgentOutput, m.Data)
 		if err != nil {
 			return nil, pipeline.Permanent(err)
 		}
 		if out.SessionID != session {
-			return nil, pipeline.Permanentf("session_id %q does not match the subject's session %q (%s)", out.SessionID, session, m.Subject)
+			return nil, pipeline.Permanent(&Error{Code: CodeInvalidSession, Message: fmt.Sprintf(
+				"session_id %q does not match the subject's session %q (%s)", clip(out.SessionID, 40), session, m.Subject)})
 		}
 		if out.MessageID == "" {
 			// Stable across redeliveries, so a retried parse yields the same ids.
@@ -98,7 +118,7 @@ func parsedOuts(out schemas.AgentOutput, parsed Parsed, redact func(schemas.Audi
 	ids := append(parsed.IDs(), problemIDs...)
 	outs = append(outs, bind.Result(schemas.Result{
 		SessionID: out.SessionID, MessageID: out.MessageID, Status: schemas.StatusAccepted, Stage: bind.StageParse,
-		IntentIDs: ids, Message: fmt.Sprintf("%d intent(s), %d direct call(s), %d problem(s)", len(parsed.Intents), len(parsed.Calls), len(parsed.Problems)),
+		IntentIDs: ids, Message: receiptMessage(parsed),
 	}))
 	for _, in := range parsed.Intents {
 		audit := bind.IntentAudit(bind.StageParse, in)
@@ -126,4 +146,14 @@ func parsedOuts(out schemas.AgentOutput, parsed Parsed, redact func(schemas.Audi
 		})))
 	}
 	return outs, nil
+}
+
+// receiptMessage counts what the output held and says when its intents
+// carry only the end of its conversation.
+func receiptMessage(parsed Parsed) string {
+	msg := fmt.Sprintf("%d intent(s), %d direct call(s), %d problem(s)", len(parsed.Intents), len(parsed.Calls), len(parsed.Problems))
+	if c := parsed.ConversationCut; c != nil && len(parsed.Intents) > 0 {
+		msg += "; " + c.String()
+	}
+	return msg
 }

@@ -28,6 +28,14 @@ const (
 	CodeInvalidUTF8 = "invalid_utf8"
 	// CodeInvalidMessageID: the output's message id cannot make intent ids.
 	CodeInvalidMessageID = "invalid_message_id"
+	// CodeConversationTooLarge: a conversation over WithMaxConversationBytes.
+	CodeConversationTooLarge = "conversation_too_large"
+	// CodeInvalidSession: the subject's session is not a session id, or the
+	// output names another session.
+	CodeInvalidSession = "invalid_session"
+	// CodeRateLimited: the session published outputs faster than the parse
+	// stage's rate limit allows.
+	CodeRateLimited = "rate_limited"
 )
 
 // Problem is something wrong with one marker or call. The rest of the output
@@ -49,6 +57,9 @@ type Error struct {
 
 func (e *Error) Error() string { return "parse: " + e.Message }
 
+// ErrorCode is the code an error result carries (see bind.CodeOf).
+func (e *Error) ErrorCode() string { return e.Code }
+
 // Is matches any *Error with the same code, so errors.Is(err, ErrTooLarge)
 // works whatever the message says.
 func (e *Error) Is(target error) bool {
@@ -62,6 +73,12 @@ var (
 	ErrTooLarge         = &Error{Code: CodeTooLarge, Message: "output too large"}
 	ErrInvalidUTF8      = &Error{Code: CodeInvalidUTF8, Message: "invalid UTF-8"}
 	ErrInvalidMessageID = &Error{Code: CodeInvalidMessageID, Message: "invalid message id"}
+	// ErrConversationTooLarge matches a conversation over the limit.
+	ErrConversationTooLarge = &Error{Code: CodeConversationTooLarge, Message: "conversation too large"}
+	// ErrInvalidSession matches a bad or mismatched session id.
+	ErrInvalidSession = &Error{Code: CodeInvalidSession, Message: "invalid session id"}
+	// ErrRateLimited matches an output refused by the rate limit.
+	ErrRateLimited = &Error{Code: CodeRateLimited, Message: "rate limited"}
 )
 
 // ErrClosed is returned by Write on a closed Stream.
@@ -87,17 +104,21 @@ func isIDSpace(r rune) bool { return unicode.IsSpace(r) || r == 0xFEFF }
 
 func errTooLarge(n, limit int, streamed bool) *Error {
 	if streamed {
-		return &Error{Code: CodeTooLarge, Message: fmt.Sprintf("the streamed output passed %d bytes, over the limit of %d bytes per output; send it in smaller parts", n, limit)}
+		return &Error{Code: CodeTooLarge, Message: fmt.Sprintf("the streamed output passed %d bytes, over the limit of %d bytes per output; send it in smaller parts, or raise the limit with --max-output-bytes on toolyard up / worker", n, limit)}
 	}
-	return &Error{Code: CodeTooLarge, Message: fmt.Sprintf("the output is %d bytes, over the limit of %d bytes per output; send it in smaller parts", n, limit)}
+	return &Error{Code: CodeTooLarge, Message: fmt.Sprintf("the output is %d bytes, over the limit of %d bytes per output; send it in smaller parts, or raise the limit with --max-output-bytes on toolyard up / worker", n, limit)}
 }
 
 func errInvalidUTF8(at int) *Error {
 	return &Error{Code: CodeInvalidUTF8, Message: fmt.Sprintf("the output is not valid UTF-8 (bad byte at offset %d); send UTF-8 text", at)}
 }
 
+func errConversationTooLarge(n, limit, perIntent int) *Error {
+	return &Error{Code: CodeConversationTooLarge, Message: fmt.Sprintf("the conversation is %d bytes, over the limit of %d bytes per output; send only its recent turns (each intent carries at most its last %d bytes anyway), or raise the limit with --max-conversation-bytes on toolyard up / worker", n, limit, perIntent)}
+}
+
 func errTooMany(limit int) *Error {
-	return &Error{Code: CodeTooManyIntents, Message: fmt.Sprintf("the output holds more than %d tool intents and calls, the limit per output; spread them over several messages", limit)}
+	return &Error{Code: CodeTooManyIntents, Message: fmt.Sprintf("the output holds more than %d tool intents and calls, the limit per output; spread them over several messages, or raise the limit with --max-intents on toolyard up / worker", limit)}
 }
 
 // Reasons an open marker was cut short, as the end of a sentence.

@@ -5,6 +5,15 @@ const (
 	DefaultContextChars = 500
 	DefaultMaxIntents   = 32
 	DefaultMaxTextBytes = 256 << 10
+	// DefaultMaxConversationBytes bounds the conversation an output may
+	// carry (roles and contents, summed).
+	DefaultMaxConversationBytes = 1 << 20
+	// DefaultIntentConversationBytes bounds the part of the conversation
+	// each intent carries on: its last turns, nearest the request, where
+	// the resolvers look. Every intent is its own message through four
+	// stages, so a whole 6 MB conversation copied into 32 intents cost
+	// close to a gigabyte.
+	DefaultIntentConversationBytes = 16 << 10
 )
 
 // maxProblems caps the problems reported for one output: past that, one
@@ -19,6 +28,8 @@ type config struct {
 	contextChars int
 	maxIntents   int
 	maxTextBytes int
+	maxConvBytes int
+	intentConv   int
 	codeIntents  bool
 	auditSchemas schemaLookup
 
@@ -55,6 +66,28 @@ func WithMaxTextBytes(n int) Option {
 	}
 }
 
+// WithMaxConversationBytes sets the largest conversation an output may
+// carry, in bytes (roles and contents summed); a larger one fails the output
+// with CodeConversationTooLarge. n < 1 keeps the default.
+func WithMaxConversationBytes(n int) Option {
+	return func(c *config) {
+		if n >= 1 {
+			c.maxConvBytes = n
+		}
+	}
+}
+
+// WithIntentConversationBytes sets how much of the conversation each intent
+// carries: its last turns up to n bytes, the oldest kept turn cut to its end
+// if it does not fit whole. n < 1 keeps the default.
+func WithIntentConversationBytes(n int) Option {
+	return func(c *config) {
+		if n >= 1 {
+			c.intentConv = n
+		}
+	}
+}
+
 // WithCodeIntents decides whether markers and <tool_call>s inside code
 // (fenced blocks and inline code spans) count. By default they do not: an
 // agent quoting the syntax in code is documenting it, not calling a tool.
@@ -68,6 +101,8 @@ func newConfig(opts []Option) config {
 		contextChars: DefaultContextChars,
 		maxIntents:   DefaultMaxIntents,
 		maxTextBytes: DefaultMaxTextBytes,
+		maxConvBytes: DefaultMaxConversationBytes,
+		intentConv:   DefaultIntentConversationBytes,
 	}
 	for _, o := range opts {
 		if o != nil {

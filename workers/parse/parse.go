@@ -30,6 +30,9 @@ type Parsed struct {
 	// Problems are the markers and calls that could not be used, in the
 	// order they were found; the good items are returned all the same.
 	Problems []Problem
+	// ConversationCut is set when the intents carry only the end of the
+	// output's conversation (WithIntentConversationBytes).
+	ConversationCut *ConversationCut
 }
 
 // IDs lists the ids of every intent and call, merged in run order: the
@@ -62,7 +65,7 @@ func indexOf(id string) int {
 // Parse finds every intent and direct call of an agent output.
 //
 // A whole-output failure (no or bad message id, too large, invalid UTF-8,
-// too many intents) returns an *Error and nothing else: none of the output is
+// too many intents, too large a conversation) returns an *Error and nothing else: none of the output is
 // to be run. Problems with single markers come back in Parsed.Problems.
 //
 // The contexts of the intents are substrings of out.Text, not copies.
@@ -76,11 +79,16 @@ func (p *Parser) Parse(out schemas.AgentOutput) (Parsed, error) {
 	if !utf8.ValidString(out.Text) {
 		return Parsed{}, errInvalidUTF8(firstInvalid(out.Text))
 	}
-	s := scanner{cfg: &p.cfg, meta: metaOf(out), buf: bytesOf(out.Text), src: out.Text, whole: true}
+	if n := conversationBytes(out.Conversation); n > p.cfg.maxConvBytes {
+		return Parsed{}, errConversationTooLarge(n, p.cfg.maxConvBytes, p.cfg.intentConv)
+	}
+	meta, cut := p.cfg.metaOf(out)
+	s := scanner{cfg: &p.cfg, meta: meta, buf: bytesOf(out.Text), src: out.Text, whole: true}
 	s.finish()
 	if s.err != nil {
 		return Parsed{}, s.err
 	}
+	s.out.ConversationCut = cut
 	return s.out, nil
 }
 
@@ -91,8 +99,11 @@ type meta struct {
 	scope            []string
 }
 
-func metaOf(out schemas.AgentOutput) meta {
-	return meta{session: out.SessionID, message: out.MessageID, conversation: out.Conversation, scope: out.Scope}
+// metaOf is what the intents of out carry: the conversation only up to the
+// per-intent limit, one slice that every intent shares.
+func (c *config) metaOf(out schemas.AgentOutput) (meta, *ConversationCut) {
+	conv, cut := tailConversation(out.Conversation, c.intentConv)
+	return meta{session: out.SessionID, message: out.MessageID, conversation: conv, scope: out.Scope}, cut
 }
 
 func (m *meta) id(index int) string { return m.message + "." + strconv.Itoa(index) }

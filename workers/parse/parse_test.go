@@ -199,6 +199,10 @@ func TestWholeOutputErrors(t *testing.T) {
 		{"too many intents", nil, output(strings.Repeat("[TOOL: x] ", 33)), parse.CodeTooManyIntents, parse.ErrTooManyIntents},
 		{"too many with calls", []parse.Option{parse.WithMaxIntents(2)}, output(`[TOOL: a] <tool_call name="b"/> [TOOL: c]`), parse.CodeTooManyIntents, parse.ErrTooManyIntents},
 		{"too many nested", []parse.Option{parse.WithMaxIntents(2)}, output("[TOOL: a [TOOL: b [TOOL: c]]]"), parse.CodeTooManyIntents, parse.ErrTooManyIntents},
+		{"conversation too large", []parse.Option{parse.WithMaxConversationBytes(10)},
+			withConversation(output("[TOOL: x]"), schemas.Message{Role: "user", Content: "0123456789"}), parse.CodeConversationTooLarge, parse.ErrConversationTooLarge},
+		{"conversation too large by default", nil,
+			withConversation(output("[TOOL: x]"), schemas.Message{Role: "user", Content: strings.Repeat("a", 1<<20)}), parse.CodeConversationTooLarge, parse.ErrConversationTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -302,4 +306,9 @@ func TestParserIsReusable(t *testing.T) {
 	for range 4 {
 		<-done
 	}
+}
+
+func withConversation(out schemas.AgentOutput, conv ...schemas.Message) schemas.AgentOutput {
+	out.Conversation = conv
+	return out
 }

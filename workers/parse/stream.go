@@ -48,9 +48,12 @@ func (p *Parser) NewStream(sessionID, messageID string) *Stream {
 // NewStreamFor is NewStream for an output whose conversation and scope are
 // known up front: its intents carry them as Parse's do. out.Text is ignored.
 func (p *Parser) NewStreamFor(out schemas.AgentOutput) *Stream {
-	st := &Stream{sc: scanner{cfg: &p.cfg, meta: metaOf(out)}}
+	m, _ := p.cfg.metaOf(out)
+	st := &Stream{sc: scanner{cfg: &p.cfg, meta: m}}
 	if err := checkMessageID(out.MessageID); err != nil {
 		st.err = err
+	} else if n := conversationBytes(out.Conversation); n > p.cfg.maxConvBytes {
+		st.err = errConversationTooLarge(n, p.cfg.maxConvBytes, p.cfg.intentConv)
 	}
 	return st
 }

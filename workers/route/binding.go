@@ -62,7 +62,7 @@ func handOff(r schemas.Routed, stage string) (pipeline.Out, error) {
 	if err != nil {
 		return pipeline.Out{}, fmt.Errorf("encode routed intent %s: %w", r.Intent.ID, err)
 	}
-	return pipeline.Out{Subject: TierSubject(r.Tier, r.Intent.SessionID), Data: data, ID: r.Intent.ID + ":" + stage + ":routed"}, nil
+	return pipeline.Out{Subject: TierSubject(r.Tier, r.Intent.SessionID), Data: data, ID: bind.MsgID(r.Intent.SessionID, r.Intent.ID+":"+stage+":routed")}, nil
 }
 
 // Answer is the result that tells the agent a routed intent's tier, its

@@ -178,6 +178,14 @@ func (s *Service) handler(name string, h func(*Service, context.Context, []byte)
 // through the body).
 func withSubjectSession(subject string, data []byte) ([]byte, error) {
 	sess := subject[strings.LastIndexByte(subject, '.')+1:]
+	if err := schemas.ValidateSessionID(sess); err != nil {
+		return nil, badRequest("the subject's session token: %v", err)
+	}
+	// Decoding would replace bad bytes with U+FFFD and the request would
+	// run with text nobody wrote.
+	if err := schemas.CheckJSONUTF8(data); err != nil {
+		return nil, badRequest("%v", err)
+	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}")
 	}

@@ -214,6 +214,8 @@ func TestServiceBadRequests(t *testing.T) {
 		{service.SubjectToolsList, `{"session_id": 7}`, "400", "not this subject's session"},
 		{service.SubjectToolsGet, `{"id": "nope/nothing"}`, "404", "no tool"},
 		{service.SubjectSessionEnd, `{"session": "s"}`, "400", "unknown field"},
+		{service.SubjectResolveIntent, "{\"text\": \"show disk usage \xff\"}", "400", "not valid UTF-8"},
+		{service.SubjectResolveIntent, `{"text": "show disk usage \ud800"}`, "400", "surrogate"},
 	}
 	for _, tt := range tests {
 		_, code, desc := request(t, f.env.NC, tt.subject, tt.body)
@@ -240,5 +242,22 @@ func TestServiceWithoutSessions(t *testing.T) {
 	data, code, _ := request(t, f.env.NC, service.SubjectResolveIntent, `{"session_id": "s", "text": "how long has the system been up"}`)
 	if r := decode[schemas.Result](t, data); code != "" || r.Status != schemas.StatusExecuted {
 		t.Fatalf("resolve without sessions: %s %s", code, data)
+	}
+}
+
+// A session token that NATS accepts but that is not a session id is refused
+// by every endpoint before anything runs.
+func TestServiceRefusesInvalidSessionTokens(t *testing.T) {
+	f := start(t, true)
+	for _, ep := range service.Endpoints() {
+		for _, sess := range []string{"séance", "a\u00a0b", strings.Repeat("s", 129)} {
+			m, err := f.env.NC.Request(service.SessionSubject(ep, sess), []byte(`{}`), 10*time.Second)
+			if err != nil {
+				t.Fatalf("%s %q: %v", ep, sess, err)
+			}
+			if code, desc := m.Header.Get(micro.ErrorCodeHeader), m.Header.Get(micro.ErrorHeader); code != "400" || !strings.Contains(desc, "invalid session id") {
+				t.Errorf("%s %q: %s %q, want 400 naming the invalid session id", ep, sess, code, desc)
+			}
+		}
 	}
 }

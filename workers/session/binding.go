@@ -15,7 +15,7 @@ import (
 const StageName = "session"
 
 // EndPrefix + session is where an agent platform says a session is over.
-const EndPrefix = "agent.end."
+const EndPrefix = schemas.AgentEndPrefix
 
 // EndSubject is the subject that ends a session.
 func EndSubject(session string) string { return EndPrefix + session }
@@ -46,7 +46,7 @@ func Stage(s *Seeder) pipeline.Stage {
 				})}, nil
 			}
 			var out schemas.AgentOutput
-			if json.Unmarshal(m.Data, &out) != nil || out.SessionID != session {
+			if schemas.CheckJSONUTF8(m.Data) != nil || json.Unmarshal(m.Data, &out) != nil || out.SessionID != session {
 				return nil, nil
 			}
 			if out.MessageID == "" {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"time"
 
@@ -31,17 +30,12 @@ const (
 const maxAttempts = 64
 
 // ErrBadSession is returned for a session id that is not a subject token.
-var ErrBadSession = errors.New("invalid session id")
+// It is the schemas package's error: one rule for every entry point.
+var ErrBadSession = schemas.ErrInvalidSessionID
 
-var sessionID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
-
-// CheckID returns an error naming the rule when id is not a valid session id.
-func CheckID(id string) error {
-	if !sessionID.MatchString(id) {
-		return fmt.Errorf("%w %q: use 1–128 letters, digits, '-' or '_'", ErrBadSession, clip(id, 40))
-	}
-	return nil
-}
+// CheckID returns an error naming the rule when id is not a valid session
+// id (schemas.ValidateSessionID).
+func CheckID(id string) error { return schemas.ValidateSessionID(id) }
 
 // Store reads and writes active tool sets. It is safe for concurrent use,
 // also from several processes.

@@ -50,7 +50,10 @@ type Config struct {
 	// Sessions, when set, turns on session tool sets (the session stage,
 	// find_tools and activate).
 	Sessions *SessionConfig
-	Log      *slog.Logger
+	// Limits are the per-output and per-session limits; nil keeps every
+	// stage's defaults.
+	Limits *Limits
+	Log    *slog.Logger
 }
 
 // Set is the cores shared by the stages of one process.
@@ -134,7 +137,8 @@ func (s *Set) Engine() *discover.Engine { return s.engine }
 func (s *Set) Stage(name string) (pipeline.Stage, error) {
 	switch name {
 	case bind.StageParse:
-		return parse.Stage(parse.New(append([]parse.Option{parse.WithAuditSchemas(s.paramSchemas)}, s.cfg.Parse...)...)), nil
+		popts := append([]parse.Option{parse.WithAuditSchemas(s.paramSchemas)}, s.cfg.Limits.parseOptions()...)
+		return parse.Stage(parse.New(append(popts, s.cfg.Parse...)...), s.cfg.Limits.parseStageOptions()...), nil
 	case bind.StageDiscover:
 		return discover.Stage(s.engine), nil
 	case bind.StageRoute:
@@ -152,7 +156,8 @@ func (s *Set) Stage(name string) (pipeline.Stage, error) {
 		if opts == nil {
 			opts = []execute.StageOption{execute.WithEffects(0)}
 		}
-		return execute.Stage(s.executor, append([]execute.StageOption{execute.WithStageLogger(s.cfg.Log)}, opts...)...), nil
+		opts = append(append([]execute.StageOption{execute.WithStageLogger(s.cfg.Log)}, s.cfg.Limits.executeStageOptions()...), opts...)
+		return execute.Stage(s.executor, opts...), nil
 	case bind.StageJoin:
 		return join.Stage(join.New(append([]join.Option{join.WithLogger(s.cfg.Log)}, s.cfg.Join...)...)), nil
 	}
