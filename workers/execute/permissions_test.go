@@ -102,7 +102,10 @@ func TestGuardPermissionsAndScope(t *testing.T) {
 		code    string
 		msg     string
 	}{
-		{"no policy: everything runs", nil, "s1", "files/touch", nil, false, "", ""},
+		{"no policy: reading runs", nil, "s1", "files/read", nil, false, "", ""},
+		{"no policy: writing is refused", nil, "s1", "files/touch", nil, false, CodePermissionDenied,
+			"tool files/touch needs write (permission fs.write), which session s1 is not granted: tools run read-only by default; grant it with --allow write"},
+		{"no policy, write granted", []Option{WithGrants(ClassWrite)}, "s1", "files/touch", nil, false, "", ""},
 		{"allowed permission", []Option{WithPermissions(policy)}, "s1", "files/read", nil, false, "", ""},
 		{"tool needing nothing", []Option{WithPermissions(policy)}, "s1", "misc/free", nil, false, "", ""},
 		{"missing permission", []Option{WithPermissions(policy)}, "s1", "files/touch", nil, false, CodePermissionDenied,
