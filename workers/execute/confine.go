@@ -174,7 +174,7 @@ func (e *Executor) confinePaths(m schemas.Manifest, params map[string]any, info 
 			if real := realPath(p); !e.roots.contains(real) {
 				e.cfg.log.Info("tool refused: path outside the roots", "tool", m.ID, "parameter", name, "resolved", real)
 				shown := ""
-				if real != filepath.Clean(p) {
+				if real != v {
 					shown = " (resolves to " + real + ")"
 				}
 				return badCall(ErrPathNotAllowed, "tool %s: %s=%s%s is outside the allowed path roots (%s); paths are confined after following symlinks; allow another directory with --path-root DIR",

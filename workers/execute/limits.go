@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -93,4 +95,33 @@ func RunningAsRoot(r *RunAs) bool {
 		return r.UID == 0
 	}
 	return os.Geteuid() == 0
+}
+
+// limitShell is the shell that sets a tool's limits before it runs.
+const limitShell = "/bin/sh"
+
+// limitedArgv runs bin with args under l: /bin/sh sets the limits with
+// ulimit and then execs the tool in its own place (same pid, same process
+// group), so the limits hold from the tool's first instruction. Go cannot
+// set limits between fork and exec, and setting them from outside after
+// the start (prlimit) races the tool and is refused for a tool already
+// running as another user. A limit the shell cannot set stops the call
+// (exit 126) rather than running the tool unlimited. Core files are off: a
+// core would hold whatever secrets the tool had. The shell's own PWD is
+// dropped again unless the tool's environment sets one.
+func limitedArgv(l Limits, env []string, bin string, args []string) []string {
+	var sets []string
+	if cpu := l.cpu(); cpu > 0 {
+		sets = append(sets, fmt.Sprintf("ulimit -t %d", int64((cpu+time.Second-1)/time.Second)))
+	}
+	if mem := l.memory(); mem > 0 {
+		sets = append(sets, fmt.Sprintf("ulimit -d %d", (mem+1023)>>10))
+	}
+	sets = append(sets, "ulimit -c 0")
+	script := "{ " + strings.Join(sets, " && ") + "; } || { echo 'toolyard: cannot set the tool limits (--tool-cpu, --tool-memory)' >&2; exit 126; }; "
+	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "PWD=") }) {
+		script += "unset PWD; "
+	}
+	script += "exec \"$0\" \"$@\""
+	return append([]string{limitShell, "-c", script, bin}, args...)
 }

@@ -14,6 +14,3 @@ func toolProcAttr(runAs *RunAs) *syscall.SysProcAttr {
 	}
 	return a
 }
-
-// applyLimits does nothing here: prlimit(2) is Linux's.
-func applyLimits(int, Limits) error { return nil }

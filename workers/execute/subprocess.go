@@ -76,8 +76,8 @@ func (e *Executor) runSubprocess(ctx context.Context, m schemas.Manifest, call s
 
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(runCtx, bin, argv[1:]...)
-	cmd.Args[0] = argv[0]
+	cmd := exec.CommandContext(runCtx, limitShell)
+	cmd.Args = limitedArgv(e.cfg.proc.limits, env, bin, argv[1:])
 	cmd.Env = env
 	cmd.Dir = dir
 	cmd.Stdout = outW
@@ -96,14 +96,6 @@ func (e *Executor) runSubprocess(ctx context.Context, m schemas.Manifest, call s
 			return schemas.ToolOutput{}, transient(err)
 		}
 		return schemas.ToolOutput{}, badCall(ErrUnsupported, "tool %s: start %s: %w", m.ID, argv[0], err)
-	}
-	if err := applyLimits(cmd.Process.Pid, e.cfg.proc.limits); err != nil {
-		// Unlimited is not what the operator asked for: stop it now.
-		_ = killGroup(cmd.Process.Pid)
-		_ = cmd.Wait()
-		outR.Close()
-		errR.Close()
-		return schemas.ToolOutput{}, badCall(ErrUnsupported, "tool %s: %w", m.ID, err)
 	}
 	outDone, errDone := make(chan struct{}), make(chan struct{})
 	go drain(outR, stdout, outDone)
