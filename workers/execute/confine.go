@@ -25,9 +25,13 @@ const CodePathNotAllowed = "path_not_allowed"
 // worker sets none: its working directory and /tmp (and $TMPDIR, where
 // tools get their scratch directories, if that is elsewhere).
 func DefaultPathRoots() []string {
-	roots := []string{"/tmp", os.TempDir()}
+	var roots []string
 	if wd, err := os.Getwd(); err == nil {
-		roots = append([]string{wd}, roots...)
+		roots = append(roots, wd)
+	}
+	roots = append(roots, "/tmp")
+	if tmp := filepath.Clean(os.TempDir()); tmp != "/tmp" {
+		roots = append(roots, tmp)
 	}
 	return roots
 }

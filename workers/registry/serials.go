@@ -25,25 +25,45 @@ func isToolKey(key string) bool { return !strings.Contains(key, ".") }
 
 func serialKey(id string) string { return serialPrefix + Key(id) }
 
-// highestSerial is the serial mark of id: the higher of the stored mark
-// and the registered manifest's serial (cur, nil when none).
-func (s *Store) highestSerial(ctx context.Context, id string, cur *schemas.Manifest) (int64, error) {
-	var n int64
+// serialMark is the value of a serial key: the highest serial and the
+// content hash (ContentHash) of the manifest that carried it, so the very
+// same version can be imported again after a removal.
+type serialMark struct {
+	serial int64
+	hash   string
+}
+
+func parseMark(id string, v []byte) (serialMark, error) {
+	num, hash, _ := strings.Cut(string(v), " ")
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil {
+		return serialMark{}, fmt.Errorf("serial mark of tool %q is %q, not \"SERIAL HASH\": %w", id, v, err)
+	}
+	return serialMark{serial: n, hash: hash}, nil
+}
+
+// highestSerial is the serial mark of id: the stored mark, or the
+// registered manifest's serial (cur, nil when none) if that is higher.
+func (s *Store) highestSerial(ctx context.Context, id string, cur *schemas.Manifest) (serialMark, error) {
+	var m serialMark
 	if cur != nil {
-		n = sign.Serial(*cur)
+		m = serialMark{serial: sign.Serial(*cur), hash: ContentHash(*cur)}
 	}
 	e, err := s.kv.Get(ctx, serialKey(id))
 	switch {
 	case errors.Is(err, jetstream.ErrKeyNotFound):
-		return n, nil
+		return m, nil
 	case err != nil:
-		return 0, fmt.Errorf("read the serial mark of tool %q: %w", id, err)
+		return m, fmt.Errorf("read the serial mark of tool %q: %w", id, err)
 	}
-	mark, err := strconv.ParseInt(string(e.Value()), 10, 64)
+	stored, err := parseMark(id, e.Value())
 	if err != nil {
-		return 0, fmt.Errorf("serial mark of tool %q is %q, not a number: %w", id, e.Value(), err)
+		return m, err
 	}
-	return max(n, mark), nil
+	if stored.serial > m.serial {
+		return stored, nil
+	}
+	return m, nil
 }
 
 // raiseSerial records m's serial as id's mark when it is higher.
@@ -53,13 +73,13 @@ func (s *Store) raiseSerial(ctx context.Context, m schemas.Manifest) error {
 		return nil
 	}
 	e, err := s.kv.Get(ctx, serialKey(m.ID))
-	val := []byte(strconv.FormatInt(serial, 10))
+	val := []byte(strconv.FormatInt(serial, 10) + " " + ContentHash(m))
 	switch {
 	case errors.Is(err, jetstream.ErrKeyNotFound):
 		_, err = s.kv.Create(ctx, serialKey(m.ID), val)
 	case err != nil:
 	default:
-		if cur, perr := strconv.ParseInt(string(e.Value()), 10, 64); perr == nil && cur >= serial {
+		if cur, perr := parseMark(m.ID, e.Value()); perr == nil && cur.serial >= serial {
 			return nil
 		}
 		_, err = s.kv.Update(ctx, serialKey(m.ID), val, e.Revision())

@@ -50,6 +50,8 @@ func TestImportRefusesOlderSignedVersion(t *testing.T) {
 		{"downgrade to v1", false, v1, "signature serial 10 is older than serial 20 already seen", v2.Description},
 		{"same serial, other content", false, replayed, "serial 20 was already used", v2.Description},
 		{"v1 after removing the tool", true, v1, "signature serial 10 is older than serial 20", ""},
+		{"the same v2 after removing", false, v2, "", v2.Description},
+		{"remove again", true, replayed, "serial 20 was already used", ""},
 		{"v3 after removing", false, v3, "", v3.Description},
 	}
 	for _, st := range steps {

@@ -65,7 +65,7 @@ func (s *Store) Import(ctx context.Context, ms []schemas.Manifest, replace bool)
 			return rep, err
 		}
 		cur, err := s.kv.Get(ctx, Key(m.ID))
-		if err := s.checkSerial(ctx, m, data, cur, err); err != nil {
+		if err := s.checkSerial(ctx, m, cur, err); err != nil {
 			return rep, err
 		}
 		switch {
@@ -108,27 +108,21 @@ func (s *Store) Import(ctx context.Context, ms []schemas.Manifest, replace bool)
 
 // checkSerial refuses a signed manifest older than the highest serial seen
 // for its id (sign.ErrDowngrade). cur and getErr are the registered entry.
-func (s *Store) checkSerial(ctx context.Context, m schemas.Manifest, data []byte, cur jetstream.KeyValueEntry, getErr error) error {
+func (s *Store) checkSerial(ctx context.Context, m schemas.Manifest, cur jetstream.KeyValueEntry, getErr error) error {
 	if m.Signature == nil {
 		return nil
 	}
 	var registered *schemas.Manifest
-	same := false
 	if getErr == nil {
 		if c, err := schemas.ValidateManifest(cur.Value()); err == nil {
 			registered = &c
-			same = bytes.Equal(cur.Value(), data)
 		}
 	}
-	highest, err := s.highestSerial(ctx, m.ID, registered)
+	mark, err := s.highestSerial(ctx, m.ID, registered)
 	if err != nil {
 		return err
 	}
-	if registered == nil || sign.Serial(*registered) != highest {
-		// The version that set the mark is gone: nothing can be the same.
-		same = false
-	}
-	if err := sign.CheckNotOlder(m, highest, same); err != nil {
+	if err := sign.CheckNotOlder(m, mark.serial, mark.hash == ContentHash(m)); err != nil {
 		return fmt.Errorf("import refused: %w", err)
 	}
 	return nil
