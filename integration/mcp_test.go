@@ -148,9 +148,9 @@ func TestMCPServersThroughThePipeline(t *testing.T) {
 	if fi, err := os.Stat(newDir); err != nil || !fi.IsDir() {
 		t.Errorf("the server did not create %s: %v", newDir, err)
 	}
-	// Outside the server's root: the server's own refusal, as a tool error.
-	if r := rs[denied]; r.Status != schemas.StatusError || r.Error == nil || r.Error.Code != "tool_failed" || !strings.Contains(r.Error.Message, "denied") {
-		t.Errorf("%q: %+v, want a tool_failed error with the server's reason", denied, r)
+	// Outside the worker's path roots: refused before the server sees it.
+	if r := rs[denied]; r.Status != schemas.StatusError || r.Error == nil || r.Error.Code != "path_not_allowed" || !strings.Contains(r.Error.Message, "path=/etc/passwd is outside the allowed path roots") {
+		t.Errorf("%q: %+v, want a path_not_allowed error", denied, r)
 	}
 
 	// The worker's stdio server dies: the next call starts a new one.
