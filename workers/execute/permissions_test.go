@@ -61,16 +61,18 @@ func TestLoadPolicy(t *testing.T) {
 		}
 		return p
 	}
-	p, err := LoadPolicy(write(`{"default": ["fs.read"], "sessions": [{"match": "ci-*", "allow": ["net"]}]}`))
-	if err != nil || len(p.Sessions) != 1 || p.Default[0] != "fs.read" {
+	p, err := LoadPolicy(write(`{"default": ["fs.read"], "grant": ["delete"], "sessions": [{"match": "ci-*", "allow": ["net"], "grant": ["all"]}]}`))
+	if err != nil || len(p.Sessions) != 1 || p.Default[0] != "fs.read" || len(p.Grants("ci-1")) != 3 || p.Grants("other")[0] != "delete" {
 		t.Fatalf("%+v %v", p, err)
 	}
 	for doc, want := range map[string]string{
 		`{"defaults": []}`: "unknown field",
-		`{"sessions": [{"match": "[", "allow": []}]}`: "syntax error in pattern",
-		`{"sessions": [{"match": "a"}]}`:              "allow is missing",
-		`{"default": ["fs read"]}`:                    "no spaces",
-		`[]`:                                          "cannot unmarshal",
+		`{"sessions": [{"match": "[", "allow": []}]}`:                    "syntax error in pattern",
+		`{"sessions": [{"match": "a"}]}`:                                 "allow is missing",
+		`{"default": ["fs read"]}`:                                       "no spaces",
+		`{"grant": ["exec"]}`:                                            `grant: unknown grant "exec"`,
+		`{"sessions": [{"match": "a", "allow": [], "grant": ["root"]}]}`: `sessions[0] (a): grant: unknown grant "root"`,
+		`[]`: "cannot unmarshal",
 	} {
 		if _, err := LoadPolicy(write(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", doc, err, want)
