@@ -43,7 +43,7 @@ notifications/tools/list_changed (and after reconnecting, should the server rest
 until interrupted: run it next to the workers for servers whose tools change.
 
 The stdio command runs on the execute workers as written (a relative program path is made
-absolute here), with PATH, HOME, LANG, LC_ALL, TZ and the --env names of the worker's
+absolute here), with PATH, HOME, LANG and the --env names of the worker's
 environment only.`,
 		Example: `  toolyard tools import mcp --name everything -- node_modules/.bin/mcp-server-everything
   toolyard tools import mcp --name files -- npx @modelcontextprotocol/server-filesystem /srv/docs
