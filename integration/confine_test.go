@@ -297,3 +297,36 @@ func TestTamperedExtraFileRefused(t *testing.T) {
 		t.Fatalf("verify after tampering: exit %d\n%s", code, out)
 	}
 }
+
+// A root worker without --run-as says loudly that tools run as root; with
+// --run-as nobody, tools run as nobody and the warning is gone.
+func TestRunAsAndRootWarning(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the warning and --run-as are about root workers")
+	}
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.jsonl")
+	writeJSONL(t, tools, map[string]any{"id": "debug/whoami", "description": "Print the user id", "executor": subprocess("id", "-u")})
+	const warning = "WARNING: subprocess tools and stdio MCP servers will run as root: this worker is root and no --run-as USER was given"
+	for _, tc := range []struct {
+		name  string
+		extra []string
+		uid   string
+		warns bool
+	}{
+		{"default", nil, "0", true},
+		{"run-as nobody", []string{"--run-as", "nobody"}, "65534", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := pipelinetest.Start(t)
+			ps := startWorkers(t, env, 1, bind.StageParse+","+bind.StageExecute, tools, tc.extra...)
+			if got := strings.Contains(ps[0].stderr.String(), warning); got != tc.warns {
+				t.Errorf("warning printed: %v, want %v:\n%s", got, tc.warns, ps[0].stderr.String())
+			}
+			publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "who", Text: `<tool_call name="debug/whoami">{}</tool_call>`})
+			if r := resultsByTool(t, env, "who", 1)["debug/whoami"]; r.Status != schemas.StatusExecuted || r.Output.Content != tc.uid+"\n" {
+				t.Fatalf("%s %+v %+v, want uid %s", r.Status, r.Error, r.Output, tc.uid)
+			}
+		})
+	}
+}
