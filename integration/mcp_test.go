@@ -246,7 +246,7 @@ func TestMCPImportWatchesHTTPServer(t *testing.T) {
 	// GET) is gone by then, and Close does not wait for it.
 	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
 
-	_, url := upEmpty(t)
+	_, url := upEmpty(t, "--allow", "network") // an MCP server reached by URL is the network
 	// A tool of the namespace that is not the server's: never touched.
 	cli(t, 0, "tools", "add", "--nats", url, writeTemp(t, `{"id": "words/manual", "description": "Hand-written dictionary lookup"}`))
 	watch := startProcess(t, "tools", "import", "mcp", "--nats", url, "--name", "words", "--url", hs.URL, "--watch")
@@ -318,9 +318,6 @@ func TestKiwiImportCLI(t *testing.T) {
 	out = cli(t, 1, "tools", "import", "kiwi", "--nats", url, "--skip-invalid", project)
 	if !strings.Contains(out, "4 added") {
 		t.Fatalf("--skip-invalid: %s", out)
-	}
-	if js := cli(t, 0, "tools", "list", "--nats", url, "--json"); !regexp.MustCompile(`"id":"fs/move_file"[^\n]*"permissions":\["mcp.write","mcp.delete"\]`).MatchString(js) {
-		t.Errorf("fs/move_file lacks the permissions its annotations declare:\n%s", js)
 	}
 	list := cli(t, 0, "tools", "list", "--nats", url)
 	for _, want := range []string{"kiwi/search/web_search", "kiwi/scraping/google_maps", "kiwi/util/word_count", "kiwi/util/stats"} {
