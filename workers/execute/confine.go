@@ -23,10 +23,12 @@ const CodePathNotAllowed = "path_not_allowed"
 
 // DefaultPathRoots are the roots path arguments are confined to when the
 // worker sets none: its working directory and /tmp (and $TMPDIR, where
-// tools get their scratch directories, if that is elsewhere).
+// tools get their scratch directories, if that is elsewhere). A worker
+// started in / (a service manager's default) does not get the whole file
+// system that way: only an explicit --path-root / lifts the confinement.
 func DefaultPathRoots() []string {
 	var roots []string
-	if wd, err := os.Getwd(); err == nil {
+	if wd, err := os.Getwd(); err == nil && realPath(wd) != "/" {
 		roots = append(roots, wd)
 	}
 	roots = append(roots, "/tmp")

@@ -130,3 +130,12 @@ func TestDefaultPathRoots(t *testing.T) {
 		t.Fatalf("DefaultPathRoots() = %q, want the working directory and /tmp first", got)
 	}
 }
+
+// A worker started in / keeps /tmp only: the working directory default
+// must not lift the confinement.
+func TestDefaultPathRootsFromSlash(t *testing.T) {
+	t.Chdir("/")
+	if got := DefaultPathRoots(); len(got) == 0 || got[0] != "/tmp" {
+		t.Fatalf("DefaultPathRoots() in / = %q, want /tmp first and no /", got)
+	}
+}
