@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/registry"
 )
 
@@ -21,5 +20,4 @@ func BenchmarkSubprocessExecutor(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	_ = schemas.Version
 }
