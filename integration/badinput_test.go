@@ -50,7 +50,7 @@ func runStagesWithLimits(t *testing.T, env *pipelinetest.Env, registryFile strin
 // its rate. Input on a subject without one valid session is answered
 // nowhere (there is no session to answer) and kept in the DLQ.
 func TestBadInputIsAnsweredAndRunsNothing(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	reg, record := testRegistry(t)
 	runStagesWithLimits(t, env, reg, stages.Limits{OutputBytes: 2048, ConversationBytes: 1024, Intents: 2, SessionRate: 0.001, SessionBurst: 1})
 	ctx := t.Context()
@@ -159,7 +159,7 @@ func TestPublishRefusesBadSessionAndText(t *testing.T) {
 // The runner publishes nothing to a subject that is not literal, even when
 // a handler asks it to: the input is rejected and dead-lettered.
 func TestRunnerNeverPublishesToWildcardSubjects(t *testing.T) {
-	env := pipelinetest.Start(t)
+	env := startEnv(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	st := pipeline.Stage{Name: bind.StageParse, Stream: pipeline.StreamAgent, Subjects: []string{schemas.AgentOutputPrefix + ">"},

@@ -175,7 +175,7 @@ func TestHTTPToolStaysOnItsHosts(t *testing.T) {
 		map[string]any{"id": "web/leak", "description": "A tool whose server redirects elsewhere",
 			"executor": map[string]any{"kind": "http", "url": api.URL + "/leak"}},
 	)
-	startWorkers(t, env, 1, bind.StageParse+","+bind.StageExecute, tools)
+	startWorkers(t, env, 1, bind.StageParse+","+bind.StageExecute, tools, "--allow", "network")
 	publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "web", Text: `<tool_call name="web/weather">{"city": "Oslo & Bergen"}</tool_call>
 <tool_call name="web/leak">{}</tool_call>`})
 	got := resultsByTool(t, env, "web", 2)

@@ -27,14 +27,14 @@ import (
 
 // upEmpty starts `toolyard up` with an empty registry (no sample tools, so
 // only what a test imports competes in discovery) and returns its NATS URL.
-func upEmpty(t *testing.T) (*process, string) {
+func upEmpty(t *testing.T, extra ...string) (*process, string) {
 	t.Helper()
 	empty := filepath.Join(t.TempDir(), "empty.jsonl")
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	port := freePort(t)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--registry", empty)
+	up := startProcess(t, append([]string{"up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--registry", empty}, extra...)...)
 	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 	return up, fmt.Sprintf("nats://127.0.0.1:%d", port)
 }
@@ -89,7 +89,9 @@ func TestMCPServersThroughThePipeline(t *testing.T) {
 	if err := os.WriteFile(greeting, []byte("hello from a file\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	up, url := upEmpty(t)
+	// The filesystem server's annotations say which tools write and
+	// delete (create_directory, move_file): this test grants both.
+	up, url := upEmpty(t, "--allow", "write,delete")
 
 	for _, imp := range [][]string{{"everything", everything}, {"fs", filesystem, root}} {
 		out := cli(t, 0, append([]string{"tools", "import", "mcp", "--nats", url, "--name", imp[0], "--"}, imp[1:]...)...)
@@ -97,6 +99,9 @@ func TestMCPServersThroughThePipeline(t *testing.T) {
 		if m == nil || m[1] != imp[0] || m[2] != m[3] || m[2] == "0" {
 			t.Fatalf("import %s: %s", imp[0], out)
 		}
+	}
+	if js := cli(t, 0, "tools", "list", "--nats", url, "--json"); !regexp.MustCompile(`"id":"fs/move_file"[^\n]*"permissions":\["mcp.write","mcp.delete"\]`).MatchString(js) {
+		t.Errorf("fs/move_file lacks the permissions its annotations declare:\n%s", js)
 	}
 	list := cli(t, 0, "tools", "list", "--nats", url)
 	for _, want := range []string{"everything/echo", "everything/get-sum", "fs/list_directory", "fs/read_text_file"} {
@@ -148,9 +153,9 @@ func TestMCPServersThroughThePipeline(t *testing.T) {
 	if fi, err := os.Stat(newDir); err != nil || !fi.IsDir() {
 		t.Errorf("the server did not create %s: %v", newDir, err)
 	}
-	// Outside the server's root: the server's own refusal, as a tool error.
-	if r := rs[denied]; r.Status != schemas.StatusError || r.Error == nil || r.Error.Code != "tool_failed" || !strings.Contains(r.Error.Message, "denied") {
-		t.Errorf("%q: %+v, want a tool_failed error with the server's reason", denied, r)
+	// Outside the worker's path roots: refused before the server sees it.
+	if r := rs[denied]; r.Status != schemas.StatusError || r.Error == nil || r.Error.Code != "path_not_allowed" || !strings.Contains(r.Error.Message, "path=/etc/passwd is outside the allowed path roots") {
+		t.Errorf("%q: %+v, want a path_not_allowed error", denied, r)
 	}
 
 	// The worker's stdio server dies: the next call starts a new one.
@@ -241,7 +246,7 @@ func TestMCPImportWatchesHTTPServer(t *testing.T) {
 	// GET) is gone by then, and Close does not wait for it.
 	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
 
-	_, url := upEmpty(t)
+	_, url := upEmpty(t, "--allow", "network") // an MCP server reached by URL is the network
 	// A tool of the namespace that is not the server's: never touched.
 	cli(t, 0, "tools", "add", "--nats", url, writeTemp(t, `{"id": "words/manual", "description": "Hand-written dictionary lookup"}`))
 	watch := startProcess(t, "tools", "import", "mcp", "--nats", url, "--name", "words", "--url", hs.URL, "--watch")

@@ -65,7 +65,12 @@ type Executor struct {
 	// Env lists the environment variables passed through to the process; no
 	// others are. For kind http, the variables {env.NAME} placeholders may
 	// read (secrets such as API keys); NAME=value fixes a value.
-	Env            []string `json:"env,omitempty"`
+	Env []string `json:"env,omitempty"`
+	// Files lists the files the tool sources or executes besides its
+	// entry point (libraries, helper scripts, configuration it runs):
+	// absolute, or relative to Dir. A signature covers their sha256, and a
+	// worker refuses the tool when one changed or is gone.
+	Files          []string `json:"files,omitempty"`
 	Timeout        Duration `json:"timeout,omitempty"`
 	MaxOutputBytes int      `json:"max_output_bytes,omitempty"`
 	// Tool is the id of the tool this one delegates to (kind tool), or the

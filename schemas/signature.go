@@ -10,6 +10,12 @@ type Signature struct {
 	// Files maps each script a subprocess tool runs (absolute path) to the
 	// hex sha256 of its content when it was signed.
 	Files map[string]string `json:"files,omitempty"`
+	// Serial orders the signatures of one tool id: a registry and a worker
+	// refuse a signed manifest whose serial is lower than one they have
+	// seen for the same id, so an old signed version cannot be replayed.
+	// 'toolyard tools sign' sets it to the signing time in milliseconds
+	// (or one more than the previous serial, if that is higher).
+	Serial int64 `json:"serial,omitempty"`
 	// Sig is the base64url (unpadded) ed25519 signature.
 	Sig string `json:"sig"`
 }

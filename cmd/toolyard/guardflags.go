@@ -20,6 +20,9 @@ type guardFlags struct {
 	requireSigned   bool
 	trustedKeys     []string
 	trustedKeysFile string
+	revokedKeys     []string
+	revokedKeysFile string
+	confine         confineFlags
 	allow           []string
 	policyFile      string
 	fs              *pflag.FlagSet
@@ -30,14 +33,22 @@ func (f *guardFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.requireSigned, "require-signed", false, "execute only tools signed ('toolyard tools sign') by a key in --trusted-keys whose manifest and scripts are unchanged; others are answered unsigned_tool, bad_signature or untrusted_key")
 	fl.StringSliceVar(&f.trustedKeys, "trusted-keys", nil, "public account nkeys (A…) whose tool signatures are accepted, comma-separated; without --require-signed, signed tools are still checked and unsigned ones run")
 	fl.StringVar(&f.trustedKeysFile, "trusted-keys-file", "", "file of trusted public keys, one per line (# comments allowed)")
-	fl.StringSliceVar(&f.allow, "allow-permissions", nil, "permissions every session's tools may need (e.g. fs.read,net; \"fs\" covers fs.read and fs.write; * all); a tool needing others is answered permission_denied. Unset: every permission is allowed; empty (--allow-permissions=\"\"): only tools needing none run")
-	fl.StringVar(&f.policyFile, "permissions-file", "", `per-session permissions, JSON: {"default": ["fs.read"], "sessions": [{"match": "ci-*", "allow": ["fs", "net"]}]} (first matching glob wins; --allow-permissions replaces "default")`)
+	fl.StringSliceVar(&f.revokedKeys, "revoked-keys", nil, "public keys whose tool signatures are refused (revoked_key) even if trusted, comma-separated")
+	fl.StringVar(&f.revokedKeysFile, "revoked-keys-file", "", "revocation list: public keys, one per line (# comments); re-read whenever it changes, so revoking needs no restart")
+	f.confine.register(fl)
+	fl.StringSliceVar(&f.allow, "allow-permissions", nil, "permissions every session's tools may need (e.g. fs.read,net; \"fs\" covers fs.read and fs.write; * all); a tool needing others is answered permission_denied. Unset: every permission name is allowed (write, delete and network still need --allow); empty (--allow-permissions=\"\"): only tools needing none run")
+	fl.StringVar(&f.policyFile, "permissions-file", "", `per-session permissions, JSON: {"default": ["fs.read"], "grant": [], "sessions": [{"match": "ci-*", "allow": ["fs", "net"], "grant": ["write", "network"]}]} (first matching glob wins; --allow-permissions replaces "default"; "grant" adds risk classes to --allow's; an allow entry naming a permission grants it too)`)
 }
 
 // options are the execute options the flags set; nats tools get js's
 // connection.
 func (f *guardFlags) options(js jetstream.JetStream, log *slog.Logger) ([]execute.Option, error) {
 	opts := []execute.Option{execute.WithNATS(js.Conn())}
+	copts, err := f.confine.options(log)
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts, copts...)
 
 	keys := append([]string(nil), f.trustedKeys...)
 	if f.trustedKeysFile != "" {
@@ -53,8 +64,16 @@ func (f *guardFlags) options(js jetstream.JetStream, log *slog.Logger) ([]execut
 		if err != nil {
 			return nil, fmt.Errorf("--trusted-keys: %w", err)
 		}
+		if err := trust.Revoke(f.revokedKeys...); err != nil {
+			return nil, fmt.Errorf("--revoked-keys: %w", err)
+		}
+		if f.revokedKeysFile != "" {
+			if err := trust.RevokeFile(f.revokedKeysFile); err != nil {
+				return nil, fmt.Errorf("--revoked-keys-file: %w", err)
+			}
+		}
 		opts = append(opts, execute.WithSignatures(trust, f.requireSigned))
-		log.Info("tool signatures checked", "trusted_keys", trust.Len(), "require_signed", f.requireSigned)
+		log.Info("tool signatures checked", "trusted_keys", trust.Len(), "revoked_keys", trust.RevokedLen(), "require_signed", f.requireSigned)
 	case f.requireSigned:
 		return nil, errors.New("--require-signed needs the public keys to trust: --trusted-keys A… or --trusted-keys-file FILE")
 	}

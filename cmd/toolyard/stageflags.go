@@ -128,7 +128,7 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 		return nil, err
 	}
 	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Disambiguator: chooser, ChooseTimeout: f.llm.timeout, Log: log, Sessions: sc,
-		Execute: append(executeOptions(ctx, log), gopts...), Join: f.join.options(), ExecuteStage: f.effects.stageOptions(), Limits: limits})
+		Execute: append(executeOptions(ctx, log, f.guard.confine.mcpOptions()...), gopts...), Join: f.join.options(), ExecuteStage: f.effects.stageOptions(), Limits: limits})
 	if err != nil {
 		return nil, err
 	}

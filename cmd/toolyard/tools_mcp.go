@@ -43,7 +43,7 @@ notifications/tools/list_changed (and after reconnecting, should the server rest
 until interrupted: run it next to the workers for servers whose tools change.
 
 The stdio command runs on the execute workers as written (a relative program path is made
-absolute here), with PATH, HOME, LANG, LC_ALL, TZ and the --env names of the worker's
+absolute here), with PATH, HOME, LANG and the --env names of the worker's
 environment only.`,
 		Example: `  toolyard tools import mcp --name everything -- node_modules/.bin/mcp-server-everything
   toolyard tools import mcp --name files -- npx @modelcontextprotocol/server-filesystem /srv/docs
@@ -158,14 +158,15 @@ func importMCP(cmd *cobra.Command, g *globalFlags, src mcpimport.Source, opts mc
 
 // mcpPool is the MCP session pool of a worker process: closed (its stdio
 // servers stopped) when ctx ends.
-func mcpPool(ctx context.Context, log *slog.Logger) *mcpclient.Pool {
-	pool := mcpclient.NewPool(mcpclient.WithLogger(log))
+func mcpPool(ctx context.Context, log *slog.Logger, opts ...mcpclient.Option) *mcpclient.Pool {
+	pool := mcpclient.NewPool(append([]mcpclient.Option{mcpclient.WithLogger(log)}, opts...)...)
 	context.AfterFunc(ctx, func() { _ = pool.Close() })
 	return pool
 }
 
 // executeOptions are the execute stage's settings of a worker process: the
-// MCP executor's session pool, stopped with ctx.
-func executeOptions(ctx context.Context, log *slog.Logger) []execute.Option {
-	return []execute.Option{execute.WithMCP(mcpPool(ctx, log))}
+// MCP executor's session pool, stopped with ctx; opts configure the pool
+// (the --run-as user of stdio servers).
+func executeOptions(ctx context.Context, log *slog.Logger, opts ...mcpclient.Option) []execute.Option {
+	return []execute.Option{execute.WithMCP(mcpPool(ctx, log, opts...))}
 }

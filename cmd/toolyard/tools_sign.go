@@ -24,10 +24,16 @@ except its own "sig" member (canonical JSON: sorted keys, no spaces) and, for
 subprocess tools and MCP servers started as a command, the sha256 of every file the
 command line names that exists (absolute, or relative to the executor's dir; not
 commands looked up on PATH, not files under /bin, /usr/bin, /usr/lib and the like),
-and of a file a parameter is fixed to ("const": the script a kiwi tool hands down).
+and of a file a parameter is fixed to ("const": the script a kiwi tool hands down),
+and of every file the executor declares in "files" (libraries it sources, helpers it
+runs: absolute, or relative to its dir).
+Each signature carries a serial (the signing time in milliseconds by default, or
+--serial N): the registry and the workers refuse a signed manifest older than one
+they have seen for the same id (downgraded_tool), so an old signed version cannot be
+brought back.
 Execute workers started with --require-signed --trusted-keys A… run only tools
-whose signature verifies, and answer the others unsigned_tool, bad_signature or
-untrusted_key.`
+whose signature verifies, and answer the others unsigned_tool, bad_signature,
+untrusted_key, revoked_key (--revoked-keys-file) or downgraded_tool.`
 
 func newToolsKeygen() *cobra.Command {
 	var out string
@@ -74,6 +80,7 @@ overwritten) and prints the public key, which workers trust with --trusted-keys.
 func newToolsSign(g *globalFlags) *cobra.Command {
 	var keyFile, out string
 	var inRegistry bool
+	var serial int64
 	c := &cobra.Command{
 		Use:   "sign --key SEED_FILE (MANIFEST_FILE… | --registry ID|PREFIX/…)",
 		Short: "Sign tool manifests (and the scripts they run) so --require-signed workers run them",
@@ -104,7 +111,7 @@ tool drops its signature, as it should.
 			defer kp.Wipe()
 			pub, _ := kp.PublicKey()
 			if inRegistry {
-				return signRegistry(cmd, g, kp, pub, args)
+				return signRegistry(cmd, g, kp, pub, args, sign.WithSerial(serial))
 			}
 			for _, file := range args {
 				mf, err := readManifestFile(file)
@@ -112,7 +119,7 @@ tool drops its signature, as it should.
 					return err
 				}
 				for i, m := range mf.manifests {
-					if mf.manifests[i], err = sign.Sign(m, kp); err != nil {
+					if mf.manifests[i], err = sign.Sign(m, kp, sign.WithSerial(serial)); err != nil {
 						return fmt.Errorf("%s: %w", file, err)
 					}
 				}
@@ -131,13 +138,14 @@ tool drops its signature, as it should.
 	c.Flags().StringVar(&keyFile, "key", "", "account seed file (SA…) to sign with (required)")
 	c.Flags().StringVar(&out, "out", "", "write the signed manifests here instead of back to the file (- for standard output)")
 	c.Flags().BoolVar(&inRegistry, "registry", false, "sign tools in the server's registry: the arguments are tool ids, or PREFIX/ for every tool under it")
+	c.Flags().Int64Var(&serial, "serial", 0, "signature serial (must grow with every version of a tool); default: the signing time in milliseconds, or one more than the tool's current serial")
 	_ = c.MarkFlagRequired("key")
 	return c
 }
 
 func newToolsVerify(g *globalFlags) *cobra.Command {
 	var keys []string
-	var keysFile string
+	var keysFile, revokedFile string
 	var inRegistry bool
 	c := &cobra.Command{
 		Use:   "verify --trusted-keys A… (MANIFEST_FILE… | --registry [ID|PREFIX/…])",
@@ -166,6 +174,11 @@ the server's registry (all, or those named by id or PREFIX/).
 			trust, err := sign.NewTrust(keys...)
 			if err != nil {
 				return fmt.Errorf("--trusted-keys: %w", err)
+			}
+			if revokedFile != "" {
+				if err := trust.RevokeFile(revokedFile); err != nil {
+					return fmt.Errorf("--revoked-keys-file: %w", err)
+				}
 			}
 			var ms []schemas.Manifest
 			if inRegistry {
@@ -204,6 +217,7 @@ the server's registry (all, or those named by id or PREFIX/).
 	}
 	c.Flags().StringSliceVar(&keys, "trusted-keys", nil, "public account nkeys (A…) to trust, comma-separated")
 	c.Flags().StringVar(&keysFile, "trusted-keys-file", "", "file of trusted public keys, one per line")
+	c.Flags().StringVar(&revokedFile, "revoked-keys-file", "", "revocation list: public keys whose signatures are refused, one per line")
 	c.Flags().BoolVar(&inRegistry, "registry", false, "check the server's registry instead of files: all tools, or those named by id or PREFIX/")
 	return c
 }
@@ -345,14 +359,14 @@ func registryTools(cmd *cobra.Command, g *globalFlags, patterns []string) ([]sch
 
 // signRegistry signs the registered tools named by ids or PREFIX/ and
 // writes them back.
-func signRegistry(cmd *cobra.Command, g *globalFlags, kp nkeys.KeyPair, pub string, patterns []string) error {
+func signRegistry(cmd *cobra.Command, g *globalFlags, kp nkeys.KeyPair, pub string, patterns []string, opts ...sign.Option) error {
 	ms, err := registryTools(cmd, g, patterns)
 	if err != nil {
 		return err
 	}
 	signed := make([]schemas.Manifest, len(ms))
 	for i, m := range ms {
-		if signed[i], err = sign.Sign(m, kp); err != nil {
+		if signed[i], err = sign.Sign(m, kp, opts...); err != nil {
 			return err
 		}
 	}

@@ -18,7 +18,13 @@
 //     a fresh empty temporary directory removed afterwards, so a tool never
 //     writes into the worker's own directory and concurrent calls cannot see
 //     each other's files;
-//   - with only PATH, HOME, LANG, LC_ALL and TZ from the worker's
+//   - only if the session is granted what it needs (guard.go, classes.go:
+//     write, delete and network are denied unless WithGrants or the
+//     policy grants them) and its path arguments resolve, after symlinks,
+//     inside the path roots (confine.go);
+//   - under /bin/sh's ulimit for CPU time, memory and core files (Limits)
+//     and, with WithRunAs, as another user (limits.go);
+//   - with only PATH, HOME and LANG from the worker's
 //     environment, plus the names the manifest's env lists (a NAME=value
 //     entry sets a fixed value) and those allowed with WithEnv, plus
 //     TOOLYARD_INTENT_ID, the call's intent id, and
@@ -39,7 +45,9 @@
 //
 // http tools send a request built from the manifest's templates, each value
 // escaped for where it lands, only to the executor's allowed hosts (every
-// redirect is checked); nats tools send a request to a NATS micro service on
+// redirect is checked), and every connection's address is checked as it is
+// dialled, so a host name that resolves to this machine or a private
+// network is refused (dialguard.go); nats tools send a request to a NATS micro service on
 // the connection given with WithNATS. Both get the call's idempotency key
 // in an Idempotency-Key header.
 //
@@ -47,7 +55,8 @@
 // scope is refused (ErrOutOfScope), one needing permissions the session's
 // allowlist lacks (WithPermissions) is refused (ErrPermissionDenied), and
 // with WithSignatures every manifest of the delegation chain must carry a
-// valid signature by a trusted key (ErrSignature; see workers/registry/sign).
+// valid signature by a trusted, unrevoked key, no older than one the worker
+// already verified for that id (ErrSignature; see workers/registry/sign).
 //
 // Errors fall in three classes. *ToolError: the tool ran and failed
 // (non-zero exit or timeout); it carries the output and is permanent.

@@ -50,3 +50,14 @@ func lookPath(name string, env []string) (string, error) {
 	}
 	return "", os.ErrNotExist
 }
+
+// setEnv replaces (or adds) name in env.
+func setEnv(env []string, name, value string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, name+"="+value)
+}

@@ -21,6 +21,7 @@ type Executor struct {
 	builtins map[string]schemas.Manifest
 	byMeta   map[string]schemas.Manifest
 	schemas  paramCache
+	roots    pathRoots
 }
 
 // New returns an Executor for the tools of reg. search backs the search
@@ -30,7 +31,15 @@ func New(reg *registry.Registry, search SearchFunc, opts ...Option) *Executor {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	e := &Executor{reg: reg, search: search, cfg: cfg,
+	cfg.guard.serials = &serialMarks{}
+	if !cfg.rootsSet {
+		cfg.roots = DefaultPathRoots()
+	}
+	roots, err := newPathRoots(cfg.roots)
+	if err != nil {
+		cfg.log.Warn("path roots", "error", err)
+	}
+	e := &Executor{reg: reg, search: search, cfg: cfg, roots: roots,
 		builtins: map[string]schemas.Manifest{}, byMeta: map[string]schemas.Manifest{}}
 	for _, m := range BuiltinManifests() {
 		e.builtins[m.ID] = m
@@ -108,6 +117,9 @@ func (e *Executor) run(ctx context.Context, call schemas.ToolCall) (schemas.Tool
 		}
 	}
 	call.Parameters = params
+	if err := e.confinePaths(m, params, info); err != nil {
+		return schemas.ToolOutput{}, err
+	}
 	switch x.Kind {
 	case schemas.ExecBuiltin:
 		return e.builtinOutput(ctx, x.Builtin, call, params)

@@ -92,7 +92,7 @@ func TestWithRunner(t *testing.T) {
 	m := schemas.Manifest{ID: "t/http", Description: "x", Parameters: []byte(`{"type":"object","properties":{"n":{"type":"integer","default":3}}}`),
 		Executor: &schemas.Executor{Kind: "http"}}
 	var got schemas.ToolCall
-	e := newExecutor(t, []schemas.Manifest{m}, WithRunner("http", func(ctx context.Context, m schemas.Manifest, c schemas.ToolCall) (schemas.ToolOutput, error) {
+	e := newExecutor(t, []schemas.Manifest{m}, WithGrants(ClassNetwork), WithRunner("http", func(ctx context.Context, m schemas.Manifest, c schemas.ToolCall) (schemas.ToolOutput, error) {
 		got = c
 		return schemas.ToolOutput{Content: "ok"}, nil
 	}))

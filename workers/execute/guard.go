@@ -31,13 +31,17 @@ const (
 	CodeBadSignature     = "bad_signature"
 	CodeUntrustedKey     = "untrusted_key"
 	CodeHostNotAllowed   = "host_not_allowed"
+	CodeRevokedKey       = "revoked_key"
+	CodeDowngradedTool   = "downgraded_tool"
 )
 
 // guardConfig is what guard enforces.
 type guardConfig struct {
 	policy        *Policy
+	grants        []string // risk classes granted to every session (WithGrants)
 	trust         *sign.Trust
 	requireSigned bool
+	serials       *serialMarks // highest signature serial seen per tool (downgrade.go)
 }
 
 // WithSignatures checks tool signatures against the trusted keys before a
@@ -73,7 +77,10 @@ func (e *Executor) guard(call schemas.ToolCall, chain []schemas.Manifest) error 
 				first.ID, strings.Join(missing, ", "), call.SessionID, listOrNone(allow))
 		}
 	}
-	g := e.cfg.guard
+	if err := e.checkGrants(call, chain); err != nil {
+		return err
+	}
+	g := &e.cfg.guard
 	if g.trust == nil && !g.requireSigned {
 		return nil
 	}
@@ -88,8 +95,52 @@ func (e *Executor) guard(call schemas.ToolCall, chain []schemas.Manifest) error 
 				"session", call.SessionID, "intent_id", call.IntentID, "error", err)
 			return badCall(ErrSignature, "refused: %w", err)
 		}
+		if m.Signature != nil {
+			if err := g.serials.check(m); err != nil {
+				e.cfg.log.Warn("tool refused: older signed version", "tool", m.ID, "session", call.SessionID,
+					"intent_id", call.IntentID, "error", err)
+				return badCall(ErrSignature, "refused: %w", err)
+			}
+		}
 	}
 	return nil
+}
+
+// checkGrants is the deny-by-default gate: every risk class the chain's
+// tools need (write, delete, network) must be granted to the session by
+// the worker's --allow, the policy's grant, or an allowlist entry naming
+// the permission itself.
+func (e *Executor) checkGrants(call schemas.ToolCall, chain []schemas.Manifest) error {
+	if chain[len(chain)-1].Executor == nil {
+		return nil // nothing will run; run says why
+	}
+	g := e.cfg.guard
+	grants := append(slices.Clone(g.grants), g.policy.Grants(call.SessionID)...)
+	allow, limited := g.policy.Allowed(call.SessionID)
+	var missing []need
+	for _, m := range chain {
+		for _, n := range needsOf(m) {
+			if slices.Contains(grants, n.class) || limited && n.permission != "" && covered(allow, n.permission) {
+				continue
+			}
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var what, classes []string
+	for _, n := range missing {
+		what = append(what, n.String())
+		if !slices.Contains(classes, n.class) {
+			classes = append(classes, n.class)
+		}
+	}
+	e.cfg.log.Info("tool refused: risk class not granted", "tool", chain[0].ID, "session", call.SessionID,
+		"intent_id", call.IntentID, "missing", what)
+	return badCall(ErrPermissionDenied, "tool %s needs %s, which session %s is not granted: tools run read-only by default; "+
+		"grant it with --allow %s on 'toolyard up' or 'toolyard worker', or per session with \"grant\": [\"%s\"] in --permissions-file",
+		chain[0].ID, strings.Join(what, ", "), call.SessionID, strings.Join(classes, ","), strings.Join(classes, "\", \""))
 }
 
 // isBuiltin: the tool runs code of this binary (a meta-tool), nothing a
@@ -125,10 +176,16 @@ func guardCode(err error) string {
 		return CodeUnsignedTool
 	case errors.Is(err, sign.ErrUntrusted):
 		return CodeUntrustedKey
+	case errors.Is(err, sign.ErrRevoked):
+		return CodeRevokedKey
+	case errors.Is(err, sign.ErrDowngrade):
+		return CodeDowngradedTool
 	case errors.Is(err, sign.ErrBadSignature), errors.Is(err, ErrSignature):
 		return CodeBadSignature
 	case errors.Is(err, ErrHostNotAllowed):
 		return CodeHostNotAllowed
+	case errors.Is(err, ErrPathNotAllowed):
+		return CodePathNotAllowed
 	}
 	return ""
 }

@@ -49,6 +49,11 @@ func sharedHTTPClient() *http.Client {
 	httpClientOnce.Do(func() {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = 16
+		// Every connection's address is checked as it is dialled
+		// (dialguard.go). A proxy would hide the address reached, so http
+		// tools connect directly.
+		tr.Proxy = nil
+		tr.DialContext = guardedDial(newDialer())
 		httpClient = &http.Client{
 			Transport: tr,
 			CheckRedirect: func(req *http.Request, via []*http.Request) error {
@@ -167,9 +172,13 @@ func (e *Executor) runHTTP(ctx context.Context, m schemas.Manifest, call schemas
 // httpFailure classifies a request that got no response.
 func (e *Executor) httpFailure(ctx, rctx context.Context, m schemas.Manifest, timeout time.Duration, err error) error {
 	var he *hostError
+	var ae *addrError
 	switch {
 	case errors.As(err, &he):
 		return badCall(ErrHostNotAllowed, "tool %s: %w", m.ID, he)
+	case errors.As(err, &ae):
+		e.cfg.log.Warn("http tool refused: host resolved to an internal address", "tool", m.ID, "host", ae.host, "address", ae.addr.String())
+		return badCall(ErrHostNotAllowed, "tool %s: %w", m.ID, ae)
 	case ctx.Err() != nil:
 		return transient(ctx.Err())
 	case errors.Is(rctx.Err(), context.DeadlineExceeded):

@@ -65,7 +65,7 @@ func TestHTTPTemplatesEscapeForWhereValuesLand(t *testing.T) {
 		Headers: map[string]string{"X-Name": "user {name}", "X-Trace": "{trace}"},
 		Body:    `{"query": "{q}", "n": "{n}", "note": "n={n}", "opt": "{opt}", "tags": "{tags}", "lit": "{{braces}}"}`,
 	})
-	e := newExecutor(t, []schemas.Manifest{m}, WithRetryBudget(0))
+	e := httpExecutor(t, []schemas.Manifest{m}, WithRetryBudget(0))
 
 	out, err := run(t, e, call("t/search", map[string]any{
 		"name": "a/b c?#%é", "q": "x&y=z+1 ü", "n": 7, "tags": []any{"red", "a&b"},
@@ -152,7 +152,7 @@ func TestHTTPBodies(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newExecutor(t, []schemas.Manifest{httpTool("t/b", params, tc.x)}, WithRetryBudget(0))
+			e := httpExecutor(t, []schemas.Manifest{httpTool("t/b", params, tc.x)}, WithRetryBudget(0))
 			if _, err := run(t, e, call("t/b", tc.params)); err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +180,7 @@ func TestHTTPAllowedHosts(t *testing.T) {
 	tool := func(id string, allowed ...string) schemas.Manifest {
 		return httpTool(id, params, schemas.Executor{URL: home.URL + "/go?to={to}", AllowedHosts: allowed})
 	}
-	e := newExecutor(t, []schemas.Manifest{
+	e := httpExecutor(t, []schemas.Manifest{
 		tool("t/default"),
 		tool("t/both", homeURL.Host, otherURL.Host),
 		tool("t/elsewhere", "api.example.com"),
@@ -262,7 +262,7 @@ func TestHTTPResponses(t *testing.T) {
 		x.URL = u
 		return httpTool(id, "", x)
 	}
-	e := newExecutor(t, []schemas.Manifest{
+	e := httpExecutor(t, []schemas.Manifest{
 		tool("t/big", srv.URL+"/big", schemas.Executor{MaxOutputBytes: 1000}),
 		tool("t/slow", srv.URL+"/slow", schemas.Executor{Timeout: schemas.Duration(200 * time.Millisecond)}),
 		tool("t/missing", srv.URL+"/missing", schemas.Executor{}),
@@ -340,7 +340,7 @@ func TestHTTPManifestErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newExecutor(t, []schemas.Manifest{httpTool("t/bad", params, tc.x)}, WithRetryBudget(0))
+			e := httpExecutor(t, []schemas.Manifest{httpTool("t/bad", params, tc.x)}, WithRetryBudget(0))
 			_, err := run(t, e, call("t/bad", map[string]any{"h": "x"}))
 			if err == nil || IsTransient(err) || !strings.Contains(err.Error(), tc.msg) {
 				t.Fatalf("err = %v, want a permanent error containing %q", err, tc.msg)
@@ -449,7 +449,7 @@ func TestHTTPEnvironmentPlaceholders(t *testing.T) {
 		return httpTool(id, "", schemas.Executor{URL: srv.URL + "/x?key={env.FIXED}", Env: env,
 			Headers: map[string]string{"Authorization": header}})
 	}
-	e := newExecutor(t, []schemas.Manifest{
+	e := httpExecutor(t, []schemas.Manifest{
 		tool("t/ok", []string{"TY_TEST_TOKEN", "FIXED=a b"}, "Bearer {env.TY_TEST_TOKEN}"),
 		tool("t/unlisted", []string{"FIXED=1"}, "Bearer {env.TY_NOT_LISTED}"),
 		tool("t/unset", []string{"FIXED=1", "TY_UNSET_VAR"}, "Bearer {env.TY_UNSET_VAR}"),
@@ -474,4 +474,11 @@ func TestHTTPEnvironmentPlaceholders(t *testing.T) {
 			t.Errorf("%s: the request was sent", id)
 		}
 	}
+}
+
+// httpExecutor is newExecutor with the network class granted, which http
+// tools need.
+func httpExecutor(t *testing.T, tools []schemas.Manifest, opts ...Option) *Executor {
+	t.Helper()
+	return newExecutor(t, tools, append([]Option{WithGrants(ClassNetwork)}, opts...)...)
 }

@@ -34,7 +34,7 @@ func mcpExecutor(t *testing.T, tools ...schemas.Manifest) *execute.Executor {
 	t.Helper()
 	pool := mcpclient.NewPool()
 	t.Cleanup(func() { _ = pool.Close() })
-	return execute.New(registry.New(tools...), nil, execute.WithMCP(pool))
+	return execute.New(registry.New(tools...), nil, execute.WithMCP(pool), execute.WithGrants(execute.ClassNetwork), execute.WithPathRoots("/"))
 }
 
 func execCall(t *testing.T, e *execute.Executor, id string, params map[string]any) (schemas.ToolOutput, error) {

@@ -26,6 +26,9 @@ type config struct {
 	remote    remoteConfig // http and nats executors (http.go, natsreq.go)
 	sessions  *Sessions    // find_tools and activate (sessions.go)
 	retry     retryConfig
+	roots     []string // path roots (confine.go); DefaultPathRoots unless rootsSet
+	rootsSet  bool
+	proc      procConfig // subprocess limits and user (limits.go)
 }
 
 // Option configures an Executor.
@@ -52,7 +55,7 @@ func WithMaxOutputBytes(n int) Option {
 }
 
 // WithEnv allows more environment variables of the worker through to every
-// subprocess, on top of PATH, HOME, LANG, LC_ALL and TZ.
+// subprocess, on top of PATH, HOME and LANG.
 func WithEnv(names ...string) Option {
 	return func(c *config) { c.env = append(c.env, names...) }
 }

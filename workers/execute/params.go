@@ -17,6 +17,7 @@ type paramInfo struct {
 	defaults map[string]any
 	required map[string]bool
 	props    map[string]bool
+	paths    map[string]bool // parameters that take paths (confine.go)
 }
 
 // paramCache keeps compiled schemas by tool id while the manifest's
@@ -89,6 +90,7 @@ func compileInfo(m schemas.Manifest) (*paramInfo, error) {
 	for _, r := range doc.Required {
 		info.required[r] = true
 	}
+	info.paths = pathParams(m.Parameters)
 	return info, nil
 }
 

@@ -18,12 +18,18 @@ import (
 // "fs.*" covers "fs.read" but not "fs"; "*" covers everything. A tool that
 // declares no permissions runs for every session.
 //
-// The zero Policy (or none) restricts nothing, so a worker configured
-// without one behaves as before permissions existed.
+// The allowlist restricts permission names; the risk classes (write,
+// delete, network: see ClassOf) are a second gate, closed by default: a
+// tool needing one runs only when the worker grants the class
+// (WithGrants), the session's rule or the policy grants it (Grant), or the
+// session's allowlist names the permission itself ("fs.write", "fs", "*").
+// The zero Policy (or none) restricts no names and grants no class.
 type Policy struct {
 	// Default is the allowlist of sessions no rule matches. nil allows
-	// everything; an empty list allows only tools that need nothing.
+	// every name; an empty list allows only tools that need nothing.
 	Default []string `json:"default"`
+	// Grant is the risk classes granted to sessions no rule matches.
+	Grant []string `json:"grant,omitempty"`
 	// Sessions are rules by session id, the first match wins.
 	Sessions []SessionRule `json:"sessions,omitempty"`
 }
@@ -33,6 +39,9 @@ type Policy struct {
 type SessionRule struct {
 	Match string   `json:"match"`
 	Allow []string `json:"allow"`
+	// Grant is the risk classes (write, delete, network, all) these
+	// sessions may use on top of the worker's --allow.
+	Grant []string `json:"grant,omitempty"`
 }
 
 // LoadPolicy reads a policy file: a JSON object with "default" and
@@ -46,7 +55,7 @@ func LoadPolicy(file string) (*Policy, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("permissions policy %s: %w (want {\"default\": [...], \"sessions\": [{\"match\": \"ci-*\", \"allow\": [...]}]})", file, err)
+		return nil, fmt.Errorf("permissions policy %s: %w (want {\"default\": [...], \"grant\": [...], \"sessions\": [{\"match\": \"ci-*\", \"allow\": [...], \"grant\": [\"write\"]}]})", file, err)
 	}
 	if err := p.Check(); err != nil {
 		return nil, fmt.Errorf("permissions policy %s: %w", file, err)
@@ -58,6 +67,9 @@ func LoadPolicy(file string) (*Policy, error) {
 func (p *Policy) Check() error {
 	if err := checkAllow(p.Default); err != nil {
 		return fmt.Errorf("default: %w", err)
+	}
+	if _, err := ParseGrants(p.Grant); err != nil {
+		return fmt.Errorf("grant: %w", err)
 	}
 	for i, r := range p.Sessions {
 		if r.Match == "" {
@@ -71,6 +83,9 @@ func (p *Policy) Check() error {
 		}
 		if err := checkAllow(r.Allow); err != nil {
 			return fmt.Errorf("sessions[%d] (%s): %w", i, r.Match, err)
+		}
+		if _, err := ParseGrants(r.Grant); err != nil {
+			return fmt.Errorf("sessions[%d] (%s): grant: %w", i, r.Match, err)
 		}
 	}
 	return nil
@@ -97,6 +112,22 @@ func (p *Policy) Allowed(session string) (allow []string, limited bool) {
 		}
 	}
 	return p.Default, p.Default != nil
+}
+
+// Grants returns the risk classes the session's rule (or, when none
+// matches, the policy) grants.
+func (p *Policy) Grants(session string) []string {
+	if p == nil {
+		return nil
+	}
+	for _, r := range p.Sessions {
+		if ok, _ := path.Match(r.Match, session); ok {
+			g, _ := ParseGrants(r.Grant)
+			return g
+		}
+	}
+	g, _ := ParseGrants(p.Grant)
+	return g
 }
 
 // Missing lists the permissions of need that allow does not cover, in

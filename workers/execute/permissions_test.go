@@ -61,16 +61,18 @@ func TestLoadPolicy(t *testing.T) {
 		}
 		return p
 	}
-	p, err := LoadPolicy(write(`{"default": ["fs.read"], "sessions": [{"match": "ci-*", "allow": ["net"]}]}`))
-	if err != nil || len(p.Sessions) != 1 || p.Default[0] != "fs.read" {
+	p, err := LoadPolicy(write(`{"default": ["fs.read"], "grant": ["delete"], "sessions": [{"match": "ci-*", "allow": ["net"], "grant": ["all"]}]}`))
+	if err != nil || len(p.Sessions) != 1 || p.Default[0] != "fs.read" || len(p.Grants("ci-1")) != 3 || p.Grants("other")[0] != "delete" {
 		t.Fatalf("%+v %v", p, err)
 	}
 	for doc, want := range map[string]string{
 		`{"defaults": []}`: "unknown field",
-		`{"sessions": [{"match": "[", "allow": []}]}`: "syntax error in pattern",
-		`{"sessions": [{"match": "a"}]}`:              "allow is missing",
-		`{"default": ["fs read"]}`:                    "no spaces",
-		`[]`:                                          "cannot unmarshal",
+		`{"sessions": [{"match": "[", "allow": []}]}`:                    "syntax error in pattern",
+		`{"sessions": [{"match": "a"}]}`:                                 "allow is missing",
+		`{"default": ["fs read"]}`:                                       "no spaces",
+		`{"grant": ["exec"]}`:                                            `grant: unknown grant "exec"`,
+		`{"sessions": [{"match": "a", "allow": [], "grant": ["root"]}]}`: `sessions[0] (a): grant: unknown grant "root"`,
+		`[]`: "cannot unmarshal",
 	} {
 		if _, err := LoadPolicy(write(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", doc, err, want)
@@ -102,7 +104,10 @@ func TestGuardPermissionsAndScope(t *testing.T) {
 		code    string
 		msg     string
 	}{
-		{"no policy: everything runs", nil, "s1", "files/touch", nil, false, "", ""},
+		{"no policy: reading runs", nil, "s1", "files/read", nil, false, "", ""},
+		{"no policy: writing is refused", nil, "s1", "files/touch", nil, false, CodePermissionDenied,
+			"tool files/touch needs write (permission fs.write), which session s1 is not granted: tools run read-only by default; grant it with --allow write"},
+		{"no policy, write granted", []Option{WithGrants(ClassWrite)}, "s1", "files/touch", nil, false, "", ""},
 		{"allowed permission", []Option{WithPermissions(policy)}, "s1", "files/read", nil, false, "", ""},
 		{"tool needing nothing", []Option{WithPermissions(policy)}, "s1", "misc/free", nil, false, "", ""},
 		{"missing permission", []Option{WithPermissions(policy)}, "s1", "files/touch", nil, false, CodePermissionDenied,

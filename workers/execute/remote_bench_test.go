@@ -26,7 +26,7 @@ func BenchmarkHTTPExecutor(b *testing.B) {
 	m := httpTool("t/bench", searchParams, schemas.Executor{Method: "POST",
 		URL: srv.URL + "/users/{name}/files?q={q}&tag={tags}", Headers: map[string]string{"X-Name": "{name}"},
 		Body: `{"query": "{q}", "n": "{n}"}`})
-	e := New(registry.New(m), nil, WithRetryBudget(0))
+	e := New(registry.New(m), nil, WithRetryBudget(0), WithGrants(ClassNetwork))
 	c := call("t/bench", map[string]any{"name": "a/b", "q": "x y", "n": 3, "tags": []any{"a", "b"}})
 	ctx := context.Background()
 	b.ReportAllocs()

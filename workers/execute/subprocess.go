@@ -21,6 +21,10 @@ func (e *Executor) runSubprocess(ctx context.Context, m schemas.Manifest, call s
 		return schemas.ToolOutput{}, err
 	}
 	env := buildEnv(x.Env, e.cfg.env, call.IntentID, IdempotencyKey(ctx, call))
+	runAs := e.cfg.proc.runAs
+	if runAs != nil && runAs.Home != "" {
+		env = setEnv(env, "HOME", runAs.Home)
+	}
 	bin, err := lookPath(argv[0], env)
 	if err != nil {
 		return schemas.ToolOutput{}, badCall(ErrUnsupported, "tool %s: command %q is not installed on this worker", m.ID, argv[0])
@@ -33,6 +37,13 @@ func (e *Executor) runSubprocess(ctx context.Context, m schemas.Manifest, call s
 			return schemas.ToolOutput{}, transient(err)
 		}
 		defer os.RemoveAll(tmp)
+		if runAs != nil {
+			// The tool's own scratch directory is the one place it may
+			// write to by default.
+			if err := os.Chown(tmp, int(runAs.UID), int(runAs.GID)); err != nil {
+				return schemas.ToolOutput{}, badCall(ErrUnsupported, "tool %s: give its scratch directory to --run-as %s: %w", m.ID, runAs.Name, err)
+			}
+		}
 		dir = tmp
 	case !filepath.IsAbs(dir):
 		return schemas.ToolOutput{}, badCall(ErrUnsupported, "tool %s: executor dir %q must be an absolute path", m.ID, dir)
@@ -65,13 +76,13 @@ func (e *Executor) runSubprocess(ctx context.Context, m schemas.Manifest, call s
 
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(runCtx, bin, argv[1:]...)
-	cmd.Args[0] = argv[0]
+	cmd := exec.CommandContext(runCtx, limitShell)
+	cmd.Args = limitedArgv(e.cfg.proc.limits, env, bin, argv[1:])
 	cmd.Env = env
 	cmd.Dir = dir
 	cmd.Stdout = outW
 	cmd.Stderr = errW
-	cmd.SysProcAttr = toolProcAttr()
+	cmd.SysProcAttr = toolProcAttr(runAs)
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 
 	start := time.Now()

@@ -14,7 +14,8 @@ import (
 
 // connect opens a session to srv with client. stderr, for stdio servers,
 // receives the end of the process's stderr.
-func connect(ctx context.Context, client *mcp.Client, srv Server, stderr *tailBuffer) (*mcp.ClientSession, error) {
+// cred, when set, is the user a stdio server runs as.
+func connect(ctx context.Context, client *mcp.Client, srv Server, stderr *tailBuffer, cred *syscall.Credential) (*mcp.ClientSession, error) {
 	if err := srv.Check(); err != nil {
 		return nil, err
 	}
@@ -34,7 +35,7 @@ func connect(ctx context.Context, client *mcp.Client, srv Server, stderr *tailBu
 		}
 		// Its own process group: a Ctrl-C meant for the worker does not
 		// kill the server under a call; Close ends it.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: cred}
 		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	}
 	cs, err := client.Connect(ctx, t, nil)

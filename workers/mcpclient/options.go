@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"log/slog"
+	"syscall"
 	"time"
 )
 
@@ -17,6 +18,7 @@ type config struct {
 	log            *slog.Logger
 	connectTimeout time.Duration
 	name, version  string
+	cred           *syscall.Credential // user stdio servers run as (WithRunAs)
 }
 
 func newConfig(opts []Option) config {
@@ -60,4 +62,11 @@ func WithClientInfo(name, version string) Option {
 			c.version = version
 		}
 	}
+}
+
+// WithRunAs starts stdio servers as the user uid:gid, with no
+// supplementary groups (the worker must be root), as subprocess tools run
+// with the worker's --run-as.
+func WithRunAs(uid, gid uint32) Option {
+	return func(c *config) { c.cred = &syscall.Credential{Uid: uid, Gid: gid, Groups: []uint32{}} }
 }

@@ -65,7 +65,7 @@ func (p *Pool) session(ctx context.Context, srv Server) (s *pooled, fresh bool, 
 		// The session outlives this call: its handshake is bounded by the
 		// connect timeout, not by the caller's deadline.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.cfg.connectTimeout)
-		s.cs, s.err = connect(cctx, p.client, srv, s.stderr)
+		s.cs, s.err = connect(cctx, p.client, srv, s.stderr, p.cfg.cred)
 		cancel()
 		close(s.ready)
 		if s.err != nil {

@@ -16,8 +16,8 @@ type Server struct {
 	// Command starts the server; it speaks MCP on its stdin and stdout.
 	Command []string `json:"command,omitempty"`
 	// Env lists the environment variables the server process gets from the
-	// worker (names) or fixed (NAME=value), on top of PATH, HOME, LANG,
-	// LC_ALL and TZ; nothing else of the worker's environment is passed.
+	// worker (names) or fixed (NAME=value), on top of PATH, HOME and LANG;
+	// nothing else of the worker's environment is passed.
 	Env []string `json:"env,omitempty"`
 	// Dir is the server process's working directory (absolute); empty: the
 	// worker's.

@@ -39,7 +39,7 @@ func Watch(ctx context.Context, srv Server, fn func(context.Context, []*mcp.Tool
 	for ctx.Err() == nil {
 		stderr := &tailBuffer{max: stderrTail}
 		cctx, cancel := context.WithTimeout(ctx, cfg.connectTimeout)
-		cs, err := connect(cctx, client, srv, stderr)
+		cs, err := connect(cctx, client, srv, stderr, cfg.cred)
 		cancel()
 		if err != nil {
 			if first {

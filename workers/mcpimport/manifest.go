@@ -65,6 +65,7 @@ func (s Source) Manifest(t *mcp.Tool) (schemas.Manifest, error) {
 	if title != "" && !strings.EqualFold(title, t.Name) {
 		m.Keywords = []string{title}
 	}
+	m.Permissions = annotationPermissions(t.Annotations)
 	if t.InputSchema != nil {
 		raw, err := json.Marshal(t.InputSchema)
 		if err != nil {
@@ -102,3 +103,33 @@ func sameServer(a, b mcpclient.Server) bool {
 	}
 	return strings.Join(a.Command, "\x00") == strings.Join(b.Command, "\x00")
 }
+
+// Permissions an MCP tool's annotations declare, so an execute worker's
+// deny-by-default gate (write, delete, network) sees what the server says
+// the tool does: not read-only → mcp.write; destructive (the MCP default
+// when not read-only) → mcp.delete; open world said outright →
+// mcp.network. A tool without annotations declares nothing, like any
+// manifest without permissions.
+func annotationPermissions(a *mcp.ToolAnnotations) []string {
+	if a == nil {
+		return nil
+	}
+	var perms []string
+	if !a.ReadOnlyHint {
+		perms = append(perms, PermWrite)
+		if a.DestructiveHint == nil || *a.DestructiveHint {
+			perms = append(perms, PermDelete)
+		}
+	}
+	if a.OpenWorldHint != nil && *a.OpenWorldHint {
+		perms = append(perms, PermNetwork)
+	}
+	return perms
+}
+
+// The permissions annotations map to.
+const (
+	PermWrite   = "mcp.write"
+	PermDelete  = "mcp.delete"
+	PermNetwork = "mcp.network"
+)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/registry/sign"
 )
 
 // Bucket is the JetStream KV bucket of the registry: one key per tool.
@@ -64,6 +65,9 @@ func (s *Store) Import(ctx context.Context, ms []schemas.Manifest, replace bool)
 			return rep, err
 		}
 		cur, err := s.kv.Get(ctx, Key(m.ID))
+		if err := s.checkSerial(ctx, m, cur, err); err != nil {
+			return rep, err
+		}
 		switch {
 		case errors.Is(err, jetstream.ErrKeyNotFound):
 			writes = append(writes, write{m: m, data: data, new: true})
@@ -90,6 +94,9 @@ func (s *Store) Import(ctx context.Context, ms []schemas.Manifest, replace bool)
 		if err != nil {
 			return rep, fmt.Errorf("write tool %q (another writer may have changed it; import again): %w", w.m.ID, err)
 		}
+		if err := s.raiseSerial(ctx, w.m); err != nil {
+			return rep, err
+		}
 		if w.new {
 			rep.Added = append(rep.Added, w.m.ID)
 		} else {
@@ -97,6 +104,28 @@ func (s *Store) Import(ctx context.Context, ms []schemas.Manifest, replace bool)
 		}
 	}
 	return rep, nil
+}
+
+// checkSerial refuses a signed manifest older than the highest serial seen
+// for its id (sign.ErrDowngrade). cur and getErr are the registered entry.
+func (s *Store) checkSerial(ctx context.Context, m schemas.Manifest, cur jetstream.KeyValueEntry, getErr error) error {
+	if m.Signature == nil {
+		return nil
+	}
+	var registered *schemas.Manifest
+	if getErr == nil {
+		if c, err := schemas.ValidateManifest(cur.Value()); err == nil {
+			registered = &c
+		}
+	}
+	mark, err := s.highestSerial(ctx, m.ID, registered)
+	if err != nil {
+		return err
+	}
+	if err := sign.CheckNotOlder(m, mark.serial, mark.hash == ContentHash(m)); err != nil {
+		return fmt.Errorf("import refused: %w", err)
+	}
+	return nil
 }
 
 // Remove deletes tools; it reports those that were not registered.
@@ -124,6 +153,9 @@ func (s *Store) List(ctx context.Context) ([]schemas.Manifest, error) {
 	for e := range w.Updates() {
 		if e == nil {
 			break
+		}
+		if !isToolKey(e.Key()) {
+			continue
 		}
 		m, err := decodeEntry(e)
 		if err != nil {
@@ -167,6 +199,9 @@ func (s *Store) Watch(ctx context.Context, initial func([]schemas.Manifest) erro
 					return err
 				}
 				first = nil
+				continue
+			}
+			if !isToolKey(e.Key()) {
 				continue
 			}
 			id, err := IDOfKey(e.Key())

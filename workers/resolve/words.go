@@ -147,3 +147,16 @@ var shapes = []struct {
 
 // freetextNames are parameter names that mean "the request itself".
 var freetextNames = setOf("query", "q", "text", "prompt", "message")
+
+// IsPathName reports whether a parameter's name says it takes a file
+// system path: one of its words is a path word ("path", "file", "dir",
+// "folder", "source", "dest", …; "inputFile", "output_dir"). The
+// executor confines the values of such parameters to its path roots.
+func IsPathName(name string) bool {
+	for _, w := range nameWords(name) {
+		if pathNames[w] {
+			return true
+		}
+	}
+	return false
+}

@@ -10,7 +10,7 @@ import (
 
 // Base is what every tool process gets from the worker's environment:
 // enough to find commands and speak the right locale, nothing secret.
-var Base = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ"}
+var Base = []string{"PATH", "HOME", "LANG"}
 
 // DefaultPath is used when the worker itself has no PATH.
 const DefaultPath = "/usr/local/bin:/usr/bin:/bin"

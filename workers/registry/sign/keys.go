@@ -51,7 +51,10 @@ func wipe(b []byte) {
 }
 
 // Trust is a set of public account keys whose signatures are accepted.
-type Trust struct{ keys map[string]bool }
+type Trust struct {
+	keys map[string]bool
+	rev  revocations // revoke.go
+}
 
 // NewTrust checks the keys: each must be a public account nkey ("A…").
 func NewTrust(keys ...string) (*Trust, error) {
@@ -78,7 +81,14 @@ func NewTrust(keys ...string) (*Trust, error) {
 }
 
 // Trusts reports whether signatures by the public key are accepted.
-func (t *Trust) Trusts(key string) bool { return t != nil && t.keys[key] }
+// A revoked key is not trusted.
+func (t *Trust) Trusts(key string) bool {
+	if t == nil || !t.keys[key] {
+		return false
+	}
+	revoked, _ := t.revoked(key)
+	return !revoked
+}
 
 // Len is how many keys are trusted.
 func (t *Trust) Len() int {
@@ -93,7 +103,7 @@ func (t *Trust) Len() int {
 func ReadKeys(path string) ([]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read trusted keys: %w", err)
+		return nil, fmt.Errorf("read keys: %w", err)
 	}
 	var out []string
 	for _, line := range bytes.Split(data, []byte("\n")) {

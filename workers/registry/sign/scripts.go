@@ -61,8 +61,45 @@ func Scripts(m schemas.Manifest) []string {
 		}
 		add(p)
 	}
+	// Declared files count whether or not they exist now, and wherever
+	// they are: the manifest says the tool runs them, so a missing one is
+	// refused at signing and at verification alike.
+	files, _ := DeclaredFiles(m)
+	for _, p := range files {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
 	sort.Strings(out)
 	return out
+}
+
+// DeclaredFiles are the executor's files (Executor.Files) as absolute
+// cleaned paths. A relative entry needs the executor's dir to be absolute;
+// the error names the entries that cannot be placed.
+func DeclaredFiles(m schemas.Manifest) ([]string, error) {
+	x := m.Executor
+	if x == nil {
+		return nil, nil
+	}
+	var out, bad []string
+	for _, f := range x.Files {
+		switch {
+		case f == "":
+			continue
+		case filepath.IsAbs(f):
+			out = append(out, filepath.Clean(f))
+		case filepath.IsAbs(x.Dir):
+			out = append(out, filepath.Join(x.Dir, f))
+		default:
+			bad = append(bad, f)
+		}
+	}
+	if len(bad) > 0 {
+		return out, fmt.Errorf("tool %s: executor files %q are relative but the executor has no absolute dir", m.ID, bad)
+	}
+	return out, nil
 }
 
 // constPaths are the absolute paths among the string consts of a

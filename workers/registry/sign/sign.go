@@ -25,8 +25,13 @@ var (
 )
 
 // Sign returns m signed by kp (an account key), with the hashes of the
-// scripts it runs. Any previous signature is replaced.
-func Sign(m schemas.Manifest, kp nkeys.KeyPair) (schemas.Manifest, error) {
+// scripts it runs and a serial (see WithSerial). Any previous signature is
+// replaced.
+func Sign(m schemas.Manifest, kp nkeys.KeyPair, opts ...Option) (schemas.Manifest, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	pub, err := kp.PublicKey()
 	if err != nil {
 		return m, fmt.Errorf("sign %s: %w", m.ID, err)
@@ -34,7 +39,10 @@ func Sign(m schemas.Manifest, kp nkeys.KeyPair) (schemas.Manifest, error) {
 	if !nkeys.IsValidPublicAccountKey(pub) {
 		return m, fmt.Errorf("sign %s: %s is not an account key", m.ID, pub)
 	}
-	sig := &schemas.Signature{Key: pub}
+	if _, err := DeclaredFiles(m); err != nil {
+		return m, fmt.Errorf("sign: %w", err)
+	}
+	sig := &schemas.Signature{Key: pub, Serial: o.serial(m)}
 	for _, p := range Scripts(m) {
 		h, err := hashFile(p)
 		if err != nil {
@@ -71,6 +79,12 @@ func Verify(m schemas.Manifest, t *Trust) error {
 	}
 	if !nkeys.IsValidPublicAccountKey(s.Key) {
 		return fmt.Errorf("tool %s: %w: signer %q is not a public account nkey", m.ID, ErrBadSignature, s.Key)
+	}
+	if revoked, err := t.revoked(s.Key); revoked {
+		if err != nil {
+			return fmt.Errorf("tool %s: %w: %v", m.ID, ErrRevoked, err)
+		}
+		return fmt.Errorf("tool %s: %w %s (on this worker's revocation list)", m.ID, ErrRevoked, s.Key)
 	}
 	if !t.Trusts(s.Key) {
 		return fmt.Errorf("tool %s: %w %s (not in this worker's --trusted-keys)", m.ID, ErrUntrusted, s.Key)

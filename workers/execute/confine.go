@@ -1,0 +1,210 @@
+package execute
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/resolve"
+)
+
+// ErrPathNotAllowed: a path argument resolves (after symlinks) outside the
+// worker's path roots.
+var ErrPathNotAllowed = errors.New("path not allowed")
+
+// CodePathNotAllowed is the result code of ErrPathNotAllowed.
+const CodePathNotAllowed = "path_not_allowed"
+
+// DefaultPathRoots are the roots path arguments are confined to when the
+// worker sets none: its working directory and /tmp (and $TMPDIR, where
+// tools get their scratch directories, if that is elsewhere). A worker
+// started in / (a service manager's default) does not get the whole file
+// system that way: only an explicit --path-root / lifts the confinement.
+func DefaultPathRoots() []string {
+	var roots []string
+	if wd, err := os.Getwd(); err == nil && realPath(wd) != "/" {
+		roots = append(roots, wd)
+	}
+	roots = append(roots, "/tmp")
+	if tmp := filepath.Clean(os.TempDir()); tmp != "/tmp" {
+		roots = append(roots, tmp)
+	}
+	return roots
+}
+
+// WithPathRoots confines path arguments of local tools (subprocess and
+// MCP servers started as a command) to the given directories, replacing
+// DefaultPathRoots. "/" lifts the confinement.
+func WithPathRoots(roots ...string) Option {
+	return func(c *config) { c.roots, c.rootsSet = roots, true }
+}
+
+// pathRoots are the roots resolved once: absolute, after symlinks (a root
+// that does not exist is kept as written, cleaned).
+type pathRoots []string
+
+func newPathRoots(roots []string) (pathRoots, error) {
+	var out pathRoots
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return nil, fmt.Errorf("path root %q: %w", r, err)
+		}
+		real := realPath(abs)
+		if !slices.Contains(out, real) {
+			out = append(out, real)
+		}
+	}
+	return out, nil
+}
+
+func (r pathRoots) String() string { return strings.Join(r, ", ") }
+
+// contains reports whether the resolved path p is a root or under one.
+func (r pathRoots) contains(p string) bool {
+	for _, root := range r {
+		if root == "/" || p == root || strings.HasPrefix(p, root+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// realPath resolves p (absolute) the way the kernel will when the tool
+// opens it: component by component, following each symlink, with ".."
+// taken from the real parent. The part that does not exist yet (a file a
+// tool will create) is appended as written.
+func realPath(p string) string {
+	cur := "/"
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		switch part {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, part)
+		real, err := filepath.EvalSymlinks(next)
+		if err != nil {
+			// Missing (or unreadable): no symlink of ours can be in the
+			// rest, which is taken lexically.
+			return filepath.Join(append([]string{next}, parts[i+1:]...)...)
+		}
+		cur = real
+	}
+	return cur
+}
+
+// pathParams lists the parameters of a schema that take paths: those with
+// "format": "path" or "x-path": true, and those whose name says so
+// (resolve.IsPathName: "path", "file", "output_dir", …) unless they set
+// "x-path": false. Strings and arrays of strings are checked.
+func pathParams(params json.RawMessage) map[string]bool {
+	if len(params) == 0 {
+		return nil
+	}
+	var doc struct {
+		Properties map[string]struct {
+			Format string `json:"format"`
+			XPath  *bool  `json:"x-path"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(params, &doc) != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for name, p := range doc.Properties {
+		switch {
+		case p.XPath != nil:
+			if *p.XPath {
+				out[name] = true
+			}
+		case p.Format == "path", resolve.IsPathName(name):
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// localTool reports whether x runs on this machine with the worker's file
+// system: a subprocess, or an MCP server started as a command.
+func localTool(x *schemas.Executor) bool {
+	return x != nil && (x.Kind == schemas.ExecSubprocess || x.Kind == schemas.ExecMCP && len(x.Command) > 0)
+}
+
+// confinePaths refuses a call of a local tool whose path arguments leave
+// the roots. base is where relative paths start: the executor's dir, or
+// for a subprocess without one its fresh scratch directory under the
+// temporary directory.
+func (e *Executor) confinePaths(m schemas.Manifest, params map[string]any, info *paramInfo) error {
+	if !localTool(m.Executor) || slices.Contains(e.roots, "/") {
+		return nil
+	}
+	names := info.paths
+	if len(names) == 0 {
+		return nil
+	}
+	base := m.Executor.Dir
+	if !filepath.IsAbs(base) {
+		if m.Executor.Kind == schemas.ExecSubprocess {
+			base = filepath.Join(os.TempDir(), "toolyard-"+filepath.Base(m.ID)+"-scratch")
+		} else if wd, err := os.Getwd(); err == nil {
+			base = wd
+		}
+	}
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, name := range keys {
+		for _, v := range stringsOf(params[name]) {
+			if v == "" || v == "-" {
+				continue // "-" is standard input to most commands
+			}
+			p := v
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(base, p)
+			}
+			if real := realPath(p); !e.roots.contains(real) {
+				e.cfg.log.Info("tool refused: path outside the roots", "tool", m.ID, "parameter", name, "resolved", real)
+				shown := ""
+				if real != v {
+					shown = " (resolves to " + real + ")"
+				}
+				return badCall(ErrPathNotAllowed, "tool %s: %s=%s%s is outside the allowed path roots (%s); paths are confined after following symlinks; allow another directory with --path-root DIR",
+					m.ID, name, v, shown, e.roots)
+			}
+		}
+	}
+	return nil
+}
+
+func stringsOf(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []any:
+		var out []string
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	case []string:
+		return x
+	}
+	return nil
+}

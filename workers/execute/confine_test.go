@@ -1,0 +1,141 @@
+package execute
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+func TestRealPath(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(dir, "etc-link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("sub", filepath.Join(dir, "rel-link")); err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		dir + "/sub/file":            dir + "/sub/file",
+		dir + "/missing/a/b":         dir + "/missing/a/b",
+		dir + "/etc-link/shadow":     "/etc/shadow",
+		dir + "/rel-link/x":          dir + "/sub/x",
+		dir + "/sub/../sub/./x":      dir + "/sub/x",
+		dir + "/etc-link/../passwd":  "/passwd", // .. is taken from the link's target, as the kernel does
+		dir + "/../../../etc/shadow": "/etc/shadow",
+	} {
+		if got := realPath(in); got != want {
+			t.Errorf("realPath(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestPathParams(t *testing.T) {
+	got := pathParams([]byte(`{"type":"object","properties":{
+		"path":{"type":"string"}, "output_dir":{"type":"string"}, "inputFile":{"type":"string"},
+		"where":{"type":"string","format":"path"}, "file_id":{"type":"string","x-path":false},
+		"anything":{"type":"string","x-path":true}, "text":{"type":"string"}, "lines":{"type":"integer"}}}`))
+	for _, name := range []string{"path", "output_dir", "inputFile", "where", "anything"} {
+		if !got[name] {
+			t.Errorf("%s is not a path parameter: %v", name, got)
+		}
+	}
+	for _, name := range []string{"file_id", "text", "lines"} {
+		if got[name] {
+			t.Errorf("%s is a path parameter", name)
+		}
+	}
+}
+
+// Path arguments of local tools stay inside the roots after symlinks;
+// every refusal names the allowed roots and the flag, and nothing runs.
+func TestConfinePaths(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	inside := filepath.Join(root, "data.txt")
+	if err := os.WriteFile(inside, []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(root, "escape")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(inside, filepath.Join(root, "alias.txt")); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(root, "ran")
+	pathSchema := `{"type":"object","required":["path"],"properties":{"path":{"type":"string"}}}`
+	count := tool("files/count", pathSchema, "/bin/sh", "-c", `echo ran >> `+marker+`; wc -l < "$0"`, "{path}")
+	many := tool("files/many", `{"type":"object","properties":{"files":{"type":"array","items":{"type":"string"}}}}`, "echo", "{files}")
+	optOut := tool("files/id", `{"type":"object","properties":{"file":{"type":"string","x-path":false}}}`, "echo", "{file}")
+	web := schemas.Manifest{ID: "web/get", Description: "remote", Parameters: []byte(pathSchema),
+		Executor: &schemas.Executor{Kind: schemas.ExecHTTP, URL: "http://127.0.0.1:1/{path}"}}
+	tools := []schemas.Manifest{count, many, optOut, web}
+
+	tests := []struct {
+		name  string
+		roots []string
+		tool  string
+		args  map[string]any
+		msg   string // "" when it runs
+	}{
+		{"inside a root", []string{root}, "files/count", map[string]any{"path": inside}, ""},
+		{"symlink inside the root", []string{root}, "files/count", map[string]any{"path": filepath.Join(root, "alias.txt")}, ""},
+		{"/etc/shadow", []string{root}, "files/count", map[string]any{"path": "/etc/shadow"},
+			"path=/etc/shadow is outside the allowed path roots (" + root + "); paths are confined after following symlinks; allow another directory with --path-root DIR"},
+		{"/proc/self/environ", []string{root, "/tmp"}, "files/count", map[string]any{"path": "/proc/self/environ"}, "is outside the allowed path roots (" + root + ", /tmp)"},
+		{"symlink escape", []string{root}, "files/count", map[string]any{"path": filepath.Join(root, "escape", "shadow")},
+			"path=" + filepath.Join(root, "escape", "shadow") + " (resolves to /etc/shadow) is outside"},
+		{"../ escape from the scratch dir", []string{"/tmp"}, "files/count", map[string]any{"path": "../../../../etc/passwd"}, "(resolves to /etc/passwd)"},
+		{"relative inside the scratch dir", []string{os.TempDir()}, "files/count", map[string]any{"path": "notes.txt"}, "exit status"},
+		{"root / lifts it", []string{"/"}, "files/count", map[string]any{"path": "/etc/hostname"}, ""},
+		{"array elements", []string{root}, "files/many", map[string]any{"files": []any{inside, "/etc/passwd"}}, "files=/etc/passwd is outside"},
+		{"x-path false opts out", []string{root}, "files/id", map[string]any{"file": "/etc/passwd"}, ""},
+		{"remote tools are not confined", []string{root}, "web/get", map[string]any{"path": "/etc/passwd"}, "connection refused"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_ = os.Remove(marker)
+			e := newExecutor(t, tools, WithPathRoots(tc.roots...), WithGrants(ClassNetwork), WithRetryBudget(0))
+			_, err := run(t, e, call(tc.tool, tc.args))
+			if tc.msg == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("err = %v, want it to contain %q", err, tc.msg)
+			}
+			if errors.Is(err, ErrPathNotAllowed) {
+				if errorCode(err) != CodePathNotAllowed {
+					t.Errorf("code %s", errorCode(err))
+				}
+				if _, statErr := os.Stat(marker); statErr == nil {
+					t.Fatal("a refused tool ran")
+				}
+			}
+		})
+	}
+}
+
+func TestDefaultPathRoots(t *testing.T) {
+	wd, _ := os.Getwd()
+	got := DefaultPathRoots()
+	if len(got) < 2 || got[0] != wd || got[1] != "/tmp" {
+		t.Fatalf("DefaultPathRoots() = %q, want the working directory and /tmp first", got)
+	}
+}
+
+// A worker started in / keeps /tmp only: the working directory default
+// must not lift the confinement.
+func TestDefaultPathRootsFromSlash(t *testing.T) {
+	t.Chdir("/")
+	if got := DefaultPathRoots(); len(got) == 0 || got[0] != "/tmp" {
+		t.Fatalf("DefaultPathRoots() in / = %q, want /tmp first and no /", got)
+	}
+}
