@@ -94,3 +94,16 @@ func credsName(file string) string {
 	}
 	return "the credentials in " + file
 }
+
+// toolConnector opens the NATS-request tools' connection with --tool-creds
+// (none given: the stage's own connection).
+func (g *globalFlags) toolConnector(f *guardFlags) func() (*nats.Conn, error) {
+	return func() (*nats.Conn, error) {
+		if f.toolCreds == "" {
+			return nil, nil
+		}
+		tg := *g
+		tg.conn.creds = f.toolCreds
+		return tg.connect("toolyard-tools")
+	}
+}

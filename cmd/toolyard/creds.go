@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/pipeline"
@@ -17,8 +18,8 @@ import (
 // credsDir is where 'up' writes the role credentials, under the data dir.
 const credsDir = "creds"
 
-// writeRoleCreds (re)writes DATA/creds/admin.creds and worker.creds, so
-// they always carry this version's permissions.
+// writeRoleCreds (re)writes DATA/creds/admin.creds, worker.creds and
+// tools.creds, so they always carry this version's permissions.
 func writeRoleCreds(dataDir string, keys *auth.Keys) error {
 	worker, err := roles.Worker()
 	if err != nil {
@@ -30,6 +31,7 @@ func writeRoleCreds(dataDir string, keys *auth.Keys) error {
 	}{
 		{"admin.creds", auth.User{Name: "toolyard-admin", Permissions: roles.Admin()}},
 		{"worker.creds", auth.User{Name: "toolyard-worker", Permissions: worker}},
+		{"tools.creds", auth.User{Name: "toolyard-tools", Permissions: roles.Tools()}},
 	} {
 		c, err := keys.Mint(u.user)
 		if err != nil {
@@ -202,4 +204,14 @@ Keep DATA private: whoever has DATA/auth/account.nk can mint credentials.`,
 	cmd.Flags().StringVar(&data, "data", pipeline.DefaultDataDir(), "directory of the keys (DATA/auth) and role credentials (DATA/creds)")
 	cmd.Flags().StringVar(&out, "out", "", "file to write the configuration to (default: standard output)")
 	return cmd
+}
+
+// embeddedToolConn connects NATS-request tools in-process with the tools
+// role: their subjects cannot reach a stream, a bucket or a stage.
+func embeddedToolConn(srv *pipeline.Server) (*nats.Conn, error) {
+	c, err := srv.Keys().Mint(auth.User{Name: "toolyard-tools", Permissions: roles.Tools()})
+	if err != nil {
+		return nil, err
+	}
+	return srv.Connect(c.Option(), nats.CustomInboxPrefix(roles.ToolsInbox), nats.Name("toolyard-tools"))
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/pflag"
 
@@ -25,7 +26,11 @@ type guardFlags struct {
 	confine         confineFlags
 	allow           []string
 	policyFile      string
-	fs              *pflag.FlagSet
+	toolCreds       string
+	// toolConn opens the connection NATS-request tools publish on (nil:
+	// the stage's own); set by the command, which knows how to connect.
+	toolConn func() (*nats.Conn, error)
+	fs       *pflag.FlagSet
 }
 
 func (f *guardFlags) register(fl *pflag.FlagSet) {
@@ -36,6 +41,7 @@ func (f *guardFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&f.revokedKeys, "revoked-keys", nil, "public keys whose tool signatures are refused (revoked_key) even if trusted, comma-separated")
 	fl.StringVar(&f.revokedKeysFile, "revoked-keys-file", "", "revocation list: public keys, one per line (# comments); re-read whenever it changes, so revoking needs no restart")
 	f.confine.register(fl)
+	fl.StringVar(&f.toolCreds, "tool-creds", "", "credential of the connection NATS-request tools publish on (DATA/creds/tools.creds: any subject outside Toolyard's and the server's namespaces); default: the worker's own connection, whose credential allows no tool subjects")
 	fl.StringSliceVar(&f.allow, "allow-permissions", nil, "permissions every session's tools may need (e.g. fs.read,net; \"fs\" covers fs.read and fs.write; * all); a tool needing others is answered permission_denied. Unset: every permission name is allowed (write, delete and network still need --allow); empty (--allow-permissions=\"\"): only tools needing none run")
 	fl.StringVar(&f.policyFile, "permissions-file", "", `per-session permissions, JSON: {"default": ["fs.read"], "grant": [], "sessions": [{"match": "ci-*", "allow": ["fs", "net"], "grant": ["write", "network"]}]} (first matching glob wins; --allow-permissions replaces "default"; "grant" adds risk classes to --allow's; an allow entry naming a permission grants it too)`)
 }
@@ -43,7 +49,17 @@ func (f *guardFlags) register(fl *pflag.FlagSet) {
 // options are the execute options the flags set; nats tools get js's
 // connection.
 func (f *guardFlags) options(js jetstream.JetStream, log *slog.Logger) ([]execute.Option, error) {
-	opts := []execute.Option{execute.WithNATS(js.Conn())}
+	nc := js.Conn()
+	if f.toolConn != nil {
+		tc, err := f.toolConn()
+		if err != nil {
+			return nil, fmt.Errorf("connection for NATS-request tools: %w", err)
+		}
+		if tc != nil {
+			nc = tc
+		}
+	}
+	opts := []execute.Option{execute.WithNATS(nc)}
 	copts, err := f.confine.options(log)
 	if err != nil {
 		return nil, err

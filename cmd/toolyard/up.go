@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
@@ -58,6 +59,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 			var ops *pipeline.Ops
 			creds := g.conn.credsFile()
 			if external {
+				sf.guard.toolConn = g.toolConnector(&sf.guard)
 				nc, err := g.connect("toolyard-up")
 				if err != nil {
 					return err
@@ -86,6 +88,12 @@ With --external, no server is embedded: the stages run against --nats.`,
 					return err
 				}
 				creds = filepath.Join(data, credsDir, "admin.creds")
+				sf.guard.toolConn = func() (*nats.Conn, error) {
+					if sf.guard.toolCreds != "" {
+						return g.toolConnector(&sf.guard)()
+					}
+					return embeddedToolConn(srv)
+				}
 				nc, err := srv.Connect()
 				if err != nil {
 					return err

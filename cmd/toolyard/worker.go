@@ -60,6 +60,7 @@ resolve, multiple_matches to choose, weak_matches and not_found to answer.`,
 			if err != nil {
 				return err
 			}
+			sf.guard.toolConn = g.toolConnector(&sf.guard)
 			set, err := sf.followRegistry(ctx, js, false, log)
 			if err != nil {
 				return err

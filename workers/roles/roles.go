@@ -122,26 +122,26 @@ func Worker(stages ...string) (jwt.Permissions, error) {
 			"$JS.API.CONSUMER.INFO."+c, "$JS.API.CONSUMER.MSG.NEXT."+c, "$JS.ACK."+c+".>",
 		)
 	}
-	if slices.Contains(stages, bind.StageExecute) {
-		// NATS-request tools publish to the subjects their manifests name,
-		// which no allow list can know: everything is allowed, and what a
-		// tool must never reach is denied (a deny wins over an allow).
-		p.Pub.Allow.Add(">")
-		p.Pub.Deny.Add(
-			"$KV."+registry.Bucket+".>", "$KV."+models.Bucket+".>", "$O."+models.ObjectBucket+".>",
-			"$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.UPDATE.>", "$JS.API.STREAM.MSG.DELETE.>",
-			"$SYS.>", "agent.>", service.Name+".>",
-		)
-		for st, stream := range StageStreams {
-			c := stream + "." + st
-			p.Pub.Deny.Add("$JS.API.CONSUMER.DELETE." + c)
-			if !slices.Contains(stages, st) {
-				p.Pub.Deny.Add("$JS.API.CONSUMER.CREATE."+c, "$JS.API.CONSUMER.CREATE."+c+".>", "$JS.API.CONSUMER.DURABLE.CREATE."+c,
-					"$JS.API.CONSUMER.MSG.NEXT."+c, "$JS.ACK."+c+".>")
-			}
-		}
-	}
 	return p, nil
+}
+
+// ToolsInbox is the reply-subject prefix of the tools credential: outside
+// _INBOX, so a tool's connection cannot read other clients' replies.
+const ToolsInbox = "_TOOLS_INBOX"
+
+// Tools may call NATS-request tools: publish to the subjects manifests name,
+// which no allow list can know, so everything is allowed but Toolyard's own
+// namespaces and the server's; replies arrive on ToolsInbox only. The
+// execute stage publishes tool requests on a connection of its own with
+// this credential, so a tool's subject can never reach a stream, a bucket
+// or another stage's work.
+func Tools() jwt.Permissions {
+	var p jwt.Permissions
+	p.Pub.Allow.Add(">")
+	p.Pub.Deny.Add("$JS.>", "$KV.>", "$O.>", "$SYS.>", "$SRV.>", "_INBOX.>", ToolsInbox+".>",
+		"agent.>", "pipe.>", "result.>", "audit.>", "dlq.>", service.Name+".>")
+	p.Sub.Allow.Add(ToolsInbox + ".>")
+	return p
 }
 
 // AgentInbox is the reply-subject prefix of an agent's credential: its

@@ -1,0 +1,86 @@
+package auth_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nats-io/jwt/v2"
+
+	"github.com/toolyard/toolyard/pipeline/auth"
+)
+
+func TestKeysAreCreatedOncePrivately(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := auth.LoadKeys(dir); err == nil {
+		t.Fatal("LoadKeys created keys")
+	}
+	k1, err := auth.LoadOrCreateKeys(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k2, err := auth.LoadOrCreateKeys(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k1.AccountPublicKey() != k2.AccountPublicKey() {
+		t.Fatal("a second start made new keys")
+	}
+	fi, err := os.Stat(filepath.Join(dir, auth.KeysDir))
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("key directory: %v %v", fi.Mode(), err)
+	}
+	for _, f := range []string{"operator.nk", "account.nk", "system.nk"} {
+		fi, err := os.Stat(filepath.Join(dir, auth.KeysDir, f))
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("%s: %v %v", f, fi.Mode(), err)
+		}
+	}
+}
+
+func TestMintedCredentials(t *testing.T) {
+	k, err := auth.LoadOrCreateKeys(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var perms jwt.Permissions
+	perms.Sub.Allow.Add("_INBOX.alice.>")
+	perms.Pub.Allow.Add("agent.output.alice")
+	c, err := k.Mint(auth.User{Name: "agent:alice", Permissions: perms, TTL: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uc, err := jwt.DecodeUserClaims(c.JWT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uc.Issuer != k.AccountPublicKey() || uc.Expires < time.Now().Add(59*time.Minute).Unix() || !uc.Pub.Allow.Contains("agent.output.alice") {
+		t.Fatalf("claims %+v", uc)
+	}
+	file := filepath.Join(t.TempDir(), "a.creds")
+	if err := c.WriteFile(file); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(file); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("credential file mode %v", fi.Mode())
+	}
+	if p, err := auth.InboxPrefix(file); err != nil || p != "_INBOX.alice" {
+		t.Fatalf("inbox prefix %q %v", p, err)
+	}
+	admin, _ := k.Mint(auth.User{Name: "admin"})
+	adminFile := filepath.Join(t.TempDir(), "admin.creds")
+	if err := admin.WriteFile(adminFile); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := auth.InboxPrefix(adminFile); err != nil || p != "" {
+		t.Fatalf("admin inbox prefix %q %v", p, err)
+	}
+	tr, err := k.Trust()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Accounts) != 2 || tr.Accounts[k.AccountPublicKey()] == "" {
+		t.Fatalf("trust %+v", tr)
+	}
+}
