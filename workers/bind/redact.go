@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -58,23 +59,52 @@ func SecretValues(params map[string]any, toolSchemas ...json.RawMessage) []strin
 // redaction mark itself ("token", "auth.password"): the call was recorded
 // with its secrets removed and is being sent again.
 func RedactedSecrets(params map[string]any, toolSchemas ...json.RawMessage) []string {
+	// The mark is swapped for a value no call holds, so that a secret
+	// parameter that held it tells from one that is redacted now.
+	swapped, ok := swapMark(params).(map[string]any)
+	if !ok {
+		return nil
+	}
 	var out []string
-	markedPaths(params, RedactParameters(params, toolSchemas...), "", &out)
+	markedPaths(swapped, RedactParameters(swapped, toolSchemas...), "", &out)
 	sort.Strings(out)
 	return out
 }
 
-// markedPaths gathers the paths where red replaced a value of orig that
-// is or holds Redacted.
+// swappedMark stands in for Redacted while RedactedSecrets looks for it.
+const swappedMark = "\x00toolyard:redacted\x00"
+
+// swapMark copies v with every string equal to Redacted swapped.
+func swapMark(v any) any {
+	switch x := v.(type) {
+	case string:
+		if x == Redacted {
+			return swappedMark
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = swapMark(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = swapMark(e)
+		}
+		return out
+	}
+	return v
+}
+
+// markedPaths gathers the paths where red redacted a value of orig that
+// is or holds the swapped mark.
 func markedPaths(orig, red any, path string, out *[]string) {
 	if s, ok := red.(string); ok && s == Redacted {
 		var vals []string
 		gatherAll(orig, &vals)
-		for _, v := range vals {
-			if v == Redacted {
-				*out = append(*out, strings.TrimPrefix(path, "."))
-				return
-			}
+		if slices.Contains(vals, swappedMark) {
+			*out = append(*out, strings.TrimPrefix(path, "."))
 		}
 		return
 	}

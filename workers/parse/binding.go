@@ -35,6 +35,7 @@ func Stage(p *Parser) pipeline.Stage {
 		},
 		Handler: handler(p, func() *join.Store { return pending }),
 		Reject:  bind.Rejecter(bind.StageParse),
+		Secrets: p.Secrets,
 	}
 }
 
@@ -120,6 +121,7 @@ func parsedOuts(out schemas.AgentOutput, parsed Parsed, redact func(schemas.Audi
 		if err != nil {
 			return nil, err
 		}
+		next.Secret = true // the executor needs the call's secret arguments
 		outs = append(outs, next, bind.Audit(redact(schemas.AuditRecord{
 			SessionID: out.SessionID, ToolID: c.ToolID, Parameters: c.Parameters,
 			Stage: bind.StageParse, IntentID: c.IntentID, MessageID: out.MessageID, Decision: "direct_call", Result: "parsed",

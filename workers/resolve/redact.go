@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/registry"
@@ -18,4 +19,18 @@ func auditSchemas(reg *registry.Registry, tool schemas.Manifest, calledID string
 		}
 	}
 	return out
+}
+
+// errArgs are the arguments a failed resolution had read: their secret
+// values must be scrubbed from the error result, which may quote them.
+func errArgs(err error) map[string]any {
+	var missing *MissingError
+	var invalid *InvalidError
+	switch {
+	case errors.As(err, &missing):
+		return missing.Found
+	case errors.As(err, &invalid):
+		return invalid.Args
+	}
+	return nil
 }

@@ -130,11 +130,17 @@ func (s *Set) Registry() *registry.Registry { return s.registry }
 // Engine is the set's discovery engine.
 func (s *Set) Engine() *discover.Engine { return s.engine }
 
+// parser is the parse stage's parser, which redacts direct calls' secret
+// arguments with the live registry's schemas.
+func (s *Set) parser() *parse.Parser {
+	return parse.New(append([]parse.Option{parse.WithAuditSchemas(s.paramSchemas)}, s.cfg.Parse...)...)
+}
+
 // Stage returns the named stage.
 func (s *Set) Stage(name string) (pipeline.Stage, error) {
 	switch name {
 	case bind.StageParse:
-		return parse.Stage(parse.New(append([]parse.Option{parse.WithAuditSchemas(s.paramSchemas)}, s.cfg.Parse...)...)), nil
+		return parse.Stage(s.parser()), nil
 	case bind.StageDiscover:
 		return discover.Stage(s.engine), nil
 	case bind.StageRoute:
