@@ -17,6 +17,11 @@ var inFlight = struct {
 	set map[*Scrubber]int
 }{set: map[*Scrubber]int{}}
 
+// HoldSecrets scrubs s's secrets (and those added to it later) from every
+// log line written through RedactLogs until release: for handlers that run
+// outside the stage runner, such as request/reply endpoints.
+func HoldSecrets(s *Scrubber) (release func()) { return holdSecrets(s) }
+
 // holdSecrets scrubs s's secrets from every log line until release.
 func holdSecrets(s *Scrubber) (release func()) {
 	inFlight.Lock()

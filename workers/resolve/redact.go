@@ -21,8 +21,11 @@ func auditSchemas(reg *registry.Registry, tool schemas.Manifest, calledID string
 	return out
 }
 
-// errArgs are the arguments a failed resolution had read: their secret
-// values must be scrubbed from the error result, which may quote them.
+// ErrorArgs are the arguments a failed resolution had read (nil for other
+// errors): their secret values must be scrubbed from the error result,
+// which may quote them.
+func ErrorArgs(err error) map[string]any { return errArgs(err) }
+
 func errArgs(err error) map[string]any {
 	var missing *MissingError
 	var invalid *InvalidError
