@@ -89,7 +89,7 @@ func TestSecretsStayInTheExecutor(t *testing.T) {
 
 	const session = "sec"
 	paths := []struct {
-		mode, token        string
+		mode, token          string
 		wantStatus, wantCode string
 	}{
 		{"ok", itArgSecret, schemas.StatusExecuted, ""},
