@@ -66,7 +66,8 @@ esac
 // A tool given a secret argument and an environment secret runs through
 // every path — success, a large output, a tool error, a validation error,
 // a timeout, a dead letter after its deliveries ran out, and the replay of
-// that dead letter — and then no stream, bucket, object or log holds
+// that dead letter, in direct calls, and success and tool error in plain
+// words (token=…) — and then no stream, bucket, object or log holds
 // either secret, except the agent outputs the test itself published.
 func TestSecretsStayInTheExecutor(t *testing.T) {
 	t.Setenv("TY_IT_SECRET", itEnvSecret)
@@ -91,17 +92,23 @@ func TestSecretsStayInTheExecutor(t *testing.T) {
 	paths := []struct {
 		mode, token          string
 		wantStatus, wantCode string
+		plain                bool // written in plain words, not as a direct call
 	}{
-		{"ok", itArgSecret, schemas.StatusExecuted, ""},
-		{"big", itArgSecret, schemas.StatusExecuted, ""},
-		{"fail", itArgSecret, schemas.StatusError, bind.CodeToolFailed},
-		{"ok", itArgSecret + "!", schemas.StatusError, bind.CodeInvalidArgs}, // the pattern refuses it
-		{"sleep", itArgSecret, schemas.StatusError, bind.CodeToolFailed},     // timed out
-		{"tempfail", itArgSecret, schemas.StatusError, bind.CodeGaveUp},      // dead-lettered
+		{"ok", itArgSecret, schemas.StatusExecuted, "", false},
+		{"big", itArgSecret, schemas.StatusExecuted, "", false},
+		{"fail", itArgSecret, schemas.StatusError, bind.CodeToolFailed, false},
+		{"ok", itArgSecret + "!", schemas.StatusError, bind.CodeInvalidArgs, false}, // the pattern refuses it
+		{"sleep", itArgSecret, schemas.StatusError, bind.CodeToolFailed, false},     // timed out
+		{"tempfail", itArgSecret, schemas.StatusError, bind.CodeGaveUp, false},      // dead-lettered
+		{"ok", itArgSecret, schemas.StatusExecuted, "", true},
+		{"fail", itArgSecret, schemas.StatusError, bind.CodeToolFailed, true},
 	}
 	var published []string
 	for i, p := range paths {
 		text := fmt.Sprintf(`Logging in. <tool_call name="test/secret">{"mode": %q, "token": %q}</tool_call>`, p.mode, p.token)
+		if p.plain {
+			text = fmt.Sprintf("Logging in. [TOOL: log in to the test service with mode=%s token=%s]", p.mode, p.token)
+		}
 		publishOutput(t, js, schemas.AgentOutput{V: schemas.Version, SessionID: session, MessageID: fmt.Sprintf("path-%d", i), Text: text})
 		published = append(published, text)
 	}

@@ -121,7 +121,6 @@ func parsedOuts(out schemas.AgentOutput, parsed Parsed, redact func(schemas.Audi
 		if err != nil {
 			return nil, err
 		}
-		next.Secret = true // the executor needs the call's secret arguments
 		outs = append(outs, next, bind.Audit(redact(schemas.AuditRecord{
 			SessionID: out.SessionID, ToolID: c.ToolID, Parameters: c.Parameters,
 			Stage: bind.StageParse, IntentID: c.IntentID, MessageID: out.MessageID, Decision: "direct_call", Result: "parsed",

@@ -75,8 +75,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			if err != nil {
 				return nil, err
 			}
-			next.Secret = true // the executor needs the call's secret arguments
-			return []pipeline.Out{next, bind.Audit(audit)}, nil
+				return []pipeline.Out{next, bind.Audit(audit)}, nil
 		},
 	}
 }

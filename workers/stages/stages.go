@@ -136,8 +136,20 @@ func (s *Set) parser() *parse.Parser {
 	return parse.New(append([]parse.Option{parse.WithAuditSchemas(s.paramSchemas)}, s.cfg.Parse...)...)
 }
 
-// Stage returns the named stage.
+// Stage returns the named stage, with the secrets of its inputs listed
+// for the runner: the stage's own (secret arguments of calls, tools'
+// environment secrets) and the values an intent names for a secret
+// parameter of any tool (cueSecrets).
 func (s *Set) Stage(name string) (pipeline.Stage, error) {
+	st, err := s.stage(name)
+	if err != nil {
+		return st, err
+	}
+	st.Secrets = withCues(st.Secrets, s.cueSecrets)
+	return st, nil
+}
+
+func (s *Set) stage(name string) (pipeline.Stage, error) {
 	switch name {
 	case bind.StageParse:
 		return parse.Stage(s.parser()), nil
