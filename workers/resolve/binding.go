@@ -75,7 +75,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			if err != nil {
 				return nil, err
 			}
-				return []pipeline.Out{next, bind.Audit(audit)}, nil
+			return []pipeline.Out{next, bind.Audit(audit)}, nil
 		},
 	}
 }
