@@ -29,7 +29,11 @@ type SecretsFunc func(ctx context.Context, m *Msg) []string
 
 // Scrubber removes a set of secret values from what a stage writes. It
 // knows every value in its raw form and as it appears inside a JSON string,
-// and edits JSON documents by value, so what it returns stays valid JSON.
+// and edits JSON documents by value, so what it returns stays valid JSON. A
+// secret of 8 or more characters is replaced wherever it appears; a shorter
+// or all-digit one (a PIN) only where it stands alone, and a JSON number
+// only when it is the secret as a whole, so that timestamps, ids and
+// durations that happen to contain its digits stay intact.
 // Values may be added while a message is handled (a stage that learns a
 // secret only as it works); a Scrubber is safe for concurrent use. The zero
 // value and nil scrub nothing.
@@ -38,6 +42,27 @@ type Scrubber struct {
 	secrets []string // raw values, longest first
 	forms   []string // raw values and their JSON-escaped forms, longest first
 	repl    *strings.Replacer
+	// weak are the forms of short or all-digit secrets (a PIN): replaced
+	// only where they stand alone, so that a timestamp, an id or a number
+	// that happens to contain their digits is left intact.
+	weak []string
+}
+
+// strongLen is the length from which a secret that is not all digits is
+// replaced wherever it appears, even inside a longer word.
+const strongLen = 8
+
+// weakSecret: a value common enough to occur by chance inside other text.
+func weakSecret(v string) bool {
+	if len(v) < strongLen {
+		return true
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // NewScrubber returns a scrubber of the given values.
@@ -67,21 +92,34 @@ func (s *Scrubber) Add(values ...string) {
 	}
 	// Longest first: a secret that contains another is replaced whole.
 	sort.Slice(s.secrets, func(i, j int) bool { return len(s.secrets[i]) > len(s.secrets[j]) })
-	s.forms = s.forms[:0]
+	s.forms, s.weak = s.forms[:0], s.weak[:0]
+	var strong []string
 	for _, v := range s.secrets {
-		s.forms = append(s.forms, v)
-		for _, f := range jsonForms(v) {
-			if !contains(s.forms, f) {
-				s.forms = append(s.forms, f)
+		for _, f := range append([]string{v}, jsonForms(v)...) {
+			if contains(s.forms, f) {
+				continue
+			}
+			s.forms = append(s.forms, f)
+			if weakSecret(v) {
+				s.weak = append(s.weak, f)
+			} else {
+				strong = append(strong, f)
 			}
 		}
 	}
-	sort.Slice(s.forms, func(i, j int) bool { return len(s.forms[i]) > len(s.forms[j]) })
-	pairs := make([]string, 0, 2*len(s.forms))
-	for _, f := range s.forms {
-		pairs = append(pairs, f, Redacted)
+	// Longest first, so a secret that contains another is replaced whole
+	// (strings.Replacer tries its pairs in order at each position).
+	for _, l := range [][]string{s.forms, s.weak, strong} {
+		sort.SliceStable(l, func(i, j int) bool { return len(l[i]) > len(l[j]) })
 	}
-	s.repl = strings.NewReplacer(pairs...)
+	s.repl = nil
+	if len(strong) > 0 {
+		pairs := make([]string, 0, 2*len(strong))
+		for _, f := range strong {
+			pairs = append(pairs, f, Redacted)
+		}
+		s.repl = strings.NewReplacer(pairs...)
+	}
 }
 
 // Empty reports whether there is nothing to scrub.
@@ -100,12 +138,47 @@ func (s *Scrubber) String(text string) string {
 		return text
 	}
 	s.mu.RLock()
-	repl := s.repl
+	repl, weak := s.repl, s.weak
 	s.mu.RUnlock()
-	if repl == nil {
+	if repl != nil {
+		text = repl.Replace(text)
+	}
+	for _, w := range weak {
+		text = replaceAlone(text, w)
+	}
+	return text
+}
+
+// replaceAlone replaces the occurrences of w in text that no letter or
+// digit touches on either side.
+func replaceAlone(text, w string) string {
+	var b strings.Builder
+	last := 0 // text[:last] is written to b
+	for from := 0; from < len(text); {
+		i := strings.Index(text[from:], w)
+		if i < 0 {
+			break
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !isWordByte(text[i-1])) && (end == len(text) || !isWordByte(text[end])) {
+			b.WriteString(text[last:i])
+			b.WriteString(Redacted)
+			last, from = end, end
+			continue
+		}
+		from = i + 1
+	}
+	if last == 0 {
 		return text
 	}
-	return repl.Replace(text)
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// isWordByte: a letter, a digit, or part of a non-ASCII character.
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // Bytes returns data with every secret replaced, and whether anything was.
@@ -176,6 +249,13 @@ func (s *Scrubber) Outs(outs []Out) []Out {
 // pipeSubjectPrefix is the root of work-queue subjects (PipeSubjects).
 const pipeSubjectPrefix = "pipe."
 
+// whole reports whether v is a secret.
+func (s *Scrubber) whole(v string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return contains(s.secrets, v)
+}
+
 // found reports whether data holds any secret in any form.
 func (s *Scrubber) found(data []byte) bool {
 	s.mu.RLock()
@@ -196,8 +276,10 @@ func (s *Scrubber) value(v any) (any, bool) {
 		c := s.String(x)
 		return c, c != x
 	case json.Number:
-		if c := s.String(x.String()); c != x.String() {
-			return c, true
+		// A number is a secret only as a whole (a PIN given as a number);
+		// digits inside another number (a duration) are not.
+		if s.whole(x.String()) {
+			return Redacted, true
 		}
 	case map[string]any:
 		changed := false

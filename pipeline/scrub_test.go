@@ -35,6 +35,10 @@ func TestScrubberBytes(t *testing.T) {
 		{"not JSON", []string{"hunter22"}, "stderr: hunter22\n", "stderr: ***\n", true},
 		{"two documents are text", []string{"hunter22"}, `{"a":"hunter22"} {}`, `{"a":"***"} {}`, true},
 		{"unicode", []string{"пароль-секрет"}, `{"a":"это пароль-секрет"}`, `{"a":"это ***"}`, true},
+		{"a PIN standing alone", []string{"4321"}, `{"msg":"pin 4321 is wrong"}`, `{"msg":"pin *** is wrong"}`, true},
+		{"a PIN's digits inside a timestamp and a number", []string{"4321"}, `{"t":"2026-11-26T00:14:16.74321Z","d":14321.5}`, `{"t":"2026-11-26T00:14:16.74321Z","d":14321.5}`, false},
+		{"a short secret inside a word", []string{"exec"}, `{"status":"executed","m":"run exec now"}`, `{"m":"run *** now","status":"executed"}`, true},
+		{"a long secret inside a word", []string{"hunter22x"}, `{"m":"xxhunter22xyy"}`, `{"m":"xx***yy"}`, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
