@@ -92,7 +92,8 @@ func (s *Scrubber) Add(values ...string) {
 	}
 	// Longest first: a secret that contains another is replaced whole.
 	sort.Slice(s.secrets, func(i, j int) bool { return len(s.secrets[i]) > len(s.secrets[j]) })
-	s.forms, s.weak = s.forms[:0], s.weak[:0]
+	// Fresh slices: String reads the old ones without the lock.
+	s.forms, s.weak = nil, nil
 	var strong []string
 	for _, v := range s.secrets {
 		for _, f := range append([]string{v}, jsonForms(v)...) {

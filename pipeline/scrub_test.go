@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -130,5 +131,27 @@ func TestRedactLogs(t *testing.T) {
 	log.Info("after release", "v", "hunter22")
 	if !strings.Contains(buf.String(), "hunter22") {
 		t.Errorf("a secret no longer in flight is still scrubbed: %s", buf.String())
+	}
+}
+
+// A handler may add secrets while log lines are scrubbed with them (run
+// with -race).
+func TestScrubberConcurrentAdd(t *testing.T) {
+	s := pipeline.NewScrubber("first-secret")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 200 {
+			s.Add(fmt.Sprintf("pin%d", 1000+i), fmt.Sprintf("secret-number-%d", i))
+		}
+	}()
+	for i := 0; i < 200; i++ {
+		if got := s.String("first-secret pin1000"); strings.Contains(got, "first-secret") {
+			t.Fatalf("scrubbed: %q", got)
+		}
+	}
+	<-done
+	if got := s.String("pin1199 secret-number-199"); got != "*** ***" {
+		t.Errorf("after the adds: %q", got)
 	}
 }
