@@ -21,14 +21,18 @@ const (
 	HeaderDLQStreamSeq  = "Toolyard-Stream-Seq"
 	HeaderDLQDeliveries = "Toolyard-Deliveries"
 	HeaderDLQTime       = "Toolyard-Time"
+	// HeaderDLQRedacted says the payload had secrets replaced by Redacted:
+	// a replay runs without them.
+	HeaderDLQRedacted = "Toolyard-Redacted"
 )
 
 // DLQSubject is where a stage's dead letters go.
 func DLQSubject(stage string) string { return DLQPrefix + stage }
 
-// deadLetter builds the DLQ copy of a message. Its id makes a second attempt
-// to dead-letter the same message (two processes, a retry) a duplicate.
-func deadLetter(stage, stream string, m *Msg, reason error) Out {
+// deadLetter builds the DLQ copy of a message, scrubbed of its secrets.
+// Its id makes a second attempt to dead-letter the same message (two
+// processes, a retry) a duplicate.
+func deadLetter(stage, stream string, m *Msg, reason error, sc *Scrubber) Out {
 	h := nats.Header{}
 	for k, v := range m.Header {
 		if k != jetstream.MsgIDHeader {
@@ -42,8 +46,12 @@ func deadLetter(stage, stream string, m *Msg, reason error) Out {
 	h.Set(HeaderDLQStreamSeq, strconv.FormatUint(m.StreamSeq, 10))
 	h.Set(HeaderDLQDeliveries, strconv.FormatUint(m.NumDelivered, 10))
 	h.Set(HeaderDLQTime, time.Now().UTC().Format(time.RFC3339Nano))
+	data, redacted := sc.Bytes(m.Data)
+	if redacted {
+		h.Set(HeaderDLQRedacted, "true")
+	}
 	return Out{
-		Subject: DLQSubject(stage), Data: m.Data, Header: h,
+		Subject: DLQSubject(stage), Data: data, Header: sc.Header(h),
 		ID: fmt.Sprintf("dlq:%s:%s:%d", stage, stream, m.StreamSeq),
 	}
 }
@@ -87,7 +95,9 @@ func (r *runner) deadLetterBySeq(ctx context.Context, adv maxDeliveriesAdvisory)
 	}
 	m := &Msg{Subject: raw.Subject, Data: raw.Data, Header: raw.Header, NumDelivered: adv.Deliveries, StreamSeq: adv.StreamSeq}
 	reason := fmt.Errorf("no worker finished this message in %d deliveries (workers crashed or timed out while handling it)", adv.Deliveries)
-	outs := r.rejectOuts(m, reason)
+	sc := r.scrubber(ctx, m)
+	defer holdSecrets(sc)()
+	outs := r.rejectOuts(m, reason, sc)
 	if err := r.publish(ctx, outs); err != nil {
 		return err
 	}

@@ -31,6 +31,10 @@ type Out struct {
 	ID string
 	// Header carries extra headers.
 	Header nats.Header
+	// Secret marks a hand-off to another stage's work queue (pipe.…) that
+	// must keep the input's secrets: the call the executor runs. Every
+	// other output is scrubbed of them (Stage.Secrets).
+	Secret bool
 }
 
 // Handler processes one message. A nil error acks the input once every Out is

@@ -30,6 +30,11 @@ type Stage struct {
 	// their own). Background work it starts must end with ctx. Optional; an
 	// error stops Run.
 	Setup func(ctx context.Context, js jetstream.JetStream) error
+	// Secrets lists the secret values of an input. The runner scrubs them
+	// from everything the stage writes about it: outputs (but the Secret
+	// hand-offs), rejections, dead letters and log lines. A handler adds
+	// the ones it learns as it works to ScrubberFrom(ctx). Optional.
+	Secrets SecretsFunc
 }
 
 // removeAfterDeadLetter: a dead-lettered work item is removed from its work
@@ -124,7 +129,9 @@ func Run(ctx context.Context, js jetstream.JetStream, st Stage, opts ...RunOptio
 	if cfg.metrics == nil {
 		cfg.metrics = NewMetrics(prometheus.NewRegistry())
 	}
-	r := &runner{cfg: cfg, stage: st, nc: js.Conn(), js: js, log: cfg.log.With("stage", st.Name), metrics: cfg.metrics}
+	// Every line the runner logs is scrubbed of the secrets in flight.
+	log := slog.New(RedactLogs(cfg.log.Handler()))
+	r := &runner{cfg: cfg, stage: st, nc: js.Conn(), js: js, log: log.With("stage", st.Name), metrics: cfg.metrics}
 	if st.Setup != nil {
 		if err := st.Setup(ctx, js); err != nil {
 			return fmt.Errorf("stage %s: setup: %w", st.Name, err)
@@ -261,6 +268,11 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 	if m.NumDelivered > 1 {
 		r.metrics.Redeliveries.WithLabelValues(name).Inc()
 	}
+	// The one place the stage's secrets are kept in: what it publishes,
+	// dead-letters or logs about this message is scrubbed of them.
+	sc := r.scrubber(ctx, m)
+	defer holdSecrets(sc)()
+	ctx = WithScrubber(ctx, sc)
 	log := r.log.With("subject", m.Subject, "stream_seq", m.StreamSeq, "delivery", m.NumDelivered)
 
 	stopBeat := r.heartbeat(jm)
@@ -269,7 +281,7 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 		err = checkOuts(outs)
 	}
 	if err == nil {
-		err = r.publishOrWait(ctx, outs)
+		err = r.publishOrWait(ctx, sc.Outs(outs))
 	}
 	stopBeat()
 	defer func() { r.metrics.Latency.WithLabelValues(name).Observe(time.Since(start).Seconds()) }()
@@ -288,7 +300,7 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 			outcome = OutcomeDeadLetter
 			err = fmt.Errorf("gave up after %d deliveries: %w", m.NumDelivered, err)
 		}
-		if perr := r.publish(ctx, r.rejectOuts(m, err)); perr != nil {
+		if perr := r.publish(ctx, r.rejectOuts(m, err, sc)); perr != nil {
 			// Could not record the failure: keep the message for another try.
 			log.Error("publishing the rejection failed; retrying later", "error", perr, "reason", err)
 			_ = jm.NakWithDelay(r.delay(m.NumDelivered))
@@ -322,12 +334,22 @@ func (r *runner) call(ctx context.Context, m *Msg) (outs []Out, err error) {
 	return r.stage.Handler(ctx, m)
 }
 
-func (r *runner) rejectOuts(m *Msg, reason error) []Out {
+// rejectOuts answers and dead-letters an input, scrubbed of its secrets.
+func (r *runner) rejectOuts(m *Msg, reason error, sc *Scrubber) []Out {
 	var outs []Out
 	if r.stage.Reject != nil {
 		outs = literalOuts(r.stage.Reject(m, reason))
 	}
-	return append(outs, deadLetter(r.stage.Name, r.stage.Stream, m, reason))
+	return append(sc.Outs(outs), deadLetter(r.stage.Name, r.stage.Stream, m, reason, sc))
+}
+
+// scrubber is the scrubber of an input's secrets; an input the stage's
+// Secrets cannot read has none it knows of.
+func (r *runner) scrubber(ctx context.Context, m *Msg) *Scrubber {
+	if r.stage.Secrets == nil {
+		return NewScrubber()
+	}
+	return NewScrubber(r.stage.Secrets(ctx, m)...)
 }
 
 // heartbeat tells the server the message is still being worked on, so a long

@@ -81,7 +81,8 @@ func setupLogging(g *globalFlags) {
 	if g.logJSON {
 		h = slog.NewJSONHandler(os.Stderr, opts)
 	}
-	slog.SetDefault(slog.New(h))
+	// No log line holds a secret of a message the process is handling.
+	slog.SetDefault(slog.New(redactLogs(h)))
 }
 
 func envOr(key, def string) string {

@@ -61,13 +61,15 @@ func SessionOf(subject string) string {
 func MsgID(session, id string) string { return session + "/" + id }
 
 // Next hands v to the next stage. The id makes a redelivered input's hand-off
-// a duplicate the stream drops.
+// a duplicate the stream drops. A hand-off keeps the secrets of the work
+// (Out.Secret): the intent or call carries them to the executor that needs
+// them, on a work queue that forgets them once the next stage acks.
 func Next(stage, session, intentID string, v any) (pipeline.Out, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return pipeline.Out{}, fmt.Errorf("encode work for %s: %w", stage, err)
 	}
-	return pipeline.Out{Subject: PipeSubject(stage, session), Data: data, ID: MsgID(session, intentID+":"+stage)}, nil
+	return pipeline.Out{Subject: PipeSubject(stage, session), Data: data, ID: MsgID(session, intentID+":"+stage), Secret: true}, nil
 }
 
 // Result encodes a result for the agent's session. Results of an intent share

@@ -2,14 +2,19 @@ package bind
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 
+	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 )
 
-// Redacted replaces a secret value in audit records.
-const Redacted = "***"
+// Redacted replaces a secret value in audit records (and wherever the
+// stage runner scrubs one).
+const Redacted = pipeline.Redacted
 
 // RedactParameters returns params with the values of secret parameters
 // replaced by Redacted: those whose schema (in any of the given tool
@@ -48,6 +53,90 @@ func SecretValues(params map[string]any, toolSchemas ...json.RawMessage) []strin
 	var out []string
 	collectReplaced(params, red, &out)
 	return out
+}
+
+// RedactedSecrets names the secret parameters of params that hold the
+// redaction mark itself ("token", "auth.password"): the call was recorded
+// with its secrets removed and is being sent again.
+func RedactedSecrets(params map[string]any, toolSchemas ...json.RawMessage) []string {
+	// The mark is swapped for a value no call holds, so that a secret
+	// parameter that held it tells from one that is redacted now.
+	swapped, ok := swapMark(params).(map[string]any)
+	if !ok {
+		return nil
+	}
+	var out []string
+	markedPaths(swapped, RedactParameters(swapped, toolSchemas...), "", &out)
+	sort.Strings(out)
+	return out
+}
+
+// swappedMark stands in for Redacted while RedactedSecrets looks for it.
+const swappedMark = "\x00toolyard:redacted\x00"
+
+// swapMark copies v with every string equal to Redacted swapped.
+func swapMark(v any) any {
+	switch x := v.(type) {
+	case string:
+		if x == Redacted {
+			return swappedMark
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = swapMark(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = swapMark(e)
+		}
+		return out
+	}
+	return v
+}
+
+// markedPaths gathers the paths where red redacted a value of orig that
+// is or holds the swapped mark.
+func markedPaths(orig, red any, path string, out *[]string) {
+	if s, ok := red.(string); ok && s == Redacted {
+		var vals []string
+		gatherAll(orig, &vals)
+		if slices.Contains(vals, swappedMark) {
+			*out = append(*out, strings.TrimPrefix(path, "."))
+		}
+		return
+	}
+	switch o := orig.(type) {
+	case map[string]any:
+		r, _ := red.(map[string]any)
+		for k, v := range o {
+			markedPaths(v, r[k], path+"."+k, out)
+		}
+	case []any:
+		r, _ := red.([]any)
+		for i, v := range o {
+			if i < len(r) {
+				markedPaths(v, r[i], fmt.Sprintf("%s[%d]", path, i), out)
+			}
+		}
+	}
+}
+
+func gatherAll(v any, out *[]string) {
+	switch x := v.(type) {
+	case string:
+		*out = append(*out, x)
+	case map[string]any:
+		for _, e := range x {
+			gatherAll(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			gatherAll(e, out)
+		}
+	}
 }
 
 // RedactAudit redacts an audit record's parameters and removes their

@@ -88,6 +88,33 @@ func TestRedactAuditScrubsFreeText(t *testing.T) {
 	}
 }
 
+func TestRedactedSecrets(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{
+		"user":{"type":"string"},
+		"password":{"type":"string","writeOnly":true},
+		"auth":{"type":"object","properties":{"keys":{"type":"array","items":{"type":"string","x-secret":true}}}}}}`)
+	cases := []struct {
+		name   string
+		params string
+		want   []string
+	}{
+		{"real secrets", `{"user":"ann","password":"hunter22"}`, nil},
+		{"mark in a plain parameter", `{"user":"***","password":"hunter22"}`, nil},
+		{"redacted secret", `{"user":"ann","password":"***"}`, []string{"password"}},
+		{"nested", `{"auth":{"keys":["k1-real","***"]}}`, []string{"auth.keys[1]"}},
+		{"both", `{"password":"***","auth":{"keys":["***"]}}`, []string{"auth.keys[0]", "password"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var p map[string]any
+			mustJSON(t, c.params, &p)
+			if got := RedactedSecrets(p, schema); !slices.Equal(got, c.want) {
+				t.Errorf("RedactedSecrets(%s) = %v, want %v", c.params, got, c.want)
+			}
+		})
+	}
+}
+
 func mustJSON(t *testing.T, s string, v any) {
 	t.Helper()
 	if err := json.Unmarshal([]byte(s), v); err != nil {

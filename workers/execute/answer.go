@@ -71,7 +71,11 @@ func (s *stage) handle(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, er
 // (the message is redelivered); any other failure is answered.
 func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.Out, error) {
 	start := time.Now()
-	out, err := s.e.Execute(ctx, call)
+	var out schemas.ToolOutput
+	err := s.checkRedacted(ctx, call)
+	if err == nil {
+		out, err = s.e.Execute(ctx, call)
+	}
 	if err != nil && IsTransient(err) {
 		return nil, err
 	}
@@ -101,11 +105,16 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 		res.Status, res.Output = schemas.StatusExecuted, &out
 		audit.Decision, audit.Result = "executed", "success"
 	}
+	// The output leaves the executor here: what the tool printed of its
+	// secrets goes no further, not even to the object store.
+	sc := pipeline.ScrubberFrom(ctx)
 	if res.Output != nil {
+		scrubOutput(sc, res.Output)
 		s.spill(ctx, call, res.Output)
 	}
 	audit = bind.RedactAudit(audit, s.e.toolSchemas(ctx, call.ToolID)...)
-	return []pipeline.Out{bind.Result(res), bind.Audit(audit)}, nil
+	// Scrubbed before once() keeps them in the execution record.
+	return sc.Outs([]pipeline.Out{bind.Result(res), bind.Audit(audit)}), nil
 }
 
 // toolSchemas are the parameter schemas of the tool a call names and of

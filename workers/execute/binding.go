@@ -22,6 +22,7 @@ func Stage(e *Executor, opts ...StageOption) pipeline.Stage {
 		Subjects: []string{bind.PipeFilter(bind.StageExecute)},
 		Reject:   bind.Rejecter(bind.StageExecute),
 		Handler:  s.handle,
+		Secrets:  s.stageSecrets,
 	}
 	if s.cfg.open != nil {
 		st.Setup = s.setup

@@ -43,6 +43,7 @@ func Stage(p *Parser, opts ...StageOption) pipeline.Stage {
 		},
 		Handler: handler(p, cfg, func() *join.Store { return pending }),
 		Reject:  bind.Rejecter(bind.StageParse),
+		Secrets: p.Secrets,
 	}
 }
 

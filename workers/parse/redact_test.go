@@ -59,3 +59,31 @@ func TestDirectCallSecretsRedactedFromAudit(t *testing.T) {
 		})
 	}
 }
+
+func TestParserSecrets(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"user":{"type":"string"},"token":{"type":"string","writeOnly":true}}}`)
+	p := New(WithAuditSchemas(func(id string) []json.RawMessage {
+		if id == "auth/login" {
+			return []json.RawMessage{schema}
+		}
+		return nil
+	}))
+	cases := []struct {
+		name, text string
+		want       []string
+	}{
+		{"direct call", `<tool_call name="auth/login">{"user": "ann", "token": "Zq9-secret-77"}</tool_call>`, []string{"Zq9-secret-77"}},
+		{"two calls", `<tool_call name="auth/login">{"token": "first-secret"}</tool_call> and <tool_call name="auth/login">{"token": "second-secret"}</tool_call>`, []string{"first-secret", "second-secret"}},
+		{"unknown tool", `<tool_call name="other/tool">{"token": "Zq9-secret-77"}</tool_call>`, nil},
+		{"plain words", `[TOOL: log in with token=Zq9-secret-77]`, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			data, _ := json.Marshal(schemas.AgentOutput{V: schemas.Version, SessionID: "s1", MessageID: "m1", Text: c.text})
+			got := p.Secrets(context.Background(), &pipeline.Msg{Subject: "agent.output.s1", Data: data})
+			if strings.Join(got, ",") != strings.Join(c.want, ",") {
+				t.Errorf("secrets %v, want %v", got, c.want)
+			}
+		})
+	}
+}

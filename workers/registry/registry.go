@@ -21,13 +21,16 @@ import (
 type Registry struct {
 	mu    sync.RWMutex
 	tools map[string]schemas.Manifest
+	// secretNames counts, per parameter name, the tools whose schema marks
+	// a top-level property of that name secret (see SecretParam).
+	secretNames map[string]int
 }
 
 // New returns a registry holding the given manifests.
 func New(ms ...schemas.Manifest) *Registry {
-	r := &Registry{tools: make(map[string]schemas.Manifest, len(ms))}
+	r := &Registry{tools: make(map[string]schemas.Manifest, len(ms)), secretNames: map[string]int{}}
 	for _, m := range ms {
-		r.tools[m.ID] = m
+		r.put(m)
 	}
 	return r
 }
@@ -44,14 +47,25 @@ func (r *Registry) Get(id string) (schemas.Manifest, bool) {
 func (r *Registry) Put(m schemas.Manifest) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.put(m)
+}
+
+func (r *Registry) put(m schemas.Manifest) {
+	if old, ok := r.tools[m.ID]; ok {
+		r.countSecrets(old, -1)
+	}
 	r.tools[m.ID] = m
+	r.countSecrets(m, 1)
 }
 
 // Remove deletes a tool; it reports whether the tool was there.
 func (r *Registry) Remove(id string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	_, ok := r.tools[id]
+	old, ok := r.tools[id]
+	if ok {
+		r.countSecrets(old, -1)
+	}
 	delete(r.tools, id)
 	return ok
 }

@@ -45,6 +45,10 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 				return fail(bind.CodeUnknownTool, fmt.Errorf("tool %q is no longer in the registry; search again", audit.ToolID)), nil
 			}
 			out, err := cfg.resolve(ctx, r, tool, reg.Get)
+			// What the intent said of a secret argument is known from here
+			// on; the runner scrubs it from everything but the call.
+			sc := pipeline.ScrubberFrom(ctx)
+			sc.Add(bind.SecretValues(errArgs(err), auditSchemas(reg, tool, tool.ID)...)...)
 			var missing *MissingError
 			var invalid *InvalidError
 			switch {
@@ -65,6 +69,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			call := *out.Call
 			audit.ToolID, audit.Confidence = call.ToolID, call.Confidence
 			audit.Decision, audit.Result, audit.Parameters, audit.Error = out.Decision, "resolved", call.Parameters, out.Note
+			sc.Add(bind.SecretValues(call.Parameters, auditSchemas(reg, tool, call.ToolID)...)...)
 			audit = bind.RedactAudit(audit, auditSchemas(reg, tool, call.ToolID)...)
 			next, err := bind.Next(bind.StageExecute, in.SessionID, in.ID, call)
 			if err != nil {

@@ -37,7 +37,7 @@ func Coerce(m schemas.Manifest, args map[string]any) (map[string]any, error) {
 		out[name] = c
 	}
 	if len(problems) > 0 {
-		return nil, &InvalidError{ToolID: m.ID, Problems: sortedCopy(problems)}
+		return nil, &InvalidError{ToolID: m.ID, Problems: sortedCopy(problems), Args: args}
 	}
 	if out == nil {
 		return args, nil

@@ -105,6 +105,10 @@ func typeSummary(typ string, enum []any) string {
 type InvalidError struct {
 	ToolID   string
 	Problems []string
+	// Args are the arguments that failed, as read: the stage binding needs
+	// them to keep secret ones out of what it writes, since Problems may
+	// quote a value.
+	Args map[string]any
 }
 
 func (e *InvalidError) Error() string {

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/registry"
@@ -18,4 +19,21 @@ func auditSchemas(reg *registry.Registry, tool schemas.Manifest, calledID string
 		}
 	}
 	return out
+}
+
+// ErrorArgs are the arguments a failed resolution had read (nil for other
+// errors): their secret values must be scrubbed from the error result,
+// which may quote them.
+func ErrorArgs(err error) map[string]any { return errArgs(err) }
+
+func errArgs(err error) map[string]any {
+	var missing *MissingError
+	var invalid *InvalidError
+	switch {
+	case errors.As(err, &missing):
+		return missing.Found
+	case errors.As(err, &invalid):
+		return invalid.Args
+	}
+	return nil
 }

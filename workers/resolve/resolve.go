@@ -74,7 +74,7 @@ func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID st
 		for _, p := range missing {
 			problems = append(problems, fmt.Sprintf("%s: required but not given (expected %s)", p.Name, expectation(s.prop(p.Name))))
 		}
-		return nil, &InvalidError{ToolID: toolID, Problems: problems}
+		return nil, &InvalidError{ToolID: toolID, Problems: problems, Args: f.args}
 	}
 	if len(missing) > 0 {
 		found := make(map[string]any, len(f.given))
@@ -88,7 +88,7 @@ func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID st
 		return nil, &MissingError{ToolID: toolID, Missing: missing, Found: found, order: order}
 	}
 	if err := s.check.Validate(f.args); err != nil {
-		return nil, &InvalidError{ToolID: toolID, Problems: schemaProblems(s, err)}
+		return nil, &InvalidError{ToolID: toolID, Problems: schemaProblems(s, err), Args: f.args}
 	}
 	return f.args, nil
 }

@@ -62,7 +62,10 @@ func handOff(r schemas.Routed, stage string) (pipeline.Out, error) {
 	if err != nil {
 		return pipeline.Out{}, fmt.Errorf("encode routed intent %s: %w", r.Intent.ID, err)
 	}
-	return pipeline.Out{Subject: TierSubject(r.Tier, r.Intent.SessionID), Data: data, ID: bind.MsgID(r.Intent.SessionID, r.Intent.ID+":"+stage+":routed")}, nil
+	// Work that may still run a tool keeps the intent's secrets; the tiers
+	// that only answer do not need them.
+	runs := r.Tier == schemas.TierActivated || r.Tier == schemas.TierMultiple
+	return pipeline.Out{Subject: TierSubject(r.Tier, r.Intent.SessionID), Data: data, ID: bind.MsgID(r.Intent.SessionID, r.Intent.ID+":"+stage+":routed"), Secret: runs}, nil
 }
 
 // Answer is the result that tells the agent a routed intent's tier, its

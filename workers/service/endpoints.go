@@ -3,6 +3,7 @@ package service
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nuid"
 
+	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/execute"
@@ -83,6 +85,11 @@ func (s *Service) resolveIntent(ctx context.Context, data []byte) (any, error) {
 	if req.MessageID == "" {
 		req.MessageID = "svc-" + nuid.Next()
 	}
+	// The request's boundary: the secrets the resolution reads and the
+	// executor uses stay out of the reply, the audit record and the log.
+	sc := pipeline.NewScrubber()
+	defer pipeline.HoldSecrets(sc)()
+	ctx = pipeline.WithScrubber(ctx, sc)
 	in := schemas.Intent{V: schemas.Version, ID: req.MessageID + ".0", SessionID: req.SessionID, MessageID: req.MessageID,
 		Text: req.Text, End: len(req.Text), Conversation: req.Conversation, Scope: req.Scope}
 	if err := schemas.ValidateValue(schemas.KindIntent, in); err != nil {
@@ -111,14 +118,31 @@ func (s *Service) resolveIntent(ctx context.Context, data []byte) (any, error) {
 	} else {
 		res, params = s.resolveAndRun(ctx, r)
 	}
-	s.audit(r, res, params)
-	return res, nil
+	s.audit(sc, r, res, params)
+	return scrubResult(sc, res), nil
+}
+
+// scrubResult is res without the request's secrets.
+func scrubResult(sc *pipeline.Scrubber, res schemas.Result) schemas.Result {
+	if sc.Empty() {
+		return res
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		return res
+	}
+	data, changed := sc.Bytes(data)
+	var out schemas.Result
+	if !changed || json.Unmarshal(data, &out) != nil {
+		return res
+	}
+	return out
 }
 
 // audit records the request's decision on audit.service.<session>, as the
 // stages record theirs, so the training job sees service traffic too. A
 // record that cannot be published is logged, not fatal to the answer.
-func (s *Service) audit(r schemas.Routed, res schemas.Result, params map[string]any) {
+func (s *Service) audit(sc *pipeline.Scrubber, r schemas.Routed, res schemas.Result, params map[string]any) {
 	a := bind.WithCandidates(bind.IntentAudit(StageService, r.Intent), r.Candidates)
 	a.Decision, a.Result, a.Parameters = r.Tier, res.Status, params
 	if res.ToolID != "" {
@@ -127,7 +151,10 @@ func (s *Service) audit(r schemas.Routed, res schemas.Result, params map[string]
 	if res.Error != nil {
 		a.Error = res.Error.Message
 	}
-	out := bind.Audit(a)
+	if m, ok := s.set.Registry().Get(a.ToolID); ok {
+		a = bind.RedactAudit(a, m.Parameters)
+	}
+	out := sc.Outs([]pipeline.Out{bind.Audit(a)})[0]
 	m := nats.NewMsg(out.Subject)
 	m.Data = out.Data
 	m.Header.Set(jetstream.MsgIDHeader, out.ID)
@@ -168,6 +195,8 @@ func (s *Service) resolveAndRunCall(ctx context.Context, r schemas.Routed) (sche
 			out = resolve.Outcome{Call: &call}
 		}
 	}
+	sc := pipeline.ScrubberFrom(ctx)
+	sc.Add(s.set.Executor().Secrets(ctx, schemas.ToolCall{ToolID: toolID, Parameters: resolve.ErrorArgs(err)})...)
 	var missing *resolve.MissingError
 	var invalid *resolve.InvalidError
 	switch {
@@ -180,6 +209,7 @@ func (s *Service) resolveAndRunCall(ctx context.Context, r schemas.Routed) (sche
 			Status: schemas.StatusMultiple, Stage: StageService, Matches: out.Matches, Message: out.Message}), nil
 	}
 	call := *out.Call
+	sc.Add(s.set.Executor().Secrets(ctx, call)...)
 	output, err := s.set.Executor().Execute(ctx, call)
 	res := schemas.Result{SessionID: in.SessionID, MessageID: in.MessageID, IntentID: in.ID, Intent: in.Text,
 		ToolID: call.ToolID, Stage: StageService}

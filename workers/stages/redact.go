@@ -1,9 +1,12 @@
 package stages
 
 import (
+	"context"
 	"encoding/json"
 
+	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/bind"
 )
 
 // paramSchemas are the parameter schemas of a tool and of the tools it
@@ -25,4 +28,25 @@ func (s *Set) paramSchemas(toolID string) []json.RawMessage {
 		}
 	}
 	return out
+}
+
+// cueSecrets are the values an input names for a secret parameter of some
+// tool of the registry ("token=abc123"): before resolve, no stage knows
+// which tool an intent is for, so a secret written in plain words is
+// recognised by its name.
+func (s *Set) cueSecrets(_ context.Context, m *pipeline.Msg) []string {
+	if !s.registry.HasSecretParams() {
+		return nil
+	}
+	return bind.SecretCuesJSON(m.Data, s.registry.SecretParam)
+}
+
+// withCues lists both the stage's own secrets and the cues.
+func withCues(own, cues pipeline.SecretsFunc) pipeline.SecretsFunc {
+	if own == nil {
+		return cues
+	}
+	return func(ctx context.Context, m *pipeline.Msg) []string {
+		return append(own(ctx, m), cues(ctx, m)...)
+	}
 }

@@ -79,7 +79,12 @@ func (s *Set) sessionStage() (pipeline.Stage, error) {
 	if err != nil {
 		return pipeline.Stage{}, err
 	}
-	return session.Stage(sd), nil
+	st := session.Stage(sd)
+	// The session stage reads the same agent outputs as parse, so it keeps
+	// the same secrets (direct calls' secret arguments) out of its audit
+	// record, which quotes the output.
+	st.Secrets = s.parser().Secrets
+	return st, nil
 }
 
 // Executor is the set's executor.

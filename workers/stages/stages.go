@@ -133,12 +133,30 @@ func (s *Set) Registry() *registry.Registry { return s.registry }
 // Engine is the set's discovery engine.
 func (s *Set) Engine() *discover.Engine { return s.engine }
 
-// Stage returns the named stage.
+// parser is the parse stage's parser, which redacts direct calls' secret
+// arguments with the live registry's schemas.
+func (s *Set) parser() *parse.Parser {
+	popts := append([]parse.Option{parse.WithAuditSchemas(s.paramSchemas)}, s.cfg.Limits.parseOptions()...)
+	return parse.New(append(popts, s.cfg.Parse...)...)
+}
+
+// Stage returns the named stage, with the secrets of its inputs listed
+// for the runner: the stage's own (secret arguments of calls, tools'
+// environment secrets) and the values an intent names for a secret
+// parameter of any tool (cueSecrets).
 func (s *Set) Stage(name string) (pipeline.Stage, error) {
+	st, err := s.stage(name)
+	if err != nil {
+		return st, err
+	}
+	st.Secrets = withCues(st.Secrets, s.cueSecrets)
+	return st, nil
+}
+
+func (s *Set) stage(name string) (pipeline.Stage, error) {
 	switch name {
 	case bind.StageParse:
-		popts := append([]parse.Option{parse.WithAuditSchemas(s.paramSchemas)}, s.cfg.Limits.parseOptions()...)
-		return parse.Stage(parse.New(append(popts, s.cfg.Parse...)...), s.cfg.Limits.parseStageOptions()...), nil
+		return parse.Stage(s.parser(), s.cfg.Limits.parseStageOptions()...), nil
 	case bind.StageDiscover:
 		return discover.Stage(s.engine), nil
 	case bind.StageRoute:
