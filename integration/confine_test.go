@@ -161,7 +161,9 @@ func TestSubprocessToolEnvironmentAndLimits(t *testing.T) {
 	if _, ok := os.LookupEnv("LANG"); !ok {
 		want = []string{"FIXED", "HOME", "PATH", "TOOLYARD_IDEMPOTENCY_KEY", "TOOLYARD_INTENT_ID", "TOOLYARD_TEST_DECLARED"}
 	}
-	if strings.Join(names, " ") != strings.Join(want, " ") || vars["TOOLYARD_TEST_DECLARED"] != "declared-value" {
+	// A variable the manifest passes is a secret: the tool printed its
+	// value, and the result shows it scrubbed.
+	if strings.Join(names, " ") != strings.Join(want, " ") || vars["TOOLYARD_TEST_DECLARED"] != "***" {
 		t.Fatalf("the tool's environment has %q, want exactly %q:\n%s", names, want, r.Output.Content)
 	}
 	if strings.Contains(r.Output.Content.(string), "s3cret") {
