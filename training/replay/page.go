@@ -47,6 +47,7 @@ its coverage: share of wrong top candidates answered not_found.</small></p>
 <div class="figs"><div class="fig" id="plot-transitions">{{.P.Transitions}}</div></div>
 
 <h2>Top tool changes</h2>
+<p><small>Intents whose most confident tool differs between the sides, whatever their tiers.</small></p>
 <div class="figs"><div class="fig" id="plot-tool-changes">{{.P.ToolChanges}}</div></div>
 {{if .S.ToolChanges}}<table>
 <tr><th>baseline tool</th><th>candidate tool</th><th>intents</th><th>examples</th></tr>
@@ -54,6 +55,9 @@ its coverage: share of wrong top candidates answered not_found.</small></p>
 {{end}}</table>{{end}}
 
 <h2>Thresholds</h2>
+<p><small>Each side's labelled intents, tiered again at every threshold: activated when the top confidence is at or above it
+(precision: its tool is the label's; coverage: share of labelled intents activated), not_found when below the weak threshold.
+{{if not .S.Baseline.Metrics.ECE}}The baseline has no confidences (the audit recorded none), so only the candidate is drawn.{{end}}</small></p>
 <div class="figs">
 <div class="fig" id="plot-activated">{{.P.Activated}}</div>
 <div class="fig" id="plot-not-found">{{.P.NotFound}}</div>

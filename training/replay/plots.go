@@ -176,7 +176,8 @@ func toolChangePlot(changes []ToolChange, n int) (string, error) {
 // threshold moves, the candidate's threshold marked.
 func sweepPlot(title, xlabel string, base, cand []SweepPoint, threshold float64) (string, error) {
 	p := newPlot(title, xlabel, "share")
-	p.Y.Min, p.Y.Max = 0, 1
+	// Headroom above 1 keeps the legend off the lines.
+	p.Y.Min, p.Y.Max = 0, 1.35
 	xy := func(ps []SweepPoint, f func(SweepPoint) float64) plotter.XYs {
 		out := make(plotter.XYs, len(ps))
 		for i, s := range ps {
@@ -212,6 +213,7 @@ func sweepPlot(title, xlabel string, base, cand []SweepPoint, threshold float64)
 // with the diagonal of perfect calibration.
 func reliabilityPlot(base, cand []Bin) (string, error) {
 	p := newPlot("Reliability (top confidence vs hit@1)", "confidence", "observed accuracy")
+	p.Legend.Top, p.Legend.Left = true, true
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	diag, err := line(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}}, markColor, true)
 	if err != nil {

@@ -31,7 +31,7 @@ type Change struct {
 	Effect string `json:"effect,omitempty"`
 }
 
-// ToolChange is one baseline tool → candidate tool pair and how often.
+// ToolChange is one pair of top tools, baseline → candidate, and how often.
 type ToolChange struct {
 	From     string   `json:"from"`
 	To       string   `json:"to"`
@@ -102,16 +102,18 @@ func Summarize(rows []Row, lbl map[string]Label, skipped Skipped, base, cand Sid
 			s.Transitions[b.Tier] = map[string]int{}
 		}
 		s.Transitions[b.Tier][c.Tier]++
-		tierChanged, toolChanged := b.Tier != c.Tier, b.Tool != c.Tool
+		// A tool change is discovery ranking another tool first; a tier
+		// change (which may hand on no tool at all) is counted apart.
+		tierChanged, toolChanged := b.Tier != c.Tier, b.Top != c.Top
 		if tierChanged {
 			s.ChangedTier++
 		}
 		if toolChanged {
 			s.ChangedTool++
-			k := [2]string{b.Tool, c.Tool}
+			k := [2]string{b.Top, c.Top}
 			p := pairs[k]
 			if p == nil {
-				p = &ToolChange{From: b.Tool, To: c.Tool}
+				p = &ToolChange{From: b.Top, To: c.Top}
 				pairs[k] = p
 			}
 			p.Count++
