@@ -134,14 +134,15 @@ func (g grid) Z(c, r int) float64 { return g.z[r*g.n+c] }
 func (g grid) X(c int) float64    { return float64(c) }
 func (g grid) Y(r int) float64    { return float64(r) }
 
-// blues runs from white (no intents) to a deep blue.
+// blues runs from white (no intents) to a deep blue (#084594), darker
+// than the candidate's colour so the two are told apart.
 type blues struct{}
 
 func (blues) Colors() []color.Color {
 	out := make([]color.Color, 32)
 	for i := range out {
 		f := float64(i) / float64(len(out)-1)
-		out[i] = color.RGBA{R: uint8(255 - 228*f), G: uint8(255 - 149*f), B: uint8(255 - 54*f), A: 0xff}
+		out[i] = color.RGBA{R: uint8(255 - 247*f), G: uint8(255 - 186*f), B: uint8(255 - 107*f), A: 0xff}
 	}
 	return out
 }
