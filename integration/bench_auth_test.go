@@ -84,28 +84,7 @@ func BenchmarkPipelineAuth(b *testing.B) {
 				}()
 			}
 			b.Cleanup(func() { stop(); wg.Wait() })
-			w := newResultWaiter(b, js)
-			roundTrip(b, js, w, "bench", "warmup", 1)
-			const inFlight = 32
-			var mu sync.Mutex
-			lat := make([]time.Duration, 0, b.N)
-			sem := make(chan struct{}, inFlight)
-			var all sync.WaitGroup
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				sem <- struct{}{}
-				all.Add(1)
-				go func(i int) {
-					defer func() { <-sem; all.Done() }()
-					d := roundTrip(b, js, w, fmt.Sprintf("s%d", i%inFlight), fmt.Sprintf("m%d", i), 1)
-					mu.Lock()
-					lat = append(lat, d)
-					mu.Unlock()
-				}(i)
-			}
-			all.Wait()
-			b.StopTimer()
-			reportLatency(b, lat, 1)
+			inFlightRoundTrips(b, js, newResultWaiter(b, js), 32, 1)
 		})
 	}
 }

@@ -138,28 +138,34 @@ func BenchmarkPipelineThroughput(b *testing.B) {
 	for _, k := range []int{1, 5} {
 		b.Run(fmt.Sprintf("intents=%d", k), func(b *testing.B) {
 			env, w := benchEnv(b)
-			roundTrip(b, env.JS, w, "bench", "warmup", k)
-			var mu sync.Mutex
-			lat := make([]time.Duration, 0, b.N)
-			sem := make(chan struct{}, inFlight)
-			var wg sync.WaitGroup
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				sem <- struct{}{}
-				wg.Add(1)
-				go func(i int) {
-					defer func() { <-sem; wg.Done() }()
-					d := roundTrip(b, env.JS, w, fmt.Sprintf("s%d", i%inFlight), fmt.Sprintf("m%d", i), k)
-					mu.Lock()
-					lat = append(lat, d)
-					mu.Unlock()
-				}(i)
-			}
-			wg.Wait()
-			b.StopTimer()
-			reportLatency(b, lat, k)
+			inFlightRoundTrips(b, env.JS, w, inFlight, k)
 		})
 	}
+}
+
+// inFlightRoundTrips runs b.N outputs of k intents, inFlight at once over
+// as many sessions, and reports their latency and throughput.
+func inFlightRoundTrips(b *testing.B, js jetstream.JetStream, w *resultWaiter, inFlight, k int) {
+	roundTrip(b, js, w, "bench", "warmup", k)
+	var mu sync.Mutex
+	lat := make([]time.Duration, 0, b.N)
+	sem := make(chan struct{}, inFlight)
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(i int) {
+			defer func() { <-sem; wg.Done() }()
+			d := roundTrip(b, js, w, fmt.Sprintf("s%d", i%inFlight), fmt.Sprintf("m%d", i), k)
+			mu.Lock()
+			lat = append(lat, d)
+			mu.Unlock()
+		}(i)
+	}
+	wg.Wait()
+	b.StopTimer()
+	reportLatency(b, lat, k)
 }
 
 func reportLatency(b *testing.B, lat []time.Duration, k int) {
