@@ -3,6 +3,7 @@ package integration
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -340,5 +341,34 @@ func TestReplayRefusesBadConfig(t *testing.T) {
 		if _, err := os.Stat(report); !os.IsNotExist(err) {
 			t.Errorf("%s: a report was written for a refused config", c.name)
 		}
+	}
+}
+
+// Without --audit, replay reads the running Toolyard's AUDIT stream, in the
+// window and sessions asked for.
+func TestReplayReadsTheAuditStream(t *testing.T) {
+	port := freePort(t)
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
+	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	for _, sess := range []string{"rs-1", "rs-2", "other"} {
+		toolyard(t, "publish", "--nats", url, "--session", sess, "--wait", "--timeout", "30s", "[TOOL: how long has the system been up] and [TOOL: kernel version]")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	strict := writeConfig(t, dir, "strict.json", `{"activate-threshold": 0.99}`)
+	s, out := runReplay(t, "--nats", url, "--since", "1h", "--session", "rs-*", "--tools", filepath.Join(root, "ops", "sample", "tools.jsonl"),
+		"--candidate", strict, "--report", filepath.Join(dir, "report"))
+	if s.Intents != 4 {
+		t.Fatalf("replayed %d intents from the stream, want the 4 of sessions rs-*:\n%s", s.Intents, out)
+	}
+	if !strings.Contains(out, "from the AUDIT stream") {
+		t.Errorf("no word of where the records came from:\n%s", out)
+	}
+	if _, err := exec.Command(binary, "replay", "--nats", url, "--audit", "x.jsonl", "--since", "1h", "--tools", "t", "--candidate", strict, "--report", dir).CombinedOutput(); err == nil {
+		t.Error("--since with --audit files was accepted")
 	}
 }

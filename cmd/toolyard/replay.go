@@ -13,11 +13,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/labels"
 	"github.com/toolyard/toolyard/training/replay"
+	"github.com/toolyard/toolyard/workers/auditlog"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/models/bundle"
 	"github.com/toolyard/toolyard/workers/registry"
@@ -30,11 +32,14 @@ func newReplay(g *globalFlags) *cobra.Command {
 		toolsFile, baseline, candidate, model, reportDir string
 		parallel                                         int
 		lopts                                            labels.Options
+		since, until, session                            string
 	)
 	c := &cobra.Command{
 		Use:   "replay --audit FILE… --tools FILE [--baseline C] --candidate C [--model DIR] --report DIR",
 		Short: "Re-run recorded intents through a candidate configuration in dry run and report what would change",
-		Long: `Reads audit JSONL (--audit, repeatable; the audit record contract) and replays every
+		Long: `Reads audit JSONL (--audit, repeatable; the audit record contract), or without
+--audit the AUDIT stream of the running Toolyard (--since, --until, --session;
+read with an ordered consumer from --since), and replays every
 recorded intent through parse → discover → route → resolve, in this process, in
 dry run: no tool is ever executed. Each intent is decided by the candidate and by
 the baseline, and the report says what would change.
@@ -73,8 +78,10 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 			ctx := cmd.Context()
 			stderr := cmd.ErrOrStderr()
 			switch {
-			case len(audits) == 0 || toolsFile == "":
-				return errors.New("replay needs --audit and --tools")
+			case toolsFile == "":
+				return errors.New("replay needs --tools (the registry the intents are replayed against)")
+			case len(audits) > 0 && (since != "" || until != "" || session != ""):
+				return errors.New("--since, --until and --session select from the AUDIT stream; with --audit files, filter the files instead")
 			case candidate == "" && model == "":
 				return errors.New("replay needs a candidate: --candidate CONFIG and/or --model DIR")
 			case reportDir == "":
@@ -84,13 +91,20 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 			if err != nil {
 				return err
 			}
-			recs, err := readAudits(stderr, audits)
+			var recs []schemas.AuditRecord
+			source := fmt.Sprint(audits)
+			if len(audits) > 0 {
+				recs, err = readAudits(stderr, audits)
+			} else {
+				source = "the AUDIT stream"
+				recs, err = readAuditStream(ctx, g, stderr, since, until, session)
+			}
 			if err != nil {
 				return err
 			}
 			intents, skipped := replay.Extract(recs)
 			if len(intents) == 0 {
-				return fmt.Errorf("no replayable intents in %v (skipped: %v)", audits, skipped)
+				return fmt.Errorf("no replayable intents in %s (skipped: %v)", source, skipped)
 			}
 			lbl := replay.Labels(recs, lopts)
 			b := sideBuilder{g: g, tools: tools, log: stderr}
@@ -135,7 +149,10 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringArrayVar(&audits, "audit", nil, "audit JSONL file (repeatable)")
+	fl.StringArrayVar(&audits, "audit", nil, "audit JSONL file (repeatable); without it, the AUDIT stream of --nats is read")
+	fl.StringVar(&since, "since", "", "from the AUDIT stream: records from this time (a duration back from now, 24h, or an RFC 3339 time)")
+	fl.StringVar(&until, "until", "", "from the AUDIT stream: records up to this time")
+	fl.StringVar(&session, "session", "", "from the AUDIT stream: sessions matching this glob")
 	fl.StringVar(&toolsFile, "tools", "", "registry file (JSONL or JSON array of manifests)")
 	fl.StringVar(&baseline, "baseline", "", "baseline configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory; default: what the audit recorded")
 	fl.StringVar(&candidate, "candidate", "", "candidate configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory")
@@ -273,4 +290,37 @@ func (b sideBuilder) applyConfig(name string, cfg replay.Config) (*stageFlags, e
 		return nil, fmt.Errorf("%s config %s: %w", name, cfg.Source, err)
 	}
 	return &sf, nil
+}
+
+// readAuditStream reads the AUDIT stream's records in the window (an
+// ordered consumer from --since), with a count on stderr as it goes.
+func readAuditStream(ctx context.Context, g *globalFlags, stderr io.Writer, since, until, session string) ([]schemas.AuditRecord, error) {
+	f := auditlog.Filter{Session: session}
+	var err error
+	if f.Since, err = parseSince(since); err != nil {
+		return nil, fmt.Errorf("--since: %w", err)
+	}
+	if f.Until, err = parseSince(until); err != nil {
+		return nil, fmt.Errorf("--until: %w", err)
+	}
+	js, closeNC, err := openClient(g, "toolyard replay", func(js jetstream.JetStream) (jetstream.JetStream, error) { return js, nil })
+	if err != nil {
+		return nil, err
+	}
+	defer closeNC()
+	var recs []schemas.AuditRecord
+	last := time.Now()
+	err = auditlog.Export(ctx, js, f, func(r schemas.AuditRecord) error {
+		recs = append(recs, r)
+		if time.Since(last) > time.Second {
+			fmt.Fprintf(stderr, "replay: %d audit records read from the stream\n", len(recs))
+			last = time.Now()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the AUDIT stream: %w", err)
+	}
+	fmt.Fprintf(stderr, "replay: %d audit records from the AUDIT stream\n", len(recs))
+	return recs, nil
 }
