@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/effects"
 )
 
 type ruleFile struct {
@@ -48,6 +49,9 @@ func registeredMetrics(t *testing.T) map[string]bool {
 	m.AckPending.WithLabelValues("x")
 	m.StreamUsage.WithLabelValues("x", "bytes")
 	m.Backpressure.WithLabelValues("x")
+	// The execute stage's own series, registered by the processes that run it.
+	reg.MustRegister(effects.Takeovers)
+	effects.Takeovers.WithLabelValues("x")
 	fams, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/effects"
 )
 
 func newUp(g *globalFlags) *cobra.Command {
@@ -70,6 +71,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 					return err
 				}
 				ops = pipeline.NewOps(nc)
+				ops.Registry.MustRegister(effects.Takeovers)
 			} else {
 				host, port, err := splitHostPort(listen)
 				if err != nil {
@@ -104,6 +106,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 					return err
 				}
 				ops = pipeline.NewOps(nc)
+				ops.Registry.MustRegister(effects.Takeovers)
 			}
 			// Streams are created when missing and otherwise kept as they
 			// are: an operator's changes survive a restart. Differences from

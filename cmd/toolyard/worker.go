@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/effects"
 	"github.com/toolyard/toolyard/workers/stages"
 )
 
@@ -66,6 +67,7 @@ resolve, multiple_matches to choose, weak_matches and not_found to answer.`,
 				return err
 			}
 			ops := pipeline.NewOps(nc)
+			ops.Registry.MustRegister(effects.Takeovers)
 			if sf.httpAddr != "" {
 				addr, err := ops.Serve(ctx, sf.httpAddr, log)
 				if err != nil {

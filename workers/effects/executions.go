@@ -200,6 +200,7 @@ func (x *Executions) Acquire(ctx context.Context, id ID) (Outcome, error) {
 		rev, err = x.kv.Update(ctx, key, encodeRecord(rec), entry.Revision())
 		switch {
 		case err == nil:
+			Takeovers.WithLabelValues(id.ToolID).Inc()
 			return Outcome{Lease: x.newLease(key, rec, rev)}, nil
 		case errors.Is(err, jetstream.ErrKeyRevisionMismatch), errors.Is(err, jetstream.ErrKeyExists):
 			continue // someone else moved first: look again

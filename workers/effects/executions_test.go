@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"sync"
 	"testing"
 	"time"
@@ -117,6 +118,7 @@ func TestAcquireTakesOverLapsedLease(t *testing.T) {
 		t.Fatalf("first acquire: %+v %v", first, err)
 	}
 	// No Keep: the owner "died" right after claiming.
+	before := testutil.ToFloat64(effects.Takeovers.WithLabelValues(call.ToolID))
 	start := time.Now()
 	o, err := next.Acquire(ctxT(t), call)
 	if err != nil {
@@ -130,6 +132,9 @@ func TestAcquireTakesOverLapsedLease(t *testing.T) {
 	}
 	if !o.Lease.TakenOver() || o.Lease.Record().Claims != 2 {
 		t.Errorf("takeover record: %+v", o.Lease.Record())
+	}
+	if got := testutil.ToFloat64(effects.Takeovers.WithLabelValues(call.ToolID)) - before; got != 1 {
+		t.Errorf("toolyard_execution_takeovers_total went up by %v, want 1", got)
 	}
 	if err := first.Lease.Finish(ctxT(t), outs("late")); !errors.Is(err, effects.ErrLeaseLost) {
 		t.Errorf("the dead owner's Finish after the takeover: %v, want ErrLeaseLost", err)
