@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -371,4 +373,65 @@ func TestReplayReadsTheAuditStream(t *testing.T) {
 	if _, err := exec.Command(binary, "replay", "--nats", url, "--audit", "x.jsonl", "--since", "1h", "--tools", "t", "--candidate", strict, "--report", dir).CombinedOutput(); err == nil {
 		t.Error("--since with --audit files was accepted")
 	}
+}
+
+// A sharded replay: two replay worker processes take the shards, one is
+// killed in the middle of the job; its shard is redone by the other, and
+// the report is exactly the one-process replay's (each intent counted once).
+func TestShardedReplaySurvivesAKilledWorker(t *testing.T) {
+	audit := evaltest.Path(t, "metatool", "learn", "audit.jsonl")
+	tools := evaltest.Path(t, "metatool", "tools.jsonl")
+	port := freePort(t)
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	data := useData(t, t.TempDir())
+	up := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
+	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	var workers []*process
+	for range 2 {
+		w := startProcess(t, "worker", "--nats", url, "--creds", filepath.Join(data, "creds", "worker.creds"), "--stage", "replay", "--http", "", "--ack-wait", "3s")
+		w.waitOutput(t, "worker started", 60*time.Second)
+		workers = append(workers, w)
+	}
+	dir := t.TempDir()
+	strict := writeConfig(t, dir, "strict.json", `{"activate-threshold": 0.9}`)
+	local, _ := runReplay(t, "--audit", audit, "--tools", tools, "--candidate", strict, "--report", filepath.Join(dir, "local"))
+
+	cmd := exec.Command(binary, "replay", "--nats", url, "--workers", "--shard-size", "250", "--audit", audit, "--tools", tools,
+		"--candidate", strict, "--report", filepath.Join(dir, "sharded"))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	killed := false
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if !killed && strings.Contains(sc.Text(), " done: ") {
+			workers[0].kill(syscall.SIGKILL) // mid-job: it holds a shard it will never finish
+			killed = true
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("sharded replay: %v\n%s", err, strings.Join(lines, "\n"))
+	}
+	if !killed {
+		t.Fatalf("no shard finished, no worker killed:\n%s", strings.Join(lines, "\n"))
+	}
+	data2, err := os.ReadFile(filepath.Join(dir, "sharded", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sharded replaySummary
+	if err := json.Unmarshal(data2, &sharded); err != nil {
+		t.Fatal(err)
+	}
+	if sharded.Intents != local.Intents || sharded.ChangedTier != local.ChangedTier || sharded.ChangedTool != local.ChangedTool ||
+		sharded.Gained != local.Gained || sharded.Lost != local.Lost {
+		t.Fatalf("sharded replay with a killed worker differs from the one-process replay:\nsharded %+v\nlocal   %+v", sharded, local)
+	}
+	t.Logf("%d intents, changed tier %d, changed tool %d: as one process; a worker was killed mid-job", sharded.Intents, sharded.ChangedTier, sharded.ChangedTool)
 }

@@ -33,6 +33,9 @@ func newReplay(g *globalFlags) *cobra.Command {
 		parallel                                         int
 		lopts                                            labels.Options
 		since, until, session                            string
+		sharded                                          bool
+		shardSize                                        int
+		shardWait                                        time.Duration
 	)
 	c := &cobra.Command{
 		Use:   "replay --audit FILE… --tools FILE [--baseline C] --candidate C [--model DIR] --report DIR",
@@ -124,11 +127,23 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 			}
 			fmt.Fprintf(stderr, "replaying %d intents (%d labelled) on %d workers, in dry run\n", len(intents), len(lbl), parallel)
 			start := time.Now()
-			rows, err := replay.Run(ctx, intents, base, cand, replay.RunOptions{Workers: parallel, Progress: func(done, total int) {
-				fmt.Fprintf(stderr, "  replayed %d/%d intents (%.0f/s)\n", done, total, float64(done)/time.Since(start).Seconds())
-			}})
-			if err != nil {
-				return err
+			var rows []replay.Row
+			if sharded {
+				job, err := replayJob(tools, baseline, candidate, model, intents)
+				if err != nil {
+					return err
+				}
+				rows, err = shardedRun(ctx, g, stderr, job, intents, shardSize, shardWait)
+				if err != nil {
+					return err
+				}
+			} else {
+				rows, err = replay.Run(ctx, intents, base, cand, replay.RunOptions{Workers: parallel, Progress: func(done, total int) {
+					fmt.Fprintf(stderr, "  replayed %d/%d intents (%.0f/s)\n", done, total, float64(done)/time.Since(start).Seconds())
+				}})
+				if err != nil {
+					return err
+				}
 			}
 			took := time.Since(start)
 			rep := replay.NewReport(rows, lbl, skipped, baseInfo, candInfo, cand.Thresholds())
@@ -159,6 +174,9 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 	fl.StringVar(&model, "model", "", "a model version directory ('toolyard train --out DIR') put in force on the candidate")
 	fl.StringVar(&reportDir, "report", "", "write summary.json and index.html here")
 	fl.IntVar(&parallel, "parallel", 0, "intents replayed at once (default: one per core)")
+	fl.BoolVar(&sharded, "workers", false, "split the replay into shards for 'toolyard worker --stage replay' processes on the cluster of --nats, and merge their parts (each shard counted once, a killed worker's shard redone)")
+	fl.IntVar(&shardSize, "shard-size", 500, "with --workers: intents per shard")
+	fl.DurationVar(&shardWait, "shard-wait", 2*time.Minute, "with --workers: give up when no shard finishes for this long")
 	fl.DurationVar(&lopts.Window, "correction-window", 10*time.Minute, "how long after an answer the agent's next move still corrects it (labels, as in 'toolyard train')")
 	return c
 }
@@ -209,6 +227,12 @@ func (b sideBuilder) side(ctx context.Context, name, conf, modelDir string) (*re
 			info.Settings = cfg.Map()
 		}
 	}
+	return b.build(ctx, name, cfg, modelDir, info, sources)
+}
+
+// build makes a side of a configuration (and a model directory); info and
+// sources describe it so far.
+func (b sideBuilder) build(ctx context.Context, name string, cfg replay.Config, modelDir string, info replay.SideInfo, sources []string) (*replay.Side, replay.SideInfo, error) {
 	sf, err := b.applyConfig(name, cfg)
 	if err != nil {
 		return nil, info, err
@@ -323,4 +347,39 @@ func readAuditStream(ctx context.Context, g *globalFlags, stderr io.Writer, sinc
 	}
 	fmt.Fprintf(stderr, "replay: %d audit records from the AUDIT stream\n", len(recs))
 	return recs, nil
+}
+
+// replayJob is the job a sharded replay stores for its workers: the
+// registry, the configurations (read here, so a bad one fails before any
+// shard is sent) and the intents.
+func replayJob(tools []schemas.Manifest, baseline, candidate, model string, intents []replay.Intent) (replay.Job, error) {
+	if model != "" {
+		return replay.Job{}, errors.New("--model with --workers: a sharded replay takes configurations only (model directories are not shipped to the workers yet)")
+	}
+	read := func(flag, path string) (*replay.Config, error) {
+		if path == "" {
+			return nil, nil
+		}
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			return nil, fmt.Errorf("--%s %s with --workers: a sharded replay takes configurations only, not model directories", flag, path)
+		}
+		c, err := replay.ReadConfig(path)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %w", flag, err)
+		}
+		return &c, nil
+	}
+	job := replay.Job{Tools: tools, Intents: replay.JobIntents(intents)}
+	var err error
+	if job.Baseline, err = read("baseline", baseline); err != nil {
+		return job, err
+	}
+	cand, err := read("candidate", candidate)
+	if err != nil {
+		return job, err
+	}
+	if cand != nil {
+		job.Candidate = *cand
+	}
+	return job, nil
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"slices"
+
 	"context"
 	"fmt"
+	"golang.org/x/sync/errgroup"
 	"log/slog"
 	"strings"
 	"time"
@@ -31,7 +34,10 @@ process that dies leaves its unacknowledged messages to the others.
 Stages: ` + strings.Join(bind.Stages, ", ") + `, and session (seeds and ends
 session tool sets from agent.output.> and agent.end.>; 'up' runs it with
 --sessions). Routing hands each confidence tier to its own stage: activated to
-resolve, multiple_matches to choose, weak_matches and not_found to answer.`,
+resolve, multiple_matches to choose, weak_matches and not_found to answer.
+
+The stage replay takes the shards of 'toolyard replay --workers' (dry run: it
+never executes a tool); each shard uses every core of its process.`,
 		Example: `  toolyard worker --stage discover --concurrency 8
   toolyard worker --stage execute --nats nats://10.0.0.5:4222 --http :9101`,
 		Args: cobra.NoArgs,
@@ -39,6 +45,14 @@ resolve, multiple_matches to choose, weak_matches and not_found to answer.`,
 			if len(stageList) == 0 {
 				return fmt.Errorf("--stage is required (one of %s)", strings.Join(bind.Stages, ", "))
 			}
+			var runReplay bool
+			stageList = slices.DeleteFunc(stageList, func(s string) bool {
+				if s == replayStage {
+					runReplay = true
+					return true
+				}
+				return false
+			})
 			for _, s := range stageList {
 				if !stages.Valid(s) {
 					return fmt.Errorf("unknown stage %q (stages: %s)", s, strings.Join(bind.Stages, ", "))
@@ -81,12 +95,19 @@ resolve, multiple_matches to choose, weak_matches and not_found to answer.`,
 			}
 			defer stopService()
 			log.Info("worker started", "stages", stageList, "nats", g.nats, "concurrency", sf.concurrency)
-			err = sf.runStages(ctx, js, set, stageList, ops.Metrics, log)
+			eg, ectx := errgroup.WithContext(ctx)
+			if len(stageList) > 0 {
+				eg.Go(func() error { return sf.runStages(ectx, js, set, stageList, ops.Metrics, log) })
+			}
+			if runReplay {
+				eg.Go(func() error { return runReplayWorkers(ectx, g, js, &sf, ops.Metrics, log) })
+			}
+			err = eg.Wait()
 			log.Info("worker stopped")
 			return err
 		},
 	}
 	sf.register(cmd, "127.0.0.1:0")
-	cmd.Flags().StringSliceVar(&stageList, "stage", nil, "stage(s) to run: "+strings.Join(bind.Stages, ", ")+", session")
+	cmd.Flags().StringSliceVar(&stageList, "stage", nil, "stage(s) to run: "+strings.Join(bind.Stages, ", ")+", session, replay")
 	return cmd
 }

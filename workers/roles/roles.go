@@ -32,7 +32,16 @@ var StageStreams = map[string]string{
 	bind.StageResolve:  pipeline.StreamPipe,
 	bind.StageExecute:  pipeline.StreamPipe,
 	bind.StageJoin:     pipeline.StreamResult,
+	// the shards of 'toolyard replay --workers' (cmd/toolyard/replay_shards.go)
+	StageReplay: StreamReplay,
 }
+
+// The sharded replay's stage, stream and job store.
+const (
+	StageReplay  = "replay"
+	StreamReplay = "REPLAY"
+	ReplayJobs   = "replay_jobs"
+)
 
 // AllStages lists every stage, in a stable order.
 func AllStages() []string {
@@ -54,7 +63,7 @@ func Admin() jwt.Permissions { return jwt.Permissions{} }
 var (
 	workerReadsKV   = []string{registry.Bucket, models.Bucket, session.Bucket, effects.ExecutionsBucket, effects.OutputsIndexBucket, embed.VectorBucket, join.Bucket}
 	workerWritesKV  = []string{session.Bucket, effects.ExecutionsBucket, effects.OutputsIndexBucket, embed.VectorBucket, join.Bucket}
-	workerReadsObj  = []string{effects.OutputsBucket, models.ObjectBucket}
+	workerReadsObj  = []string{effects.OutputsBucket, models.ObjectBucket, ReplayJobs}
 	workerWritesObj = []string{effects.OutputsBucket}
 )
 
@@ -62,7 +71,7 @@ var (
 func workerCommon(p *jwt.Permissions) {
 	p.Pub.Allow.Add(
 		// what stages publish
-		"pipe.>", "result.>", "audit.>", "dlq.>",
+		"pipe.>", "result.>", "audit.>", "dlq.>", "replay.part.>",
 		// reading streams, creating what is missing (never updating)
 		"$JS.API.INFO", "$JS.API.STREAM.INFO.*", "$JS.API.STREAM.CREATE.*", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.LIST",
 		"$JS.API.STREAM.MSG.GET.*", "$JS.API.DIRECT.GET.>",
