@@ -18,6 +18,7 @@ import (
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
+	"github.com/toolyard/toolyard/workers/route"
 )
 
 type ruleFile struct {
@@ -50,8 +51,10 @@ func registeredMetrics(t *testing.T) map[string]bool {
 	m.StreamUsage.WithLabelValues("x", "bytes")
 	m.Backpressure.WithLabelValues("x")
 	// The execute stage's own series, registered by the processes that run it.
-	reg.MustRegister(effects.Takeovers)
+	reg.MustRegister(append(route.Collectors(), effects.Takeovers)...)
 	effects.Takeovers.WithLabelValues("x")
+	route.Decisions.WithLabelValues("x")
+	route.Confidence.WithLabelValues("x")
 	fams, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)

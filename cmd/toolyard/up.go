@@ -17,6 +17,7 @@ import (
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
+	"github.com/toolyard/toolyard/workers/route"
 )
 
 func newUp(g *globalFlags) *cobra.Command {
@@ -71,7 +72,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 					return err
 				}
 				ops = pipeline.NewOps(nc)
-				ops.Registry.MustRegister(effects.Takeovers)
+				ops.Registry.MustRegister(append(route.Collectors(), effects.Takeovers)...)
 			} else {
 				host, port, err := splitHostPort(listen)
 				if err != nil {
@@ -106,7 +107,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 					return err
 				}
 				ops = pipeline.NewOps(nc)
-				ops.Registry.MustRegister(effects.Takeovers)
+				ops.Registry.MustRegister(append(route.Collectors(), effects.Takeovers)...)
 			}
 			// Streams are created when missing and otherwise kept as they
 			// are: an operator's changes survive a restart. Differences from

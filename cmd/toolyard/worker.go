@@ -16,6 +16,7 @@ import (
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
+	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/stages"
 )
 
@@ -81,7 +82,7 @@ never executes a tool); each shard uses every core of its process.`,
 				return err
 			}
 			ops := pipeline.NewOps(nc)
-			ops.Registry.MustRegister(effects.Takeovers)
+			ops.Registry.MustRegister(append(route.Collectors(), effects.Takeovers)...)
 			if sf.httpAddr != "" {
 				addr, err := ops.Serve(ctx, sf.httpAddr, log)
 				if err != nil {

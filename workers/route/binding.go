@@ -36,6 +36,7 @@ func Stage(th *Live, opts ...Option) pipeline.Stage {
 			if err != nil {
 				return nil, err
 			}
+			observe(d)
 			return []pipeline.Out{next, bind.Audit(audit)}, nil
 		},
 	}

@@ -3,6 +3,7 @@ package route_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"strings"
 	"testing"
 
@@ -63,7 +64,11 @@ func TestTiersFlowThroughTheirStages(t *testing.T) {
 				{ToolID: "email/send", Name: "send", Confidence: tt.conf, MatchType: schemas.MatchHybrid},
 				{ToolID: "slack/post_message", Name: "post", Confidence: tt.conf / 2, MatchType: schemas.MatchHybrid},
 			}}
+			before := testutil.ToFloat64(route.Decisions.WithLabelValues(tt.tier))
 			out := handOff(t, handle(t, routeStage, "pipe.route.s", c))
+			if got := testutil.ToFloat64(route.Decisions.WithLabelValues(tt.tier)) - before; got != 1 {
+				t.Errorf("toolyard_intents_total{tier=%q} went up by %v, want 1", tt.tier, got)
+			}
 			if out.Subject != tt.next {
 				t.Fatalf("routed to %s, want %s", out.Subject, tt.next)
 			}
