@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -41,6 +42,7 @@ func newBenchPipeline(g *globalFlags) *cobra.Command {
 	var (
 		intents, perOutput, inFlight, concurrency, rawMessages int
 		raw, asJSON                                            bool
+		cpuProfile                                             string
 	)
 	cmd := &cobra.Command{
 		Use:   "pipeline",
@@ -93,7 +95,12 @@ asynchronously, consumed and acked through one temporary file-backed stream
 				defer env.stop()
 				js, stopStages = env.client, env.stopStages
 			}
+			stopProfile, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
+			}
 			rep, err := bench.Pipeline(ctx, js, opts...)
+			stopProfile()
 			out.Report = rep
 			stopStages()
 			if err != nil {
@@ -119,6 +126,7 @@ asynchronously, consumed and acked through one temporary file-backed stream
 	fl.BoolVar(&raw, "raw", false, "also measure plain JetStream publish + consume + ack on the same server")
 	fl.IntVar(&rawMessages, "raw-messages", 100_000, "messages (512 B) for --raw")
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
+	fl.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the pipeline run (this process: with the embedded server, the server and every stage) to this file, for 'go tool pprof'")
 	return cmd
 }
 
@@ -149,6 +157,23 @@ func printBench(w io.Writer, out benchOutput, asJSON bool) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// startCPUProfile profiles this process into file until stop (nothing
+// when file is empty).
+func startCPUProfile(file string) (stop func(), err error) {
+	if file == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // benchServer is the embedded server and in-process stages of a benchmark.
