@@ -122,7 +122,7 @@ asynchronously, consumed and acked through one temporary file-backed stream
 	fl.IntVar(&intents, "intents", 5000, "intents to send")
 	fl.IntVar(&perOutput, "per-output", 1, "intents in each agent output")
 	fl.IntVar(&inFlight, "in-flight", 32, "agent outputs waiting for their results at once (each a session of its own)")
-	fl.IntVar(&concurrency, "concurrency", 4, "messages handled at once per stage (embedded server only; as 'up --concurrency')")
+	fl.IntVar(&concurrency, "concurrency", defaultConcurrency, "messages handled at once per stage (embedded server only; as 'up --concurrency')")
 	fl.BoolVar(&raw, "raw", false, "also measure plain JetStream publish + consume + ack on the same server")
 	fl.IntVar(&rawMessages, "raw-messages", 100_000, "messages (512 B) for --raw")
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
