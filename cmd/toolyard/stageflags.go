@@ -22,11 +22,12 @@ import (
 )
 
 // defaultConcurrency is how many messages a stage handles at once in one
-// process. It is also how many one pull asks for: 16 took 13 % less CPU per
-// intent than 4 (fewer, fuller pulls) with lower latency, and 32 no less
-// than 16 ('toolyard bench pipeline --concurrency N', 32 outputs in flight;
-// docs/benchmarks.md).
-const defaultConcurrency = 16
+// process (and asks for in one pull). 16 takes about 13 % less CPU per
+// intent ('toolyard bench pipeline --concurrency 16', docs/benchmarks.md),
+// but an execute stage then runs up to 16 tools at once, past the 8 one
+// session may have running: a session sending more intents at once than
+// that gets rate errors it does not get today. Kept at 4.
+const defaultConcurrency = 4
 
 // stageFlags are the settings shared by every process that runs stages.
 type stageFlags struct {
