@@ -51,5 +51,5 @@ func Rate(n int, d time.Duration) float64 {
 	return float64(n) / d.Seconds()
 }
 
-// ms is d in milliseconds, rounded to the microsecond.
-func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())) / 1000 }
+// ms is d in milliseconds, to the microsecond.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -187,7 +187,7 @@ func roundTrip(ctx context.Context, js jetstream.JetStream, w *resultWatch, sess
 	if err != nil {
 		return 0, err
 	}
-	ch := w.expect(msgID)
+	ch := w.expect(msgID, k)
 	defer w.forget(msgID)
 	start := time.Now()
 	if _, err := js.Publish(ctx, schemas.AgentOutputSubject(session), data); err != nil {
@@ -259,8 +259,10 @@ func watchResults(ctx context.Context, js jetstream.JetStream) (*resultWatch, er
 	return w, nil
 }
 
-func (w *resultWatch) expect(msgID string) chan result {
-	ch := make(chan result, 256)
+// expect registers an output of k intents: room for its receipt and all
+// its results, so the reader never waits on it.
+func (w *resultWatch) expect(msgID string, k int) chan result {
+	ch := make(chan result, k+1)
 	w.mu.Lock()
 	w.waiting[msgID] = ch
 	w.mu.Unlock()

@@ -64,6 +64,7 @@ func TestPipelineCountsEveryIntent(t *testing.T) {
 	}{
 		{"one intent an output", 50, 1, 50, 8, 8},
 		{"three an output, the last short", 10, 3, 4, 32, 4},
+		{"hundreds in one output", 300, 300, 1, 4, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := outputs.Load()
