@@ -107,7 +107,13 @@ type runner struct {
 	js      jetstream.JetStream
 	log     *slog.Logger
 	metrics *Metrics
-	cons    jetstream.Consumer
+	// The stage's own series, looked up once: a label lookup per message
+	// hashes and locks.
+	inFlight     prometheus.Gauge
+	redeliveries prometheus.Counter
+	latency      prometheus.Observer
+	outcomes     map[string]prometheus.Counter
+	cons         jetstream.Consumer
 }
 
 // Run consumes the stage's work until ctx is cancelled, then stops pulling,
@@ -131,7 +137,15 @@ func Run(ctx context.Context, js jetstream.JetStream, st Stage, opts ...RunOptio
 	}
 	// Every line the runner logs is scrubbed of the secrets in flight.
 	log := slog.New(RedactLogs(cfg.log.Handler()))
-	r := &runner{cfg: cfg, stage: st, nc: js.Conn(), js: js, log: log.With("stage", st.Name), metrics: cfg.metrics}
+	r := &runner{cfg: cfg, stage: st, nc: js.Conn(), js: js, log: log.With("stage", st.Name), metrics: cfg.metrics,
+		inFlight:     cfg.metrics.InFlight.WithLabelValues(st.Name),
+		redeliveries: cfg.metrics.Redeliveries.WithLabelValues(st.Name),
+		latency:      cfg.metrics.Latency.WithLabelValues(st.Name),
+		outcomes:     map[string]prometheus.Counter{},
+	}
+	for _, o := range []string{OutcomeAck, OutcomeRetry, OutcomeRejected, OutcomeDeadLetter} {
+		r.outcomes[o] = cfg.metrics.Messages.WithLabelValues(st.Name, o)
+	}
 	if st.Setup != nil {
 		if err := st.Setup(ctx, js); err != nil {
 			return fmt.Errorf("stage %s: setup: %w", st.Name, err)
@@ -180,6 +194,20 @@ func (r *runner) loop(ctx context.Context) error {
 	// stop lets in-flight work finish instead of abandoning it half-published.
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer hcancel()
+	// A fixed pool of handler goroutines, one a slot: a goroutine per
+	// message started with a small stack and grew it again for every
+	// message (decoding and validation run deep), 5 % of the CPU.
+	work := make(chan jetstream.Msg, r.cfg.concurrency)
+	for i := 0; i < r.cfg.concurrency; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for msg := range work {
+				r.handle(hctx, msg)
+				<-slots
+			}
+		}()
+	}
 	retry := backoff.NewExponentialBackOff(backoff.WithInitialInterval(100*time.Millisecond), backoff.WithMaxInterval(5*time.Second), backoff.WithMaxElapsedTime(0))
 
 	for ctx.Err() == nil {
@@ -220,12 +248,7 @@ func (r *runner) loop(ctx context.Context) error {
 		got := 0
 		for msg := range batch.Messages() {
 			got++
-			wg.Add(1)
-			go func(msg jetstream.Msg) {
-				defer wg.Done()
-				defer func() { <-slots }()
-				r.handle(hctx, msg)
-			}(msg)
+			work <- msg
 		}
 		fcancel()
 		for i := got; i < n; i++ {
@@ -241,6 +264,7 @@ func (r *runner) loop(ctx context.Context) error {
 		}
 	}
 
+	close(work)
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	select {
@@ -257,23 +281,26 @@ func (r *runner) loop(ctx context.Context) error {
 // or answer and dead-letter.
 func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 	start := time.Now()
-	name := r.stage.Name
-	r.metrics.InFlight.WithLabelValues(name).Inc()
-	defer r.metrics.InFlight.WithLabelValues(name).Dec()
+	r.inFlight.Inc()
+	defer r.inFlight.Dec()
 
 	m := &Msg{Subject: jm.Subject(), Data: jm.Data(), Header: jm.Headers()}
 	if meta, err := jm.Metadata(); err == nil {
 		m.NumDelivered, m.StreamSeq = meta.NumDelivered, meta.Sequence.Stream
 	}
 	if m.NumDelivered > 1 {
-		r.metrics.Redeliveries.WithLabelValues(name).Inc()
+		r.redeliveries.Inc()
+	}
+	// The message's logger is made only when something is logged: most
+	// messages log nothing, and With copies its attributes each time.
+	log := func() *slog.Logger {
+		return r.log.With("subject", m.Subject, "stream_seq", m.StreamSeq, "delivery", m.NumDelivered)
 	}
 	// The one place the stage's secrets are kept in: what it publishes,
 	// dead-letters or logs about this message is scrubbed of them.
 	sc := r.scrubber(ctx, m)
 	defer holdSecrets(sc)()
 	ctx = WithScrubber(ctx, sc)
-	log := r.log.With("subject", m.Subject, "stream_seq", m.StreamSeq, "delivery", m.NumDelivered)
 
 	stopBeat := r.heartbeat(jm)
 	outs, err := r.call(ctx, m)
@@ -284,16 +311,16 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 		err = r.publishOrWait(ctx, sc.Outs(outs))
 	}
 	stopBeat()
-	defer func() { r.metrics.Latency.WithLabelValues(name).Observe(time.Since(start).Seconds()) }()
+	defer func() { r.latency.Observe(time.Since(start).Seconds()) }()
 
 	switch {
 	case err == nil:
 		if aerr := jm.DoubleAck(ctx); aerr != nil {
 			// The outputs are published with ids, so a redelivery caused by a
 			// lost ack republishes duplicates the streams drop.
-			log.Warn("ack failed; message will be redelivered", "error", aerr)
+			log().Warn("ack failed; message will be redelivered", "error", aerr)
 		}
-		r.metrics.Messages.WithLabelValues(name, OutcomeAck).Inc()
+		r.outcomes[OutcomeAck].Inc()
 	case IsPermanent(err) || m.NumDelivered >= uint64(r.cfg.maxDeliver):
 		outcome := OutcomeRejected
 		if !IsPermanent(err) {
@@ -302,23 +329,23 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 		}
 		if perr := r.publish(ctx, r.rejectOuts(m, err, sc)); perr != nil {
 			// Could not record the failure: keep the message for another try.
-			log.Error("publishing the rejection failed; retrying later", "error", perr, "reason", err)
+			log().Error("publishing the rejection failed; retrying later", "error", perr, "reason", err)
 			_ = jm.NakWithDelay(r.delay(m.NumDelivered))
-			r.metrics.Messages.WithLabelValues(name, OutcomeRetry).Inc()
+			r.outcomes[OutcomeRetry].Inc()
 			return
 		}
 		if terr := jm.Term(); terr != nil {
-			log.Warn("terminating a dead-lettered message failed", "error", terr)
+			log().Warn("terminating a dead-lettered message failed", "error", terr)
 		}
-		log.Warn("message rejected and dead-lettered", "reason", err)
-		r.metrics.Messages.WithLabelValues(name, outcome).Inc()
+		log().Warn("message rejected and dead-lettered", "reason", err)
+		r.outcomes[outcome].Inc()
 	default:
 		d := retryDelay(err, r.delay(m.NumDelivered))
-		log.Info("transient failure; will retry", "error", err, "retry_in", d)
+		log().Info("transient failure; will retry", "error", err, "retry_in", d)
 		if nerr := jm.NakWithDelay(d); nerr != nil {
-			log.Warn("nak failed; message will be redelivered after ack wait", "error", nerr)
+			log().Warn("nak failed; message will be redelivered after ack wait", "error", nerr)
 		}
-		r.metrics.Messages.WithLabelValues(name, OutcomeRetry).Inc()
+		r.outcomes[OutcomeRetry].Inc()
 	}
 }
 
@@ -359,20 +386,29 @@ func (r *runner) heartbeat(jm jetstream.Msg) (stop func()) {
 	if every <= 0 {
 		return func() {}
 	}
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				_ = jm.InProgress()
-			case <-done:
-				return
-			}
+	// A timer that re-arms itself, not a goroutine with a ticker: most
+	// messages finish long before the first beat, and then cost nothing.
+	var (
+		mu      sync.Mutex
+		stopped bool
+		t       *time.Timer
+	)
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(every, func() {
+		_ = jm.InProgress()
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			t.Reset(every)
 		}
-	}()
-	return func() { close(done) }
+	})
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
+	}
 }
 
 // delay is the redelivery delay after the n-th delivery failed: exponential

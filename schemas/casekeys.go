@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -40,20 +41,37 @@ func walkCase(t reflect.Type, inst any, path string, out *[]string) {
 					}
 					continue
 				}
-				walkCase(ft, val, path+"/"+key, out)
+				if container(val) {
+					walkCase(ft, val, path+"/"+key, out)
+				}
 			}
 		case reflect.Map:
 			for key, val := range v {
-				walkCase(t.Elem(), val, path+"/"+key, out)
+				if container(val) {
+					walkCase(t.Elem(), val, path+"/"+key, out)
+				}
 			}
 		}
 	case []any:
 		if t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
 			for i, val := range v {
-				walkCase(t.Elem(), val, fmt.Sprintf("%s/%d", path, i), out)
+				if container(val) {
+					walkCase(t.Elem(), val, path+"/"+strconv.Itoa(i), out)
+				}
 			}
 		}
 	}
+}
+
+// container says whether walkCase has anything to look at in v: only
+// objects have keys. Scalars are skipped before their path is built, which
+// was most of this walk's cost (every message, at every stage).
+func container(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
 }
 
 var fieldCache sync.Map // reflect.Type → map[string]reflect.Type

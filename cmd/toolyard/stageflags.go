@@ -21,6 +21,14 @@ import (
 	"github.com/toolyard/toolyard/workers/stages"
 )
 
+// defaultConcurrency is how many messages a stage handles at once in one
+// process (and asks for in one pull). 16 takes about 13 % less CPU per
+// intent ('toolyard bench pipeline --concurrency 16', docs/benchmarks.md),
+// but an execute stage then runs up to 16 tools at once, past the 8 one
+// session may have running: a session sending more intents at once than
+// that gets rate errors it does not get today. Kept at 4.
+const defaultConcurrency = 4
+
 // stageFlags are the settings shared by every process that runs stages.
 type stageFlags struct {
 	registry    string
@@ -45,7 +53,7 @@ type stageFlags struct {
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.registry, "registry", "", "import this registry file (JSONL or JSON array of manifests) into the shared registry first; identical tools are left alone, a different tool under a registered id is refused")
-	fl.IntVar(&f.concurrency, "concurrency", 4, "messages handled at once per stage in this process")
+	fl.IntVar(&f.concurrency, "concurrency", defaultConcurrency, "messages handled at once per stage in this process")
 	fl.DurationVar(&f.ackWait, "ack-wait", 30*time.Second, "how long a message may go unacknowledged before another worker gets it (long handlers send heartbeats)")
 	fl.IntVar(&f.maxDeliver, "max-deliver", 5, "deliveries before a failing message is dead-lettered")
 	th := route.DefaultThresholds()

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/pprof"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/pipeline/bench"
+	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/stages"
+)
+
+func newBench(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure Toolyard on a real NATS server",
+	}
+	cmd.AddCommand(newBenchPipeline(g))
+	return cmd
+}
+
+// benchOutput is the one JSON object 'bench pipeline --json' prints.
+type benchOutput struct {
+	Server           string `json:"server"`
+	StageConcurrency int    `json:"stage_concurrency,omitempty"`
+	bench.Report
+	*bench.RawReport
+}
+
+func newBenchPipeline(g *globalFlags) *cobra.Command {
+	var (
+		intents, perOutput, inFlight, concurrency, rawMessages int
+		raw, asJSON                                            bool
+		cpuProfile                                             string
+	)
+	cmd := &cobra.Command{
+		Use:   "pipeline",
+		Short: "Intents per second and end-to-end latency through every stage; with --raw, plain JetStream beside it",
+		Long: `Publishes agent outputs whose intents run the builtin toolyard/help tool (it
+answers at once, so the figures are the pipeline's own) with a bounded number in
+flight, and measures intents per second and each output's latency from publish
+to its last result.
+
+By default it starts its own embedded server in a temporary data directory
+(authentication on, as 'up' runs it), runs every stage in this process connected
+as 'up' connects them, with the per-session limits off, and removes everything
+afterwards. With --nats it runs against that server or cluster instead and only
+publishes and measures: the stages are the operator's workers, with their
+limits (each in-flight output is a session of its own).
+
+--raw also measures plain JetStream on the same server: messages published
+asynchronously, consumed and acked through one temporary file-backed stream
+(it needs the right to create streams). Progress goes to stderr.`,
+		Example: `  toolyard bench pipeline --intents 5000 --raw
+  toolyard bench pipeline --intents 20000 --json
+  toolyard bench pipeline --nats nats://nats-1:4222 --creds admin.creds --intents 10000`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			opts := []bench.Option{bench.WithIntents(intents), bench.WithIntentsPerOutput(perOutput), bench.WithInFlight(inFlight),
+				bench.WithProgress(2*time.Second, func(p bench.Progress) {
+					fmt.Fprintf(cmd.ErrOrStderr(), "bench: %d of %d intents in %.1f s\n", p.Done, p.Total, p.Elapsed.Seconds())
+				})}
+			out := benchOutput{Server: "embedded", StageConcurrency: concurrency}
+			var js jetstream.JetStream
+			// stopStages lets the raw figure have the server to itself, as
+			// the pipeline had.
+			stopStages := func() {}
+			if cmd.Flags().Changed("nats") {
+				nc, err := g.connect("toolyard-bench")
+				if err != nil {
+					return err
+				}
+				defer nc.Close()
+				if js, err = jetstream.New(nc); err != nil {
+					return err
+				}
+				out.Server, out.StageConcurrency = g.nats, 0
+			} else {
+				env, err := startBenchServer(ctx, concurrency, slog.Default())
+				if err != nil {
+					return err
+				}
+				defer env.stop()
+				js, stopStages = env.client, env.stopStages
+			}
+			stopProfile, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
+			}
+			rep, err := bench.Pipeline(ctx, js, opts...)
+			stopProfile()
+			out.Report = rep
+			stopStages()
+			if err != nil {
+				_ = printBench(cmd.OutOrStdout(), out, asJSON)
+				return err
+			}
+			if raw {
+				fmt.Fprintf(cmd.ErrOrStderr(), "bench: raw JetStream, %d messages\n", rawMessages)
+				r, err := bench.Raw(ctx, js, bench.WithMessages(rawMessages))
+				if err != nil {
+					return fmt.Errorf("raw JetStream: %w", err)
+				}
+				out.RawReport = &r
+			}
+			return printBench(cmd.OutOrStdout(), out, asJSON)
+		},
+	}
+	fl := cmd.Flags()
+	fl.IntVar(&intents, "intents", 5000, "intents to send")
+	fl.IntVar(&perOutput, "per-output", 1, "intents in each agent output")
+	fl.IntVar(&inFlight, "in-flight", 32, "agent outputs waiting for their results at once (each a session of its own)")
+	fl.IntVar(&concurrency, "concurrency", defaultConcurrency, "messages handled at once per stage (embedded server only; as 'up --concurrency')")
+	fl.BoolVar(&raw, "raw", false, "also measure plain JetStream publish + consume + ack on the same server")
+	fl.IntVar(&rawMessages, "raw-messages", 100_000, "messages (512 B) for --raw")
+	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
+	fl.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the pipeline run (this process: with the embedded server, the server and every stage) to this file, for 'go tool pprof'")
+	return cmd
+}
+
+func printBench(w io.Writer, out benchOutput, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	where := "server " + out.Server
+	if out.Server == "embedded" {
+		where = fmt.Sprintf("embedded server, every stage in this process, concurrency %d each", out.StageConcurrency)
+	}
+	r := out.Report
+	fmt.Fprintf(tw, "pipeline\t(%s)\n", where)
+	fmt.Fprintf(tw, "  intents\t%d in %d outputs, %d in flight, %.2f s\n", r.Intents, r.Outputs, r.InFlight, r.Seconds)
+	fmt.Fprintf(tw, "  throughput\t%.0f intents/s\n", r.IntentsPerS)
+	fmt.Fprintf(tw, "  latency per output\tp50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms\n", r.P50MS, r.P90MS, r.P99MS, r.MaxMS)
+	if r.Failed > 0 {
+		fmt.Fprintf(tw, "  failed outputs\t%d (first: %s)\n", r.Failed, r.FirstFailure)
+	}
+	if x := out.RawReport; x != nil {
+		fmt.Fprintf(tw, "raw JetStream\t(one file-backed stream, %d B messages)\n", x.Size)
+		fmt.Fprintf(tw, "  publish + consume + ack\t%.0f msgs/s (%d messages, %.2f s)\n", x.MsgsPerS, x.Messages, x.Seconds)
+		fmt.Fprintf(tw, "  async publish alone\t%.0f msgs/s\n", x.PublishPerS)
+		if r.IntentsPerS > 0 {
+			fmt.Fprintf(tw, "  pipeline / raw\t1/%.0f\n", x.MsgsPerS/r.IntentsPerS)
+		}
+	}
+	return tw.Flush()
+}
+
+// startCPUProfile profiles this process into file until stop (nothing
+// when file is empty).
+func startCPUProfile(file string) (stop func(), err error) {
+	if file == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// benchServer is the embedded server and in-process stages of a benchmark.
+type benchServer struct {
+	srv        *pipeline.Server
+	dir        string
+	client     jetstream.JetStream
+	stopStages func()
+	closeConns func()
+}
+
+// startBenchServer starts a server in a temporary data directory, as 'up'
+// starts one (authentication on), and every stage on an in-process admin
+// connection, as 'up' runs them; the benchmark's client has a connection of
+// its own, as an agent would.
+func startBenchServer(ctx context.Context, concurrency int, log *slog.Logger) (*benchServer, error) {
+	dir, err := os.MkdirTemp("", "toolyard-bench-")
+	if err != nil {
+		return nil, err
+	}
+	srv, err := pipeline.StartServer(pipeline.WithDataDir(dir), pipeline.WithListen("127.0.0.1", -1))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	b := &benchServer{srv: srv, dir: dir, stopStages: func() {}, closeConns: func() {}}
+	fail := func(err error) (*benchServer, error) { b.stop(); return nil, err }
+	stagesNC, err := srv.Connect()
+	if err != nil {
+		return fail(err)
+	}
+	clientNC, err := srv.Connect()
+	if err != nil {
+		stagesNC.Close()
+		return fail(err)
+	}
+	b.closeConns = func() { clientNC.Close(); stagesNC.Close() }
+	sjs, err := jetstream.New(stagesNC)
+	if err != nil {
+		return fail(err)
+	}
+	if b.client, err = jetstream.New(clientNC); err != nil {
+		return fail(err)
+	}
+	tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	err = pipeline.DefaultTopology().Ensure(tctx, sjs)
+	cancel()
+	if err != nil {
+		return fail(err)
+	}
+	// A benchmark sends its sessions' outputs as fast as the pipeline takes
+	// them, which is what it measures, not what an agent should do: the
+	// per-session rate and execution limits are off.
+	set, err := stages.New(stages.Config{Limits: &stages.Limits{SessionRate: -1, SessionExecutions: -1}, Log: log})
+	if err != nil {
+		return fail(err)
+	}
+	rctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for _, name := range bind.Stages {
+		st, err := set.Stage(name)
+		if err != nil {
+			stop()
+			return fail(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := pipeline.Run(rctx, sjs, st, pipeline.WithConcurrency(concurrency), pipeline.WithLogger(log)); err != nil {
+				log.Error("stage stopped", "stage", name, "error", err)
+			}
+		}()
+	}
+	var once sync.Once
+	b.stopStages = func() { once.Do(func() { stop(); wg.Wait() }) }
+	return b, nil
+}
+
+// stop ends the stages, the connections and the server, and removes the data.
+func (b *benchServer) stop() {
+	b.stopStages()
+	b.closeConns()
+	b.srv.Shutdown()
+	os.RemoveAll(b.dir)
+}

@@ -1,0 +1,92 @@
+package integration
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// benchJSON runs 'toolyard bench pipeline' with args and decodes the one
+// JSON object it prints.
+func benchJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	out := toolyard(t, append([]string{"bench", "pipeline", "--json"}, args...)...)
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, out)
+	}
+	return got
+}
+
+// positive reads the named figures and fails the test unless each is a
+// number above zero.
+func positive(t *testing.T, got map[string]any, keys ...string) map[string]float64 {
+	t.Helper()
+	vals := map[string]float64{}
+	for _, k := range keys {
+		v, ok := got[k].(float64)
+		if !ok || v <= 0 {
+			t.Errorf("%s = %v, want a number above 0 (all: %v)", k, got[k], got)
+		}
+		vals[k] = v
+	}
+	return vals
+}
+
+// The benchmark starts its own server (auth on) and stages, sends every
+// intent through them, reports the contract's keys with sane values, and,
+// with --raw, plain JetStream's figure from the same kind of server.
+func TestBenchPipelineCLI(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		raw  bool
+	}{
+		{"pipeline", []string{"--intents", "200"}, false},
+		{"with raw", []string{"--intents", "200", "--raw", "--raw-messages", "20000"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := benchJSON(t, tc.args...)
+			v := positive(t, got, "intents_per_s", "p50_ms", "p99_ms", "seconds")
+			if v["p50_ms"] > v["p99_ms"] {
+				t.Errorf("p50 %v ms above p99 %v ms", v["p50_ms"], v["p99_ms"])
+			}
+			if got["intents"] != 200.0 || got["failed"] != 0.0 || got["server"] != "embedded" {
+				t.Errorf("want 200 intents, none failed, on the embedded server: %v", got)
+			}
+			// Throughput and time agree: every intent was counted once.
+			if n := v["intents_per_s"] * v["seconds"]; n < 199 || n > 201 {
+				t.Errorf("intents_per_s × seconds = %v, want 200", n)
+			}
+			_, hasRaw := got["raw_msgs_per_s"]
+			if hasRaw != tc.raw {
+				t.Errorf("raw_msgs_per_s present: %v, want %v", hasRaw, tc.raw)
+			}
+			if tc.raw {
+				r := positive(t, got, "raw_msgs_per_s", "raw_publish_per_s")
+				if got["raw_messages"] != 20000.0 {
+					t.Errorf("raw_messages %v, want 20000", got["raw_messages"])
+				}
+				// Each intent is several stages of JetStream work: the
+				// pipeline cannot beat one plain message.
+				if v["intents_per_s"] > r["raw_msgs_per_s"] {
+					t.Errorf("pipeline %v intents/s above raw JetStream %v msgs/s", v["intents_per_s"], r["raw_msgs_per_s"])
+				}
+			}
+		})
+	}
+}
+
+// With --nats the benchmark only publishes and measures: the stages are
+// whatever workers serve that server (here, this test's).
+func TestBenchPipelineAgainstExternalServer(t *testing.T) {
+	env := startEnv(t)
+	runStagesInProcess(t, env, "")
+	got := benchJSON(t, "--nats", env.Server.ClientURL(), "--intents", "40", "--in-flight", "4")
+	positive(t, got, "intents_per_s", "p50_ms", "p99_ms")
+	if got["server"] != env.Server.ClientURL() || got["failed"] != 0.0 || got["intents"] != 40.0 {
+		t.Errorf("want 40 intents through %s, none failed: %v", env.Server.ClientURL(), got)
+	}
+	if _, ok := got["stage_concurrency"]; ok {
+		t.Errorf("stage_concurrency reported for stages the benchmark does not run: %v", got)
+	}
+}
