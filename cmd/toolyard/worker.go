@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/pipeline/auth"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
 	"github.com/toolyard/toolyard/workers/route"
@@ -77,6 +78,11 @@ never executes a tool); each shard uses every core of its process.`,
 				return err
 			}
 			sf.guard.toolConn = g.toolConnector(&sf.guard)
+			if file := g.conn.credsFile(); slices.Contains(stageList, bind.StageExecute) && sf.guard.toolCreds == "" && file != "" {
+				if any, err := auth.PublishesAnywhere(file); err == nil && !any {
+					log.Warn("NATS-request tools publish on this worker's connection, whose credential allows no tool subjects: their calls will be refused; give --tool-creds DATA/creds/tools.creds", "creds", file)
+				}
+			}
 			set, err := sf.followRegistry(ctx, js, false, log)
 			if err != nil {
 				return err

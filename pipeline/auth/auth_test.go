@@ -76,6 +76,11 @@ func TestMintedCredentials(t *testing.T) {
 	if p, err := auth.InboxPrefix(adminFile); err != nil || p != "" {
 		t.Fatalf("admin inbox prefix %q %v", p, err)
 	}
+	for file, want := range map[string]bool{file: false, adminFile: true} {
+		if got, err := auth.PublishesAnywhere(file); err != nil || got != want {
+			t.Errorf("PublishesAnywhere(%s) = %v %v, want %v", filepath.Base(file), got, err, want)
+		}
+	}
 	tr, err := k.Trust()
 	if err != nil {
 		t.Fatal(err)

@@ -102,3 +102,22 @@ func inboxOf(p jwt.Permissions) string {
 	}
 	return ""
 }
+
+// PublishesAnywhere says whether the credential in file may publish to
+// subjects no role table knows (an admin's, or the tools role's), for the
+// hint a worker gives when NATS-request tools would be refused.
+func PublishesAnywhere(file string) (bool, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return false, fmt.Errorf("read credentials: %w", err)
+	}
+	token, err := jwt.ParseDecoratedJWT(data)
+	if err != nil {
+		return false, fmt.Errorf("credentials %s: %w", file, err)
+	}
+	uc, err := jwt.DecodeUserClaims(token)
+	if err != nil {
+		return false, fmt.Errorf("credentials %s: %w", file, err)
+	}
+	return len(uc.Pub.Allow) == 0 || uc.Pub.Allow.Contains(">"), nil
+}
