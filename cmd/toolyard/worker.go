@@ -79,7 +79,7 @@ never executes a tool); each shard uses every core of its process.`,
 			}
 			sf.guard.toolConn = g.toolConnector(&sf.guard)
 			if file := g.conn.credsFile(); slices.Contains(stageList, bind.StageExecute) && sf.guard.toolCreds == "" && file != "" {
-				if any, err := auth.PublishesAnywhere(file); err == nil && !any {
+				if anywhere, err := auth.PublishesAnywhere(file); err == nil && !anywhere {
 					log.Warn("NATS-request tools publish on this worker's connection, whose credential allows no tool subjects: their calls will be refused; give --tool-creds DATA/creds/tools.creds", "creds", file)
 				}
 			}
