@@ -59,16 +59,8 @@ type Trust struct {
 // NewTrust checks the keys: each must be a public account nkey ("A…").
 func NewTrust(keys ...string) (*Trust, error) {
 	t := &Trust{keys: map[string]bool{}}
-	var bad []string
-	for _, k := range keys {
-		k = strings.TrimSpace(k)
-		if k == "" {
-			continue
-		}
-		if !nkeys.IsValidPublicAccountKey(k) {
-			bad = append(bad, k)
-			continue
-		}
+	good, bad := publicKeys(keys)
+	for _, k := range good {
 		t.keys[k] = true
 	}
 	if len(bad) > 0 {
@@ -113,4 +105,20 @@ func ReadKeys(path string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// publicKeys sorts keys (spaces trimmed, blanks dropped) into public
+// account nkeys and the rest.
+func publicKeys(keys []string) (good, bad []string) {
+	for _, k := range keys {
+		k = strings.TrimSpace(k)
+		switch {
+		case k == "":
+		case nkeys.IsValidPublicAccountKey(k):
+			good = append(good, k)
+		default:
+			bad = append(bad, k)
+		}
+	}
+	return good, bad
 }

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nats-io/nkeys"
 )
 
 // ErrRevoked: the signature is by a key on the revocation list. A revoked
@@ -32,21 +31,13 @@ type revocations struct {
 
 // Revoke adds keys to t's revocation list.
 func (t *Trust) Revoke(keys ...string) error {
-	var bad []string
+	good, bad := publicKeys(keys)
 	t.rev.mu.Lock()
 	defer t.rev.mu.Unlock()
 	if t.rev.fixed == nil {
 		t.rev.fixed = map[string]bool{}
 	}
-	for _, k := range keys {
-		k = strings.TrimSpace(k)
-		if k == "" {
-			continue
-		}
-		if !nkeys.IsValidPublicAccountKey(k) {
-			bad = append(bad, k)
-			continue
-		}
+	for _, k := range good {
 		t.rev.fixed[k] = true
 	}
 	if len(bad) > 0 {
