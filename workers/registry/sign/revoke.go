@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
 )
 
 // ErrRevoked: the signature is by a key on the revocation list. A revoked
