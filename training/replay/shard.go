@@ -48,8 +48,7 @@ type JobIntent struct {
 func JobIntents(in []Intent) []JobIntent {
 	out := make([]JobIntent, len(in))
 	for i, x := range in {
-		out[i] = JobIntent{Key: x.Key, Session: x.Session, IntentID: x.IntentID, Time: x.Time, Expressed: x.Expressed,
-			Text: x.Text, Conversation: x.Conversation, Recorded: x.Recorded}
+		out[i] = JobIntent(x) // the same fields; only the JSON tags differ
 	}
 	return out
 }
@@ -62,8 +61,7 @@ func (j Job) ReplayIntents(from, to int) ([]Intent, error) {
 	}
 	out := make([]Intent, 0, to-from)
 	for _, x := range j.Intents[from:to] {
-		out = append(out, Intent{Key: x.Key, Session: x.Session, IntentID: x.IntentID, Time: x.Time, Expressed: x.Expressed,
-			Text: x.Text, Conversation: x.Conversation, Recorded: x.Recorded})
+		out = append(out, Intent(x))
 	}
 	return out, nil
 }
