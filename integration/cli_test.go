@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -103,14 +104,86 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 			t.Errorf("status page lacks %q", want)
 		}
 	}
+	// A bad output (dead-lettered by parse) and a failing call, for the
+	// page's failures and dead letters.
+	nc, err := natsConnect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if err := nc.Publish("agent.output.cli", []byte(`{"session_id": "cli"`)); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(binary, "publish", "--nats", url, "--session", "cli", "--wait", "--timeout", "20s",
+		`<tool_call name="files/count_lines">{"path": 7}</tool_call>`).CombinedOutput(); err != nil {
+		t.Fatalf("publish: %v\n%s", err, out)
+	}
 	var status struct {
 		Streams []struct {
-			Name     string `json:"name"`
-			Messages uint64 `json:"messages"`
+			Name      string `json:"name"`
+			Messages  uint64 `json:"messages"`
+			Consumers []struct {
+				Name string `json:"name"`
+			} `json:"consumers"`
+			Ephemeral int `json:"ephemeral_consumers"`
 		} `json:"streams"`
+		DeadLetters struct {
+			ByStage map[string]int `json:"by_stage"`
+		} `json:"dead_letters"`
+		Activity struct {
+			Tiers map[string]int `json:"tiers"`
+			Tools []struct {
+				ID     string `json:"id"`
+				Calls  int    `json:"calls"`
+				Errors int    `json:"errors"`
+			} `json:"tools"`
+			Failures []struct {
+				Stage string `json:"stage"`
+				Error string `json:"error"`
+			} `json:"failures"`
+		} `json:"activity"`
 	}
-	if err := json.Unmarshal([]byte(get("/status.json")), &status); err != nil || len(status.Streams) != 5 {
-		t.Errorf("status.json: %v %+v", err, status)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if err := json.Unmarshal([]byte(get("/status.json")), &status); err != nil || len(status.Streams) != 5 {
+			t.Fatalf("status.json: %v %+v", err, status)
+		}
+		if status.DeadLetters.ByStage["parse"] > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	var consumers []string
+	for _, st := range status.Streams {
+		for _, c := range st.Consumers {
+			consumers = append(consumers, c.Name)
+		}
+	}
+	for _, c := range consumers {
+		if !slices.Contains([]string{"parse", "session", "discover", "route", "choose", "answer", "resolve", "execute", "join"}, c) {
+			t.Errorf("status lists consumer %q, which is not a stage's durable one (ephemeral ones are only counted)", c)
+		}
+	}
+	if status.Activity.Tiers["activated"] == 0 {
+		t.Errorf("status tier mix: %v", status.Activity.Tiers)
+	}
+	calls := map[string]int{}
+	for _, tl := range status.Activity.Tools {
+		calls[tl.ID] = tl.Calls
+	}
+	if calls["system/uptime"] == 0 || calls["files/count_lines"] == 0 {
+		t.Errorf("status tools: %+v", status.Activity.Tools)
+	}
+	if len(status.Activity.Failures) == 0 {
+		t.Errorf("status lists no failure after a failing call")
+	}
+	if status.DeadLetters.ByStage["parse"] == 0 {
+		t.Errorf("status dead letters: %+v", status.DeadLetters)
+	}
+	for _, want := range []string{`id="tiers"`, `id="tools"`, `id="failures"`, `id="dlq"`, "system/uptime", `http-equiv="refresh"`} {
+		if page := get("/"); !strings.Contains(page, want) {
+			t.Errorf("status page lacks %s", want)
+		}
 	}
 
 	// Republishing a message id runs nothing again and shows what the

@@ -145,7 +145,9 @@ func TestSecurityRolesAreEnforced(t *testing.T) {
 
 	agent := connectAs(t, url, agentCreds, nats.CustomInboxPrefix("_INBOX.alice"))
 	tried, notRefused := attempts("execute"), 0
-	defer func() { t.Logf("%d operations tried as the agent of another session, %d refused", len(tried), len(tried)-notRefused) }()
+	defer func() {
+		t.Logf("%d operations tried as the agent of another session, %d refused", len(tried), len(tried)-notRefused)
+	}()
 	for _, a := range tried {
 		if a.sub {
 			if _, err := agent.nc.SubscribeSync(a.subject); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
 	"github.com/toolyard/toolyard/workers/route"
+	statuspage "github.com/toolyard/toolyard/workers/status"
 )
 
 func newUp(g *globalFlags) *cobra.Command {
@@ -132,7 +133,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 			}
 			httpAddr := "(disabled)"
 			if sf.httpAddr != "" {
-				page, status := pipeline.StatusHandlers(js)
+				page, status := statuspage.Handlers(js)
 				ops.Handle("GET /{$}", page)
 				ops.Handle("GET /status.json", status)
 				if httpAddr, err = ops.Serve(ctx, sf.httpAddr, log); err != nil {

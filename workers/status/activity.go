@@ -1,0 +1,135 @@
+package status
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// Activity is what the latest audit records say.
+type Activity struct {
+	// Records is how many records it was read from (the tail of AUDIT).
+	Records int `json:"records"`
+	// Tiers counts the route stage's decisions by tier.
+	Tiers map[string]int `json:"tiers"`
+	// Tools are the tools the execute stage ran, most called first.
+	Tools []ToolActivity `json:"tools"`
+	// Failures are the latest error records, newest first.
+	Failures []Failure `json:"failures"`
+}
+
+// ToolActivity is one tool's calls in the window.
+type ToolActivity struct {
+	ID     string    `json:"id"`
+	Calls  int       `json:"calls"`
+	Errors int       `json:"errors"`
+	Last   time.Time `json:"last"`
+}
+
+// Failure is one error record.
+type Failure struct {
+	Time    time.Time `json:"time"`
+	Stage   string    `json:"stage"`
+	Session string    `json:"session"`
+	Tool    string    `json:"tool,omitempty"`
+	Error   string    `json:"error"`
+}
+
+// maxFailures is how many failures the page lists.
+const maxFailures = 10
+
+// ReadActivity reads the last n records of AUDIT.
+func ReadActivity(ctx context.Context, js jetstream.JetStream, n int) (Activity, error) {
+	a := Activity{Tiers: map[string]int{}}
+	stream, err := js.Stream(ctx, pipeline.StreamAudit)
+	if err != nil {
+		return a, err
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		return a, err
+	}
+	if info.State.Msgs == 0 {
+		return a, nil
+	}
+	last := info.State.LastSeq
+	start := uint64(1)
+	if last > uint64(n) {
+		start = last - uint64(n) + 1
+	}
+	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: max(start, info.State.FirstSeq)})
+	if err != nil {
+		return a, err
+	}
+	tools := map[string]*ToolActivity{}
+	for {
+		msg, err := cons.Next(jetstream.FetchContext(ctx))
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				return a, fmt.Errorf("read the tail of %s: %w", pipeline.StreamAudit, err)
+			}
+			return a, err
+		}
+		meta, err := msg.Metadata()
+		if err != nil {
+			return a, err
+		}
+		var r schemas.AuditRecord
+		if json.Unmarshal(msg.Data(), &r) == nil {
+			a.add(r, tools)
+		}
+		if meta.Sequence.Stream >= last {
+			break
+		}
+	}
+	for _, t := range tools {
+		a.Tools = append(a.Tools, *t)
+	}
+	slices.SortFunc(a.Tools, func(x, y ToolActivity) int {
+		if x.Calls != y.Calls {
+			return y.Calls - x.Calls
+		}
+		return y.Last.Compare(x.Last)
+	})
+	slices.Reverse(a.Failures)
+	return a, nil
+}
+
+func (a *Activity) add(r schemas.AuditRecord, tools map[string]*ToolActivity) {
+	a.Records++
+	switch r.Stage {
+	case "route":
+		if r.Decision != "" {
+			a.Tiers[r.Decision]++
+		}
+	case "execute":
+		if r.ToolID != "" {
+			t := tools[r.ToolID]
+			if t == nil {
+				t = &ToolActivity{ID: r.ToolID}
+				tools[r.ToolID] = t
+			}
+			t.Calls++
+			if r.Result == "error" {
+				t.Errors++
+			}
+			if r.Timestamp.After(t.Last) {
+				t.Last = r.Timestamp
+			}
+		}
+	}
+	if r.Result == "error" && r.Error != "" {
+		a.Failures = append(a.Failures, Failure{Time: r.Timestamp, Stage: r.Stage, Session: r.SessionID, Tool: r.ToolID, Error: r.Error})
+		if len(a.Failures) > maxFailures {
+			a.Failures = a.Failures[1:]
+		}
+	}
+}
