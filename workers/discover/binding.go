@@ -18,7 +18,7 @@ func Stage(e *Engine) pipeline.Stage {
 		Subjects: []string{bind.PipeFilter(bind.StageDiscover)},
 		Reject:   bind.Rejecter(bind.StageDiscover),
 		Handler: func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			in, err := schemas.Decode[schemas.Intent](schemas.KindIntent, m.Data)
+			in, err := schemas.DecodeInternal[schemas.Intent](schemas.KindIntent, m.Data)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}

@@ -76,7 +76,7 @@ func headerSecrets(headers map[string]string) []string {
 // stageSecrets is the stage's pipeline.SecretsFunc: the secrets of the
 // call an input carries.
 func (s *stage) stageSecrets(ctx context.Context, m *pipeline.Msg) []string {
-	call, err := schemas.Decode[schemas.ToolCall](schemas.KindToolCall, m.Data)
+	call, err := schemas.DecodeInternal[schemas.ToolCall](schemas.KindToolCall, m.Data)
 	if err != nil {
 		return nil
 	}

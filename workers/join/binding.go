@@ -45,7 +45,7 @@ func Stage(j *Joiner) pipeline.Stage {
 		Subjects: []string{schemas.ResultPrefix + ">"},
 		Setup:    j.Start,
 		Handler: func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			r, err := schemas.Decode[schemas.Result](schemas.KindResult, m.Data)
+			r, err := schemas.DecodeInternal[schemas.Result](schemas.KindResult, m.Data)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}

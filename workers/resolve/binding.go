@@ -27,7 +27,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 		Subjects: []string{bind.PipeFilter(bind.StageResolve)},
 		Reject:   bind.Rejecter(bind.StageResolve),
 		Handler: func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			r, err := schemas.Decode[schemas.Routed](schemas.KindRouted, m.Data)
+			r, err := schemas.DecodeInternal[schemas.Routed](schemas.KindRouted, m.Data)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}

@@ -23,7 +23,7 @@ func Stage(th *Live, opts ...Option) pipeline.Stage {
 		Subjects: []string{bind.PipeFilter(bind.StageRoute)},
 		Reject:   bind.Rejecter(bind.StageRoute),
 		Handler: func(_ context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			c, err := schemas.Decode[schemas.Candidates](schemas.KindCandidates, m.Data)
+			c, err := schemas.DecodeInternal[schemas.Candidates](schemas.KindCandidates, m.Data)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}
@@ -88,7 +88,7 @@ func AnswerStage() pipeline.Stage {
 		Subjects: []string{bind.PipeFilter(bind.StageAnswer)},
 		Reject:   bind.Rejecter(bind.StageAnswer),
 		Handler: func(_ context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			r, err := schemas.Decode[schemas.Routed](schemas.KindRouted, m.Data)
+			r, err := schemas.DecodeInternal[schemas.Routed](schemas.KindRouted, m.Data)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}
@@ -116,7 +116,7 @@ func ChooseStage(log *slog.Logger, opts ...Option) pipeline.Stage {
 		Subjects: []string{bind.PipeFilter(bind.StageChoose)},
 		Reject:   bind.Rejecter(bind.StageChoose),
 		Handler: func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			r, err := schemas.Decode[schemas.Routed](schemas.KindRouted, m.Data)
+			r, err := schemas.DecodeInternal[schemas.Routed](schemas.KindRouted, m.Data)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}
