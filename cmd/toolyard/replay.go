@@ -351,35 +351,93 @@ func readAuditStream(ctx context.Context, g *globalFlags, stderr io.Writer, sinc
 
 // replayJob is the job a sharded replay stores for its workers: the
 // registry, the configurations (read here, so a bad one fails before any
-// shard is sent) and the intents.
+// shard is sent), the model directories' files and the intents.
 func replayJob(tools []schemas.Manifest, baseline, candidate, model string, intents []replay.Intent) (replay.Job, error) {
-	if model != "" {
-		return replay.Job{}, errors.New("--model with --workers: a sharded replay takes configurations only (model directories are not shipped to the workers yet)")
-	}
-	read := func(flag, path string) (*replay.Config, error) {
+	job := replay.Job{Tools: tools, Intents: replay.JobIntents(intents)}
+	// read takes a configuration file or a model directory.
+	read := func(flag, path string) (*replay.Config, map[string][]byte, error) {
 		if path == "" {
-			return nil, nil
+			return nil, nil, nil
 		}
 		if st, err := os.Stat(path); err == nil && st.IsDir() {
-			return nil, fmt.Errorf("--%s %s with --workers: a sharded replay takes configurations only, not model directories", flag, path)
+			files, err := readModelDir(path)
+			if err != nil {
+				return nil, nil, fmt.Errorf("--%s: %w", flag, err)
+			}
+			return nil, files, nil
 		}
 		c, err := replay.ReadConfig(path)
 		if err != nil {
-			return nil, fmt.Errorf("--%s: %w", flag, err)
+			return nil, nil, fmt.Errorf("--%s: %w", flag, err)
 		}
-		return &c, nil
+		return &c, nil, nil
 	}
-	job := replay.Job{Tools: tools, Intents: replay.JobIntents(intents)}
 	var err error
-	if job.Baseline, err = read("baseline", baseline); err != nil {
+	if job.Baseline, job.BaselineModel, err = read("baseline", baseline); err != nil {
 		return job, err
 	}
-	cand, err := read("candidate", candidate)
+	if job.BaselineModel != nil && job.Baseline == nil {
+		job.Baseline = &replay.Config{Source: baseline}
+	}
+	cand, candModel, err := read("candidate", candidate)
 	if err != nil {
 		return job, err
 	}
 	if cand != nil {
 		job.Candidate = *cand
 	}
+	job.CandidateModel = candModel
+	if model != "" {
+		if candModel != nil {
+			return job, fmt.Errorf("--candidate %s is a model directory and --model %s another: give one", candidate, model)
+		}
+		if job.CandidateModel, err = readModelDir(model); err != nil {
+			return job, fmt.Errorf("--model: %w", err)
+		}
+	}
 	return job, nil
+}
+
+// readModelDir reads a model version directory's files (checked to be
+// one by reading it as a bundle first).
+func readModelDir(dir string) (map[string][]byte, error) {
+	if _, err := bundle.ReadDir(dir); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		files[e.Name()] = data
+	}
+	return files, nil
+}
+
+// writeModelDir puts a shipped model's files in a new temporary
+// directory; the caller removes it.
+func writeModelDir(files map[string][]byte) (string, error) {
+	dir, err := os.MkdirTemp("", "toolyard-replay-model-")
+	if err != nil {
+		return "", err
+	}
+	for name, data := range files {
+		if name != filepath.Base(name) || name == "." || name == ".." {
+			os.RemoveAll(dir)
+			return "", fmt.Errorf("model file name %q is not a plain file name", name)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			os.RemoveAll(dir)
+			return "", err
+		}
+	}
+	return dir, nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -129,11 +130,11 @@ func (w *replayWorker) load(ctx context.Context, id string) (*jobSides, error) {
 	}
 	b := sideBuilder{g: w.g, tools: job.Tools, log: w.log}
 	js := &jobSides{job: job}
-	if js.candidate, _, err = b.build(ctx, "candidate", job.Candidate, "", replay.SideInfo{}, nil); err != nil {
+	if js.candidate, err = buildShipped(ctx, b, "candidate", job.Candidate, job.CandidateModel); err != nil {
 		return nil, pipeline.Permanent(err)
 	}
 	if job.Baseline != nil {
-		if js.base, _, err = b.build(ctx, "baseline", *job.Baseline, "", replay.SideInfo{}, nil); err != nil {
+		if js.base, err = buildShipped(ctx, b, "baseline", *job.Baseline, job.BaselineModel); err != nil {
 			return nil, pipeline.Permanent(err)
 		}
 	}
@@ -236,4 +237,20 @@ func runReplayWorkers(ctx context.Context, g *globalFlags, js jetstream.JetStrea
 	w := &replayWorker{g: g, log: io.Discard}
 	return pipeline.Run(ctx, js, w.stage(), pipeline.WithConcurrency(1), pipeline.WithAckWait(sf.ackWait),
 		pipeline.WithMaxDeliver(sf.maxDeliver), pipeline.WithMetrics(metrics), pipeline.WithLogger(log))
+}
+
+// buildShipped builds a side of a job: its configuration and, when the job
+// ships one, its model (written to a temporary directory while it is read).
+func buildShipped(ctx context.Context, b sideBuilder, name string, cfg replay.Config, model map[string][]byte) (*replay.Side, error) {
+	dir := ""
+	if len(model) > 0 {
+		d, err := writeModelDir(model)
+		if err != nil {
+			return nil, fmt.Errorf("%s model: %w", name, err)
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	side, _, err := b.build(ctx, name, cfg, dir, replay.SideInfo{}, nil)
+	return side, err
 }

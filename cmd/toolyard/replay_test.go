@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"github.com/toolyard/toolyard/workers/models/bundle"
+	"os"
 	"strings"
 	"testing"
 
@@ -45,5 +47,38 @@ func TestReplayApplyConfig(t *testing.T) {
 				t.Fatalf("log %q, want %q", log.String(), c.note)
 			}
 		})
+	}
+}
+
+// A sharded job ships a model directory's files, and a worker gets the same
+// files back in a directory of its own; a name that is not a plain file
+// name is refused.
+func TestReplayJobShipsTheModel(t *testing.T) {
+	dir := t.TempDir()
+	b := bundle.Bundle{Manifest: bundle.Manifest{Version: "v-test"}}
+	if err := b.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	job, err := replayJob(nil, "", "", dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(job.CandidateModel) == 0 || job.CandidateModel[bundle.ManifestFile] == nil {
+		t.Fatalf("model files not shipped: %v", job.CandidateModel)
+	}
+	got, err := writeModelDir(job.CandidateModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(got)
+	back, err := bundle.ReadDir(got)
+	if err != nil || back.Manifest.Version != "v-test" {
+		t.Fatalf("the shipped model does not read back: %v %+v", err, back)
+	}
+	if _, err := writeModelDir(map[string][]byte{"../escape": []byte("x")}); err == nil {
+		t.Fatal("a model file name with a path was written")
+	}
+	if _, err := replayJob(nil, "", dir, dir, nil); err == nil {
+		t.Fatal("a model as --candidate and another as --model were both taken")
 	}
 }

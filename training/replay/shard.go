@@ -29,7 +29,12 @@ type Job struct {
 	// Baseline is nil when the baseline is what the audit recorded.
 	Baseline  *Config     `json:"baseline,omitempty"`
 	Candidate Config      `json:"candidate"`
-	Intents   []JobIntent `json:"intents"`
+	// BaselineModel and CandidateModel are model version directories
+	// ('toolyard train --out'), file name to content, shipped so every
+	// worker applies the same model.
+	BaselineModel  map[string][]byte `json:"baseline_model,omitempty"`
+	CandidateModel map[string][]byte `json:"candidate_model,omitempty"`
+	Intents        []JobIntent       `json:"intents"`
 }
 
 // JobIntent is an Intent with every field a replay reads.
