@@ -27,8 +27,8 @@ type Job struct {
 	ID    string             `json:"id"`
 	Tools []schemas.Manifest `json:"tools"`
 	// Baseline is nil when the baseline is what the audit recorded.
-	Baseline  *Config     `json:"baseline,omitempty"`
-	Candidate Config      `json:"candidate"`
+	Baseline  *Config `json:"baseline,omitempty"`
+	Candidate Config  `json:"candidate"`
 	// BaselineModel and CandidateModel are model version directories
 	// ('toolyard train --out'), file name to content, shipped so every
 	// worker applies the same model.
@@ -57,7 +57,6 @@ func JobIntents(in []Intent) []JobIntent {
 	}
 	return out
 }
-
 
 // ReplayIntents are the job's intents from..to as Intents.
 func (j Job) ReplayIntents(from, to int) ([]Intent, error) {
