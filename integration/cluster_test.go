@@ -20,7 +20,8 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 )
 
-// clusterNode is one server of a test cluster, restartable on its store.
+// clusterNode is a nats-server run from a configuration file, as an
+// operator runs one (a node of a test cluster, restartable on its store).
 type clusterNode struct {
 	conf string
 	ns   *server.Server

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 )
 
@@ -89,20 +88,9 @@ include ./auth.conf
 `, port, filepath.Join(dir, "js"), cert, key)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	opts, err := server.ProcessConfigFile(conf)
-	if err != nil {
-		t.Fatalf("the server configuration with the written trust: %v", err)
-	}
-	opts.NoSigs = true
-	ns, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("external server not ready")
-	}
+	node := &clusterNode{conf: conf}
+	node.start(t)
+	t.Cleanup(node.stop)
 	url := fmt.Sprintf("tls://127.0.0.1:%d", port)
 	admin, worker := filepath.Join(keys, "creds", "admin.creds"), filepath.Join(keys, "creds", "worker.creds")
 

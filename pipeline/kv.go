@@ -26,6 +26,22 @@ func KeyValue(ctx context.Context, js jetstream.JetStream, cfg jetstream.KeyValu
 	return kv, nil
 }
 
+// ObjectStore opens an object store, creating it with cfg if it does not
+// exist, as KeyValue does for a bucket.
+func ObjectStore(ctx context.Context, js jetstream.JetStream, cfg jetstream.ObjectStoreConfig) (jetstream.ObjectStore, error) {
+	obj, err := js.ObjectStore(ctx, cfg.Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		obj, err = js.CreateObjectStore(ctx, cfg)
+		if errors.Is(err, jetstream.ErrBucketExists) {
+			obj, err = js.ObjectStore(ctx, cfg.Bucket)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open object store %s: %w", cfg.Bucket, err)
+	}
+	return obj, nil
+}
+
 // Sleep waits for d or until ctx ends.
 func Sleep(ctx context.Context, d time.Duration) {
 	t := time.NewTimer(d)

@@ -63,3 +63,23 @@ func ReadStream(ctx context.Context, js jetstream.JetStream, name, filter string
 		}
 	}
 }
+
+// FollowFromEnd returns an ordered consumer of the messages matching filter
+// that a stream stores from now on. It starts after the stream's last
+// sequence as it is now, not at "new" messages: an ordered consumer is
+// created on its first read, and a reply published between this call and
+// that read must not slip past (publish, then read its answers).
+func FollowFromEnd(ctx context.Context, js jetstream.JetStream, name, filter string) (jetstream.Consumer, error) {
+	stream, err := js.Stream(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", name, err)
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", name, err)
+	}
+	return stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{filter},
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy, OptStartSeq: info.State.LastSeq + 1,
+	})
+}

@@ -88,21 +88,9 @@ Exit status: 0 when every result arrived, 2 on timeout.`,
 				// Read from the result stream's end as it is now, so no result
 				// published after this point can slip past (an ordered consumer
 				// is only created on its first read).
-				stream, err := js.Stream(ctx, pipeline.StreamResult)
+				results, err = pipeline.FollowFromEnd(ctx, js, pipeline.StreamResult, schemas.ResultSubject(session))
 				if err != nil {
-					return fmt.Errorf("result stream: %w (is 'toolyard up' running?)", err)
-				}
-				info, err := stream.Info(ctx)
-				if err != nil {
-					return fmt.Errorf("result stream: %w", err)
-				}
-				results, err = js.OrderedConsumer(ctx, pipeline.StreamResult, jetstream.OrderedConsumerConfig{
-					FilterSubjects: []string{schemas.ResultSubject(session)},
-					DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
-					OptStartSeq:    info.State.LastSeq + 1,
-				})
-				if err != nil {
-					return fmt.Errorf("read results: %w", err)
+					return withUpHint(fmt.Errorf("read results: %w", err))
 				}
 			}
 			ack, err := js.Publish(ctx, schemas.AgentOutputSubject(session), data, jetstream.WithMsgID(session+":"+out.MessageID))

@@ -41,17 +41,7 @@ func ensureReplay(ctx context.Context, js jetstream.JetStream) (jetstream.Object
 	if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 		return nil, fmt.Errorf("create stream %s: %w", replayStream, err)
 	}
-	obj, err := js.ObjectStore(ctx, replayJobs)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		obj, err = js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: replayJobs, Description: "Toolyard replay jobs: registry, configurations, intents", TTL: replayJobsTTL})
-		if errors.Is(err, jetstream.ErrBucketExists) {
-			obj, err = js.ObjectStore(ctx, replayJobs)
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("object store %s: %w", replayJobs, err)
-	}
-	return obj, nil
+	return pipeline.ObjectStore(ctx, js, jetstream.ObjectStoreConfig{Bucket: replayJobs, Description: "Toolyard replay jobs: registry, configurations, intents", TTL: replayJobsTTL})
 }
 
 // jobSides is a job loaded by a replay worker, with its sides built.
@@ -178,18 +168,7 @@ func shardedRun(ctx context.Context, g *globalFlags, stderr io.Writer, job repla
 	defer func() { _ = obj.Delete(context.WithoutCancel(ctx), job.ID) }()
 
 	// Parts are read from the stream's end as it is now, so none slips past.
-	stream, err := js.Stream(ctx, replayStream)
-	if err != nil {
-		return nil, err
-	}
-	info, err := stream.Info(ctx)
-	if err != nil {
-		return nil, err
-	}
-	parts, err := js.OrderedConsumer(ctx, replayStream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{replay.PartPrefix + job.ID},
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy, OptStartSeq: info.State.LastSeq + 1,
-	})
+	parts, err := pipeline.FollowFromEnd(ctx, js, replayStream, replay.PartPrefix+job.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -74,19 +74,28 @@ func (c Credential) WriteFile(path string) error {
 // connects with such a credential sets it with nats.CustomInboxPrefix, or
 // its requests get no replies.
 func InboxPrefix(credsFile string) (string, error) {
-	data, err := os.ReadFile(credsFile)
+	uc, err := readUser(credsFile)
 	if err != nil {
-		return "", fmt.Errorf("read credentials: %w", err)
+		return "", err
+	}
+	return inboxOf(uc.Permissions), nil
+}
+
+// readUser reads the user claims of a credentials file.
+func readUser(file string) (*jwt.UserClaims, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("read credentials: %w", err)
 	}
 	token, err := jwt.ParseDecoratedJWT(data)
 	if err != nil {
-		return "", fmt.Errorf("credentials %s: %w", credsFile, err)
+		return nil, fmt.Errorf("credentials %s: %w", file, err)
 	}
 	uc, err := jwt.DecodeUserClaims(token)
 	if err != nil {
-		return "", fmt.Errorf("credentials %s: %w", credsFile, err)
+		return nil, fmt.Errorf("credentials %s: %w", file, err)
 	}
-	return inboxOf(uc.Permissions), nil
+	return uc, nil
 }
 
 func inboxOf(p jwt.Permissions) string {
@@ -107,17 +116,9 @@ func inboxOf(p jwt.Permissions) string {
 // subjects no role table knows (an admin's, or the tools role's), for the
 // hint a worker gives when NATS-request tools would be refused.
 func PublishesAnywhere(file string) (bool, error) {
-	data, err := os.ReadFile(file)
+	uc, err := readUser(file)
 	if err != nil {
-		return false, fmt.Errorf("read credentials: %w", err)
-	}
-	token, err := jwt.ParseDecoratedJWT(data)
-	if err != nil {
-		return false, fmt.Errorf("credentials %s: %w", file, err)
-	}
-	uc, err := jwt.DecodeUserClaims(token)
-	if err != nil {
-		return false, fmt.Errorf("credentials %s: %w", file, err)
+		return false, err
 	}
 	return len(uc.Pub.Allow) == 0 || uc.Pub.Allow.Contains(">"), nil
 }

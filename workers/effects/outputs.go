@@ -72,18 +72,12 @@ func OpenOutputs(ctx context.Context, js jetstream.JetStream, opts ...OutputsOpt
 	}
 	cfg := newConfig(oc.opts)
 	cfg.replicas = replicas(ctx, js, cfg.replicas)
-	obj, err := js.ObjectStore(ctx, OutputsBucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		obj, err = js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{
-			Bucket: OutputsBucket, Description: "Toolyard tool outputs too large for a result",
-			TTL: cfg.ttl, Replicas: cfg.replicas, Storage: cfg.storage, Compression: true,
-		})
-		if errors.Is(err, jetstream.ErrBucketExists) {
-			obj, err = js.ObjectStore(ctx, OutputsBucket)
-		}
-	}
+	obj, err := pipeline.ObjectStore(ctx, js, jetstream.ObjectStoreConfig{
+		Bucket: OutputsBucket, Description: "Toolyard tool outputs too large for a result",
+		TTL: cfg.ttl, Replicas: cfg.replicas, Storage: cfg.storage, Compression: true,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("open object store %s: %w", OutputsBucket, err)
+		return nil, err
 	}
 	idx, err := pipeline.KeyValue(ctx, js, jetstream.KeyValueConfig{
 		Bucket: OutputsIndexBucket, Description: "Toolyard: names of the kept outputs of each tool, oldest first",

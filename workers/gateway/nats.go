@@ -170,18 +170,7 @@ func (n *NATS) Execute(ctx context.Context, sess, toolID string, args map[string
 	}
 	ctx, cancel := context.WithTimeout(ctx, n.timeout)
 	defer cancel()
-	stream, err := n.js.Stream(ctx, pipeline.StreamResult)
-	if err != nil {
-		return schemas.Result{}, fmt.Errorf("result stream: %w", err)
-	}
-	info, err := stream.Info(ctx)
-	if err != nil {
-		return schemas.Result{}, fmt.Errorf("result stream: %w", err)
-	}
-	results, err := n.js.OrderedConsumer(ctx, pipeline.StreamResult, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{schemas.ResultSubject(sess)},
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy, OptStartSeq: info.State.LastSeq + 1,
-	})
+	results, err := pipeline.FollowFromEnd(ctx, n.js, pipeline.StreamResult, schemas.ResultSubject(sess))
 	if err != nil {
 		return schemas.Result{}, fmt.Errorf("read results: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/models/bundle"
 )
 
@@ -65,20 +66,10 @@ type Current struct {
 }
 
 func (s *Store) objects(ctx context.Context) (jetstream.ObjectStore, error) {
-	obj, err := s.js.ObjectStore(ctx, ObjectBucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		obj, err = s.js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{
-			Bucket: ObjectBucket, Description: "Toolyard trained model versions: one object per file, <version>/<file>",
-			Storage: jetstream.FileStorage, Compression: true,
-		})
-		if errors.Is(err, jetstream.ErrBucketExists) {
-			obj, err = s.js.ObjectStore(ctx, ObjectBucket)
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open object store %s: %w", ObjectBucket, err)
-	}
-	return obj, nil
+	return pipeline.ObjectStore(ctx, s.js, jetstream.ObjectStoreConfig{
+		Bucket: ObjectBucket, Description: "Toolyard trained model versions: one object per file, <version>/<file>",
+		Storage: jetstream.FileStorage, Compression: true,
+	})
 }
 
 // validVersion keeps version names usable as KV keys and object names.
