@@ -29,74 +29,64 @@ type Calibration struct {
 // DefaultCalibration is the shipped model, used until SetCalibration
 // replaces it: P(needs a tool) · P(right | needs a tool) (need.go).
 //
-// P(right | needs a tool) was fitted (FitCalibration, l2 1e-3) on the top
-// candidates of the MetaTool queries dev set, the awareness dev queries
-// that need a tool and the Seal-Tools dev set, with fusionSoftAdd. Its
-// weights are all positive, as they should be: more margin (and more
-// still beyond a lead of one whole evidence term), cosine, coverage of the
-// request, known words, coverage of the tool and describing words each
-// mean more likely right. P(needs a tool) was fitted the same way on the
-// awareness dev set (labelled needs_tool; half need none) and its bias
-// moved to a prior of 0.9: of the intents sent to a tool router, most need
-// a tool.
+// It is fitted on three registries at once, each weighing the same
+// whatever its number of requests (training/calibrate): the sample
+// registry with its request set (27 tools; training/eval/testdata), the
+// MetaTool dev queries with its awareness set (199 overlapping plugins;
+// requests that need no tool included) and Seal-Tools dev (4,076 API
+// functions). Regenerate it, from the project root, with
 //
-// 5-fold cross-validated (TestExploreTopCalibration; six fold shuffles,
-// range), the product gives MetaTool ECE 0.014–0.017, activated (≥ 0.85)
-// 15.4–15.6% of queries with 95.0–95.5% of them right; awareness AUROC
-// 0.839–0.840 (needs a tool vs not), 92.8–93.2% of the queries needing no
-// tool below 0.5; Seal-Tools ECE 0.134–0.135 (under-confident: its requests
-// are long and share words with many tools), activated 47.7–48.4% with
-// 99.1% right.
+//	toolyard eval calibration --out calibration.json
 //
-// Before, default-4 (margin, cosine, coverage, known, tool coverage; the
-// same need model): MetaTool ECE 0.014–0.018, activated 14.8–15.0% with
-// 94.5–94.7% right; awareness AUROC 0.835–0.836, 91.7–92.8% below 0.5;
-// Seal-Tools ECE 0.142–0.143, activated 46.7–47.4% with 99.1% right. It was
-// calibrated at the top (MetaTool 0.85–0.9: 87.8% right) but did not
-// separate enough there: one linear margin weight averaged a shallow slope
-// below a lead of 1 with a steeper one above it. With margin_excess the
-// clear winners rise and close calls fall (0.85–0.9 holds 192 queries, not
-// 221). Describing words, alone a weak signal, recovers Seal-Tools, whose
-// long requests have smaller fused margins.
+// whose defaults are this model's signals; it prints the figures below.
+// Its signals mean the same in any registry: the lead over the runner-up
+// (and beyond one whole evidence term), the share of the request's words
+// the tool covers, exactly and by paraphrase, whether the request is one
+// of the tool's own names or keywords (phrase_match), the cosine, the
+// keyword heuristic; P(need) adds how close the registry comes to the
+// request at all. Every weight is positive, as it should be.
 //
-// Also tried (CV, seed 1, MetaTool activated / right, Seal-Tools activated):
-// margin_excess alone 15.5% / 95.5% but Seal-Tools 45.6%; margin² in place
-// of the hinge 15.7% / 95.1%, Seal-Tools 45.6%; plus the runner-up's tool
-// coverage margin 15.4% / 95.4%, Seal-Tools 48.1%, with a negative weight
-// on that margin (left out: it says a clearer lead makes the tool less
-// likely right); the margin as a ratio of the fused score, both sides'
-// top-1 agreeing, a name mention, the keyword logit, coverage or cosine
-// margins: 94.1–94.7% right, no gain; a loss weighting the rows the model
-// puts at 0.7 or more three times: 93.4%; a monotone recalibration of the
-// product fitted on inner out-of-fold predictions, Platt on the logit
-// 93.4% at 16.5%, isotonic 92.6% at 17.2% (fitted over all three sets they
-// carry Seal-Tools' under-confidence onto MetaTool). The older history:
-// default-3 (one model of "the top tool is right" over all three sets)
-// gave ECE 0.014, activated 15.9% with 94.1% right, AUROC 0.821; priors of
-// 0.8 / 0.95 for the need model gave AUROC 0.842 / 0.829 and MetaTool ECE
-// 0.032 / 0.015.
+// Leave-one-collection-out (fitted on the other two, threshold 0.85): the
+// sample set 81.5% of the requests with a tool activated, all right, none
+// of the 24 needing no tool activated, ECE 0.059; MetaTool left out is
+// over-confident (activated 42.8% at 70.2% right): its overlapping tools
+// and loosely labelled queries make the same evidence mean less, which the
+// other two registries cannot teach; Seal-Tools left out is
+// under-confident (29.6% activated, 99.0% right, ECE 0.272). Fitted on
+// all three: sample 84.0% activated, all right, ECE 0.053; MetaTool 21.2%
+// at 88.0% right, ECE 0.104; Seal-Tools 58.4% at 97.1%, ECE 0.107.
+//
+// default-5 (fitted on MetaTool, awareness and Seal-Tools alone, with the
+// registry-specific tool_coverage, known and describing_words) activated
+// 55.6% of the sample set (ECE 0.150), MetaTool 15.7% at 95.5% right (ECE
+// 0.012), Seal-Tools 47.9% at 99.1%. Also tried (leave-one-collection-out
+// on the sample set, activated / ECE): default-5's signals refitted across
+// registries 45.7% / 0.204; plus registry_size 14.8% / 0.371 (a registry
+// constant only tells the fitted collections apart and extrapolates
+// badly); plus tool_coverage 60.5% / 0.135; plus describing_words 70.4% /
+// 0.090; hinges on coverage and margin no gain; weighing collections by
+// the square root of their size 79.0% / 0.063 (MetaTool ECE 0.057, Seal-
+// Tools 0.178); plus agree and mention 81.5% / 0.046, but with negative
+// weights (left out).
 func DefaultCalibration() Calibration {
 	return Calibration{
-		Version:  "default-5",
-		Features: []string{FeatureMargin, FeatureCosine, FeatureCoverage, FeatureKnown, FeatureToolCoverage, FeatureMarginExcess, FeatureDescribing},
-		Weights:  []float64{1.4267, 1.6982, 2.2042, 0.9695, 2.0334, 0.7989, 0.2806},
-		Bias:     -4.3478,
+		Version:  "default-6",
+		Features: []string{FeatureMargin, FeatureMarginExcess, FeatureCoverage, FeatureKeywordLogit, FeatureCosine, FeatureSoftCoverage, FeaturePhraseMatch},
+		Weights:  []float64{0.3681, 1.3288, 1.8069, 0.2599, 4.4689, 0.8425, 3.0233},
+		Bias:     -2.4080,
 		Need: &NeedModel{
-			Features: []string{FeatureCosineBest, FeatureKnown, FeatureSoftKnown, FeatureCoverage, FeatureToolCoverage, FeatureCosine, FeatureDescribing},
-			Weights:  []float64{3.1289, 2.0213, 0.6573, 3.1409, 2.5150, 2.4968, 0.4900},
-			// -6.3414 fitted on the balanced awareness set (base rate 0.490),
-			// plus logit(0.9) - logit(0.490).
-			Bias:  -4.1057,
-			Prior: 0.9,
+			Features: []string{FeatureCosineBest, FeatureKnown, FeatureSoftKnown, FeatureCoverage, FeatureCosine, FeatureKeywordLogit, FeaturePhraseMatch},
+			Weights:  []float64{3.1571, 3.5393, 3.0245, 0.7793, 2.1593, 0.1747, 0.4428},
+			Bias:     -3.1392,
 		},
-		Note: "P(need) x P(right|need), logistic, l2 1e-3; right: metatool queries, awareness needing a tool, sealtools dev top-1, with margin_excess; need: awareness dev, prior 0.9; 5-fold CV figures in the doc comment",
+		Note: "P(need) x P(right|need), logistic, l2 1e-3, fitted on the sample set, MetaTool (+awareness) and Seal-Tools dev, each collection weighing the same: toolyard eval calibration",
 	}
 }
 
 // calibModel is a validated Calibration with features resolved to indexes.
 type calibModel struct {
 	doc     Calibration
-	feature []int
+	feature []term
 	need    *needModel
 }
 
@@ -107,17 +97,17 @@ func (c Calibration) compile() (*calibModel, error) {
 	if !finite(c.Bias) {
 		return nil, fmt.Errorf("calibration %q: bias %v is not a finite number", c.Version, c.Bias)
 	}
-	m := &calibModel{doc: c, feature: make([]int, len(c.Features))}
+	m := &calibModel{doc: c, feature: make([]term, len(c.Features))}
 	m.doc.Features, m.doc.Weights = slices.Clone(c.Features), slices.Clone(c.Weights)
 	for i, f := range c.Features {
-		j := signalIndex(f)
-		if j < 0 {
-			return nil, fmt.Errorf("calibration %q: unknown feature %q (known: %v)", c.Version, f, FeatureNames())
+		t, err := parseTerm(f)
+		if err != nil {
+			return nil, fmt.Errorf("calibration %q: %w", c.Version, err)
 		}
 		if !finite(c.Weights[i]) {
 			return nil, fmt.Errorf("calibration %q: weight of %s is %v, not a finite number", c.Version, f, c.Weights[i])
 		}
-		m.feature[i] = j
+		m.feature[i] = t
 	}
 	if c.Need != nil {
 		need, err := c.Need.compile()
@@ -174,8 +164,8 @@ func (e *Engine) calibration() *calibModel { return e.calib.Load() }
 // probability is σ(bias + w·x) for one candidate's feature vector.
 func (m *calibModel) probability(x []float64) float64 {
 	z := m.doc.Bias
-	for i, j := range m.feature {
-		z += m.doc.Weights[i] * x[j]
+	for i, t := range m.feature {
+		z += m.doc.Weights[i] * t.value(x)
 	}
 	return clamp01(sigmoid(z))
 }
@@ -272,4 +262,25 @@ func DefaultEncoderCalibration() Calibration {
 		},
 		Note: "default-5 refitted with the sentence encoder: right + encoder_cosine, need + encoder_best, self_serve; 5-fold CV figures in the doc comment",
 	}
+}
+
+// Confidence is the model's confidence in a top candidate with the given
+// signals (a missing signal is 0): what the engine computes for the first
+// candidate of a search, for offline scoring of Explain rows. The engine
+// itself uses the compiled form; TestCalibrationConfidenceMatchesSearch
+// keeps the two equal.
+func (c Calibration) Confidence(signals map[string]float64) float64 {
+	p := termsProbability(c.Bias, c.Features, c.Weights, signals)
+	if c.Need != nil {
+		p *= termsProbability(c.Need.Bias, c.Need.Features, c.Need.Weights, signals)
+	}
+	return p
+}
+
+func termsProbability(bias float64, features []string, weights []float64, signals map[string]float64) float64 {
+	z := bias
+	for i, f := range features {
+		z += weights[i] * TermValue(f, signals)
+	}
+	return clamp01(sigmoid(z))
 }

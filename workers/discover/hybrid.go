@@ -128,8 +128,13 @@ type pooled struct {
 	// useText, useNear and useVote are the usage model's evidence
 	// (usage.go): 0 without one or without history for the tool.
 	useClass, useText, useTextVote, useNear, useVote float64
-	fused                                            float64
-	conf                                             float64
+	// registry is log10(1 + the number of tools registered), the same for
+	// every candidate.
+	registry float64
+	// phraseMatch and rivalOverlap: phrase.go.
+	phraseMatch, rivalOverlap float64
+	fused                     float64
+	conf                      float64
 }
 
 // hybridSearch pools both sides' best tools, completes every pooled tool's
@@ -167,13 +172,14 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, 
 // holds the read lock.
 func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32, qe [][]float32, k int, mode Mode, allow func(*entry) bool, um *usageModel) ([]*pooled, error) {
 	n := max(k, e.cfg.pool)
+	registry := math.Log10(1 + float64(len(e.tools)))
 	pool := map[string]*pooled{}
 	var order []*pooled
 	add := func(id string) *pooled {
 		if p, ok := pool[id]; ok {
 			return p
 		}
-		p := &pooled{en: e.tools[id], kwRank: -1, vecRank: -1, encRank: -1}
+		p := &pooled{en: e.tools[id], kwRank: -1, vecRank: -1, encRank: -1, registry: registry}
 		pool[id] = p
 		order = append(order, p)
 		return p
@@ -263,6 +269,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		return nil, err
 	}
 	e.coverages(q, order)
+	e.phraseMatches(q, order)
 	self := selfServe(e.abilities, qe)
 	for _, p := range order {
 		p.mention = mentioned[p.en.cand.ToolID]
@@ -301,6 +308,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		}
 		return strings.Compare(a.en.cand.ToolID, b.en.cand.ToolID)
 	})
+	e.rivalOverlaps(order)
 	return order, nil
 }
 
