@@ -33,8 +33,8 @@ func TestBalanceWeighsCollectionsAlike(t *testing.T) {
 		pooling          float64
 		bigSum, smallSum float64
 	}{
-		{0, 2, 2},     // each collection the same
-		{1, 3, 1},     // each row the same
+		{0, 2, 2}, // each collection the same
+		{1, 3, 1}, // each row the same
 		{0.5, 4 * math.Sqrt(3) / (math.Sqrt(3) + 1), 4 / (math.Sqrt(3) + 1)},
 	}
 	for _, tt := range tests {

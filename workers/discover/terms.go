@@ -58,7 +58,6 @@ func TermValue(name string, bySignal map[string]float64) float64 {
 	return math.Max(0, v-t.knot)
 }
 
-
 // CheckTerm says whether name is a model term a Calibration may use.
 func CheckTerm(name string) error {
 	_, err := parseTerm(name)
