@@ -8,17 +8,23 @@ import (
 )
 
 // SampleTools and SampleRequests are the sample registry and the request
-// set written for it, relative to the project root.
+// set written for it, relative to the project root; testdata holds two more
+// small registries of other styles with their requests (a personal
+// assistant's, terse and rich descriptions mixed; a data and finance API's,
+// camelCase functions without keywords).
 const (
 	SampleTools    = "ops/sample/tools.jsonl"
 	SampleRequests = "training/eval/testdata/sample_requests.jsonl"
+	testdata       = "training/eval/testdata"
 )
 
-// DefaultCollections are the sample set and, when bench holds them, the
+// DefaultCollections are the small registries' request sets and, when bench holds them, the
 // MetaTool and Seal-Tools dev sets; missing is told each one left out.
 func DefaultCollections(bench string, missing func(string)) []Collection {
 	all := []Collection{
 		{Name: "sample", Tools: SampleTools, Queries: SampleRequests},
+		{Name: "home", Tools: filepath.Join(testdata, "home_tools.jsonl"), Queries: filepath.Join(testdata, "home_requests.jsonl")},
+		{Name: "data", Tools: filepath.Join(testdata, "data_tools.jsonl"), Queries: filepath.Join(testdata, "data_requests.jsonl")},
 		{Name: "metatool", Tools: filepath.Join(bench, "metatool", "tools.jsonl"), Queries: filepath.Join(bench, "metatool", "queries.dev.jsonl")},
 		// The awareness set asks the same registry whether a tool is needed
 		// at all: one collection with the queries, left out together.

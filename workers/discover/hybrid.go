@@ -131,10 +131,10 @@ type pooled struct {
 	// registry is log10(1 + the number of tools registered), the same for
 	// every candidate.
 	registry float64
-	// phraseMatch and rivalOverlap: phrase.go.
-	phraseMatch, rivalOverlap float64
-	fused                     float64
-	conf                      float64
+	// phraseMatch: phrase.go.
+	phraseMatch float64
+	fused       float64
+	conf        float64
 }
 
 // hybridSearch pools both sides' best tools, completes every pooled tool's
@@ -308,7 +308,6 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		}
 		return strings.Compare(a.en.cand.ToolID, b.en.cand.ToolID)
 	})
-	e.rivalOverlaps(order)
 	return order, nil
 }
 

@@ -110,10 +110,6 @@ const (
 	// lie in a run of words equal to one of the tool's names or keywords
 	// (phrase.go).
 	FeaturePhraseMatch = "phrase_match"
-	// FeatureRivalOverlap is the idf-weighted share of the tool's terms its
-	// strongest rival in the ranking also has (phrase.go): near-duplicates
-	// at the top leave the choice open.
-	FeatureRivalOverlap = "rival_overlap"
 )
 
 // signal is one entry of the table: its value for candidate i of a pool.
@@ -202,7 +198,6 @@ var signals = []signal{
 	{FeatureUsageBest, "best usage_near of any pooled tool", func(c *poolContext, i int) float64 { return c.usage[0] }},
 	{FeatureRegistrySize, "log10(1 + the number of registered tools)", func(c *poolContext, i int) float64 { return c.ps[i].registry }},
 	{FeaturePhraseMatch, "share of the describing words inside a run equal to a name or keyword of the tool", func(c *poolContext, i int) float64 { return c.ps[i].phraseMatch }},
-	{FeatureRivalOverlap, "idf-weighted share of the tool's terms its strongest rival also has", func(c *poolContext, i int) float64 { return c.ps[i].rivalOverlap }},
 }
 
 // signalIndex is the position of a named signal in the table, -1 if none.
