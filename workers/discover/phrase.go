@@ -1,9 +1,6 @@
 package discover
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // phraseMatches sets each pooled tool's phraseMatch: the share of the
 // query's describing terms that lie inside a run of query words equal to
@@ -11,18 +8,30 @@ import (
 // usage"). A request that is the tool's own phrase ("whoami", "free disk
 // space") says so more surely than words scattered over its description,
 // and unlike a score it means the same in a registry of 30 tools as of
-// 4,000. Caller holds the read lock.
+// 4,000. Names and keywords are kept in exact form at indexing, so a
+// search only scans strings; terms are analysed only for a match. Caller
+// holds the read lock.
 func (e *Engine) phraseMatches(q parsedQuery, order []*pooled) {
 	if len(q.words) == 0 || len(q.describing) == 0 {
 		return
 	}
+	text := " " + strings.Join(q.words, " ") + " "
 	for _, p := range order {
-		covered := map[string]bool{}
-		for _, phrase := range p.en.names {
-			e.markRun(q, strings.Fields(phrase), covered)
-		}
-		for _, kw := range p.en.cand.Keywords {
-			e.markRun(q, terms(e.exact, kw), covered)
+		var covered map[string]bool
+		for _, list := range [2][]string{p.en.names, p.en.phrases} {
+			for _, phrase := range list {
+				if !containsRun(text, phrase) {
+					continue
+				}
+				if covered == nil {
+					covered = map[string]bool{}
+				}
+				for _, w := range strings.Fields(phrase) {
+					for _, t := range terms(e.text, w) {
+						covered[t] = true
+					}
+				}
+			}
 		}
 		n := 0
 		for _, t := range q.describing {
@@ -34,19 +43,21 @@ func (e *Engine) phraseMatches(q parsedQuery, order []*pooled) {
 	}
 }
 
-// markRun marks the analysed terms of every run of query words equal to
-// phrase.
-func (e *Engine) markRun(q parsedQuery, phrase []string, covered map[string]bool) {
-	if len(phrase) == 0 || len(phrase) > len(q.words) {
-		return
+// containsRun says whether text (words joined by single spaces, with a
+// space at each end) holds phrase as whole words.
+func containsRun(text, phrase string) bool {
+	if phrase == "" {
+		return false
 	}
-	for i := 0; i+len(phrase) <= len(q.words); i++ {
-		if slices.Equal(q.words[i:i+len(phrase)], phrase) {
-			for _, w := range phrase {
-				for _, t := range terms(e.text, w) {
-					covered[t] = true
-				}
-			}
+	for i := 0; ; {
+		j := strings.Index(text[i:], phrase)
+		if j < 0 {
+			return false
 		}
+		j += i
+		if j > 0 && text[j-1] == ' ' && j+len(phrase) < len(text) && text[j+len(phrase)] == ' ' {
+			return true
+		}
+		i = j + 1
 	}
 }

@@ -111,3 +111,23 @@ func TestCalibrationConfidenceMatchesSearch(t *testing.T) {
 		}
 	}
 }
+
+func TestContainsRun(t *testing.T) {
+	tests := []struct {
+		text, phrase string
+		want         bool
+	}{
+		{" show the load average now ", "load average", true},
+		{" show the load average now ", "load", true},
+		{" show the overload average ", "load average", false},
+		{" show the load averages ", "load average", false},
+		{" uptime ", "uptime", true},
+		{" uptime ", "", false},
+		{" a b a b c ", "b c", true},
+	}
+	for _, tt := range tests {
+		if got := containsRun(tt.text, tt.phrase); got != tt.want {
+			t.Errorf("containsRun(%q, %q) = %v, want %v", tt.text, tt.phrase, got, tt.want)
+		}
+	}
+}
