@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/discover/vecindex"
 )
 
 // Soft term matching: a request often names what a tool does in other
@@ -239,24 +240,10 @@ func (e *Engine) toolCoverages(q parsedQuery, order []*pooled, sc *softScratch) 
 }
 
 // dot is the inner product of two word vectors: the innermost loop of
-// soft matching (query words × the pool's words, per query). Four
-// independent sums let the CPU overlap the multiply-adds that one running
-// sum would serialise; the re-slice drops the bounds checks.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	k := 0
-	for ; k+4 <= len(a); k += 4 {
-		s0 += a[k] * b[k]
-		s1 += a[k+1] * b[k+1]
-		s2 += a[k+2] * b[k+2]
-		s3 += a[k+3] * b[k+3]
-	}
-	for ; k < len(a); k++ {
-		s0 += a[k] * b[k]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// soft matching (query words × the pool's words, per query), so it takes
+// the vector index's kernel (AVX2 with FMA where the CPU has it: 3.6× the
+// portable loop at dimension 100).
+func dot(a, b []float32) float32 { return vecindex.Dot(a, b) }
 
 // termWeights are the SIF weights a/(a+p(w)) of the words the terms come
 // from, by their frequency in the embedder's corpus: in chatty requests
