@@ -427,18 +427,22 @@ func (e *Engine) coverages(q parsedQuery, order []*pooled) {
 	if total > 0 {
 		known /= total
 	}
-	for _, p := range order {
+	// exact[j*len(q.describing)+i]: tool j has describing term i. Soft
+	// coverage needs the same matches.
+	exact := make([]bool, len(order)*len(q.describing))
+	for j, p := range order {
 		p.known = known
 		p.describing = math.Log1p(float64(len(q.describing)))
 		var covered float64
 		for i, t := range q.describing {
 			if _, ok := slices.BinarySearch(p.en.terms, t); ok {
 				covered += weights[i]
+				exact[j*len(q.describing)+i] = true
 			}
 		}
 		if total > 0 {
 			p.coverage = covered / total
 		}
 	}
-	e.softCoverages(q, weights, total, order)
+	e.softCoverages(q, weights, total, order, exact)
 }

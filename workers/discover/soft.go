@@ -109,9 +109,9 @@ func softCredit(cos float32) float64 {
 // softCoverages sets each pooled tool's soft coverage and every
 // candidate's softKnown: the idf-weighted share of the query's describing
 // words the best tool of the pool matches, softly, per word. Without word
-// vectors both fall back to their exact counterparts. Caller holds the
-// read lock.
-func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, order []*pooled) {
+// vectors both fall back to their exact counterparts. exact says which
+// tool has which describing term (coverages). Caller holds the read lock.
+func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, order []*pooled, exact []bool) {
 	s := e.soft
 	if s == nil || total <= 0 {
 		for _, p := range order {
@@ -145,14 +145,14 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 	for j := range order {
 		credit[j] = make([]float64, len(q.describing))
 	}
-	for i, t := range q.describing {
+	for i := range q.describing {
 		sc.gen++
 		if sc.gen == 0 {
 			clear(sc.stamp)
 			sc.gen = 1
 		}
 		for j, p := range order {
-			_, exact := slices.BinarySearch(p.en.terms, t)
+			exact := exact[j*len(q.describing)+i]
 			if exact {
 				credit[j][i] = 1
 			}
