@@ -27,6 +27,7 @@ func newEval(_ *globalFlags) *cobra.Command {
 	}
 	cmd.AddCommand(newEvalDiscovery())
 	cmd.AddCommand(newEvalResolve())
+	cmd.AddCommand(newEvalPrefetch())
 	return cmd
 }
 

@@ -30,28 +30,40 @@ func TestMatchRule(t *testing.T) {
 	e := func(text, reg, model string) Entry {
 		return Entry{Text: text, Registry: reg, Model: model, Candidates: []schemas.Candidate{{ToolID: text}}}
 	}
+	loose := Rule{MinCosine: MinCosine, MaxMissingWords: -1}
 	cases := []struct {
 		name    string
+		rule    Rule
 		real    string
 		entries []Entry
 		want    string // the entry text picked, "" for a miss
 	}{
-		{"exact text", "Resize the photo", []Entry{e("resize  the PHOTO", "r1", "m1")}, "resize  the PHOTO"},
-		{"close prefix", "resize the photo to half size", []Entry{e("resize the photo to half", "r1", "m1")}, "resize the photo to half"},
-		{"too far", "resize the photo to half size", []Entry{e("delete the backup", "r1", "m1")}, ""},
-		{"other registry version", "resize the photo", []Entry{e("resize the photo", "r0", "m1")}, ""},
-		{"other model version", "resize the photo", []Entry{e("resize the photo", "r1", "m0")}, ""},
-		{"closest wins", "resize the photo to half size", []Entry{e("resize the photo", "r1", "m1"), e("resize the photo to half", "r1", "m1"), e("resize", "r1", "m1")}, "resize the photo to half"},
-		{"no entries", "resize the photo", nil, ""},
-		{"nothing to embed", "zzz qqq", []Entry{e("resize", "r1", "m1")}, ""},
+		{"same text but case and spaces", loose, "Resize the photo", []Entry{e("resize  the PHOTO", "r1", "m1")}, "resize  the PHOTO"},
+		{"close prefix", loose, "resize the photo to half size", []Entry{e("resize the photo to half", "r1", "m1")}, "resize the photo to half"},
+		{"too far", loose, "resize the photo to half size", []Entry{e("delete the backup", "r1", "m1")}, ""},
+		{"other registry version", loose, "resize the photo", []Entry{e("resize the photo", "r0", "m1")}, ""},
+		{"other model version", loose, "resize the photo", []Entry{e("resize the photo", "r1", "m0")}, ""},
+		{"closest wins", loose, "resize the photo to half size", []Entry{e("resize the photo", "r1", "m1"), e("resize the photo to half", "r1", "m1"), e("resize", "r1", "m1")}, "resize the photo to half"},
+		{"default: exact words", DefaultRule(), "resize the photo to half size", []Entry{e("resize the photo to half", "r1", "m1"), e("resize the photo to half size", "r1", "m1")}, "resize the photo to half size"},
+		{"default: a missing word is a miss", DefaultRule(), "resize the photo to half size", []Entry{e("resize the photo to half", "r1", "m1")}, ""},
+		{"default: case counts for the words", DefaultRule(), "Resize the photo", []Entry{e("resize the photo", "r1", "m1")}, ""},
+		{"one missing word allowed", Rule{MinCosine: 0.8, MaxMissingWords: 1}, "resize the photo to half size", []Entry{e("resize the photo to half", "r1", "m1"), e("resize the photo to", "r1", "m1")}, "resize the photo to half"},
+		{"not a prefix", Rule{MinCosine: 0.8, MaxMissingWords: 3}, "resize the photo to half size", []Entry{e("resize the image to half", "r1", "m1")}, ""},
+		{"a cosine below the contract's is raised to it", Rule{MinCosine: 0.1, MaxMissingWords: -1}, "resize the photo to half size", []Entry{e("delete the backup", "r1", "m1")}, ""},
+		{"no entries", loose, "resize the photo", nil, ""},
+		{"nothing to embed", loose, "zzz qqq", []Entry{e("resize", "r1", "m1")}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, cos, ok := Match(c.real, c.entries, "r1", "m1", bagOfWords)
-			if ok != (c.want != "") || (ok && got.Text != c.want) {
-				t.Fatalf("got %q (cos %.2f, ok %v), want %q", got.Text, cos, ok, c.want)
+			i, cos := Match(c.real, c.entries, "r1", "m1", bagOfWords, c.rule)
+			got := ""
+			if i >= 0 {
+				got = c.entries[i].Text
 			}
-			if ok && cos < MinCosine {
+			if got != c.want {
+				t.Fatalf("got %q (cos %.2f), want %q", got, cos, c.want)
+			}
+			if i >= 0 && cos < MinCosine {
 				t.Errorf("matched at cosine %.2f", cos)
 			}
 		})

@@ -19,13 +19,14 @@ type config struct {
 	phrasings    map[string]string
 	minShare     float64
 	minCount     int
+	wordPrefixes bool
 }
 
 func defaultConfig() config {
 	return config{
 		minWords: 3, maxPerIntent: 8, debounce: 100 * time.Millisecond,
 		ttl: 10 * time.Minute, maxSessions: 10000, maxPending: 64,
-		maxIntent: 2000, contextWords: 32, minShare: 0.3, minCount: 3,
+		maxIntent: 2000, contextWords: 32, minShare: 0.3, minCount: 3, wordPrefixes: true,
 	}
 }
 
@@ -74,3 +75,9 @@ func WithMaxIntentBytes(n int) Option { return func(c *config) { c.maxIntent = m
 func WithTemplates(t *bundle.Templates, phrasings map[string]string) Option {
 	return func(c *config) { c.templates, c.phrasings = t, phrasings }
 }
+
+// WithWordPrefixes turns the predictions at word ends on or off (default
+// on); sentence-end predictions are always made. A word prefix misses the
+// intent's last words, so it only answers under a match rule that allows
+// missing words (Rule.MaxMissingWords).
+func WithWordPrefixes(on bool) Option { return func(c *config) { c.wordPrefixes = on } }

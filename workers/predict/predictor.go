@@ -14,6 +14,8 @@ const (
 	SourcePrefix  = "prefix"
 	SourceContext = "context"
 	SourceNext    = "next"
+	// SourceEnd is the open marker's whole text at a sentence end.
+	SourceEnd = "end"
 )
 
 // Prediction is an intent the agent is likely about to express: the text
@@ -205,21 +207,27 @@ func (p *Predictor) drain(now time.Time, s *sessionState) []Prediction {
 		s.next++
 		// Words that complete in one chunk arrive at once: only the
 		// chunk's last word gives a prefix prediction.
-		grew := false
+		grew, ended := false, false
 		for i := 0; i < len(d); i++ {
 			switch s.sc.step(d[i]) {
 			case evOpened:
 				s.made, s.lastText, s.lastAt = 0, "", time.Time{}
-				grew = false
+				grew, ended = false, false
 				out = append(out, p.templatePredictions(s)...)
 			case evWord:
-				grew = true
+				grew, ended = true, false
+			case evEnd:
+				ended = i == len(d)-1
 			case evClosed:
 				s.made, s.lastText = 0, ""
-				grew = false
+				grew, ended = false, false
 			}
 		}
-		if grew {
+		if ended {
+			if pr, ok := p.endPrediction(s); ok {
+				out = append(out, pr)
+			}
+		} else if grew {
 			if pr, ok := p.prefixPrediction(now, s); ok {
 				out = append(out, pr)
 			}
@@ -232,7 +240,7 @@ func (p *Predictor) drain(now time.Time, s *sessionState) []Prediction {
 // intent has predictions left.
 func (p *Predictor) prefixPrediction(now time.Time, s *sessionState) (Prediction, bool) {
 	sc := s.sc
-	if sc.overflow || sc.words < p.cfg.minWords || s.made >= p.cfg.maxPerIntent {
+	if !p.cfg.wordPrefixes || sc.overflow || sc.words < p.cfg.minWords || s.made >= p.cfg.maxPerIntent-min(endReserve, p.cfg.maxPerIntent/2) {
 		return Prediction{}, false
 	}
 	if !s.lastAt.IsZero() && now.Sub(s.lastAt) < p.cfg.debounce {
@@ -248,4 +256,26 @@ func (p *Predictor) prefixPrediction(now time.Time, s *sessionState) (Prediction
 	// real one's: a dozen words is a typical whole request.
 	conf := min(1, float64(sc.words)/12)
 	return Prediction{SessionID: s.id, MessageID: s.message, Marker: sc.markers - 1, Text: text, Source: SourcePrefix, Confidence: conf}, true
+}
+
+// endReserve is how many of an intent's K predictions (at most half) are
+// kept for sentence ends: the likeliest points where the intent is complete.
+const endReserve = 2
+
+// endPrediction is the open marker's whole text when its last chunk ended
+// a sentence: the intent may be complete, and if the "]" comes next the
+// prediction is the real intent word for word. No debounce: it is the
+// prediction most worth its search.
+func (p *Predictor) endPrediction(s *sessionState) (Prediction, bool) {
+	sc := s.sc
+	if sc.overflow || sc.words+1 < p.cfg.minWords || s.made >= p.cfg.maxPerIntent {
+		return Prediction{}, false
+	}
+	text := sc.text()
+	if text == "" || text == s.lastText {
+		return Prediction{}, false
+	}
+	s.made++
+	s.lastText = text
+	return Prediction{SessionID: s.id, MessageID: s.message, Marker: sc.markers - 1, Text: text, Source: SourceEnd, Confidence: 1}, true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"testing"
 	"time"
 
@@ -53,7 +54,7 @@ func TestPrefixPredictions(t *testing.T) {
 			"prefix:show the open", "prefix:show the open pull",
 			"prefix:show the open pull requests of", "prefix:show the open pull requests of the",
 			"prefix:show the open pull requests of the billing"}},
-		{"at most K per intent", []Option{WithDebounce(0), WithMaxPerIntent(2)}, 4, time.Millisecond, []string{
+		{"at most K per intent, two kept for sentence ends", []Option{WithDebounce(0), WithMaxPerIntent(4)}, 4, time.Millisecond, []string{
 			"prefix:show the open", "prefix:show the open pull"}},
 		{"debounced", []Option{WithDebounce(50 * time.Millisecond)}, 4, 10 * time.Millisecond, []string{
 			"prefix:show the open", "prefix:show the open pull requests of the"}},
@@ -68,6 +69,41 @@ func TestPrefixPredictions(t *testing.T) {
 			got := feed(t, New(c.opts...), chunks("s1", "m1", out, c.chunk), c.step)
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("got  %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
+// tokenRE cuts text as a model writes it: words with the space before
+// them, punctuation on its own.
+var tokenRE = regexp.MustCompile(`\s*[\p{L}\p{N}]+|\s*[^\s\p{L}\p{N}]`)
+
+func TestSentenceEndPredictsTheWholeIntent(t *testing.T) {
+	cases := []struct {
+		name string
+		text string
+		opts []Option
+		want []string
+	}{
+		{"question", "OK. [TOOL: is the staging cluster healthy?]", []Option{WithWordPrefixes(false)},
+			[]string{"end:is the staging cluster healthy?"}},
+		{"two sentences", "[TOOL: Book a room. Friday at ten!]", []Option{WithWordPrefixes(false)},
+			[]string{"end:Book a room.", "end:Book a room. Friday at ten!"}},
+		{"a dot inside a word is no end", "[TOOL: open report.pdf please]", []Option{WithWordPrefixes(false)}, nil},
+		{"with word prefixes", "[TOOL: is the staging cluster healthy?]", nil,
+			[]string{"prefix:is the staging", "end:is the staging cluster healthy?"}},
+		{"the end keeps its budget", "[TOOL: a b c d e f g h i j k l m n?]", []Option{WithMaxPerIntent(3)},
+			[]string{"prefix:a b c", "prefix:a b c d e f", "end:a b c d e f g h i j k l m n?"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var in []schemas.StreamChunk
+			for i, tok := range tokenRE.FindAllString(c.text, -1) {
+				in = append(in, schemas.StreamChunk{SessionID: "s", MessageID: "m", Seq: uint64(i), Delta: tok})
+			}
+			got := feed(t, New(append([]Option{WithDebounce(100 * time.Millisecond)}, c.opts...)...), in, 40*time.Millisecond)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
 			}
 		})
 	}

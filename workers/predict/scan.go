@@ -37,6 +37,7 @@ const (
 	evOpened       // a marker opened
 	evWord         // a word of the open marker completed
 	evClosed       // the marker closed
+	evEnd          // a sentence of the open marker ended (?, ! or .)
 )
 
 func newScanner(maxIntent, maxWords int) *scanner {
@@ -185,7 +186,13 @@ func (s *scanner) inside(b byte) event {
 		return evNone
 	}
 	s.intent = append(s.intent, b)
+	if b == '?' || b == '!' || b == '.' {
+		return evEnd
+	}
 	return evNone
 }
+
+// text is the open marker's whole text so far.
+func (s *scanner) text() string { return strings.TrimSpace(string(s.intent)) }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
