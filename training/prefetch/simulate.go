@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"golang.org/x/sync/errgroup"
 
@@ -168,7 +167,7 @@ type inflight struct {
 func simulateStream(ctx context.Context, e Engine, q eval.Query, cfg Config) (prefetchOutcome, error) {
 	var o prefetchOutcome
 	real := strings.Join(strings.Fields(q.Query), " ")
-	toks := Tokens(cfg.Lead + "[TOOL: " + real + "]")
+	toks := predict.Tokens(cfg.Lead + "[TOOL: " + real + "]")
 	interval := time.Duration(float64(time.Second) / cfg.TokensPerSecond)
 	p := predict.New(cfg.Predictor...)
 	session := "eval-" + q.ID
@@ -270,38 +269,4 @@ func sleepUntil(ctx context.Context, t time.Time) error {
 	case <-timer.C:
 		return nil
 	}
-}
-
-// Tokens cuts text as a language model's tokenizer roughly would, for the
-// simulation's pacing: a word of up to 7 characters with the space before
-// it is one token, a longer word one token per 5 characters; punctuation
-// is a token of its own. On English this gives about 1.3 tokens a word,
-// as BPE tokenizers do.
-func Tokens(text string) []string {
-	var out []string
-	rs := []rune(text)
-	for i := 0; i < len(rs); {
-		j := i
-		for j < len(rs) && unicode.IsSpace(rs[j]) {
-			j++
-		}
-		k := j
-		for k < len(rs) && (unicode.IsLetter(rs[k]) || unicode.IsDigit(rs[k])) {
-			k++
-		}
-		if k == j { // punctuation (or trailing space): one rune
-			k = min(len(rs), j+1)
-		}
-		word := rs[j:k]
-		if len(word) <= 7 {
-			out = append(out, string(rs[i:k]))
-		} else {
-			out = append(out, string(rs[i:j+5]))
-			for p := j + 5; p < k; p += 5 {
-				out = append(out, string(rs[p:min(k, p+5)]))
-			}
-		}
-		i = k
-	}
-	return out
 }

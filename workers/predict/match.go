@@ -26,6 +26,9 @@ type Entry struct {
 	Model      string              `json:"model"`
 	Candidates []schemas.Candidate `json:"candidates"`
 	At         time.Time           `json:"at"`
+	// Pending is set while the search runs: a lookup that matches it
+	// may wait for it (Lookup).
+	Pending bool `json:"pending,omitempty"`
 }
 
 // Slot is what the prefetch bucket holds per session: its newest entries,

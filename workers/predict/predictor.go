@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/models/bundle"
 )
 
 // Sources of a prediction.
@@ -278,4 +279,10 @@ func (p *Predictor) endPrediction(s *sessionState) (Prediction, bool) {
 	s.made++
 	s.lastText = text
 	return Prediction{SessionID: s.id, MessageID: s.message, Marker: sc.markers - 1, Text: text, Source: SourceEnd, Confidence: 1}, true
+}
+
+// SetTemplates replaces the templates and phrasings (a new model version);
+// nil turns the template predictions off.
+func (p *Predictor) SetTemplates(t *bundle.Templates, phrasings map[string]string) {
+	p.cfg.templates, p.cfg.phrasings = t, phrasings
 }
