@@ -3,6 +3,7 @@ package integration
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -89,6 +90,21 @@ func TestStreamedOutputIsAnsweredFromPrefetch(t *testing.T) {
 	}
 	if c, w := metric("toolyard_prefetch_checked_hits_total"), metric("toolyard_prefetch_wrong_hits_total"); c != 1 || w != 0 {
 		t.Errorf("checked hits %d, wrong hits %d; want 1 and 0", c, w)
+	}
+	// The status page's panel counts the answers from the audit records.
+	resp, err := http.Get(httpBase[1] + "/status.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status struct {
+		Activity struct {
+			Discovery map[string]int `json:"discovery"`
+		} `json:"activity"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&status)
+	resp.Body.Close()
+	if err != nil || status.Activity.Discovery["prefetched"] != 1 || status.Activity.Discovery["discovered"] != 1 {
+		t.Errorf("status page discovery panel: %v (err %v), want 1 prefetched and 1 discovered", status.Activity.Discovery, err)
 	}
 
 	// Kill the second predict worker while an output streams: up's own

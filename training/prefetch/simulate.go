@@ -188,8 +188,9 @@ func simulateStream(ctx context.Context, e Engine, q eval.Query, cfg Config) (pr
 			return o, err
 		}
 		for _, pr := range preds {
+			sum, words := predict.Sum(pr.Text)
 			f := &inflight{done: make(chan struct{}), entry: predict.Entry{MessageID: pr.MessageID, Marker: pr.Marker,
-				Text: pr.Text, Source: pr.Source, Confidence: pr.Confidence, Registry: reg, Model: model}}
+				TextSum: sum, Words: words, Source: pr.Source, Confidence: pr.Confidence, Registry: reg, Model: model}}
 			mu.Lock()
 			flights = append(flights, f)
 			mu.Unlock()

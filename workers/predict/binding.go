@@ -180,7 +180,8 @@ func (b *binding) prefetch(pr Prediction) {
 		defer func() { <-b.sem }()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		e := Entry{MessageID: pr.MessageID, Marker: pr.Marker, Text: pr.Text, Source: pr.Source, Confidence: pr.Confidence,
+		sum, words := Sum(pr.Text)
+		e := Entry{MessageID: pr.MessageID, Marker: pr.Marker, TextSum: sum, Words: words, Source: pr.Source, Confidence: pr.Confidence,
 			Registry: b.s.RegistryVersion(), Model: b.s.UsageVersion(), At: time.Now(), Pending: true}
 		claimed, err := b.store.Claim(ctx, pr.SessionID, e)
 		if err != nil {

@@ -72,7 +72,7 @@ func (l *Lookup) await(ctx context.Context, session string, pending Entry) (Entr
 	defer w.Stop()
 	done := func(slot Slot) (Entry, bool) {
 		for _, e := range slot.Entries {
-			if e.Text == pending.Text && e.Registry == pending.Registry && e.Model == pending.Model && !e.Pending {
+			if e.TextSum == pending.TextSum && e.Registry == pending.Registry && e.Model == pending.Model && !e.Pending {
 				return e, true
 			}
 		}

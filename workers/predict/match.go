@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"time"
 
@@ -17,9 +19,12 @@ const MaxEntries = 8
 // Entry is one prefetched search: the predicted intent, what it was
 // searched with (registry and model version) and the candidates.
 type Entry struct {
-	MessageID  string              `json:"message_id,omitempty"`
-	Marker     int                 `json:"marker"`
-	Text       string              `json:"text"`
+	MessageID string `json:"message_id,omitempty"`
+	Marker    int    `json:"marker"`
+	// TextSum and Words stand for the predicted text (Sum): the bucket
+	// never holds what an agent wrote, which may name a secret.
+	TextSum    string              `json:"text_sum"`
+	Words      int                 `json:"words"`
 	Source     string              `json:"source"`
 	Confidence float64             `json:"confidence"`
 	Registry   string              `json:"registry"`
@@ -41,7 +46,7 @@ type Slot struct {
 // the oldest beyond MaxEntries.
 func (s *Slot) Add(e Entry) {
 	for i, old := range s.Entries {
-		if old.Text == e.Text && old.Registry == e.Registry && old.Model == e.Model {
+		if old.TextSum == e.TextSum && old.Registry == e.Registry && old.Model == e.Model {
 			s.Entries = append(s.Entries[:i], s.Entries[i+1:]...)
 			break
 		}
@@ -75,53 +80,57 @@ type Rule struct {
 // intent in five (docs/prefetch.md).
 func DefaultRule() Rule { return Rule{MinCosine: MinCosine, MaxMissingWords: 0} }
 
+// Sum is what an entry keeps of a predicted text: the SHA-256 of its
+// words joined by single spaces, and how many words it has.
+func Sum(text string) (sum string, words int) {
+	ws := strings.Fields(text)
+	h := sha256.Sum256([]byte(strings.Join(ws, " ")))
+	return hex.EncodeToString(h[:]), len(ws)
+}
+
 // Match picks the entry that may answer the real intent under rule: the
-// closest by cosine, and of equals the newest (it saw more of the intent).
+// closest by cosine, and of equals the one with more words. An entry
+// matches when it is of the real intent's words, or of all but at most
+// rule.MaxMissingWords of its last words (-1: any number): the predicted
+// text is then known from the real one, and the cosine is between the two.
 // It returns the entry's index, -1 when none qualifies.
 func Match(real string, entries []Entry, registry, model string, vec Vectorizer, rule Rule) (i int, cos float64) {
 	minCos := max(rule.MinCosine, MinCosine)
 	rw := strings.Fields(real)
-	norm := normalize(real)
+	// The sums of real's word prefixes, longest first, as far as the rule
+	// lets words be missing.
+	missing := len(rw) - 1
+	if rule.MaxMissingWords >= 0 {
+		missing = min(missing, rule.MaxMissingWords)
+	}
+	prefixes := map[string]int{} // sum → words
+	for m := 0; m <= missing; m++ {
+		sum, _ := Sum(strings.Join(rw[:len(rw)-m], " "))
+		prefixes[sum] = len(rw) - m
+	}
 	var rv []float32
 	i, cos = -1, 0
 	for k, e := range entries {
 		if e.Registry != registry || e.Model != model {
 			continue
 		}
-		if rule.MaxMissingWords >= 0 && missingWords(rw, strings.Fields(e.Text)) > rule.MaxMissingWords {
+		n, ok := prefixes[e.TextSum]
+		if !ok {
 			continue
 		}
-		var c float64
-		if normalize(e.Text) == norm {
-			c = 1
-		} else {
+		c := 1.0
+		if n < len(rw) {
 			if rv == nil {
 				rv = vec(real)
 			}
-			c = cosine(rv, vec(e.Text))
+			c = cosine(rv, vec(strings.Join(rw[:n], " ")))
 		}
-		if c >= minCos && c >= cos {
+		if c >= minCos && (i < 0 || c > cos || (c == cos && n > entries[i].Words)) {
 			i, cos = k, c
 		}
 	}
 	return i, cos
 }
-
-// missingWords is how many of real's last words predicted lacks when it is
-// a word-for-word prefix of real, and more than real's length otherwise.
-func missingWords(real, predicted []string) int {
-	if len(predicted) > len(real) {
-		return len(real) + 1
-	}
-	for i, w := range predicted {
-		if real[i] != w {
-			return len(real) + 1
-		}
-	}
-	return len(real) - len(predicted)
-}
-
-func normalize(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // cosine of two vectors, 0 when either is all zeros or their lengths differ.
 func cosine(a, b []float32) float64 {

@@ -28,7 +28,8 @@ func bagOfWords(text string) []float32 {
 
 func TestMatchRule(t *testing.T) {
 	e := func(text, reg, model string) Entry {
-		return Entry{Text: text, Registry: reg, Model: model, Candidates: []schemas.Candidate{{ToolID: text}}}
+		sum, n := Sum(text)
+		return Entry{TextSum: sum, Words: n, Registry: reg, Model: model, Candidates: []schemas.Candidate{{ToolID: text}}}
 	}
 	loose := Rule{MinCosine: MinCosine, MaxMissingWords: -1}
 	cases := []struct {
@@ -38,7 +39,8 @@ func TestMatchRule(t *testing.T) {
 		entries []Entry
 		want    string // the entry text picked, "" for a miss
 	}{
-		{"same text but case and spaces", loose, "Resize the photo", []Entry{e("resize  the PHOTO", "r1", "m1")}, "resize  the PHOTO"},
+		{"same words, other spaces", loose, "Resize  the photo", []Entry{e("Resize the photo", "r1", "m1")}, "Resize the photo"},
+		{"other case: other words", loose, "Resize the photo", []Entry{e("resize the PHOTO", "r1", "m1")}, ""},
 		{"close prefix", loose, "resize the photo to half size", []Entry{e("resize the photo to half", "r1", "m1")}, "resize the photo to half"},
 		{"too far", loose, "resize the photo to half size", []Entry{e("delete the backup", "r1", "m1")}, ""},
 		{"other registry version", loose, "resize the photo", []Entry{e("resize the photo", "r0", "m1")}, ""},
@@ -58,7 +60,7 @@ func TestMatchRule(t *testing.T) {
 			i, cos := Match(c.real, c.entries, "r1", "m1", bagOfWords, c.rule)
 			got := ""
 			if i >= 0 {
-				got = c.entries[i].Text
+				got = c.entries[i].Candidates[0].ToolID
 			}
 			if got != c.want {
 				t.Fatalf("got %q (cos %.2f), want %q", got, cos, c.want)
@@ -73,13 +75,15 @@ func TestMatchRule(t *testing.T) {
 func TestSlotKeepsNewestAndReplacesSameText(t *testing.T) {
 	var s Slot
 	for i := range MaxEntries + 3 {
-		s.Add(Entry{Text: strings.Repeat("w ", i+1), Registry: "r", Model: "m"})
+		sum, n := Sum(strings.Repeat("w ", i+1))
+		s.Add(Entry{TextSum: sum, Words: n, Registry: "r", Model: "m"})
 	}
-	s.Add(Entry{Text: strings.Repeat("w ", MaxEntries+3), Registry: "r", Model: "m", Source: SourceContext})
+	sum, n := Sum(strings.Repeat("w ", MaxEntries+3))
+	s.Add(Entry{TextSum: sum, Words: n, Registry: "r", Model: "m", Source: SourceContext})
 	if len(s.Entries) != MaxEntries {
 		t.Fatalf("%d entries, want %d", len(s.Entries), MaxEntries)
 	}
-	if last := s.Entries[len(s.Entries)-1]; last.Source != SourceContext || strings.Count(s.Entries[0].Text, "w") != 4 {
+	if last := s.Entries[len(s.Entries)-1]; last.Source != SourceContext || s.Entries[0].Words != 4 {
 		t.Errorf("entries %+v", s.Entries)
 	}
 }

@@ -81,7 +81,7 @@ func (s *Store) put(ctx context.Context, session string, e Entry, claim bool) (b
 			return false, err
 		}
 		if claim && slices.ContainsFunc(slot.Entries, func(o Entry) bool {
-			return o.Text == e.Text && o.Registry == e.Registry && o.Model == e.Model
+			return o.TextSum == e.TextSum && o.Registry == e.Registry && o.Model == e.Model
 		}) {
 			return false, nil
 		}
