@@ -38,7 +38,9 @@ const maxSchemaDepth = 4
 // answer with a Candidate, rebuild the index, and compute confidence.
 type entry struct {
 	cand schemas.Candidate
-	doc  indexDoc
+	// sum fingerprints the manifest (registryversion.go).
+	sum uint64
+	doc indexDoc
 	// terms are the tool's distinct analysed terms over every text field.
 	terms []string
 	// fieldTerms are the distinct analysed terms of each text field, in
@@ -159,6 +161,7 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 			ToolID: m.ID, Name: name, Description: m.Description,
 			Keywords: keywords, Server: server, MatchType: schemas.MatchKeyword,
 		},
+		sum:         manifestSum(m),
 		doc:         doc,
 		terms:       compact(all),
 		fieldTerms:  fieldTerms,
