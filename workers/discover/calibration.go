@@ -40,8 +40,10 @@ type Calibration struct {
 // moved to a prior of 0.9: of the intents sent to a tool router, most need
 // a tool.
 //
-// 5-fold cross-validated (TestExploreTopCalibration; six fold shuffles,
-// range), the product gives MetaTool ECE 0.014–0.017, activated (≥ 0.85)
+// Regenerate it, with these figures, by 'toolyard train calibration
+// --seeds 1,2,3,4,5,6' (training/fit; prints this function's return
+// statement). 5-fold cross-validated (six fold shuffles, range), the
+// product gives MetaTool ECE 0.014–0.017, activated (≥ 0.85)
 // 15.4–15.6% of queries with 95.0–95.5% of them right; awareness AUROC
 // 0.839–0.840 (needs a tool vs not), 92.8–93.2% of the queries needing no
 // tool below 0.5; Seal-Tools ECE 0.134–0.135 (under-confident: its requests
@@ -238,8 +240,9 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // close the request is to what the agent does by itself (selfserve.go,
 // with a negative weight, as it should be).
 //
-// 5-fold cross-validated (TestExploreTopCalibration with
-// DISCOVER_ENCODER=use-lite, six fold shuffles, range): MetaTool ECE
+// Regenerate it, with these figures, by 'toolyard train calibration
+// --encoder use-lite --seeds 1,2,3,4,5,6' (training/fit). 5-fold
+// cross-validated (six fold shuffles, range): MetaTool ECE
 // 0.015–0.017, activated (≥ 0.85) 17.7–17.8% of queries with 94.5–94.9%
 // right; awareness AUROC 0.849–0.851 (needs a tool vs not); Seal-Tools
 // activated 50.0–50.7% with 99.1–99.7% right. The need factor alone

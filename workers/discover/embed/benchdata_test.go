@@ -27,7 +27,7 @@ func needLocal(t testing.TB, opts ...LocalOption) *Local {
 	}
 	l, err := NewLocal(opts...)
 	if errors.Is(err, ErrUnavailable) {
-		t.Skipf("no word vectors (run `make embeddings`): %v", err)
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
 	}
 	if err != nil {
 		t.Fatal(err)
