@@ -225,5 +225,3 @@ func writeCalibration(w io.Writer, c discover.Calibration, format string) error 
 }
 
 func logitOf(p float64) float64 { return math.Log(p / (1 - p)) }
-
-
