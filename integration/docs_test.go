@@ -25,6 +25,7 @@ var docPages = []string{"README.md", "docs/*.md", "ops/*.md", "training/*.md"}
 var notRunHere = []struct{ pattern, why string }{
 	{`^bin/toolyard (up|worker)\b`, "serves until stopped; the test runs its own up"},
 	{`^bin/toolyard mcp serve\b`, "serves until stopped (the gateway tests run it)"},
+	{`^bin/toolyard train calibration\b`, "ranks every benchmark dev query, a minute or more (training/fit's tests run the same fit on small rows)"},
 	{`^bin/toolyard replay --workers\b`, "needs replay workers (TestShardedReplaySurvivesAKilledWorker runs them)"},
 	{`^bin/toolyard tools import nats\b`, "needs a NATS micro service of that name"},
 	{`--url https?://`, "needs an MCP server at that address"},

@@ -100,6 +100,11 @@ func TestMCPGateway(t *testing.T) {
 		}
 	}
 
+	// MCP clients are guided in MCP terms: find_tools, then the tool.
+	if ins := cs.InitializeResult().Instructions; strings.Contains(ins, "[TOOL") || !strings.Contains(ins, "call find_tools") {
+		t.Errorf("server instructions: %q", ins)
+	}
+
 	// A new session: the meta-tools only, not the registry's 40-odd tools.
 	meta := []string{"activate", "execute", "find_tools", "resolve_intent"}
 	if got := listNames(t, cs); !slices.Equal(got, meta) {
@@ -107,8 +112,8 @@ func TestMCPGateway(t *testing.T) {
 	}
 
 	out, isErr := callText(t, cs, "find_tools", map[string]any{"query": "echo back a message", "k": 3})
-	if isErr || !strings.Contains(out, "everything/echo") {
-		t.Fatalf("find_tools: %s", out)
+	if isErr || !strings.Contains(out, "everything/echo") || !strings.Contains(out, "everything.echo") || strings.Contains(out, "[TOOL") {
+		t.Fatalf("find_tools: want the match and the name to call it by, in MCP terms: %s", out)
 	}
 	waitChanged("find_tools")
 	names := listNames(t, cs)
@@ -119,8 +124,8 @@ func TestMCPGateway(t *testing.T) {
 		t.Fatalf("everything.echo: %q (error %v)", out, isErr)
 	}
 
-	if out, isErr := callText(t, cs, "activate", map[string]any{"id": "system/uptime"}); isErr {
-		t.Fatalf("activate: %s", out)
+	if out, isErr := callText(t, cs, "activate", map[string]any{"id": "system/uptime"}); isErr || !strings.Contains(out, "Call system.uptime") || strings.Contains(out, "[TOOL") {
+		t.Fatalf("activate: want the name to call it by, in MCP terms: %s", out)
 	}
 	waitChanged("activate")
 	if names := listNames(t, cs); !slices.Contains(names, "system.uptime") {

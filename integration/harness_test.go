@@ -269,7 +269,13 @@ type process struct {
 // startProcess runs the toolyard binary; it is killed when the test ends.
 func startProcess(t *testing.T, args ...string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(binary, args...), stderr: &lockedBuffer{}, done: make(chan struct{})}
+	return startBinary(t, binary, args...)
+}
+
+// startBinary is startProcess for another build of toolyard.
+func startBinary(t *testing.T, bin string, args ...string) *process {
+	t.Helper()
+	p := &process{cmd: exec.Command(bin, args...), stderr: &lockedBuffer{}, done: make(chan struct{})}
 	p.cmd.Stdout, p.cmd.Stderr = p.stderr, p.stderr
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := p.cmd.Start(); err != nil {

@@ -80,7 +80,7 @@ asynchronously, consumed and acked through one temporary file-backed stream
 			if cmd.Flags().Changed("nats") {
 				nc, err := g.connect("toolyard-bench")
 				if err != nil {
-					return err
+					return withUpHint(err)
 				}
 				defer nc.Close()
 				if js, err = jetstream.New(nc); err != nil {

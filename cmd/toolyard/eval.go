@@ -25,6 +25,7 @@ func newEval(_ *globalFlags) *cobra.Command {
 		Use:   "eval",
 		Short: "Measure discovery and resolution on query files (no server needed)",
 	}
+	cmd.AddCommand(newEvalEmbedder())
 	cmd.AddCommand(newEvalDiscovery())
 	cmd.AddCommand(newEvalResolve())
 	cmd.AddCommand(newEvalCalibration())

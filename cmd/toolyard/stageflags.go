@@ -52,6 +52,9 @@ type stageFlags struct {
 	limits       limitFlags
 	prefetch     bool
 	prefetchWait time.Duration
+	// discovery says how discovery runs, once discoveryOptions has set it
+	// up: what start-up banners print.
+	discovery string
 }
 
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
@@ -158,6 +161,10 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 	return set, nil
 }
 
+// noVectorsWarning is said at start-up, in the log and in up's banner, by
+// a build without the word vectors: it still runs, far worse.
+const noVectorsWarning = "THIS BUILD HAS NO WORD VECTORS: discovery is keyword-only and ranks far worse; build with 'make build' (it runs 'make embeddings')"
+
 // discoveryOptions sets up the vector side: the embedder and the shared
 // vector cache. Without vectors, discovery runs keyword-only and says so.
 func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStream, log *slog.Logger) ([]discover.Option, error) {
@@ -177,6 +184,9 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 			log.Warn("sentence encoder not used: it needs hybrid discovery", "encoder", enc.ID())
 		}
 		log.Info("discovery is keyword-only", append([]any{"reason", reason}, args...)...)
+		if f.discovery == "" {
+			f.discovery = "keyword-only (" + reason + ")"
+		}
 		return opts, nil
 	}
 	if f.embedder.Provider == "none" || mode == discover.ModeKeyword {
@@ -188,16 +198,24 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 			return nil, fmt.Errorf("discovery mode %s needs the embedder: %w", mode, err)
 		}
 		if errors.Is(err, embed.ErrUnavailable) && f.embedder.Provider == embed.ProviderLocal {
-			log.Warn("THIS BUILD HAS NO WORD VECTORS: discovery is keyword-only and ranks far worse; build with 'make build' (it runs 'make embeddings')", "error", err)
+			log.Warn(noVectorsWarning, "error", err)
+			f.discovery = noVectorsWarning
 		} else {
 			log.Warn("embedder unavailable", "embedder", f.embedder.Provider, "error", err)
 		}
 		return keywordOnly("embedder unavailable")
 	}
 	opts = append(opts, discover.WithEmbedder(e))
+	f.discovery = mode.String()
+	if mode == discover.ModeAuto {
+		f.discovery = discover.ModeHybrid.String()
+	}
+	f.discovery += " (" + e.ID()
 	if enc != nil {
 		opts = append(opts, discover.WithEncoder(enc))
+		f.discovery += ", encoder " + enc.ID()
 	}
+	f.discovery += ")"
 	if js == nil {
 		return opts, nil
 	}

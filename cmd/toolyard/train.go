@@ -139,6 +139,7 @@ Discover workers put a promoted version in force without a restart.`,
 	fl.IntVar(&opts.Guard.PerSession, "max-per-session", 3, "poisoning guard: examples one session may give one tool")
 	fl.IntVar(&opts.Guard.MinSessions, "min-sessions", 2, "poisoning guard: distinct sessions a tool's examples need before they count")
 	fl.DurationVar(&opts.Labels.Window, "correction-window", 10*time.Minute, "how long after an answer the agent's next move still corrects it")
+	c.AddCommand(newTrainCalibration())
 	return c
 }
 

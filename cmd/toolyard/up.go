@@ -66,7 +66,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 				sf.guard.toolConn = g.toolConnector(&sf.guard)
 				nc, err := g.connect("toolyard-up")
 				if err != nil {
-					return err
+					return withUpHint(err)
 				}
 				defer nc.Drain()
 				natsURL, data = g.nats, "(external server)"
@@ -155,12 +155,13 @@ With --external, no server is embedded: the stages run against --nats.`,
   status:    %s/
   metrics:   %s/metrics
   tools:     %d
+  discovery: %s
   stages:    %v (concurrency %d each)
 Publish:   %s publish%s --session demo --wait "[TOOL: how long has the system been up]"
 Access:    anonymous clients are refused. Admin: %s; workers: %s;
            an agent, for its own session only: %s creds agent --data %s --session demo --out demo.creds
 Stop with Ctrl-C.
-`, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency, os.Args[0], clientFlags(natsURL, creds),
+`, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), sf.discovery, bind.Stages, sf.concurrency, os.Args[0], clientFlags(natsURL, creds),
 				orNoCreds(creds), orNoCreds(siblingCreds(creds, "worker.creds")), os.Args[0], data)
 			err = sf.runStages(ctx, js, set, sf.withPrefetch(sf.sess.withStages(bind.Stages)), ops.Metrics, log)
 			log.Info("stopped")

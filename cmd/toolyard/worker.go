@@ -67,7 +67,7 @@ never executes a tool); each shard uses every core of its process.`,
 			log := slog.Default().With("pid", pidString())
 			nc, err := g.connect("toolyard-worker-" + strings.Join(stageList, "+"))
 			if err != nil {
-				return err
+				return withUpHint(err)
 			}
 			defer nc.Drain()
 			js, err := jetstream.New(nc)

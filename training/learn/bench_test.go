@@ -3,6 +3,7 @@ package learn
 import (
 	"context"
 	"fmt"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func syntheticAudit(tools []schemas.Manifest, n int) []schemas.AuditRecord {
 func BenchmarkTrain(b *testing.B) {
 	emb, err := embed.NewLocal()
 	if err != nil {
-		b.Fatalf("local vectors (run `make embeddings`): %v", err)
+		evaltest.Unavailable(b, "word vectors (make embeddings)", err)
 	}
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
 		if testing.Short() && n > 10_000 {

@@ -26,7 +26,7 @@ func BenchmarkReplayMetatool(b *testing.B) {
 	}
 	e, err := embed.NewLocal()
 	if err != nil {
-		b.Skip("no local vectors:", err)
+		evaltest.Unavailable(b, "word vectors (make embeddings)", err)
 	}
 	th := route.DefaultThresholds()
 	set, err := stages.New(stages.Config{Tools: tools, Thresholds: th, Discover: []discover.Option{discover.WithMode(discover.ModeHybrid), discover.WithEmbedder(e)}})

@@ -225,15 +225,17 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // DefaultEncoderCalibration is the shipped model for an engine with the
 // sentence encoder (WithEncoder), which uses it unless given another. It is
-// DefaultCalibration's model refitted the same way (same sets, l2 1e-3,
+// default-5's model (DefaultCalibration before default-6, fitted on the
+// benchmarks alone) refitted the same way (same sets, l2 1e-3,
 // prior 0.9) on the encoder's evidence: P(right | need) adds the encoder
 // cosine, which takes over most of the word vectors' weight; P(needs a
 // tool) adds the encoder's best cosine to any tool and self_serve, how
 // close the request is to what the agent does by itself (selfserve.go,
 // with a negative weight, as it should be).
 //
-// 5-fold cross-validated (TestExploreTopCalibration with
-// DISCOVER_ENCODER=use-lite, six fold shuffles, range): MetaTool ECE
+// Regenerate it, with these figures, by 'toolyard train calibration
+// --encoder use-lite --seeds 1,2,3,4,5,6' (training/fit). 5-fold
+// cross-validated (six fold shuffles, range): MetaTool ECE
 // 0.015–0.017, activated (≥ 0.85) 17.7–17.8% of queries with 94.5–94.9%
 // right; awareness AUROC 0.849–0.851 (needs a tool vs not); Seal-Tools
 // activated 50.0–50.7% with 99.1–99.7% right. The need factor alone

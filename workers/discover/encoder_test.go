@@ -2,6 +2,7 @@ package discover
 
 import (
 	"context"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"math"
 	"slices"
 	"strings"
@@ -18,11 +19,11 @@ func newEncoderFixture(t *testing.T) *Engine {
 	t.Helper()
 	emb, err := embed.NewLocal()
 	if err != nil {
-		t.Fatalf("local vectors (run `make embeddings`): %v", err)
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
 	}
 	enc, err := embed.NewUSELite()
 	if err != nil {
-		t.Fatalf("sentence encoder (run `make embeddings`): %v", err)
+		evaltest.Unavailable(t, "sentence encoder (make embeddings)", err)
 	}
 	return newFixture(t, WithEmbedder(emb), WithEncoder(enc), WithMode(ModeHybrid))
 }
@@ -160,11 +161,11 @@ func TestEncoderCalibrationChoice(t *testing.T) {
 	}
 	emb, err := embed.NewLocal()
 	if err != nil {
-		t.Fatal(err)
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
 	}
 	enc, err := embed.NewUSELite()
 	if err != nil {
-		t.Fatal(err)
+		evaltest.Unavailable(t, "sentence encoder (make embeddings)", err)
 	}
 	given := DefaultCalibration()
 	given.Version = "given"

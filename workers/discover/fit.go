@@ -25,19 +25,43 @@ func FitCalibrationWeighted(features []string, rows [][]float64, right []bool, w
 
 // fitCalibration is FitCalibration with a weight per row (nil: all 1).
 func fitCalibration(features []string, rows [][]float64, right []bool, weight []float64, l2 float64) (Calibration, error) {
+	w, bias, err := fitLogistic(len(features), rows, right, weight, l2)
+	if err != nil {
+		return Calibration{}, fmt.Errorf("fit calibration: %w", err)
+	}
+	c := Calibration{Features: slices.Clone(features), Weights: w, Bias: bias}
+	if _, err := c.compile(); err != nil {
+		return Calibration{}, fmt.Errorf("fit calibration: %w", err)
+	}
+	return c, nil
+}
+
+// FitLogistic is FitCalibration's regression on columns that need not be
+// signals (derived features a fitting experiment tries, training/fit): the
+// weights of rows' columns, in order, and the bias.
+func FitLogistic(rows [][]float64, y []bool, l2 float64) (weights []float64, bias float64, err error) {
+	if len(rows) == 0 {
+		return nil, 0, errors.New("fit logistic: no rows")
+	}
+	return fitLogistic(len(rows[0]), rows, y, nil, l2)
+}
+
+// fitLogistic is L2-regularised logistic regression by Newton's method
+// over cols columns.
+func fitLogistic(cols int, rows [][]float64, right []bool, weight []float64, l2 float64) ([]float64, float64, error) {
 	if weight != nil && len(weight) != len(rows) {
-		return Calibration{}, fmt.Errorf("fit calibration: %d rows but %d weights", len(rows), len(weight))
+		return nil, 0, fmt.Errorf("%d rows but %d weights", len(rows), len(weight))
 	}
 	if len(rows) != len(right) {
-		return Calibration{}, fmt.Errorf("fit calibration: %d rows but %d labels", len(rows), len(right))
+		return nil, 0, fmt.Errorf("%d rows but %d labels", len(rows), len(right))
 	}
 	if len(rows) == 0 {
-		return Calibration{}, errors.New("fit calibration: no rows")
+		return nil, 0, errors.New("no rows")
 	}
-	d := len(features) + 1 // weights, then the bias
+	d := cols + 1 // weights, then the bias
 	for i, r := range rows {
-		if len(r) != len(features) {
-			return Calibration{}, fmt.Errorf("fit calibration: row %d has %d values for %d features", i, len(r), len(features))
+		if len(r) != cols {
+			return nil, 0, fmt.Errorf("row %d has %d values for %d features", i, len(r), cols)
 		}
 	}
 	w := make([]float64, d)
@@ -76,7 +100,7 @@ func fitCalibration(features []string, rows [][]float64, right []bool, weight []
 		hess[d-1][d-1] += 1e-9 * n
 		step, err := solve(hess, grad)
 		if err != nil {
-			return Calibration{}, fmt.Errorf("fit calibration: iteration %d: %w", iter, err)
+			return nil, 0, fmt.Errorf("iteration %d: %w", iter, err)
 		}
 		var moved float64
 		for j := range w {
@@ -87,11 +111,7 @@ func fitCalibration(features []string, rows [][]float64, right []bool, weight []
 			break
 		}
 	}
-	c := Calibration{Features: slices.Clone(features), Weights: w[:d-1], Bias: w[d-1]}
-	if _, err := c.compile(); err != nil {
-		return Calibration{}, fmt.Errorf("fit calibration: %w", err)
-	}
-	return c, nil
+	return w[:d-1], w[d-1], nil
 }
 
 // solve returns x with a·x = b by Gaussian elimination with partial pivoting.

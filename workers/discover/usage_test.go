@@ -2,6 +2,7 @@ package discover
 
 import (
 	"context"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"reflect"
 	"testing"
 
@@ -13,7 +14,7 @@ func newLocalFixture(t *testing.T) *Engine {
 	t.Helper()
 	emb, err := embed.NewLocal()
 	if err != nil {
-		t.Fatalf("local vectors (run `make embeddings`): %v", err)
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
 	}
 	return newFixture(t, WithEmbedder(emb), WithMode(ModeHybrid))
 }

@@ -63,6 +63,15 @@ type conn struct {
 	active map[string]string // MCP name → tool id
 }
 
+// instructions tell an MCP client how to work with a list that holds only
+// the session's active tools, in MCP terms: call find_tools, then the tool
+// it added.
+const instructions = "Toolyard lists only the tools this session has active. To do something none of them does, " +
+	"call find_tools with what the tool should do, in plain words: the good matches join your tool list " +
+	"(notifications/tools/list_changed), and you then call the right one by its name with its arguments. " +
+	"activate adds a tool by id; resolve_intent finds, fills and runs the right tool from plain words in one call; " +
+	"execute runs any registered tool by id."
+
 // Server returns the MCP server of one connection for session, with its
 // active tools listed, and keeps the list in step with the session's set
 // until ctx ends or the client's session closes.
@@ -70,9 +79,7 @@ func (g *Gateway) Server(ctx context.Context, session string) *mcp.Server {
 	ctx, cancel := context.WithCancel(ctx)
 	c := &conn{g: g, session: session, active: map[string]string{}}
 	c.srv = mcp.NewServer(&mcp.Implementation{Name: "toolyard", Title: "Toolyard gateway", Version: g.version}, &mcp.ServerOptions{
-		Instructions: "Toolyard lists only the tools this session has active. To do something none of them does, " +
-			"call resolve_intent with what you want in plain words (it finds, fills and runs the right tool), " +
-			"or find_tools / activate to add tools to this list; execute runs any registered tool by id.",
+		Instructions: instructions,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 		// The SDK narrates every connection at info; its warnings are enough.
 		Logger: slog.New(minLevel{g.log.Handler(), slog.LevelWarn}),
@@ -108,13 +115,13 @@ func str(desc string) map[string]any { return map[string]any{"type": "string", "
 
 func (c *conn) addMeta() {
 	c.srv.AddTool(&mcp.Tool{Name: ToolFindTools, Title: "Find tools",
-		Description: "Search the tool registry for tools that do what you describe, and add the good matches to your tool list.",
+		Description: "Search the tool registry for tools that do what you describe, and add the good matches to your tool list; then call the right one by its name.",
 		InputSchema: object(map[string]any{
 			"query": str("what the tools should do, in plain words"),
 			"k":     map[string]any{"type": "integer", "minimum": 1, "maximum": 50, "description": "how many to look at (default 5)"},
 		}, "query")}, c.findTools)
 	c.srv.AddTool(&mcp.Tool{Name: ToolActivate, Title: "Activate a tool",
-		Description: "Add a registered tool, by id, to your tool list; the reply shows how to call it.",
+		Description: "Add a registered tool, by id, to your tool list; then call it by the name the reply gives.",
 		InputSchema: object(map[string]any{"id": str("the tool id, e.g. files/checksum")}, "id")}, c.activate)
 	c.srv.AddTool(&mcp.Tool{Name: ToolResolveIntent, Title: "Do something, in plain words",
 		Description: "Say what you want done in plain words (e.g. \"show disk usage of /tmp\"): Toolyard finds the tool, " +
@@ -167,7 +174,7 @@ func (c *conn) findTools(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		return failed(err), nil
 	}
 	c.refresh(ctx)
-	return jsonResult(raw), nil
+	return jsonResult(mcpFindReply(raw)), nil
 }
 
 func (c *conn) activate(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -182,7 +189,7 @@ func (c *conn) activate(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		return failed(err), nil
 	}
 	c.refresh(ctx)
-	return jsonResult(raw), nil
+	return jsonResult(mcpActivateReply(raw)), nil
 }
 
 func (c *conn) resolveIntent(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -3,7 +3,6 @@ package resolve
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -57,10 +56,7 @@ func BenchmarkResolveLatency(b *testing.B) {
 // parameters): real prose against real schemas. Skipped when the public
 // benchmark data is not checked out next to the repository.
 func BenchmarkResolveSealTools(b *testing.B) {
-	dir := filepath.Join(evaltest.Dir(), "sealtools")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("benchmark data not available: %v", err)
-	}
+	dir := evaltest.Path(b, "sealtools")
 	tools, err := registry.LoadFile(filepath.Join(dir, "tools.jsonl"))
 	if err != nil {
 		b.Fatal(err)

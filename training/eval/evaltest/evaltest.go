@@ -5,6 +5,7 @@ package evaltest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -41,12 +42,33 @@ func Path(t testing.TB, rel ...string) string {
 	t.Helper()
 	p := filepath.Join(append([]string{Dir()}, rel...)...)
 	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("benchmark data missing in CI (shared/bench beside the repository, or TOOLYARD_BENCH): %v", err)
-		}
-		t.Skipf("benchmark data not available (shared/bench beside the repository, or TOOLYARD_BENCH): %v", err)
+		Unavailable(t, "benchmark data (shared/bench beside the repository, or TOOLYARD_BENCH)", err)
 	}
 	return p
+}
+
+// Unavailable ends a test that needs something this checkout lacks (the
+// benchmark data, the built word vectors): it fails in CI, where that is
+// part of what is checked, and is skipped elsewhere with what is missing
+// and why. Every test that needs data calls it, so none is silently
+// skipped where it must run.
+func Unavailable(t testing.TB, what string, err error) {
+	t.Helper()
+	if InCI() {
+		t.Fatalf("%s missing in CI (CI=%s): %v", what, os.Getenv("CI"), err)
+		return
+	}
+	t.Skipf("SKIPPED: %s not available here (in CI this fails): %v", what, err)
+}
+
+// InCI says whether the tests run in CI: CI is set (.ci/run sets it), and
+// not to "false" or "0".
+func InCI() bool {
+	switch strings.ToLower(os.Getenv("CI")) {
+	case "", "0", "false":
+		return false
+	}
+	return true
 }
 
 // Tools reads a registry file, failing the test on a bad one.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"testing"
 
@@ -13,21 +12,14 @@ import (
 	"github.com/toolyard/toolyard/training/eval/evaltest"
 )
 
-// needLocal returns the local embedder over the compiled-in vectors, or
-// over the file EMBED_VECTORS names (to measure other conversions), and
-// skips when there are none.
+// needLocal returns the local embedder over the compiled-in vectors; it
+// fails without them in CI and skips elsewhere. (Other conversions and
+// settings are measured by 'toolyard eval embedder'.)
 func needLocal(t testing.TB, opts ...LocalOption) *Local {
 	t.Helper()
-	if p := os.Getenv("EMBED_VECTORS"); p != "" {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts = append([]LocalOption{WithVectors(b)}, opts...)
-	}
 	l, err := NewLocal(opts...)
 	if errors.Is(err, ErrUnavailable) {
-		t.Skipf("no word vectors (run `make embeddings`): %v", err)
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -1,17 +1,10 @@
 package embed
 
 import (
-	stdembed "embed"
 	"errors"
 	"fmt"
 	"sync"
 )
-
-// The pattern names the folder, not the file: data/README.md is committed,
-// so the package builds before `make embeddings` has produced vectors.bin.
-//
-//go:embed data
-var dataFS stdembed.FS
 
 const vectorsPath = "data/vectors.bin"
 

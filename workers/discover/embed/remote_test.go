@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -248,7 +249,7 @@ func TestRemoteProtocolBadResponses(t *testing.T) {
 func TestNewLocalProvider(t *testing.T) {
 	e, err := New(context.Background(), Config{})
 	if errors.Is(err, ErrUnavailable) {
-		t.Skipf("no compiled-in vectors: %v", err)
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package embed
 
 import (
 	"context"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"testing"
 )
 
@@ -80,7 +81,7 @@ func BenchmarkEmbedTools(b *testing.B) {
 func BenchmarkLoad(b *testing.B) {
 	data, err := dataFS.ReadFile(vectorsPath)
 	if err != nil {
-		b.Skipf("no compiled-in vectors: %v", err)
+		evaltest.Unavailable(b, "word vectors (make embeddings)", err)
 	}
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {

@@ -8,14 +8,15 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 )
 
-// textFields says which manifest fields go into a tool's text.
-type textFields struct {
-	keywords, paramNames, paramDescs, examples bool
+// TextFields says which manifest fields beside the name, id and
+// description go into a tool's text (ToolTextWith).
+type TextFields struct {
+	Keywords, ParamNames, ParamDescs, Examples bool
 }
 
-// defaultTextFields is what ToolText embeds; the measurements behind it
-// are in README.md.
-var defaultTextFields = textFields{keywords: true, paramNames: true, paramDescs: true, examples: true}
+// DefaultTextFields is what ToolText embeds; the measurements behind it
+// are in README.md ('toolyard eval embedder --all').
+var DefaultTextFields = TextFields{Keywords: true, ParamNames: true, ParamDescs: true, Examples: true}
 
 // ToolText is the text embedded for a tool: its name in plain words
 // (getForensicAnalysis → get forensic analysis, which any embedder reads
@@ -24,7 +25,7 @@ var defaultTextFields = textFields{keywords: true, paramNames: true, paramDescs:
 // the examples. Each field measurably helps or is neutral (README.md):
 // parameter descriptions add the most, as they name the things a tool
 // acts on.
-func ToolText(m schemas.Manifest) string { return toolText(m, defaultTextFields) }
+func ToolText(m schemas.Manifest) string { return ToolTextWith(m, DefaultTextFields) }
 
 // ToolTexter is an embedder that reads a tool from a text of its own
 // rather than ToolText. Its ID must name that text, since cached vectors
@@ -33,7 +34,9 @@ type ToolTexter interface {
 	ToolText(m schemas.Manifest) string
 }
 
-func toolText(m schemas.Manifest, tf textFields) string {
+// ToolTextWith is ToolText with the fields f names: the other texts the
+// measurements compare, and USE-lite's (name, id and description only).
+func ToolTextWith(m schemas.Manifest, tf TextFields) string {
 	var b strings.Builder
 	name := m.Name
 	if name == "" {
@@ -46,17 +49,17 @@ func toolText(m schemas.Manifest, tf textFields) string {
 		b.WriteString(")")
 	}
 	sentence(&b, "", m.Description)
-	if tf.keywords && len(m.Keywords) > 0 {
+	if tf.Keywords && len(m.Keywords) > 0 {
 		sentence(&b, "Keywords: ", strings.Join(m.Keywords, ", "))
 	}
-	if tf.paramNames || tf.paramDescs {
+	if tf.ParamNames || tf.ParamDescs {
 		var ps []string
 		for _, p := range paramsOf(m.Parameters) {
 			s := ""
-			if tf.paramNames {
+			if tf.ParamNames {
 				s = words(p.name)
 			}
-			if tf.paramDescs && p.desc != "" {
+			if tf.ParamDescs && p.desc != "" {
 				s = strings.TrimSpace(s + ": " + p.desc)
 			}
 			ps = append(ps, s)
@@ -65,7 +68,7 @@ func toolText(m schemas.Manifest, tf textFields) string {
 			sentence(&b, "Parameters: ", strings.Join(ps, "; "))
 		}
 	}
-	if tf.examples && len(m.Examples) > 0 {
+	if tf.Examples && len(m.Examples) > 0 {
 		sentence(&b, "Examples: ", strings.Join(m.Examples, "; "))
 	}
 	return b.String()

@@ -70,7 +70,7 @@ func NewEncoder(name string) (Embedder, error) {
 // 0.903 with) at five times the cost (indexing Seal-Tools' 4,076 tools:
 // 8 s, against 46 s). Parameters are the keyword side's and the word
 // vectors' evidence.
-func (u *USELite) ToolText(m schemas.Manifest) string { return toolText(m, textFields{}) }
+func (u *USELite) ToolText(m schemas.Manifest) string { return ToolTextWith(m, TextFields{}) }
 
 // ID names the model and the tool text it reads.
 func (u *USELite) ID() string { return u.id }

@@ -1,11 +1,15 @@
 package embed
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/toolyard/toolyard/training/eval/evaltest"
+)
 
 func TestWordVector(t *testing.T) {
 	l, err := NewLocal()
 	if err != nil {
-		t.Skipf("local vectors not available: %v", err)
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
 	}
 	cos := func(a, b string) float64 {
 		va, vb := l.WordVector(a), l.WordVector(b)

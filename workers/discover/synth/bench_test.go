@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"runtime"
 	"sort"
 	"testing"
@@ -29,7 +30,7 @@ func BenchmarkDiscovery(b *testing.B) {
 	}{{"1k", 1_000}, {"10k", 10_000}, {"100k", 100_000}, {"1M", 1_000_000}}
 	local, err := embed.NewLocal()
 	if errors.Is(err, embed.ErrUnavailable) {
-		b.Skip("word vectors not built (make embeddings): hybrid figures need them")
+		evaltest.Unavailable(b, "word vectors (make embeddings): hybrid figures need them", err)
 	}
 	if err != nil {
 		b.Fatal(err)

@@ -10,6 +10,7 @@ package mcptest
 
 import (
 	"fmt"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,9 +60,8 @@ func Bin(t testing.TB, name string) string {
 		}
 		return path
 	}
-	_, nodeErr := exec.LookPath("node")
-	if nodeErr != nil && os.Getenv("CI") == "" {
-		t.Skipf("SKIPPED: node is not installed, so the real MCP server %s cannot run here (install Node.js 20+ and run make mcp-servers)", name)
+	if _, err := exec.LookPath("node"); err != nil {
+		evaltest.Unavailable(t, fmt.Sprintf("node (the real MCP server %s runs on it; install Node.js 22+ and run make mcp-servers)", name), err)
 	}
 	t.Fatalf("MCP server %s is not installed at %s: run make mcp-servers (npm ci from package-lock.json)", name, path)
 	return ""
