@@ -23,7 +23,7 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 	if err != nil {
 		return schemas.ToolCall{}, fmt.Errorf("resolve intent %s: %w", r.Intent.ID, err)
 	}
-	args, err := fill(r.Intent, e.schema, e.words, m.ID)
+	args, err := fill(r.Intent, e.schema, e.words, m.ID, rules)
 	if err != nil {
 		return schemas.ToolCall{}, err
 	}
@@ -43,19 +43,19 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 	}, nil
 }
 
-// fill runs the slot-filling rules on the intent text, reads required
+// fill runs the slot-filling rules rs on the intent text, reads required
 // parameters it lacks from the intent's context, then validates the result.
-func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID string) (map[string]any, error) {
+func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID string, rs []rule) (map[string]any, error) {
 	f := newFiller(in.Text, s, toolWords)
 	free := f.freetextTarget()
-	f.run(free, true)
+	f.run(rs, free, true)
 	for _, text := range contextTexts(in) {
 		if !f.lacksRequired() {
 			break
 		}
 		g := newFiller(text, s, toolWords)
 		g.seed(f)
-		g.run(nil, false)
+		g.run(rs, nil, false)
 		f.adoptRequired(g)
 	}
 	f.dropBlank()
