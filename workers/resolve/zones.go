@@ -45,12 +45,14 @@ func (f *filler) applyZones() {
 			if !f.free(i) {
 				continue
 			}
-			if z, ok := zoneNames[strings.ToLower(cleanValue(f.toks[i].raw))]; ok && f.try(p, z) {
-				f.useTokens(i)
-				break
-			}
+			// A place first: "Japan" is a zone name too, but an old alias
+			// of Asia/Tokyo that not every system still installs.
 			if z, last, ok := f.zonePlace(i); ok && f.try(p, z) {
 				f.useTokens(rangeIdx(i, last)...)
+				break
+			}
+			if z, ok := zoneNames[strings.ToLower(cleanValue(f.toks[i].raw))]; ok && f.try(p, z) {
+				f.useTokens(i)
 				break
 			}
 		}
