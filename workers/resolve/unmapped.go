@@ -85,11 +85,45 @@ func (f *filler) nameRun(i int) int {
 	if r := []rune(trimPunct(t.raw)); len(r) == 0 || !unicode.IsLetter(r[0]) {
 		return -1
 	}
+	if acronym(t.raw) {
+		return -1
+	}
 	last := f.capRun(i)
 	for last > i && f.tool[f.toks[last].word] {
 		last--
 	}
+	if f.spelledOut(i, last) {
+		return -1
+	}
 	return last
+}
+
+// acronym: a short all-capital word (CSV, ID, URL): a kind of thing the
+// request talks about, not a value of it.
+func acronym(raw string) bool {
+	w := trimPunct(raw)
+	n := 0
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 2 && n <= 5
+}
+
+// spelledOut: the name [i, last] spells out an acronym written beside it
+// in brackets, or is itself in brackets after one ("Return on Investment"
+// of "ROI (Return on Investment)"): it names the acronym, not a value.
+func (f *filler) spelledOut(i, last int) bool {
+	if strings.HasPrefix(f.toks[i].raw, "(") {
+		return true
+	}
+	if last+1 < len(f.toks) {
+		next := f.toks[last+1].raw
+		return strings.HasPrefix(next, "(") && acronym(next)
+	}
+	return false
 }
 
 // isNumber: digits, with the separators and signs numbers are written

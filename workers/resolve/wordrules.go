@@ -17,7 +17,7 @@ func (f *filler) applyShapes() {
 				if !f.missing(p) && !(p.typ == "array" && f.given[p.name]) {
 					continue
 				}
-				if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 || !fitsName(p, sh.names) {
+				if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 || !fitsName(p, sh.names) && !(sh.names["glob"] && describesGlob(p)) {
 					continue
 				}
 				if sh.names["glob"] && !globTarget(p) {

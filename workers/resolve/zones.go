@@ -63,8 +63,14 @@ func (f *filler) applyZones() {
 func (f *filler) zonePlace(i int) (zone string, last int, ok bool) {
 	words := make([]string, 0, maxPlaceWords)
 	for j := i; j < len(f.toks) && j < i+maxPlaceWords && f.free(j); j++ {
-		words = append(words, placeKey(f.toks[j].raw))
-		if z, found := zonePlaces[strings.Join(words, " ")]; found && (capWord(f.toks[i].raw) || f.placeCue(i, j)) {
+		w := placeKey(f.toks[j].raw)
+		words = append(words, w)
+		z, found := zonePlaces[strings.Join(words, " ")]
+		if possessive, cut := strings.CutSuffix(w, "s"); !found && cut && hasPossessive(f.toks[j].raw) {
+			// "Tokyo's time"; St. John's keeps its s.
+			z, found = zonePlaces[strings.Join(append(words[:len(words)-1:len(words)-1], possessive), " ")]
+		}
+		if found && (capWord(f.toks[i].raw) || f.placeCue(i, j)) {
 			zone, last, ok = z, j, true
 		}
 		if endsClause(f.toks[j].raw) {
@@ -85,12 +91,17 @@ func (f *filler) placeCue(i, j int) bool {
 	return j+1 < len(f.toks) && (f.toks[j+1].word == "time" || f.toks[j+1].word == "timezone")
 }
 
+// hasPossessive: the word ends in 's.
+func hasPossessive(raw string) bool {
+	w := trimPunct(raw)
+	return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s")
+}
+
 // placeKey is a word as the zone tables key it: lower case, without
-// accents ("São" → "sao"), possessive or punctuation, hyphenated words
-// spaced ("port-au-prince" → "port au prince").
+// accents ("São" → "sao") or punctuation ("John's" → "johns"), hyphenated
+// words spaced ("port-au-prince" → "port au prince").
 func placeKey(raw string) string {
 	s := foldAccents(strings.ToLower(trimPunct(raw)))
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "'s"), "’s")
 	s = strings.NewReplacer("_", " ", "-", " ").Replace(s)
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' }), "")
 }
