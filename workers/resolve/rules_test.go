@@ -40,6 +40,8 @@ var (
 		"tz":{"type":"string","description":"IANA time zone"}}}`)
 	ruleHash = manifest("t/hash", "Hash", `{"type":"object","required":["path"],"properties":{
 		"path":{"type":"string"},"algo":{"type":"string","enum":["md5","sha256"]}}}`)
+	ruleRepo = manifest("t/file", "File issue", `{"type":"object","required":["repo","title"],"properties":{
+		"repo":{"type":"string"},"title":{"type":"string"},"channel":{"type":"string"}}}`)
 	ruleGender = manifest("t/players", "Players", `{"type":"object","properties":{
 		"gender":{"type":"string"}}}`)
 	ruleReport = manifest("t/report", "Sales report", `{"type":"object","required":["period"],"properties":{
@@ -78,6 +80,8 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"shapes": {
 		{ruleSlice, "slice /var/data/big.csv", map[string]any{"path": "/var/data/big.csv"}},
+		{ruleRepo, `file "Crash on start" in acme/widgets`, map[string]any{"repo": "acme/widgets", "title": "Crash on start"}},
+		{ruleRepo, `file "Broken link" in acme/site on #web-team`, map[string]any{"repo": "acme/site", "title": "Broken link", "channel": "#web-team"}},
 	},
 	"heads": {
 		{ruleTeam, "stats of the Falcons team", map[string]any{"team": "Falcons"}},

@@ -60,7 +60,7 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			add(v, valueText)
 		case isNumber(v):
 			add(v, valueNumber)
-		case isPathLike(v) || isURLLike(v) || isEmailLike(v) || isGlobLike(v) || isRelPathLike(v):
+		case anyShape(v):
 			add(v, valueShape)
 		case i > 0 && nameCues[f.toks[i-1].word] && !fillers[t.word] && !determiners[t.word]:
 			add(v, valueText)
@@ -122,6 +122,17 @@ func (f *filler) spelledOut(i, last int) bool {
 	if last+1 < len(f.toks) {
 		next := f.toks[last+1].raw
 		return strings.HasPrefix(next, "(") && acronym(next)
+	}
+	return false
+}
+
+// anyShape: v has the look of a value (a path, URL, address, glob, host,
+// repository, channel).
+func anyShape(v string) bool {
+	for _, sh := range shapes {
+		if sh.fits(v) {
+			return true
+		}
 	}
 	return false
 }
