@@ -122,10 +122,18 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 	return sc.Outs([]pipeline.Out{bind.Result(res), bind.Audit(audit)}), nil
 }
 
-// ResultArguments are the arguments of call as its result shows them: the
-// secret ones (in the tool's schema or those it delegates to) redacted.
+// ResultArguments are the arguments of call as its result shows them: as
+// the tool ran with them (types converted, defaults filled in) when they
+// are valid, as given when not, the secret ones (in the tool's schema or
+// those it delegates to) redacted.
 func (e *Executor) ResultArguments(ctx context.Context, call schemas.ToolCall) map[string]any {
-	return bind.ResultArguments(call.Parameters, e.toolSchemas(ctx, call.ToolID)...)
+	params := call.Parameters
+	if m, ok := e.manifest(call.ToolID); ok {
+		if ran, _, err := e.prepare(m, params); err == nil {
+			params = ran
+		}
+	}
+	return bind.ResultArguments(params, e.toolSchemas(ctx, call.ToolID)...)
 }
 
 // UnmappedNote tells the agent which stated values the call did not use

@@ -3,6 +3,7 @@ package resolve
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -55,6 +56,9 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			continue
 		}
 		v := cleanValue(t.raw)
+		if f.toolName(v) {
+			continue // the tool's own id or name, written to pick it
+		}
 		switch {
 		case strings.Contains(t.raw, "=") && !strings.HasPrefix(t.raw, "="):
 			add(v, valueText)
@@ -124,6 +128,18 @@ func (f *filler) spelledOut(i, last int) bool {
 		return strings.HasPrefix(next, "(") && acronym(next)
 	}
 	return false
+}
+
+// toolName: every word of v is a word of the tool's id or name
+// ("system/current_time").
+func (f *filler) toolName(v string) bool {
+	words := strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range words {
+		if !f.tool[w] {
+			return false
+		}
+	}
+	return len(words) > 0
 }
 
 // anyShape: v has the look of a value (a path, URL, address, glob, host,
@@ -267,7 +283,7 @@ func UnmappedMessage(call schemas.ToolCall, m schemas.Manifest) string {
 			continue
 		}
 		fmt.Fprintf(&b, "%q was not used: %s would take it.", u.Text, describeParam(paramOf(p)))
-		if _, dup := ex.Found[p.name]; !dup {
+		if _, dup := ex.Found[p.name]; !dup && !slices.ContainsFunc(ex.Missing, func(q Param) bool { return q.Name == p.name }) {
 			ex.Missing = append(ex.Missing, paramOf(p))
 		}
 	}

@@ -54,6 +54,8 @@ func TestUnmapped(t *testing.T) {
 		{"files/find", `look in /srv for files matching "draft"`, []schemas.Unmapped{{Text: "draft", Parameter: "name"}}},
 		// Unmapped, and the tool takes no such value.
 		{"system/uptime", "uptime of the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
+		{"system/uptime", "system/uptime on the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
+		{"system/current_time", "system/current_time in Atlantis or Lemuria", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}, {Text: "Lemuria", Parameter: "timezone"}}},
 		{"system/process_list", "list the top 5 processes", []schemas.Unmapped{{Text: "5"}}},
 		{"system/whoami", "who am I on https://example.com", []schemas.Unmapped{{Text: "https://example.com"}}},
 		{"system/kernel_info", "kernel version, mode=verbose", []schemas.Unmapped{{Text: "mode=verbose"}}},
@@ -90,6 +92,9 @@ func TestUnmappedMessage(t *testing.T) {
 		if !strings.Contains(res.Message, want) {
 			t.Errorf("message %q lacks %q", res.Message, want)
 		}
+	}
+	if strings.Count(res.Message, "timezone=") != 1 {
+		t.Errorf("message %q does not suggest timezone once", res.Message)
 	}
 	if strings.Contains(res.Message, "format=") {
 		t.Errorf("message %q suggests the default format, which the intent did not give", res.Message)
