@@ -66,7 +66,7 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			add(v, valueNumber)
 		case anyShape(v):
 			add(v, valueShape)
-		case i > 0 && nameCues[f.toks[i-1].word] && !fillers[t.word] && !determiners[t.word]:
+		case f.afterNameCue(i):
 			add(v, valueText)
 		default:
 			if last := f.nameRun(i); last >= 0 {
@@ -76,6 +76,16 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		}
 	}
 	return out
+}
+
+// afterNameCue: token i is the word right after "named", "called" …,
+// with nothing used or hidden between them, and can be a name.
+func (f *filler) afterNameCue(i int) bool {
+	if i == 0 || !nameCues[f.toks[i-1].word] || f.nextStart(f.toks[i-1].end) != f.toks[i].start {
+		return false
+	}
+	w := f.toks[i].word
+	return !fillers[w] && !determiners[w] && !prepositions[w] && !pronouns[w]
 }
 
 // nameRun is the capitalised name starting at token i, as capRun reads it

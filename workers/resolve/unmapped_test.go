@@ -48,6 +48,8 @@ func TestUnmapped(t *testing.T) {
 		{"web/search", "search the web for Go generics tutorials", nil},
 		{"files/list_directory", "ls /opt", nil},
 		{"net/resolve_host", "resolve example.org", nil},
+		{"files/find", "locate files matching name=*.log under /var/log", nil},
+		{"files/find", "files called something in /srv", nil},
 		// Unmapped, with the parameter that would take the value.
 		{"system/current_time", "what time is it in Atlantis", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}}},
 		{"files/find", "find files called invoices under /srv", []schemas.Unmapped{{Text: "invoices", Parameter: "name"}}},
@@ -70,6 +72,23 @@ func TestUnmapped(t *testing.T) {
 				t.Fatalf("Resolve(%q) unmapped = %+v, want %+v (arguments %v)", tt.text, call.Unmapped, tt.want, call.Parameters)
 			}
 		})
+	}
+}
+
+// TestSampleExamplesLeaveNothingUnmapped: the sample tools' own examples
+// are plain requests; none states a value its tool leaves unused.
+func TestSampleExamplesLeaveNothingUnmapped(t *testing.T) {
+	tools, err := sample.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range tools {
+		for _, ex := range m.Examples {
+			call, err := Resolve(context.Background(), routed(ex), m)
+			if err == nil && len(call.Unmapped) > 0 {
+				t.Errorf("%s %q: unmapped %+v (arguments %v)", m.ID, ex, call.Unmapped, call.Parameters)
+			}
+		}
 	}
 }
 
