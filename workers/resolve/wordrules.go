@@ -5,10 +5,15 @@ import "strings"
 // applyShapes is rule 4: paths, URLs and addresses fill properties named
 // for them, in order of appearance.
 func (f *filler) applyShapes() {
+	// Each token's value is cleaned once, not once per shape.
+	vals := make([]string, len(f.toks))
+	for i := range f.toks {
+		vals[i] = cleanValue(f.toks[i].raw)
+	}
 	for _, sh := range shapes {
 		for i := range f.toks {
 			t := &f.toks[i]
-			val := cleanValue(t.raw)
+			val := vals[i]
 			if t.used || !sh.fits(val) {
 				continue
 			}
