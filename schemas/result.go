@@ -12,6 +12,10 @@ const (
 	StatusWeak     = TierWeak
 	StatusNotFound = TierNotFound
 	StatusError    = "error"
+	// StatusMissingArguments: the intent states a value the resolver could
+	// not place although the tool has a parameter for it; the call did not
+	// run (see Result.Unmapped).
+	StatusMissingArguments = "missing_arguments"
 )
 
 // Result is what the agent reads back on result.<session>.
@@ -28,6 +32,13 @@ type Result struct {
 	Stage string `json:"stage"`
 	// Message tells the agent what happened and what to do next.
 	Message string `json:"message,omitempty"`
+	// Arguments are the arguments of the call that ran (or was tried, on an
+	// execution error), secret values redacted; an empty object for a call
+	// without arguments, absent when no call ran.
+	Arguments map[string]any `json:"arguments,omitzero"`
+	// Unmapped are the values the intent states that no argument took, each
+	// with the parameter that would take it when the tool has one.
+	Unmapped []Unmapped `json:"unmapped,omitempty"`
 	// Output is the tool's output when executed.
 	Output *ToolOutput `json:"output,omitempty"`
 	// Matches are the alternatives offered when no tool was activated.
@@ -41,6 +52,16 @@ type Result struct {
 	// IntentIDs lists the intents of an accepted output, in run order.
 	IntentIDs []string `json:"intent_ids,omitempty"`
 	Error     *Error   `json:"error,omitempty"`
+}
+
+// Unmapped is a value an intent states (a name, a number, a quoted string,
+// a path, an address) that the resolver could not put into an argument.
+type Unmapped struct {
+	// Text is the value as the intent wrote it.
+	Text string `json:"text"`
+	// Parameter is the parameter that would take it, empty when the tool
+	// has none.
+	Parameter string `json:"parameter,omitempty"`
 }
 
 // ToolOutput is what an executed tool produced.

@@ -31,4 +31,8 @@ type ToolCall struct {
 	// Scope is the agent output's scope (tool ids or server names): when
 	// set, execute runs only tools inside it, direct calls included.
 	Scope []string `json:"scope,omitempty"`
+	// Unmapped are values the intent states that the resolver put into no
+	// argument and that no parameter of the tool would take: the result
+	// reports them beside the output.
+	Unmapped []Unmapped `json:"unmapped,omitempty"`
 }

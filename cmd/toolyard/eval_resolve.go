@@ -49,6 +49,10 @@ Printed figures:
   argument F1          over key/value pairs of all single-call queries (a wrong
                        tool's pairs are all wrong); values are compared after
                        trimming, ignoring case, numbers by value ("19.0" = 19)
+  fill rate            share of the gold arguments of right-tool calls that got a
+                       value, right or wrong (json: fill_rate, gold_args, filled)
+  unmapped             values the queries state that no argument took: calls,
+                       values, and those a parameter would take (json: unmapped)
   routing              over queries with gold tools: share activated, and share of
                        activated decisions whose tool is right
   awareness            over queries labelled needs_tool false: share that ends as

@@ -36,6 +36,8 @@ type ResolveLine struct {
 	Confidence float64 `json:"confidence"`
 	Tier       string  `json:"tier"`
 	Error      string  `json:"error,omitempty"`
+	// Unmapped are the values the query states that no argument took.
+	Unmapped []schemas.Unmapped `json:"unmapped,omitempty"`
 }
 
 // ResolveConfig is what a resolution run needs.
@@ -83,9 +85,26 @@ type ResolveReport struct {
 	ArgsRightTool  ArgCounts      `json:"args_right_tool"`
 	ArgF1RightTool float64        `json:"arg_f1_right_tool"`
 	Statuses       map[string]int `json:"statuses"`
+	// FillRate is the share of the gold arguments of the calls whose tool
+	// is right that the resolver gave a value, right or wrong (GoldArgs of
+	// them, Filled filled): what it leaves out, F1 aside.
+	FillRate float64 `json:"fill_rate"`
+	GoldArgs int     `json:"gold_args"`
+	Filled   int     `json:"filled"`
+	// Unmapped counts the values the queries state that the resolver put
+	// into no argument (the calls that have any, the values, and those a
+	// parameter of the tool would take), over the resolved calls.
+	Unmapped UnmappedCounts `json:"unmapped"`
 	// Per-intent resolution time (discovery excluded).
 	ResolveP50MS float64 `json:"resolve_p50_ms"`
 	ResolveP99MS float64 `json:"resolve_p99_ms"`
+}
+
+// UnmappedCounts are the values stated in queries that no argument took.
+type UnmappedCounts struct {
+	Calls         int `json:"calls"`
+	Values        int `json:"values"`
+	WithParameter int `json:"with_parameter"`
 }
 
 // Resolution runs discovery, routing and resolution for every query.
@@ -138,13 +157,22 @@ func Resolution(ctx context.Context, cfg ResolveConfig, qs []Query) (ResolveRepo
 				line.ToolID = gold.Tool
 			}
 			start := time.Now()
-			status, args, msg := resolveOne(ctx, cfg, intent, d, cands, line.ToolID)
+			status, args, unmapped, msg := resolveOne(ctx, cfg, intent, d, cands, line.ToolID)
 			lat = append(lat, float64(time.Since(start).Nanoseconds())/1e6)
 			if d.Tier == schemas.TierActivated || cfg.GoldTool {
 				line.Status = status
 			}
-			line.Arguments, line.Error = args, msg
+			line.Arguments, line.Error, line.Unmapped = args, msg, unmapped
 			rep.Calls++
+			if len(unmapped) > 0 {
+				rep.Unmapped.Calls++
+				rep.Unmapped.Values += len(unmapped)
+				for _, u := range unmapped {
+					if u.Parameter != "" {
+						rep.Unmapped.WithParameter++
+					}
+				}
+			}
 			rep.Statuses[line.Status]++
 			if line.ToolID == gold.Tool {
 				toolRight++
@@ -153,6 +181,12 @@ func Resolution(ctx context.Context, cfg ResolveConfig, qs []Query) (ResolveRepo
 				rep.ArgsRightTool = rep.ArgsRightTool.Add(c)
 				if c.FP == 0 && c.FN == 0 {
 					exact++
+				}
+				for k := range gold.Arguments {
+					rep.GoldArgs++
+					if _, ok := args[k]; ok {
+						rep.Filled++
+					}
 				}
 			} else {
 				rep.Args = rep.Args.Add(ArgCounts{FP: len(args), FN: len(gold.Arguments)})
@@ -180,19 +214,22 @@ func Resolution(ctx context.Context, cfg ResolveConfig, qs []Query) (ResolveRepo
 		rep.ArgF1 = rep.Args.F1()
 		rep.ArgF1RightTool = rep.ArgsRightTool.F1()
 	}
+	if rep.GoldArgs > 0 {
+		rep.FillRate = float64(rep.Filled) / float64(rep.GoldArgs)
+	}
 	sort.Float64s(lat)
 	rep.ResolveP50MS, rep.ResolveP99MS = percentile(lat, 0.50), percentile(lat, 0.99)
 	return rep, nil
 }
 
 // resolveOne resolves the intent against toolID and says how it went.
-func resolveOne(ctx context.Context, cfg ResolveConfig, in schemas.Intent, d route.Decision, cands []schemas.Candidate, toolID string) (status string, args map[string]any, msg string) {
+func resolveOne(ctx context.Context, cfg ResolveConfig, in schemas.Intent, d route.Decision, cands []schemas.Candidate, toolID string) (status string, args map[string]any, unmapped []schemas.Unmapped, msg string) {
 	m, ok := cfg.Tools[toolID]
 	if !ok {
 		if toolID == "" {
-			return StatusError, map[string]any{}, "no candidate"
+			return StatusError, map[string]any{}, nil, "no candidate"
 		}
-		return StatusError, map[string]any{}, fmt.Sprintf("tool %q is not in the registry", toolID)
+		return StatusError, map[string]any{}, nil, fmt.Sprintf("tool %q is not in the registry", toolID)
 	}
 	routed := schemas.Routed{V: schemas.Version, Intent: in, Tier: d.Tier, Candidates: d.Matches}
 	if len(routed.Candidates) == 0 {
@@ -207,12 +244,12 @@ func resolveOne(ctx context.Context, cfg ResolveConfig, in schemas.Intent, d rou
 		if args == nil {
 			args = map[string]any{}
 		}
-		return StatusError, args, err.Error()
+		return StatusError, args, nil, err.Error()
 	}
 	if call.Parameters == nil {
 		call.Parameters = map[string]any{}
 	}
-	return StatusResolved, call.Parameters, ""
+	return StatusResolved, call.Parameters, call.Unmapped, ""
 }
 
 // topCandidate is the candidate routing would choose: the most confident,
@@ -244,6 +281,9 @@ func (r ResolveReport) Print(w io.Writer, label string) {
 			r.Calls, r.ToolAccuracy, r.ArgExact, r.ArgF1, r.Args.Precision(), r.Args.Recall())
 		fmt.Fprintf(w, "  arguments when the tool is right: F1 %.3f (P %.3f, R %.3f)\n",
 			r.ArgF1RightTool, r.ArgsRightTool.Precision(), r.ArgsRightTool.Recall())
+		fmt.Fprintf(w, "  fill rate: %.3f of the gold arguments of right-tool calls filled (%d of %d)\n", r.FillRate, r.Filled, r.GoldArgs)
+		fmt.Fprintf(w, "  unmapped: %d calls leave %d stated values in no argument (%d of them a parameter would take)\n",
+			r.Unmapped.Calls, r.Unmapped.Values, r.Unmapped.WithParameter)
 		fmt.Fprintf(w, "  statuses: %s\n", counts(r.Statuses))
 		fmt.Fprintf(w, "  resolve time per intent: p50 %.3f ms, p99 %.3f ms\n", r.ResolveP50MS, r.ResolveP99MS)
 	}

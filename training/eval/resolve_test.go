@@ -68,6 +68,10 @@ func TestResolution(t *testing.T) {
 	if rep.ArgExact != 0.5 || !near(rep.ArgF1, 2.0/3) {
 		t.Errorf("exact %v F1 %v, want 0.5 and 2/3", rep.ArgExact, rep.ArgF1)
 	}
+	// Both gold arguments of q2 and the one of q1 got a value, one wrong.
+	if rep.GoldArgs != 3 || rep.Filled != 3 || rep.FillRate != 1 {
+		t.Errorf("fill: %d of %d (%v), want 3 of 3", rep.Filled, rep.GoldArgs, rep.FillRate)
+	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 4 {
 		t.Fatalf("%d lines, want 4:\n%s", len(lines), out.String())

@@ -323,3 +323,14 @@ func gatherStrings(v any, out *[]string) {
 		}
 	}
 }
+
+// ResultArguments are a call's arguments as a result shows them: secret
+// values redacted (by the tool schemas, as RedactParameters), never nil, so
+// a call without arguments shows `"arguments": {}`.
+func ResultArguments(params map[string]any, toolSchemas ...json.RawMessage) map[string]any {
+	out := RedactParameters(params, toolSchemas...)
+	if out == nil {
+		out = map[string]any{}
+	}
+	return out
+}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -86,7 +89,8 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 	}
 	res := schemas.Result{
 		SessionID: call.SessionID, MessageID: call.MessageID, IntentID: call.IntentID, Intent: call.Intent,
-		ToolID: call.ToolID, Stage: bind.StageExecute,
+		ToolID: call.ToolID, Stage: bind.StageExecute, Unmapped: call.Unmapped,
+		Arguments: s.e.ResultArguments(ctx, call),
 	}
 	if err != nil {
 		var te *ToolError
@@ -103,6 +107,7 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 		audit.Decision, audit.Result, audit.Error = "failed", "error", err.Error()
 	} else {
 		res.Status, res.Output = schemas.StatusExecuted, &out
+		res.Message = UnmappedNote(call)
 		audit.Decision, audit.Result = "executed", "success"
 	}
 	// The output leaves the executor here: what the tool printed of its
@@ -115,6 +120,41 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 	audit = bind.RedactAudit(audit, s.e.toolSchemas(ctx, call.ToolID)...)
 	// Scrubbed before once() keeps them in the execution record.
 	return sc.Outs([]pipeline.Out{bind.Result(res), bind.Audit(audit)}), nil
+}
+
+// ResultArguments are the arguments of call as its result shows them: as
+// the tool ran with them (types converted, defaults filled in) when they
+// are valid, as given when not, the secret ones (in the tool's schema or
+// those it delegates to) redacted.
+func (e *Executor) ResultArguments(ctx context.Context, call schemas.ToolCall) map[string]any {
+	params := call.Parameters
+	if m, ok := e.manifest(call.ToolID); ok {
+		if ran, _, err := e.prepare(m, params); err == nil {
+			params = ran
+		}
+	}
+	return bind.ResultArguments(params, e.toolSchemas(ctx, call.ToolID)...)
+}
+
+// UnmappedNote tells the agent which stated values the call did not use
+// because the tool has no parameter for them; empty when there are none.
+func UnmappedNote(call schemas.ToolCall) string {
+	if len(call.Unmapped) == 0 {
+		return ""
+	}
+	words := make([]string, len(call.Unmapped))
+	for i, u := range call.Unmapped {
+		words[i] = strconv.Quote(u.Text)
+	}
+	return fmt.Sprintf("Ran %s without %s: it has no parameter for %s. If they matter, find a tool that takes them.",
+		call.ToolID, strings.Join(words, ", "), pronoun(len(words)))
+}
+
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // toolSchemas are the parameter schemas of the tool a call names and of

@@ -246,6 +246,11 @@ func resultContent(r schemas.Result) *mcp.CallToolResult {
 				text = string(b)
 			}
 		}
+		if len(r.Unmapped) > 0 && r.Message != "" {
+			// Words of the request the call did not use: said beside the
+			// output, so the client does not take it for the whole answer.
+			text += "\n\n(toolyard) " + r.Message
+		}
 		return textResult(false, text, structured)
 	case schemas.StatusError:
 		msg := r.Message
@@ -268,6 +273,15 @@ func mcpGuidance(r schemas.Result) string {
 	switch r.Status {
 	case schemas.StatusNotFound:
 		return "No registered tool does this. Call find_tools with other words for what you need, or answer without a tool."
+	case schemas.StatusMissingArguments:
+		var b strings.Builder
+		for _, u := range r.Unmapped {
+			if u.Parameter != "" {
+				fmt.Fprintf(&b, "%q was not used; parameter %s of %s would take it. ", u.Text, u.Parameter, r.ToolID)
+			}
+		}
+		b.WriteString("The call did not run. Call execute with tool_id " + r.ToolID + " and the arguments, or resolve_intent again with the value written as parameter=value.")
+		return b.String()
 	case schemas.StatusMultiple, schemas.StatusWeak:
 		return "More than one tool might do this. Call activate with the id of the right one below (it joins your tool list, with its parameters), " +
 			"then call that tool; or call execute with its id and arguments."

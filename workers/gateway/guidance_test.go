@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolyard/toolyard/schemas"
 )
 
@@ -20,5 +22,35 @@ func TestMCPGuidanceSpeaksMCP(t *testing.T) {
 		if strings.Contains(got, "[TOOL") || !strings.Contains(got, want) {
 			t.Errorf("%s: %q", status, got)
 		}
+	}
+}
+
+// A missing_arguments answer names the value and the parameter in MCP
+// terms; an executed result says which words it did not use beside the
+// output; the structured content carries the arguments.
+func TestResultContentArguments(t *testing.T) {
+	missing := schemas.Result{Status: schemas.StatusMissingArguments, ToolID: "system/current_time",
+		Message:  `"Atlantis" was not used … e.g. [TOOL: system/current_time timezone=Europe/Paris]`,
+		Unmapped: []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}}, Arguments: map[string]any{}}
+	got := resultContent(missing)
+	text := got.Content[0].(*mcp.TextContent).Text
+	if got.IsError || strings.Contains(text, "[TOOL") || !strings.Contains(text, `"Atlantis"`) || !strings.Contains(text, "timezone") || !strings.Contains(text, "execute") {
+		t.Errorf("missing_arguments rendered as %q (error %v)", text, got.IsError)
+	}
+	ran := schemas.Result{Status: schemas.StatusExecuted, ToolID: "system/uptime", Message: `Ran system/uptime without "Hermes"`,
+		Unmapped: []schemas.Unmapped{{Text: "Hermes"}}, Arguments: map[string]any{},
+		Output: &schemas.ToolOutput{Content: "up 3 days"}}
+	got = resultContent(ran)
+	text = got.Content[0].(*mcp.TextContent).Text
+	if !strings.HasPrefix(text, "up 3 days") || !strings.Contains(text, "Hermes") {
+		t.Errorf("executed with unmapped rendered as %q", text)
+	}
+	sc, _ := got.StructuredContent.(map[string]any)
+	if args, ok := sc["arguments"].(map[string]any); !ok || len(args) != 0 {
+		t.Errorf("structured content %v lacks arguments {}", sc)
+	}
+	plain := schemas.Result{Status: schemas.StatusExecuted, Output: &schemas.ToolOutput{Content: "ok"}, Arguments: map[string]any{}}
+	if text := resultContent(plain).Content[0].(*mcp.TextContent).Text; text != "ok" {
+		t.Errorf("executed without unmapped rendered as %q, want the output alone", text)
 	}
 }

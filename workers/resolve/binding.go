@@ -70,6 +70,15 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			audit.ToolID, audit.Confidence = call.ToolID, call.Confidence
 			audit.Decision, audit.Result, audit.Parameters, audit.Error = out.Decision, "resolved", call.Parameters, out.Note
 			sc.Add(bind.SecretValues(call.Parameters, auditSchemas(reg, tool, call.ToolID)...)...)
+			if len(Unplaced(call)) > 0 {
+				// A value the intent states would go unused although the
+				// tool takes it: the agent says how it is meant instead.
+				called, _ := reg.Get(call.ToolID)
+				res := UnmappedResult(bind.StageResolve, call, called, bind.ResultArguments(call.Parameters, auditSchemas(reg, tool, call.ToolID)...))
+				audit.Decision, audit.Result, audit.Error = DecisionUnmapped, schemas.StatusMissingArguments, res.Message
+				audit = bind.RedactAudit(audit, auditSchemas(reg, tool, call.ToolID)...)
+				return []pipeline.Out{bind.Result(res), bind.Audit(audit)}, nil
+			}
 			audit = bind.RedactAudit(audit, auditSchemas(reg, tool, call.ToolID)...)
 			next, err := bind.Next(bind.StageExecute, in.SessionID, in.ID, call)
 			if err != nil {

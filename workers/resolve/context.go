@@ -6,37 +6,17 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 )
 
-// run applies the rules of the package doc in order. Without guesses,
-// only the rules that read a value written for a parameter apply (pairs,
-// dates, identifiers, cues, shapes, nouns, languages, places, enum words,
-// numbers by their nouns), not those that place leftovers (bare quoted
-// values, names, codes, the object, free text): for the context around an
-// intent, whose leftovers are about other things.
-func (f *filler) run(free *property, guesses bool) {
-	f.applyKeyed()
-	f.tokenizeRest()
-	f.applyDates()
-	f.applyIDs()
-	f.applyCuedQuoted()
-	f.applyCues()
-	f.applyShapes()
-	f.applyHeads()
-	f.applyLanguages()
-	f.applyPlaces()
-	f.applyEnumWords()
-	f.applyVocabularies()
-	f.applyPeriods()
-	f.applyDescribedCounts()
-	f.applyLooseNumbers()
-	if !guesses {
-		return
+// run applies the rules of the table in order. Without guesses, only the
+// rules that read a value written for a parameter apply, not those that
+// place leftovers (rule.guess): for the context around an intent, whose
+// leftovers are about other things.
+func (f *filler) run(rs []rule, free *property, guesses bool) {
+	for _, r := range rs {
+		if r.guess && !guesses {
+			continue
+		}
+		r.apply(f, free)
 	}
-	f.applyBareQuoted(free)
-	f.applyOrderedNumbers()
-	f.applyNamedPhrase(free)
-	f.applyNames(free)
-	f.applyObject(free)
-	f.applyFreetext(free)
 }
 
 // contextMax bounds how much context is read on each side: the sentences

@@ -3,8 +3,9 @@
 // meet the tool's JSON Schema.
 //
 // This resolver is deterministic. It reads arguments from the intent text
-// by these rules, in order; a parameter set by an earlier rule is not
-// overwritten by a later one:
+// by these rules, in order (the named table in rules.go, each rule's tests
+// under its name in rules_test.go); a parameter set by an earlier rule is
+// not overwritten by a later one:
 //
 //  1. key/value pairs: key=value, key="quoted value", key='quoted', key: value
 //     (the value runs to the next comma, semicolon or key). Keys match
@@ -49,6 +50,11 @@
 //     city, country, region … (an address "Los Angeles, California, USA"
 //     goes finest part first to city, state, country), and a plain noun
 //     ending the clause ("the water quality of the lake").
+//     A time zone parameter (named timezone, tz, zone, or described as a
+//     time zone) takes a zone name ("Europe/Paris", "utc") or a place the
+//     time zone database names a zone for, any of its cities ("Tokyo",
+//     "new york", "São Paulo") or a country it gives a zone ("Japan");
+//     the tables are generated from Go's zoneinfo.zip (zones_table.go).
 //  8. enum words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"); currency codes, sex, direction,
@@ -92,6 +98,13 @@
 // context, nearest first: the text just before the marker, just after it,
 // and the last user message, by the rules that read a value written for a
 // parameter (1–9), never by those that place leftovers (10–11).
+//
+// The values the intent text states that no rule placed — quoted strings,
+// key=value pairs for no parameter, numbers, paths, URLs, addresses, host
+// names, capitalised names not opening a sentence, the word after "named"
+// or "called" — are the call's Unmapped values, each with the parameter
+// that would take it, if any (unmapped.go). The stage answers a call with
+// such a parameter missing_arguments instead of running it.
 //
 // Values are coerced to the property's type: integers and numbers (with
 // thousands separators, 1,000, and currency or percent signs, $19.5),

@@ -59,8 +59,14 @@ func (f *filler) applyFreetext(p *property) {
 	if p == nil || !f.missing(p) {
 		return
 	}
-	if rest := f.remainder(); rest != "" {
-		f.try(p, rest)
+	if rest := f.remainder(); rest != "" && f.try(p, rest) {
+		// The rest of the intent is placed: none of its words is left.
+		for i := range f.toks {
+			f.toks[i].used = true
+		}
+		for i := range f.pairUsed {
+			f.pairUsed[i] = true
+		}
 	}
 }
 

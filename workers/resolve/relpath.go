@@ -70,6 +70,13 @@ func isGlobLike(s string) bool {
 var globNames = setOf("pattern", "patterns", "glob", "globs", "wildcard", "mask", "include")
 
 // globTarget: p takes the pattern of what to find, not of what to skip.
+// describesGlob: a parameter whose description says it takes a glob
+// ("Glob pattern the name must match"), whatever its name.
+func describesGlob(p *property) bool {
+	d := strings.ToLower(p.description)
+	return strings.Contains(d, "glob") || strings.Contains(d, "wildcard")
+}
+
 func globTarget(p *property) bool {
 	for _, w := range p.words {
 		if w == "exclude" || w == "excludes" || w == "ignore" || w == "skip" {

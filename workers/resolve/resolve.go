@@ -23,7 +23,7 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 	if err != nil {
 		return schemas.ToolCall{}, fmt.Errorf("resolve intent %s: %w", r.Intent.ID, err)
 	}
-	args, err := fill(r.Intent, e.schema, e.words, m.ID)
+	args, unmapped, err := fill(r.Intent, e.schema, e.words, m.ID, rules)
 	if err != nil {
 		return schemas.ToolCall{}, err
 	}
@@ -40,24 +40,27 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 		Confidence: confidence(r, m.ID),
 		Intent:     r.Intent.Text,
 		Scope:      r.Intent.Scope,
+		Unmapped:   unmapped,
 	}, nil
 }
 
-// fill runs the slot-filling rules on the intent text, reads required
+// fill runs the slot-filling rules rs on the intent text, reads required
 // parameters it lacks from the intent's context, then validates the result.
-func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID string) (map[string]any, error) {
+// It also returns the values the intent text states that no argument took.
+func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID string, rs []rule) (map[string]any, []schemas.Unmapped, error) {
 	f := newFiller(in.Text, s, toolWords)
 	free := f.freetextTarget()
-	f.run(free, true)
+	f.run(rs, free, true)
 	for _, text := range contextTexts(in) {
 		if !f.lacksRequired() {
 			break
 		}
 		g := newFiller(text, s, toolWords)
 		g.seed(f)
-		g.run(nil, false)
+		g.run(rs, nil, false)
 		f.adoptRequired(g)
 	}
+	unmapped := f.unmapped()
 	f.dropBlank()
 	f.applyDefaults()
 
@@ -74,7 +77,7 @@ func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID st
 		for _, p := range missing {
 			problems = append(problems, fmt.Sprintf("%s: required but not given (expected %s)", p.Name, expectation(s.prop(p.Name))))
 		}
-		return nil, &InvalidError{ToolID: toolID, Problems: problems, Args: f.args}
+		return nil, nil, &InvalidError{ToolID: toolID, Problems: problems, Args: f.args}
 	}
 	if len(missing) > 0 {
 		found := make(map[string]any, len(f.given))
@@ -85,12 +88,12 @@ func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID st
 				order = append(order, p.name)
 			}
 		}
-		return nil, &MissingError{ToolID: toolID, Missing: missing, Found: found, order: order}
+		return nil, nil, &MissingError{ToolID: toolID, Missing: missing, Found: found, order: order}
 	}
 	if err := s.check.Validate(f.args); err != nil {
-		return nil, &InvalidError{ToolID: toolID, Problems: schemaProblems(s, err), Args: f.args}
+		return nil, nil, &InvalidError{ToolID: toolID, Problems: schemaProblems(s, err), Args: f.args}
 	}
-	return f.args, nil
+	return f.args, unmapped, nil
 }
 
 // MetaTool is the meta-tool a call of m goes through: a builtin meta-tool

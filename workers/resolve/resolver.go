@@ -19,6 +19,9 @@ const (
 	// DecisionUnsure: a model was not sure enough of any candidate, so the
 	// agent is offered them instead of a guess.
 	DecisionUnsure = "llm_unsure"
+	// DecisionUnmapped: the intent states a value that no argument took
+	// although a parameter would; the agent is asked to write it as one.
+	DecisionUnmapped = "unmapped"
 )
 
 // Outcome is a Resolver's answer for an activated intent: a call to

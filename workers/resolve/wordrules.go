@@ -5,10 +5,15 @@ import "strings"
 // applyShapes is rule 4: paths, URLs and addresses fill properties named
 // for them, in order of appearance.
 func (f *filler) applyShapes() {
+	// Each token's value is cleaned once, not once per shape.
+	vals := make([]string, len(f.toks))
+	for i := range f.toks {
+		vals[i] = cleanValue(f.toks[i].raw)
+	}
 	for _, sh := range shapes {
 		for i := range f.toks {
 			t := &f.toks[i]
-			val := cleanValue(t.raw)
+			val := vals[i]
 			if t.used || !sh.fits(val) {
 				continue
 			}
@@ -17,7 +22,7 @@ func (f *filler) applyShapes() {
 				if !f.missing(p) && !(p.typ == "array" && f.given[p.name]) {
 					continue
 				}
-				if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 || !fitsName(p, sh.names) {
+				if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 || !fitsName(p, sh.names) && !(sh.names["glob"] && describesGlob(p)) {
 					continue
 				}
 				if sh.names["glob"] && !globTarget(p) {

@@ -143,6 +143,9 @@ var shapes = []struct {
 	{isURLLike, setOf("url", "urls", "uri", "link", "links", "website", "site", "endpoint", "href", "page"), "https://example.com"},
 	{isEmailLike, setOf("email", "emails", "to", "recipient", "recipients", "cc", "bcc", "address", "from"), "someone@example.com"},
 	{isGlobLike, globNames, "*.txt"},
+	{isHostLike, setOf("host", "hostname", "domain", "server"), "example.com"},
+	{isRepoLike, setOf("repo", "repository"), "owner/name"},
+	{isChannelLike, setOf("channel"), "#general"},
 }
 
 // freetextNames are parameter names that mean "the request itself".

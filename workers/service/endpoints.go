@@ -210,9 +210,13 @@ func (s *Service) resolveAndRunCall(ctx context.Context, r schemas.Routed) (sche
 	}
 	call := *out.Call
 	sc.Add(s.set.Executor().Secrets(ctx, call)...)
+	if len(resolve.Unplaced(call)) > 0 {
+		called, _ := s.set.Registry().Get(call.ToolID)
+		return stamp(resolve.UnmappedResult(StageService, call, called, s.set.Executor().ResultArguments(ctx, call))), &call
+	}
 	output, err := s.set.Executor().Execute(ctx, call)
 	res := schemas.Result{SessionID: in.SessionID, MessageID: in.MessageID, IntentID: in.ID, Intent: in.Text,
-		ToolID: call.ToolID, Stage: StageService}
+		ToolID: call.ToolID, Stage: StageService, Arguments: s.set.Executor().ResultArguments(ctx, call), Unmapped: call.Unmapped}
 	if err != nil {
 		var te *execute.ToolError
 		if errors.As(err, &te) {
@@ -220,10 +224,11 @@ func (s *Service) resolveAndRunCall(ctx context.Context, r schemas.Routed) (sche
 			res.Output = &o
 		}
 		e := fail(execCode(err), call.ToolID, err)
-		e.Output = res.Output
+		e.Output, e.Arguments, e.Unmapped = res.Output, res.Arguments, res.Unmapped
 		return e, &call
 	}
 	res.Status, res.Output = schemas.StatusExecuted, &output
+	res.Message = execute.UnmappedNote(call)
 	return stamp(res), &call
 }
 

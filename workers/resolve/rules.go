@@ -1,0 +1,75 @@
+package resolve
+
+// rule is one step of filling a call's arguments from an intent's words.
+// Rules run in table order; a parameter set by an earlier rule is not
+// overwritten by a later one, and a word a rule used is not read again.
+type rule struct {
+	// name identifies the rule in tests and the package doc.
+	name string
+	// doc says what the rule reads, in a line.
+	doc string
+	// apply fills what it can; free is the tool's free-text parameter, or
+	// nil.
+	apply func(f *filler, free *property)
+	// guess marks the rules that place leftover words rather than read a
+	// value written for a parameter: they read the intent only, never its
+	// context.
+	guess bool
+}
+
+// rules is the resolver, in order. Each rule's tests are in
+// rules_test.go, under its name.
+var rules = []rule{
+	{name: "keyed", doc: "key=value, key: value and key=\"quoted\" pairs; then the rest splits into words",
+		apply: func(f *filler, _ *property) { f.applyKeyed(); f.tokenizeRest() }},
+	{name: "dates", doc: "dates and times, in any common form, to date and time parameters",
+		apply: func(f *filler, _ *property) { f.applyDates() }},
+	{name: "ids", doc: "identifiers introduced as such (\"with the ID X\") to …_id parameters",
+		apply: func(f *filler, _ *property) { f.applyIDs() }},
+	{name: "cued_quoted", doc: "a quoted value right after a parameter's name",
+		apply: func(f *filler, _ *property) { f.applyCuedQuoted() }},
+	{name: "cues", doc: "a parameter's name followed (numbers: or preceded) by a value that looks like one",
+		apply: func(f *filler, _ *property) { f.applyCues() }},
+	{name: "shapes", doc: "paths, URLs, e-mail addresses and globs to parameters named for them",
+		apply: func(f *filler, _ *property) { f.applyShapes() }},
+	{name: "heads", doc: "a value next to the noun a parameter is named for (\"the Sales team\")",
+		apply: func(f *filler, _ *property) { f.applyHeads() }},
+	{name: "languages", doc: "language names to language parameters (from/to for source and target)",
+		apply: func(f *filler, _ *property) { f.applyLanguages() }},
+	{name: "places", doc: "places after in/at/near/from to location, city, country … parameters",
+		apply: func(f *filler, _ *property) { f.applyPlaces() }},
+	{name: "zones", doc: "a zone name or a place of the time zone database (\"Tokyo\") to a time zone parameter",
+		apply: func(f *filler, _ *property) { f.applyZones() }},
+	{name: "enum_words", doc: "a word equal to one enum value of exactly one missing parameter",
+		apply: func(f *filler, _ *property) { f.applyEnumWords() }},
+	{name: "vocabularies", doc: "currency, sex, direction, level and frequency words to the parameter named for them",
+		apply: func(f *filler, _ *property) { f.applyVocabularies() }},
+	{name: "periods", doc: "a relative period (\"over the last month\") to a period or timeframe parameter",
+		apply: func(f *filler, _ *property) { f.applyPeriods() }},
+	{name: "described_counts", doc: "a number in the phrase a description writes with N (\"the first 5 lines\")",
+		apply: func(f *filler, _ *property) { f.applyDescribedCounts() }},
+	{name: "loose_numbers", doc: "numbers by their nouns (\"55 years old\"), and one number for one numeric parameter",
+		apply: func(f *filler, _ *property) { f.applyLooseNumbers() }},
+	{name: "bare_quoted", doc: "any other quoted value to the first missing required text parameter, then free text", guess: true,
+		apply: (*filler).applyBareQuoted},
+	{name: "ordered_numbers", doc: "numbers in order to required numbers that differ only by order (a, b)", guess: true,
+		apply: func(f *filler, _ *property) { f.applyOrderedNumbers() }},
+	{name: "named_phrase", doc: "the words after a parameter's name used as a noun (\"echo the message hello\")", guess: true,
+		apply: (*filler).applyNamedPhrase},
+	{name: "names", doc: "capitalised names and codes left over to missing required text parameters", guess: true,
+		apply: (*filler).applyNames},
+	{name: "object", doc: "the object of the request (\"the rate for ethanol\") to the one text parameter missing", guess: true,
+		apply: (*filler).applyObject},
+	{name: "freetext", doc: "the rest of the intent to the free-text parameter", guess: true,
+		apply: (*filler).applyFreetext},
+}
+
+// ruleNamed finds a rule of the table by name.
+func ruleNamed(name string) (rule, bool) {
+	for _, r := range rules {
+		if r.name == name {
+			return r, true
+		}
+	}
+	return rule{}, false
+}

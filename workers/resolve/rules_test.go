@@ -1,0 +1,187 @@
+package resolve
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// ruleCase is a request a rule of the table fills, and the arguments it
+// should get.
+type ruleCase struct {
+	m    schemas.Manifest
+	text string
+	want map[string]any
+}
+
+var (
+	ruleCount = manifest("t/count", "Count", `{"type":"object","required":["path"],"properties":{
+		"path":{"type":"string"},"lines":{"type":"integer","description":"returns only the first N lines"}}}`)
+	ruleEvent = manifest("t/event", "Plan", `{"type":"object","required":["title","date"],"properties":{
+		"title":{"type":"string"},"date":{"type":"string","description":"Date of the event"}}}`)
+	ruleOrder = manifest("t/order", "Order lookup", `{"type":"object","properties":{
+		"order_id":{"type":"string"}}}`)
+	ruleSay = manifest("t/say", "Say", `{"type":"object","required":["message"],"properties":{
+		"message":{"type":"string"}}}`)
+	ruleNote = manifest("t/note", "Pin", `{"type":"object","properties":{
+		"note":{"type":"string"}}}`)
+	ruleSlice = manifest("t/slice", "Slice", `{"type":"object","properties":{
+		"path":{"type":"string"},"head":{"type":"integer","description":"returns only the first N lines"},"skip":{"type":"integer"}}}`)
+	ruleVs = manifest("t/vs", "Versus", `{"type":"object","required":["first","second"],"properties":{
+		"first":{"type":"string"},"second":{"type":"string"}}}`)
+	ruleTeam = manifest("t/team", "Team stats", `{"type":"object","properties":{
+		"team":{"type":"string"}}}`)
+	ruleTranslate = manifest("t/translate", "Translate", `{"type":"object","required":["text"],"properties":{
+		"text":{"type":"string"},"target_language":{"type":"string"}}}`)
+	ruleWeather = manifest("t/weather", "Weather", `{"type":"object","properties":{
+		"city":{"type":"string"}}}`)
+	ruleClock = manifest("t/clock", "Clock", `{"type":"object","properties":{
+		"tz":{"type":"string","description":"IANA time zone"}}}`)
+	ruleHash = manifest("t/hash", "Hash", `{"type":"object","required":["path"],"properties":{
+		"path":{"type":"string"},"algo":{"type":"string","enum":["md5","sha256"]}}}`)
+	ruleRepo = manifest("t/file", "File issue", `{"type":"object","required":["repo","title"],"properties":{
+		"repo":{"type":"string"},"title":{"type":"string"},"channel":{"type":"string"}}}`)
+	ruleGender = manifest("t/players", "Players", `{"type":"object","properties":{
+		"gender":{"type":"string"}}}`)
+	ruleReport = manifest("t/report", "Sales report", `{"type":"object","required":["period"],"properties":{
+		"period":{"type":"string"}}}`)
+	rulePeople = manifest("t/people", "People", `{"type":"object","required":["age"],"properties":{
+		"age":{"type":"integer"}}}`)
+	ruleAdd = manifest("t/add", "Add", `{"type":"object","required":["a","b"],"properties":{
+		"a":{"type":"number"},"b":{"type":"number"}}}`)
+	ruleGame = manifest("t/game", "Game info", `{"type":"object","required":["title"],"properties":{
+		"title":{"type":"string"}}}`)
+	ruleBoil = manifest("t/boil", "Boiling point", `{"type":"object","required":["substance"],"properties":{
+		"substance":{"type":"string"}}}`)
+	ruleSearch = manifest("t/search", "Search", `{"type":"object","required":["query"],"properties":{
+		"query":{"type":"string"}}}`)
+)
+
+// ruleCases are each rule's tests, by rule name: every rule of the table
+// has some, and each case needs its rule (TestRules takes the rule out and
+// expects another answer).
+var ruleCases = map[string][]ruleCase{
+	"keyed": {
+		{ruleCount, "count path=/srv/a.txt lines=3", map[string]any{"path": "/srv/a.txt", "lines": int64(3)}},
+	},
+	"dates": {
+		{ruleEvent, `plan "Standup" on March 3, 2031`, map[string]any{"title": "Standup", "date": "2031-03-03"}},
+	},
+	"ids": {
+		{ruleOrder, "look up the order with the ID QX-77", map[string]any{"order_id": "QX-77"}},
+	},
+	"cued_quoted": {
+		{ruleNote, `pin the note "see you soon"`, map[string]any{"note": "see you soon"}},
+		{ruleNote, `pin note 'see you soon'`, map[string]any{"note": "see you soon"}},
+	},
+	"cues": {
+		{ruleSlice, "slice /srv/a.txt, skip 2", map[string]any{"path": "/srv/a.txt", "skip": int64(2)}},
+	},
+	"shapes": {
+		{ruleSlice, "slice /var/data/big.csv", map[string]any{"path": "/var/data/big.csv"}},
+		{ruleRepo, `file "Crash on start" in acme/widgets`, map[string]any{"repo": "acme/widgets", "title": "Crash on start"}},
+		{ruleRepo, `file "Broken link" in acme/site on #web-team`, map[string]any{"repo": "acme/site", "title": "Broken link", "channel": "#web-team"}},
+	},
+	"heads": {
+		{ruleTeam, "stats of the Falcons team", map[string]any{"team": "Falcons"}},
+	},
+	"languages": {
+		{ruleTranslate, `translate "good night" into Italian`, map[string]any{"text": "good night", "target_language": "Italian"}},
+	},
+	"places": {
+		{ruleWeather, "weather in Reykjavik", map[string]any{"city": "Reykjavik"}},
+	},
+	"zones": {
+		{ruleClock, "the clock in Buenos Aires", map[string]any{"tz": "America/Argentina/Buenos_Aires"}},
+		{ruleClock, "clock for europe/berlin", map[string]any{"tz": "Europe/Berlin"}},
+	},
+	"enum_words": {
+		{ruleHash, "hash /srv/a.iso with md5", map[string]any{"path": "/srv/a.iso", "algo": "md5"}},
+	},
+	"vocabularies": {
+		{ruleGender, "list the female players", map[string]any{"gender": "female"}},
+	},
+	"periods": {
+		{ruleReport, "sales report over the last quarter", map[string]any{"period": "last quarter"}},
+	},
+	"described_counts": {
+		{ruleSlice, "slice /srv/a.txt, skip 1, returning only the first 4 lines", map[string]any{"path": "/srv/a.txt", "skip": int64(1), "head": int64(4)}},
+	},
+	"loose_numbers": {
+		{rulePeople, "people who are 41 years old", map[string]any{"age": int64(41)}},
+	},
+	"bare_quoted": {
+		{ruleGame, `game info for "Space Miners"`, map[string]any{"title": "Space Miners"}},
+	},
+	"ordered_numbers": {
+		{ruleAdd, "add 4 and 9", map[string]any{"a": float64(4), "b": float64(9)}},
+	},
+	"named_phrase": {
+		{ruleSay, "say the message good luck", map[string]any{"message": "good luck"}},
+	},
+	"names": {
+		{ruleVs, "compare Stardew Valley against Terraria", map[string]any{"first": "Stardew Valley", "second": "Terraria"}},
+	},
+	"object": {
+		{ruleBoil, "the boiling point of ethanol", map[string]any{"substance": "ethanol"}},
+	},
+	"freetext": {
+		{ruleSearch, "search for cheap flights to Oslo", map[string]any{"query": "cheap flights to Oslo"}},
+	},
+}
+
+// fillWith resolves text for m with the rules rs.
+func fillWith(t *testing.T, m schemas.Manifest, text string, rs []rule) (map[string]any, error) {
+	t.Helper()
+	e, err := cached(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, _, err := fill(routed(text).Intent, e.schema, e.words, m.ID, rs)
+	return args, err
+}
+
+// coveredBy names the later rule that also reads a rule's cases: the rule
+// claims them first (so that nothing between the two reads them
+// otherwise), and its cases must need the two together.
+var coveredBy = map[string]string{
+	"cued_quoted": "heads", // "the note 'x'" is also a value next to its noun
+}
+
+// TestRules runs each rule's cases with the whole table, then without
+// that rule (and the rule that covers it): the case must need it.
+func TestRules(t *testing.T) {
+	for _, r := range rules {
+		t.Run(r.name, func(t *testing.T) {
+			if r.doc == "" || r.apply == nil {
+				t.Fatalf("rule %s has no doc or no apply", r.name)
+			}
+			cases := ruleCases[r.name]
+			if len(cases) == 0 {
+				t.Fatalf("rule %s has no cases in ruleCases", r.name)
+			}
+			var without []rule
+			for _, o := range rules {
+				if o.name != r.name && o.name != coveredBy[r.name] {
+					without = append(without, o)
+				}
+			}
+			for _, c := range cases {
+				got, err := fillWith(t, c.m, c.text, rules)
+				if err != nil || !reflect.DeepEqual(got, c.want) {
+					t.Errorf("%q: got %#v (%v), want %#v", c.text, got, err, c.want)
+					continue
+				}
+				if got, err := fillWith(t, c.m, c.text, without); err == nil && reflect.DeepEqual(got, c.want) {
+					t.Errorf("%q resolves the same without rule %s: the case does not test it", c.text, r.name)
+				}
+			}
+		})
+	}
+	for name := range ruleCases {
+		if _, ok := ruleNamed(name); !ok {
+			t.Errorf("ruleCases has cases for %q, which is no rule", name)
+		}
+	}
+}

@@ -1,0 +1,320 @@
+package resolve
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// A value the intent states is never dropped without a word: after the
+// rules ran, the words of the intent that name a value — a quoted string,
+// a key=value pair for no parameter, a number, a path, URL, e-mail address
+// or glob, a capitalised name that does not open the sentence, the word
+// after "named" or "called" — and that no rule used are unmapped. Each is
+// reported with the parameter that would take it (one the intent left
+// unset, of a type the value fits), or none when the tool has no such
+// parameter. Ordinary words are not values: "show me the disk usage of
+// /tmp" has nothing unmapped once /tmp is the path.
+
+// nameCues introduce a name in prose: "the file called notes".
+var nameCues = setOf("named", "called", "titled", "matching")
+
+// notNames are capitalised words that name no value.
+var notNames = setOf("i", "ok", "okay", "please", "thanks", "hi", "hello", "hey")
+
+// unmapped lists the values the intent states that no argument took.
+func (f *filler) unmapped() []schemas.Unmapped {
+	var out []schemas.Unmapped
+	seen := map[string]bool{}
+	add := func(text string, kind valueKind) {
+		text = strings.TrimSpace(text)
+		if text == "" || seen[text] {
+			return
+		}
+		seen[text] = true
+		out = append(out, schemas.Unmapped{Text: text, Parameter: f.takerOf(text, kind)})
+	}
+	for i, pr := range f.pairs {
+		switch {
+		case f.pairUsed[i]:
+		case pr.key == "":
+			add(pr.value, valueText)
+		case !pr.quoted:
+			// A key that names no parameter: its words stay tokens and
+			// are read below only if they look like values.
+		default:
+			add(pr.value, valueText)
+		}
+	}
+	for i := 0; i < len(f.toks); i++ {
+		t := f.toks[i]
+		if !f.free(i) || f.tool[t.word] {
+			continue
+		}
+		v := cleanValue(t.raw)
+		if f.toolName(v) {
+			continue // the tool's own id or name, written to pick it
+		}
+		switch {
+		case strings.Contains(t.raw, "=") && !strings.HasPrefix(t.raw, "="):
+			add(v, valueText)
+		case isNumber(v):
+			add(v, valueNumber)
+		case anyShape(v):
+			add(v, valueShape)
+		case f.afterNameCue(i):
+			add(v, valueText)
+		default:
+			if last := f.nameRun(i); last >= 0 {
+				add(f.spanValue(i, last), valueName)
+				i = last
+			}
+		}
+	}
+	return out
+}
+
+// afterNameCue: token i is the word right after "named", "called" …,
+// with nothing used or hidden between them, and can be a name.
+func (f *filler) afterNameCue(i int) bool {
+	if i == 0 || !nameCues[f.toks[i-1].word] || f.nextStart(f.toks[i-1].end) != f.toks[i].start {
+		return false
+	}
+	w := f.toks[i].word
+	return !fillers[w] && !determiners[w] && !prepositions[w] && !pronouns[w]
+}
+
+// nameRun is the capitalised name starting at token i, as capRun reads it
+// but never a sentence's first word, a tool word or a word that names
+// nothing; -1 when none starts there.
+func (f *filler) nameRun(i int) int {
+	t := f.toks[i]
+	if f.sentenceStart(i) || notNames[t.word] || discourse[t.word] || !capWord(t.raw) {
+		return -1
+	}
+	if r := []rune(trimPunct(t.raw)); len(r) == 0 || !unicode.IsLetter(r[0]) {
+		return -1
+	}
+	if acronym(t.raw) {
+		return -1
+	}
+	last := f.capRun(i)
+	for last > i && f.tool[f.toks[last].word] {
+		last--
+	}
+	if f.spelledOut(i, last) {
+		return -1
+	}
+	return last
+}
+
+// acronym: a short all-capital word (CSV, ID, URL): a kind of thing the
+// request talks about, not a value of it.
+func acronym(raw string) bool {
+	w := trimPunct(raw)
+	n := 0
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 2 && n <= 5
+}
+
+// spelledOut: the name [i, last] spells out an acronym written beside it
+// in brackets, or is itself in brackets after one ("Return on Investment"
+// of "ROI (Return on Investment)"): it names the acronym, not a value.
+func (f *filler) spelledOut(i, last int) bool {
+	if strings.HasPrefix(f.toks[i].raw, "(") {
+		return true
+	}
+	if last+1 < len(f.toks) {
+		next := f.toks[last+1].raw
+		return strings.HasPrefix(next, "(") && acronym(next)
+	}
+	return false
+}
+
+// toolName: every word of v is a word of the tool's id or name
+// ("system/current_time").
+func (f *filler) toolName(v string) bool {
+	words := strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range words {
+		if !f.tool[w] {
+			return false
+		}
+	}
+	return len(words) > 0
+}
+
+// anyShape: v has the look of a value (a path, URL, address, glob, host,
+// repository, channel).
+func anyShape(v string) bool {
+	for _, sh := range shapes {
+		if sh.fits(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNumber: digits, with the separators and signs numbers are written
+// with ("1,000", "19.5", "50%", "$20").
+func isNumber(s string) bool {
+	s = strings.TrimLeft(s, "$€£+-")
+	s = strings.TrimRight(s, "%")
+	digits := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits = true
+		case r == '.' || r == ',':
+		default:
+			return false
+		}
+	}
+	return digits
+}
+
+// valueKind is what an unmapped value looks like, for choosing the
+// parameter that would take it.
+type valueKind int
+
+const (
+	valueText valueKind = iota
+	valueNumber
+	valueShape
+	valueName
+)
+
+// takerOf is the parameter that would take an unmapped value: one the
+// intent left unset (a default does not count) whose type the value fits,
+// preferring, in order, one named for its shape (a path for a path), one
+// without a default, a required one, the first declared.
+func (f *filler) takerOf(text string, kind valueKind) string {
+	best, bestScore := "", -1
+	for _, p := range f.s.props {
+		if f.given[p.name] || f.failed[p.name] || !f.fits(p, text, kind) {
+			continue
+		}
+		score := 0
+		for _, sh := range shapes {
+			if sh.fits(text) && fitsName(p, sh.names) {
+				score += 8
+			}
+		}
+		if kind == valueName && (zoneProp(p) || fitsName(p, placeNames)) {
+			score += 4
+		}
+		if !p.hasDefault {
+			score += 2
+		}
+		if p.required {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = p.name, score
+		}
+	}
+	return best
+}
+
+// placeNames are words of parameters that take a place.
+var placeNames = setOf("location", "city", "place", "country", "region", "address", "destination", "origin")
+
+// fits: p could hold text, by its type, its enum and the schema's own
+// checks (a pattern, a length).
+func (f *filler) fits(p *property, text string, kind valueKind) bool {
+	switch {
+	case len(p.enum) > 0:
+		return false
+	case p.typ == "integer" || p.typ == "number":
+		if kind != valueNumber {
+			return false
+		}
+	case p.typ == "string" || p.typ == "" || p.typ == "array":
+	default:
+		return false
+	}
+	v, err := coerce(p, text)
+	if err != nil {
+		return false
+	}
+	args := make(map[string]any, len(f.args)+1)
+	for k, x := range f.args {
+		args[k] = x
+	}
+	args[p.name] = v
+	err = f.s.check.Validate(args)
+	return err == nil || !strings.Contains(err.Error(), "at /"+p.name)
+}
+
+// Unplaced are the unmapped values of call that a parameter of its tool
+// would take: the call should not run without them.
+func Unplaced(call schemas.ToolCall) []schemas.Unmapped {
+	var out []schemas.Unmapped
+	for _, u := range call.Unmapped {
+		if u.Parameter != "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// UnmappedMessage tells the agent which values of its intent no argument
+// took and how to write them, with the call as read so far:
+// `"Atlantis" was not used: timezone (string: IANA time zone …) would take
+// it. … [TOOL: system/current_time timezone=Europe/Paris]`.
+func UnmappedMessage(call schemas.ToolCall, m schemas.Manifest) string {
+	un := Unplaced(call)
+	e, err := cached(m)
+	if len(un) == 0 || err != nil {
+		return ""
+	}
+	var b strings.Builder
+	ex := &MissingError{ToolID: call.ToolID, Found: map[string]any{}}
+	for _, p := range e.schema.props {
+		if v, ok := call.Parameters[p.name]; ok && !(p.hasDefault && equalJSON(v, p.def)) {
+			ex.Found[p.name] = v
+			ex.order = append(ex.order, p.name)
+		}
+	}
+	for i, u := range un {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		p := e.schema.prop(u.Parameter)
+		if p == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%q was not used: %s would take it.", u.Text, describeParam(paramOf(p)))
+		if _, dup := ex.Found[p.name]; !dup && !slices.ContainsFunc(ex.Missing, func(q Param) bool { return q.Name == p.name }) {
+			ex.Missing = append(ex.Missing, paramOf(p))
+		}
+	}
+	fmt.Fprintf(&b, " The call did not run. Write the value as key=value in the intent, e.g. %s, or leave the words out to run it without them.", ex.Example())
+	return b.String()
+}
+
+// equalJSON: two decoded JSON values are the same value.
+func equalJSON(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+// UnmappedResult is the missing_arguments answer to a call that Unplaced
+// says should not run: what it read (args, secrets already redacted), the
+// values it could not place, and how to write them.
+func UnmappedResult(stage string, call schemas.ToolCall, m schemas.Manifest, args map[string]any) schemas.Result {
+	return schemas.Result{
+		SessionID: call.SessionID, MessageID: call.MessageID, IntentID: call.IntentID, Intent: call.Intent,
+		ToolID: call.ToolID, Status: schemas.StatusMissingArguments, Stage: stage,
+		Message: UnmappedMessage(call, m), Arguments: args, Unmapped: call.Unmapped,
+	}
+}

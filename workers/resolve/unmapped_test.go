@@ -1,0 +1,125 @@
+package resolve
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/toolyard/toolyard/ops/sample"
+	"github.com/toolyard/toolyard/schemas"
+)
+
+func sampleTool(t *testing.T, id string) schemas.Manifest {
+	t.Helper()
+	tools, err := sample.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range tools {
+		if m.ID == id {
+			return m
+		}
+	}
+	t.Fatalf("no sample tool %s", id)
+	return schemas.Manifest{}
+}
+
+// TestUnmapped: values a request states that no argument took are
+// reported, with the parameter that would take them; ordinary phrasing
+// reports nothing.
+func TestUnmapped(t *testing.T) {
+	tests := []struct {
+		tool string
+		text string
+		want []schemas.Unmapped
+	}{
+		// Nothing unmapped: every value placed, the rest is phrasing.
+		{"system/disk_usage", "show me the disk usage of /tmp", nil},
+		{"system/disk_usage", "How big is /var/cache right now?", nil},
+		{"files/head", "Show me the first 10 lines of /etc/passwd", nil},
+		{"files/checksum", "sha256 of /usr/bin/env", nil},
+		{"files/find", "find files named *.log under /var/log", nil},
+		{"system/current_time", "what time is it in Lisbon", nil},
+		{"system/current_time", "What time is it?", nil},
+		{"weather/forecast", "weather in Oslo for 4 days", nil},
+		{"system/uptime", "How long has the machine been up?", nil},
+		{"text/word_count", "count the words in 'all is well that ends well'", nil},
+		{"web/search", "search the web for Go generics tutorials", nil},
+		{"files/list_directory", "ls /opt", nil},
+		{"net/resolve_host", "resolve example.org", nil},
+		{"files/find", "locate files matching name=*.log under /var/log", nil},
+		{"files/find", "files called something in /srv", nil},
+		// Unmapped, with the parameter that would take the value.
+		{"system/current_time", "what time is it in Atlantis", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}}},
+		{"files/find", "find files called invoices under /srv", []schemas.Unmapped{{Text: "invoices", Parameter: "name"}}},
+		{"files/find", `look in /srv for files matching "draft"`, []schemas.Unmapped{{Text: "draft", Parameter: "name"}}},
+		// Unmapped, and the tool takes no such value.
+		{"system/uptime", "uptime of the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
+		{"system/uptime", "system/uptime on the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
+		{"system/current_time", "system/current_time in Atlantis or Lemuria", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}, {Text: "Lemuria", Parameter: "timezone"}}},
+		{"system/process_list", "list the top 5 processes", []schemas.Unmapped{{Text: "5"}}},
+		{"system/whoami", "who am I on https://example.com", []schemas.Unmapped{{Text: "https://example.com"}}},
+		{"system/kernel_info", "kernel version, mode=verbose", []schemas.Unmapped{{Text: "mode=verbose"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			call, err := Resolve(context.Background(), routed(tt.text), sampleTool(t, tt.tool))
+			if err != nil {
+				t.Fatalf("Resolve(%q): %v", tt.text, err)
+			}
+			if !reflect.DeepEqual(call.Unmapped, tt.want) {
+				t.Fatalf("Resolve(%q) unmapped = %+v, want %+v (arguments %v)", tt.text, call.Unmapped, tt.want, call.Parameters)
+			}
+		})
+	}
+}
+
+// TestSampleExamplesLeaveNothingUnmapped: the sample tools' own examples
+// are plain requests; none states a value its tool leaves unused.
+func TestSampleExamplesLeaveNothingUnmapped(t *testing.T) {
+	tools, err := sample.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range tools {
+		for _, ex := range m.Examples {
+			call, err := Resolve(context.Background(), routed(ex), m)
+			if err == nil && len(call.Unmapped) > 0 {
+				t.Errorf("%s %q: unmapped %+v (arguments %v)", m.ID, ex, call.Unmapped, call.Parameters)
+			}
+		}
+	}
+}
+
+// TestUnmappedMessage: the corrective answer names the words, the
+// parameter and a call that would resolve.
+func TestUnmappedMessage(t *testing.T) {
+	m := sampleTool(t, "system/current_time")
+	call, err := Resolve(context.Background(), routed("what time is it in Atlantis"), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Unplaced(call); len(got) != 1 {
+		t.Fatalf("Unplaced = %v, want Atlantis", got)
+	}
+	res := UnmappedResult("resolve", call, m, call.Parameters)
+	if res.Status != schemas.StatusMissingArguments || res.ToolID != m.ID || len(res.Unmapped) != 1 {
+		t.Fatalf("result %+v", res)
+	}
+	for _, want := range []string{`"Atlantis"`, "timezone", "IANA time zone", "[TOOL: system/current_time timezone="} {
+		if !strings.Contains(res.Message, want) {
+			t.Errorf("message %q lacks %q", res.Message, want)
+		}
+	}
+	if strings.Count(res.Message, "timezone=") != 1 {
+		t.Errorf("message %q does not suggest timezone once", res.Message)
+	}
+	if strings.Contains(res.Message, "format=") {
+		t.Errorf("message %q suggests the default format, which the intent did not give", res.Message)
+	}
+	ok, err := Resolve(context.Background(), routed("what time is it in Tokyo"), m)
+	if err != nil || len(Unplaced(ok)) != 0 {
+		t.Fatalf("a mapped city is unplaced: %v %v", ok.Unmapped, err)
+	}
+}
