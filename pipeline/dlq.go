@@ -94,6 +94,8 @@ func (r *runner) deadLetterBySeq(ctx context.Context, adv maxDeliveriesAdvisory)
 		return fmt.Errorf("get message %d: %w", adv.StreamSeq, err)
 	}
 	m := &Msg{Subject: raw.Subject, Data: raw.Data, Header: raw.Header, NumDelivered: adv.Deliveries, StreamSeq: adv.StreamSeq}
+	// The dead letter and the answer belong to the message's trace.
+	ctx = ExtractTrace(ctx, m.Header)
 	reason := fmt.Errorf("no worker finished this message in %d deliveries (workers crashed or timed out while handling it)", adv.Deliveries)
 	sc := r.scrubber(ctx, m)
 	defer holdSecrets(sc)()

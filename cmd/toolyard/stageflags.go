@@ -48,6 +48,7 @@ type stageFlags struct {
 	guard       guardFlags
 	effects     effectFlags
 	limits      limitFlags
+	trace       traceFlags
 }
 
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
@@ -71,6 +72,7 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	f.guard.register(fl)
 	f.effects.register(fl)
 	f.limits.register(fl)
+	f.trace.register(fl)
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
@@ -216,6 +218,11 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 
 // runStages runs the named stages until ctx ends.
 func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set *stages.Set, names []string, metrics *pipeline.Metrics, log *slog.Logger) error {
+	tp, stopTraces, err := f.trace.provider(ctx, names, log)
+	if err != nil {
+		return err
+	}
+	defer stopTraces()
 	g, gctx := errgroup.WithContext(ctx)
 	for _, name := range names {
 		st, err := set.Stage(name)
@@ -226,7 +233,7 @@ func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set 
 			err := pipeline.Run(gctx, js, st,
 				pipeline.WithConcurrency(f.concurrency), pipeline.WithAckWait(f.ackWait),
 				pipeline.WithMaxDeliver(f.maxDeliver), pipeline.WithMetrics(metrics),
-				pipeline.WithLogger(log))
+				pipeline.WithLogger(log), pipeline.WithTracerProvider(tp))
 			if err != nil {
 				return fmt.Errorf("stage %s: %w", name, err)
 			}

@@ -51,6 +51,9 @@ With --external, no server is embedded: the stages run against --nats.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			log := slog.Default()
+			if err := sf.trace.check(); err != nil {
+				return err
+			}
 			topo := pipeline.DefaultTopology().WithReplicas(replicas)
 			for _, r := range retention {
 				if err := topo.ParseLimits(r); err != nil {
