@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"strconv"
 	"strings"
 
 	"github.com/nats-io/nats.go"
@@ -132,32 +131,45 @@ func endSpan(span trace.Span, outcome string, err error, sc *Scrubber) {
 
 // traceOuts prepares outputs for publishing under the span of ctx: the
 // trace context goes into each one's headers and its trace id into the
-// outputs that asked for it (StampTraceID).
+// outputs that asked for it (StampTraceID). Both are made once a message.
 func traceOuts(ctx context.Context, outs []Out) []Out {
 	sc := trace.SpanContextFromContext(ctx)
 	if !sc.IsValid() || len(outs) == 0 {
 		return outs
 	}
-	id := sc.TraceID().String()
+	tc := nats.Header{}
+	propagator.Inject(ctx, HeaderCarrier(tc))
+	var field []byte
 	res := make([]Out, len(outs))
 	for i, o := range outs {
-		o.Header = InjectTrace(ctx, o.Header)
+		h := make(nats.Header, len(o.Header)+len(tc))
+		for k, v := range o.Header {
+			h[k] = v
+		}
+		for k, v := range tc {
+			h[k] = v
+		}
+		o.Header = h
 		if o.StampTraceID {
-			o.Data = stampTraceID(o.Data, id)
+			if field == nil {
+				// A trace id is hex: nothing to escape.
+				field = []byte(`"` + TraceIDKey + `":"` + sc.TraceID().String() + `"`)
+			}
+			o.Data = stampTraceID(o.Data, field)
 		}
 		res[i] = o
 	}
 	return res
 }
 
-// stampTraceID adds "trace_id" to a JSON object without decoding it. The
-// object comes from encoding a struct whose trace id was empty (so the
-// key is absent: it is omitempty); anything else is left as it is.
-func stampTraceID(data []byte, id string) []byte {
+// stampTraceID adds field ("trace_id":"…") to a JSON object without
+// decoding it. The object comes from encoding a struct whose trace id was
+// empty (so the key is absent: it is omitempty); anything else is left as
+// it is.
+func stampTraceID(data, field []byte) []byte {
 	if len(data) < 2 || data[0] != '{' {
 		return data
 	}
-	field := strconv.Quote(TraceIDKey) + ":" + strconv.Quote(id)
 	out := make([]byte, 0, len(data)+len(field)+1)
 	out = append(out, '{')
 	out = append(out, field...)
