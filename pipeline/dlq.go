@@ -3,8 +3,10 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -101,6 +103,9 @@ func (r *runner) deadLetterBySeq(ctx context.Context, adv maxDeliveriesAdvisory)
 	defer holdSecrets(sc)()
 	outs := r.rejectOuts(m, reason, sc)
 	if err := r.publish(ctx, outs); err != nil {
+		if r.refusedByDLQ(err) {
+			return fmt.Errorf("%s: %w", dlqFullMessage, err)
+		}
 		return err
 	}
 	r.metrics.Messages.WithLabelValues(r.stage.Name, OutcomeDeadLetter).Inc()
@@ -111,6 +116,32 @@ func (r *runner) deadLetterBySeq(ctx context.Context, adv maxDeliveriesAdvisory)
 		}
 	}
 	return nil
+}
+
+// publishError is a publish the server refused or never acknowledged,
+// with the subject it went to.
+type publishError struct {
+	subject string
+	err     error
+}
+
+func (e *publishError) Error() string { return "publish to " + e.subject + ": " + e.err.Error() }
+func (e *publishError) Unwrap() error { return e.err }
+
+// dlqFullMessage says what a refused dead letter means for the message.
+const dlqFullMessage = "dead letter refused: the DLQ holds as many entries for this stage as it may (its per-stage share, or the whole stream, is full); " +
+	"the message stays in its stream, unacknowledged, and is tried again; make room with 'toolyard dlq replay' or 'toolyard dlq purge' for the stage"
+
+// refusedByDLQ reports whether err is the DLQ refusing a dead letter
+// because it is full (discard-new: older entries are never evicted for a
+// newer one), and counts it.
+func (r *runner) refusedByDLQ(err error) bool {
+	var pe *publishError
+	if !errors.As(err, &pe) || !strings.HasPrefix(pe.subject, DLQPrefix) || !streamFull(pe.err) {
+		return false
+	}
+	r.metrics.DLQRefused.WithLabelValues(r.stage.Name).Inc()
+	return true
 }
 
 func isNotFound(err error) bool {

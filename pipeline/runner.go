@@ -341,7 +341,11 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 		}
 		if perr := r.publish(ctx, r.rejectOuts(m, err, sc)); perr != nil {
 			// Could not record the failure: keep the message for another try.
-			log().Error("publishing the rejection failed; retrying later", "error", perr, "reason", err)
+			if r.refusedByDLQ(perr) {
+				log().Error(dlqFullMessage, "stream", r.stage.Stream, "error", perr, "reason", err)
+			} else {
+				log().Error("publishing the rejection failed; retrying later", "error", perr, "reason", err)
+			}
 			_ = jm.NakWithDelay(r.delay(m.NumDelivered))
 			outcome = OutcomeRetry
 			r.outcomes[OutcomeRetry].Inc()
@@ -457,7 +461,7 @@ func (r *runner) publish(ctx context.Context, outs []Out) error {
 		}
 		f, err := r.js.PublishMsgAsync(msg, popts...)
 		if err != nil {
-			return fmt.Errorf("publish to %s: %w", o.Subject, err)
+			return &publishError{subject: o.Subject, err: err}
 		}
 		futures = append(futures, f)
 	}
@@ -465,7 +469,7 @@ func (r *runner) publish(ctx context.Context, outs []Out) error {
 		select {
 		case <-f.Ok():
 		case err := <-f.Err():
-			return fmt.Errorf("publish to %s: %w", outs[i].Subject, err)
+			return &publishError{subject: outs[i].Subject, err: err}
 		case <-ctx.Done():
 			return fmt.Errorf("publish to %s: no acknowledgement: %w", outs[i].Subject, ctx.Err())
 		}
