@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -102,15 +103,19 @@ func TestDLQJunkCannotEvictOtherStages(t *testing.T) {
 		t.Errorf("AGENT holds %d outputs, want all %d", agent.State.Msgs, junk)
 	}
 
-	// Purging parse's share makes room for its next dead letter.
-	if n, err := pipeline.PurgeDeadLetters(ctx, env.JS, bind.StageParse); err != nil || n != share {
-		t.Fatalf("purge parse: %d, %v; want %d purged", n, err, share)
+	// Purging parse's share makes room for its next dead letters: a new
+	// junk output, or junk refused before that is still being retried.
+	// (The count it returns is not checked: refused junk still retrying
+	// may take the room between the purge and its count.)
+	if _, err := pipeline.PurgeDeadLetters(ctx, env.JS, bind.StageParse); err != nil {
+		t.Fatalf("purge parse: %v", err)
 	}
 	if _, err := env.JS.Publish(ctx, schemas.AgentOutputSubject("junk"), []byte("junk after purge")); err != nil {
 		t.Fatal(err)
 	}
-	if got := dlq(t, env, bind.StageParse, 1); len(got) != 1 || string(got[0].Data()) != "junk after purge" {
-		t.Errorf("after the purge, parse dead letters: %d, want the new junk", len(got))
+	got := dlq(t, env, bind.StageParse, 1)
+	if len(got) != 1 || !strings.HasPrefix(string(got[0].Data()), "junk") {
+		t.Errorf("after the purge, parse dead letters: %d, want a junk output", len(got))
 	}
 }
 
