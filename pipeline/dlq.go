@@ -144,6 +144,28 @@ func (r *runner) refusedByDLQ(err error) bool {
 	return true
 }
 
+// reportDLQ sets the stage's dead-letter gauges, and DLQ's usage against
+// its own limits (every stage reports it; they agree).
+func (r *runner) reportDLQ(ctx context.Context) {
+	st, err := r.js.Stream(ctx, StreamDLQ)
+	if err != nil {
+		return
+	}
+	subject := DLQSubject(r.stage.Name)
+	info, err := st.Info(ctx, jetstream.WithSubjectFilter(subject))
+	if err != nil {
+		return
+	}
+	n := info.State.Subjects[subject]
+	r.metrics.DLQEntries.WithLabelValues(r.stage.Name).Set(float64(n))
+	if share := info.Config.MaxMsgsPerSubject; share > 0 {
+		r.metrics.DLQShareUsage.WithLabelValues(r.stage.Name).Set(float64(n) / float64(share))
+	}
+	for limit, used := range streamUsage(info) {
+		r.metrics.StreamUsage.WithLabelValues(StreamDLQ, limit).Set(used)
+	}
+}
+
 func isNotFound(err error) bool {
 	return err == jetstream.ErrMsgNotFound || err == jetstream.ErrMsgDeleteUnsuccessful
 }

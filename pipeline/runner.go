@@ -492,6 +492,7 @@ func (r *runner) reportLag(ctx context.Context) {
 				r.metrics.StreamUsage.WithLabelValues(r.stage.Stream, limit).Set(used)
 			}
 		}
+		r.reportDLQ(ctx)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
