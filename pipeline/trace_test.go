@@ -8,6 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
@@ -170,5 +171,39 @@ func TestRunnerWithoutTracingPassesTraceOn(t *testing.T) {
 	}
 	if m := got["result.untraced"]; m == nil || string(m.Data()) != `{"a":1}` || m.Headers().Get("traceparent") != "" {
 		t.Errorf("untraced: %v", m)
+	}
+}
+
+// A dead letter keeps the trace of the message it holds (a replay of it
+// continues that trace), and the span records the rejection.
+func TestDeadLetterKeepsTrace(t *testing.T) {
+	env := pipelinetest.Start(t)
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	runStage(t, env, func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
+		return nil, pipeline.Permanentf("no good")
+	}, pipeline.WithTracerProvider(tp))
+	tid, _ := trace.TraceIDFromHex("33333333333333333333333333333333")
+	sid, _ := trace.SpanIDFromHex("4444444444444444")
+	pctx := trace.ContextWithSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled}))
+	if _, err := env.JS.PublishMsg(context.Background(), &nats.Msg{Subject: "pipe.test.bad", Data: []byte(`{}`), Header: pipeline.InjectTrace(pctx, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	got := env.Collect(t, pipeline.StreamDLQ, pipeline.DLQSubject("test"), 1, 10*time.Second)
+	if len(got) != 1 {
+		t.Fatalf("dead letters: %d, want 1", len(got))
+	}
+	sc := trace.SpanContextFromContext(pipeline.ExtractTrace(context.Background(), got[0].Headers()))
+	if sc.TraceID() != tid || sc.SpanID() == sid {
+		t.Errorf("dead letter's trace context %v: want trace %s under the stage's span, not the publisher's", sc, tid)
+	}
+	var span sdktrace.ReadOnlySpan
+	for deadline := time.Now().Add(5 * time.Second); span == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for _, s := range rec.Ended() {
+			span = s
+		}
+	}
+	if span == nil || span.SpanContext().SpanID() != sc.SpanID() || span.Status().Code != codes.Error || span.Status().Description != "no good" {
+		t.Errorf("stage span %v: want the dead letter's parent, status error \"no good\"", span)
 	}
 }
