@@ -148,6 +148,7 @@ func TestDocsCommandsRun(t *testing.T) {
 		filepath.Join(work, "bin", "toolyard"): binary,
 		filepath.Join(work, "node_modules"):    filepath.Join(root, "node_modules"),
 		filepath.Join(work, "ops"):             filepath.Join(root, "ops"),
+		filepath.Join(work, "training"):        filepath.Join(root, "training"),
 		filepath.Join(top, "shared"):           filepath.Join(root, "..", "shared"),
 	}
 	for link, target := range links {

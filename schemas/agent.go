@@ -21,3 +21,16 @@ type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
 }
+
+// StreamChunk is one piece of an output as the agent writes it, published
+// to agent.stream.<session> before the whole output goes to
+// agent.output.<session>. Seq numbers the chunks of one message from 0, so
+// a reader can restore their order and drop duplicates. Chunks only feed
+// the predictor: the output on agent.output is what runs.
+type StreamChunk struct {
+	V         int    `json:"v,omitempty"`
+	SessionID string `json:"session_id"`
+	MessageID string `json:"message_id"`
+	Seq       uint64 `json:"seq"`
+	Delta     string `json:"delta"`
+}

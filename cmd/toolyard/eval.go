@@ -27,6 +27,8 @@ func newEval(_ *globalFlags) *cobra.Command {
 	}
 	cmd.AddCommand(newEvalDiscovery())
 	cmd.AddCommand(newEvalResolve())
+	cmd.AddCommand(newEvalCalibration())
+	cmd.AddCommand(newEvalPrefetch())
 	return cmd
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/predict"
 )
 
 func newPublish(g *globalFlags) *cobra.Command {
@@ -28,6 +29,8 @@ func newPublish(g *globalFlags) *cobra.Command {
 		timeout      time.Duration
 		scope        []string
 		conversation string
+		stream       bool
+		tps          float64
 	)
 	cmd := &cobra.Command{
 		Use:   "publish --session S [--wait] [TEXT | -]",
@@ -39,9 +42,15 @@ or standard input with "-" (or no text at all). Intents in the text are written
 With --wait, prints every result for this output from result.<session>, one JSON
 object a line, and exits once each intent is answered. The first line is the
 receipt (status "accepted") listing the intent ids to expect.
-Exit status: 0 when every result arrived, 2 on timeout.`,
+Exit status: 0 when every result arrived, 2 on timeout.
+
+With --stream, the text is first written to agent.stream.<session> token by token
+at --tokens-per-second, as an agent streaming its output would ({session_id,
+message_id, seq, delta} chunks), then published whole as usual: the predict stage
+prefetches the searches of the intents it sees coming.`,
 		Example: `  toolyard publish --session demo --wait "[TOOL: show disk usage for path=/tmp]"
-  echo "[TOOL: what time is it] and [TOOL: kernel version]" | toolyard publish --session demo --wait -`,
+  echo "[TOOL: what time is it] and [TOOL: kernel version]" | toolyard publish --session demo --wait -
+  toolyard publish --session demo --stream --tokens-per-second 40 --wait "Checking. [TOOL: how long has the system been up?]"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if err := schemas.ValidateSessionID(session); err != nil {
@@ -93,6 +102,11 @@ Exit status: 0 when every result arrived, 2 on timeout.`,
 					return withUpHint(fmt.Errorf("read results: %w", err))
 				}
 			}
+			if stream {
+				if err := publishStream(ctx, js, out, tps); err != nil {
+					return err
+				}
+			}
 			ack, err := js.Publish(ctx, schemas.AgentOutputSubject(session), data, jetstream.WithMsgID(session+":"+out.MessageID))
 			if err != nil {
 				if strings.Contains(err.Error(), "maximum bytes") || strings.Contains(err.Error(), "maximum messages") {
@@ -120,6 +134,8 @@ Exit status: 0 when every result arrived, 2 on timeout.`,
 		},
 	}
 	fl := cmd.Flags()
+	fl.BoolVar(&stream, "stream", false, "stream the text to agent.stream.<session> token by token first, as an agent writing it")
+	fl.Float64Var(&tps, "tokens-per-second", 40, "with --stream: how fast the tokens are written")
 	fl.StringVar(&session, "session", "", "session id (letters, digits, - and _)")
 	fl.StringVar(&messageID, "message-id", "", "id of this output within the session (default: a new unique id); republishing the same id runs nothing twice")
 	fl.BoolVar(&wait, "wait", false, "wait for and print the results")
@@ -211,4 +227,29 @@ func allAnswered(expected, answered map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// publishStream writes out's text to agent.stream.<session> as chunks of a
+// token each, tps a second. Each chunk has its own message id, so a retried
+// publish is stored once.
+func publishStream(ctx context.Context, js jetstream.JetStream, out schemas.AgentOutput, tps float64) error {
+	if tps <= 0 {
+		return fmt.Errorf("--tokens-per-second must be positive, got %v", tps)
+	}
+	subject := schemas.AgentStreamSubject(out.SessionID)
+	interval := time.Duration(float64(time.Second) / tps)
+	start := time.Now()
+	for i, tok := range predict.Tokens(out.Text) {
+		if d := time.Until(start.Add(time.Duration(i) * interval)); d > 0 {
+			pipeline.Sleep(ctx, d)
+		}
+		data, err := json.Marshal(schemas.StreamChunk{V: schemas.Version, SessionID: out.SessionID, MessageID: out.MessageID, Seq: uint64(i), Delta: tok})
+		if err != nil {
+			return err
+		}
+		if _, err := js.Publish(ctx, subject, data, jetstream.WithMsgID(fmt.Sprintf("%s:%s:%d", out.SessionID, out.MessageID, i))); err != nil {
+			return fmt.Errorf("publish to %s: %w", subject, err)
+		}
+	}
+	return nil
 }

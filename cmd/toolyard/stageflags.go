@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -16,6 +17,7 @@ import (
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/models"
+	"github.com/toolyard/toolyard/workers/predict"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/stages"
@@ -31,24 +33,26 @@ const defaultConcurrency = 4
 
 // stageFlags are the settings shared by every process that runs stages.
 type stageFlags struct {
-	registry    string
-	concurrency int
-	ackWait     time.Duration
-	maxDeliver  int
-	activate    float64
-	multiple    float64
-	weak        float64
-	httpAddr    string
-	mode        string
-	embedder    embed.Config
-	encoder     string
-	sess        sessionFlags
-	llm         llmFlags
-	join        joinFlags
-	guard       guardFlags
-	effects     effectFlags
-	limits      limitFlags
-	trace       traceFlags
+	registry     string
+	concurrency  int
+	ackWait      time.Duration
+	maxDeliver   int
+	activate     float64
+	multiple     float64
+	weak         float64
+	httpAddr     string
+	mode         string
+	embedder     embed.Config
+	encoder      string
+	sess         sessionFlags
+	llm          llmFlags
+	join         joinFlags
+	guard        guardFlags
+	effects      effectFlags
+	limits       limitFlags
+	prefetch     bool
+	prefetchWait time.Duration
+	trace        traceFlags
 }
 
 func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
@@ -72,6 +76,8 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	f.guard.register(fl)
 	f.effects.register(fl)
 	f.limits.register(fl)
+	fl.BoolVar(&f.prefetch, "prefetch", true, "run the predict stage on agent.stream.<session> and let discover answer from its prefetched searches when they are of the intent's exact words (workers/predict)")
+	fl.DurationVar(&f.prefetchWait, "prefetch-wait", 2*time.Second, "how long discover waits for a matching prefetched search still running before searching afresh")
 	f.trace.register(fl)
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
@@ -138,7 +144,7 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 		return nil, err
 	}
 	set, err := stages.New(stages.Config{Thresholds: f.thresholds(), Discover: dopts, Resolver: resolver, Disambiguator: chooser, ChooseTimeout: f.llm.timeout, Log: log, Sessions: sc,
-		Execute: append(executeOptions(ctx, log, f.guard.confine.mcpOptions()...), gopts...), Join: f.join.options(), ExecuteStage: f.effects.stageOptions(), Limits: limits})
+		Execute: append(executeOptions(ctx, log, f.guard.confine.mcpOptions()...), gopts...), Join: f.join.options(), ExecuteStage: f.effects.stageOptions(), Limits: limits, Prefetch: f.prefetchConfig()})
 	if err != nil {
 		return nil, err
 	}
@@ -225,6 +231,10 @@ func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set 
 	defer stopTraces()
 	g, gctx := errgroup.WithContext(ctx)
 	for _, name := range names {
+		if name == predict.StageName {
+			g.Go(func() error { return set.RunPredict(gctx, js) })
+			continue
+		}
 		st, err := set.Stage(name)
 		if err != nil {
 			return err
@@ -241,4 +251,20 @@ func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set 
 		})
 	}
 	return g.Wait()
+}
+
+// prefetchConfig is the predictor's configuration, nil when --prefetch is off.
+func (f *stageFlags) prefetchConfig() *stages.PrefetchConfig {
+	if !f.prefetch {
+		return nil
+	}
+	return &stages.PrefetchConfig{Wait: f.prefetchWait}
+}
+
+// withPrefetch adds the predict stage to names when prefetch is on.
+func (f *stageFlags) withPrefetch(names []string) []string {
+	if !f.prefetch {
+		return names
+	}
+	return append(slices.Clone(names), predict.StageName)
 }

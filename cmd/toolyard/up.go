@@ -17,6 +17,7 @@ import (
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
+	"github.com/toolyard/toolyard/workers/predict"
 	"github.com/toolyard/toolyard/workers/route"
 	statuspage "github.com/toolyard/toolyard/workers/status"
 )
@@ -76,7 +77,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 					return err
 				}
 				ops = pipeline.NewOps(nc)
-				ops.Registry.MustRegister(append(route.Collectors(), effects.Takeovers)...)
+				ops.Registry.MustRegister(append(append(route.Collectors(), effects.Takeovers), predict.Collectors()...)...)
 			} else {
 				host, port, err := splitHostPort(listen)
 				if err != nil {
@@ -111,7 +112,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 					return err
 				}
 				ops = pipeline.NewOps(nc)
-				ops.Registry.MustRegister(append(route.Collectors(), effects.Takeovers)...)
+				ops.Registry.MustRegister(append(append(route.Collectors(), effects.Takeovers), predict.Collectors()...)...)
 			}
 			// Streams are created when missing and otherwise kept as they
 			// are: an operator's changes survive a restart. Differences from
@@ -164,7 +165,7 @@ Access:    anonymous clients are refused. Admin: %s; workers: %s;
 Stop with Ctrl-C.
 `, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), bind.Stages, sf.concurrency, os.Args[0], clientFlags(natsURL, creds),
 				orNoCreds(creds), orNoCreds(siblingCreds(creds, "worker.creds")), os.Args[0], data)
-			err = sf.runStages(ctx, js, set, sf.sess.withStages(bind.Stages), ops.Metrics, log)
+			err = sf.runStages(ctx, js, set, sf.withPrefetch(sf.sess.withStages(bind.Stages)), ops.Metrics, log)
 			log.Info("stopped")
 			return err
 		},

@@ -17,6 +17,7 @@ import (
 	"github.com/toolyard/toolyard/pipeline/auth"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
+	"github.com/toolyard/toolyard/workers/predict"
 	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/stages"
 )
@@ -33,7 +34,9 @@ func newWorker(g *globalFlags) *cobra.Command {
 shares one durable consumer, so starting more processes spreads the load; a
 process that dies leaves its unacknowledged messages to the others.
 
-Stages: ` + strings.Join(bind.Stages, ", ") + `, and session (seeds and ends
+Stages: ` + strings.Join(bind.Stages, ", ") + `, predict (watches agent.stream.> and
+prefetches the searches of the intents it predicts; 'up' runs it unless
+--prefetch=false), and session (seeds and ends
 session tool sets from agent.output.> and agent.end.>; 'up' runs it with
 --sessions). Routing hands each confidence tier to its own stage: activated to
 resolve, multiple_matches to choose, weak_matches and not_found to answer.
@@ -91,7 +94,7 @@ never executes a tool); each shard uses every core of its process.`,
 				return err
 			}
 			ops := pipeline.NewOps(nc)
-			ops.Registry.MustRegister(append(route.Collectors(), effects.Takeovers)...)
+			ops.Registry.MustRegister(append(append(route.Collectors(), effects.Takeovers), predict.Collectors()...)...)
 			if sf.httpAddr != "" {
 				addr, err := ops.Serve(ctx, sf.httpAddr, log)
 				if err != nil {
@@ -118,6 +121,6 @@ never executes a tool); each shard uses every core of its process.`,
 		},
 	}
 	sf.register(cmd, "127.0.0.1:0")
-	cmd.Flags().StringSliceVar(&stageList, "stage", nil, "stage(s) to run: "+strings.Join(bind.Stages, ", ")+", session, replay")
+	cmd.Flags().StringSliceVar(&stageList, "stage", nil, "stage(s) to run: "+strings.Join(bind.Stages, ", ")+", predict, session, replay")
 	return cmd
 }

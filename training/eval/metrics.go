@@ -134,6 +134,9 @@ func ECE(conf []float64, correct []bool, bins int) float64 {
 	return ece
 }
 
+// Percentile of sorted durations in milliseconds (nearest rank).
+func Percentile(sortedMS []float64, p float64) float64 { return percentile(sortedMS, p) }
+
 // percentile of sorted durations in milliseconds.
 func percentile(sortedMS []float64, p float64) float64 {
 	if len(sortedMS) == 0 {

@@ -9,9 +9,39 @@ import (
 	"github.com/toolyard/toolyard/workers/bind"
 )
 
+// Prefetched answers intents from searches made ahead of them, while the
+// agent was still writing (workers/predict).
+type Prefetched interface {
+	// Lookup returns the candidates of a prefetched search that may answer
+	// the intent: one made against this registry and model version.
+	Lookup(ctx context.Context, in schemas.Intent, registry, model string) ([]schemas.Candidate, bool)
+	// Verify is told, after the answer went out, what a fresh search of
+	// the intent ranked and how long it and the lookup took.
+	Verify(in schemas.Intent, prefetched, fresh []schemas.Candidate, freshTook, lookupTook time.Duration)
+}
+
+type stageConfig struct {
+	prefetched Prefetched
+	checks     chan struct{}
+}
+
+// StageOption configures the discover stage.
+type StageOption func(*stageConfig)
+
+// WithPrefetched makes the stage answer from prefetched searches when one
+// matches; each such answer is checked by a fresh search in the background
+// (at most checks at once; past that a hit goes unchecked).
+func WithPrefetched(p Prefetched, checks int) StageOption {
+	return func(c *stageConfig) { c.prefetched, c.checks = p, make(chan struct{}, max(1, checks)) }
+}
+
 // Stage binds the engine to intents: pipe.discover.<session> in, ranked
 // candidates to routing out.
-func Stage(e *Engine) pipeline.Stage {
+func Stage(e *Engine, opts ...StageOption) pipeline.Stage {
+	var cfg stageConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	return pipeline.Stage{
 		Name:     bind.StageDiscover,
 		Stream:   pipeline.StreamPipe,
@@ -23,7 +53,7 @@ func Stage(e *Engine) pipeline.Stage {
 				return nil, pipeline.Permanent(err)
 			}
 			start := time.Now()
-			cands, err := e.Discover(ctx, in)
+			cands, decision, err := cfg.discover(ctx, e, in)
 			if err != nil {
 				return nil, err
 			}
@@ -32,8 +62,35 @@ func Stage(e *Engine) pipeline.Stage {
 				return nil, err
 			}
 			audit := bind.WithCandidates(bind.IntentAudit(bind.StageDiscover, in), cands.Candidates)
-			audit.Decision, audit.Result, audit.DurationMS = "candidates", "discovered", bind.Millis(time.Since(start))
+			audit.Decision, audit.Result, audit.DurationMS = "candidates", decision, bind.Millis(time.Since(start))
 			return []pipeline.Out{next, bind.Audit(audit)}, nil
 		},
 	}
+}
+
+// discover answers from a matching prefetched search when there is one
+// ("prefetched"), and searches otherwise ("discovered").
+func (c stageConfig) discover(ctx context.Context, e *Engine, in schemas.Intent) (schemas.Candidates, string, error) {
+	if c.prefetched != nil && len(in.Scope) == 0 {
+		start := time.Now()
+		if cs, ok := c.prefetched.Lookup(ctx, in, e.RegistryVersion(), e.UsageVersion()); ok {
+			took := time.Since(start)
+			select {
+			case c.checks <- struct{}{}:
+				go func() {
+					defer func() { <-c.checks }()
+					cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+					defer cancel()
+					fs := time.Now()
+					if fresh, err := e.Discover(cctx, in); err == nil {
+						c.prefetched.Verify(in, cs, fresh.Candidates, time.Since(fs), took)
+					}
+				}()
+			default:
+			}
+			return schemas.Candidates{V: schemas.Version, Intent: in, Candidates: cs}, "prefetched", nil
+		}
+	}
+	cands, err := e.Discover(ctx, in)
+	return cands, "discovered", err
 }

@@ -29,74 +29,68 @@ type Calibration struct {
 // DefaultCalibration is the shipped model, used until SetCalibration
 // replaces it: P(needs a tool) · P(right | needs a tool) (need.go).
 //
-// P(right | needs a tool) was fitted (FitCalibration, l2 1e-3) on the top
-// candidates of the MetaTool queries dev set, the awareness dev queries
-// that need a tool and the Seal-Tools dev set, with fusionSoftAdd. Its
-// weights are all positive, as they should be: more margin (and more
-// still beyond a lead of one whole evidence term), cosine, coverage of the
-// request, known words, coverage of the tool and describing words each
-// mean more likely right. P(needs a tool) was fitted the same way on the
-// awareness dev set (labelled needs_tool; half need none) and its bias
-// moved to a prior of 0.9: of the intents sent to a tool router, most need
-// a tool.
+// It is fitted on five registries at once, each weighing the same whatever
+// its number of requests (training/calibrate): three small ones with
+// request sets written for them (training/eval/testdata: the sample
+// registry, 27 tools; a personal assistant's, 24, terse and rich
+// descriptions mixed; a data and finance API's, 24 camelCase functions
+// without keywords; each with requests that need no tool), the MetaTool dev
+// queries with its awareness set (199 overlapping plugins) and Seal-Tools
+// dev (4,076 API functions). Regenerate it, from the project root, with
 //
-// 5-fold cross-validated (TestExploreTopCalibration; six fold shuffles,
-// range), the product gives MetaTool ECE 0.014–0.017, activated (≥ 0.85)
-// 15.4–15.6% of queries with 95.0–95.5% of them right; awareness AUROC
-// 0.839–0.840 (needs a tool vs not), 92.8–93.2% of the queries needing no
-// tool below 0.5; Seal-Tools ECE 0.134–0.135 (under-confident: its requests
-// are long and share words with many tools), activated 47.7–48.4% with
-// 99.1% right.
+//	toolyard eval calibration --out calibration.json
 //
-// Before, default-4 (margin, cosine, coverage, known, tool coverage; the
-// same need model): MetaTool ECE 0.014–0.018, activated 14.8–15.0% with
-// 94.5–94.7% right; awareness AUROC 0.835–0.836, 91.7–92.8% below 0.5;
-// Seal-Tools ECE 0.142–0.143, activated 46.7–47.4% with 99.1% right. It was
-// calibrated at the top (MetaTool 0.85–0.9: 87.8% right) but did not
-// separate enough there: one linear margin weight averaged a shallow slope
-// below a lead of 1 with a steeper one above it. With margin_excess the
-// clear winners rise and close calls fall (0.85–0.9 holds 192 queries, not
-// 221). Describing words, alone a weak signal, recovers Seal-Tools, whose
-// long requests have smaller fused margins.
+// whose defaults are this model's signals; it prints the figures below.
+// Its signals mean the same in any registry: the lead over the runner-up
+// (and beyond one whole evidence term), the share of the request's words
+// the tool covers, exactly and by paraphrase, whether the request is one
+// of the tool's own names or keywords (phrase_match), the cosine, the
+// keyword heuristic; P(need) adds how close the registry comes to the
+// request at all. Every weight is positive, as it should be.
 //
-// Also tried (CV, seed 1, MetaTool activated / right, Seal-Tools activated):
-// margin_excess alone 15.5% / 95.5% but Seal-Tools 45.6%; margin² in place
-// of the hinge 15.7% / 95.1%, Seal-Tools 45.6%; plus the runner-up's tool
-// coverage margin 15.4% / 95.4%, Seal-Tools 48.1%, with a negative weight
-// on that margin (left out: it says a clearer lead makes the tool less
-// likely right); the margin as a ratio of the fused score, both sides'
-// top-1 agreeing, a name mention, the keyword logit, coverage or cosine
-// margins: 94.1–94.7% right, no gain; a loss weighting the rows the model
-// puts at 0.7 or more three times: 93.4%; a monotone recalibration of the
-// product fitted on inner out-of-fold predictions, Platt on the logit
-// 93.4% at 16.5%, isotonic 92.6% at 17.2% (fitted over all three sets they
-// carry Seal-Tools' under-confidence onto MetaTool). The older history:
-// default-3 (one model of "the top tool is right" over all three sets)
-// gave ECE 0.014, activated 15.9% with 94.1% right, AUROC 0.821; priors of
-// 0.8 / 0.95 for the need model gave AUROC 0.842 / 0.829 and MetaTool ECE
-// 0.032 / 0.015.
+// Leave-one-collection-out (fitted on the other four, threshold 0.85;
+// activated share of the requests with a right tool / right when
+// activated / requests needing no tool activated / ECE): sample 84.0% /
+// 98.6% / 4.2% / 0.045; assistant 54.2% / 95.0% / 4.0% / 0.051; data API
+// 51.4% / 87.5% / 12.0% / 0.125 (requests close to its tools that none
+// serves: "explain" questions, payments it cannot make); MetaTool 25.6% /
+// 85.2% / 2.6% / 0.159, over-confident: its overlapping tools and loosely
+// labelled queries make the same evidence mean less; Seal-Tools 32.1% /
+// 99.1% / 0 / 0.262, under-confident. Fitted on all five: MetaTool 21.8%
+// activated at 88.6% right (ECE 0.108), Seal-Tools 49.4% at 98.6%.
+//
+// default-5 (fitted on MetaTool, awareness and Seal-Tools alone, with the
+// registry-specific tool_coverage, known and describing_words) activated
+// 55.6% of the sample set (ECE 0.150), MetaTool 15.7% at 95.5% right (ECE
+// 0.012), Seal-Tools 47.9% at 99.1%: right where it was fitted, too shy
+// on a small registry. Also tried, leave-one-collection-out (mean ECE over
+// the five; base 0.128): plus tool_coverage 0.145, describing_words 0.169
+// (both say how long requests and descriptions are, which differs by
+// registry), agree 0.136, the cosine margin 0.131, the overlap of the top
+// tool with its rival 0.132, mention 0.130; weighing collections by the
+// square root of their size 0.156; registry_size extrapolates badly (a
+// registry constant only tells the fitted collections apart: sample left
+// out, 14.8% activated, with three collections); hinges on coverage and
+// margin no gain.
 func DefaultCalibration() Calibration {
 	return Calibration{
-		Version:  "default-5",
-		Features: []string{FeatureMargin, FeatureCosine, FeatureCoverage, FeatureKnown, FeatureToolCoverage, FeatureMarginExcess, FeatureDescribing},
-		Weights:  []float64{1.4267, 1.6982, 2.2042, 0.9695, 2.0334, 0.7989, 0.2806},
-		Bias:     -4.3478,
+		Version:  "default-6",
+		Features: []string{FeatureMargin, FeatureMarginExcess, FeatureCoverage, FeatureKeywordLogit, FeatureCosine, FeatureSoftCoverage, FeaturePhraseMatch},
+		Weights:  []float64{1.2315, 1.1772, 2.3206, 0.0675, 3.5190, 1.5873, 2.3439},
+		Bias:     -2.8316,
 		Need: &NeedModel{
-			Features: []string{FeatureCosineBest, FeatureKnown, FeatureSoftKnown, FeatureCoverage, FeatureToolCoverage, FeatureCosine, FeatureDescribing},
-			Weights:  []float64{3.1289, 2.0213, 0.6573, 3.1409, 2.5150, 2.4968, 0.4900},
-			// -6.3414 fitted on the balanced awareness set (base rate 0.490),
-			// plus logit(0.9) - logit(0.490).
-			Bias:  -4.1057,
-			Prior: 0.9,
+			Features: []string{FeatureCosineBest, FeatureKnown, FeatureSoftKnown, FeatureCoverage, FeatureCosine, FeatureKeywordLogit, FeaturePhraseMatch},
+			Weights:  []float64{2.2828, 3.4506, 2.6074, 0.7176, 1.1417, 0.1497, 1.1722},
+			Bias:     -2.6845,
 		},
-		Note: "P(need) x P(right|need), logistic, l2 1e-3; right: metatool queries, awareness needing a tool, sealtools dev top-1, with margin_excess; need: awareness dev, prior 0.9; 5-fold CV figures in the doc comment",
+		Note: "P(need) x P(right|need), logistic, l2 1e-3, fitted on five registries (sample, assistant, data API, MetaTool with awareness, Seal-Tools), each weighing the same: toolyard eval calibration",
 	}
 }
 
 // calibModel is a validated Calibration with features resolved to indexes.
 type calibModel struct {
 	doc     Calibration
-	feature []int
+	feature []term
 	need    *needModel
 }
 
@@ -107,17 +101,17 @@ func (c Calibration) compile() (*calibModel, error) {
 	if !finite(c.Bias) {
 		return nil, fmt.Errorf("calibration %q: bias %v is not a finite number", c.Version, c.Bias)
 	}
-	m := &calibModel{doc: c, feature: make([]int, len(c.Features))}
+	m := &calibModel{doc: c, feature: make([]term, len(c.Features))}
 	m.doc.Features, m.doc.Weights = slices.Clone(c.Features), slices.Clone(c.Weights)
 	for i, f := range c.Features {
-		j := signalIndex(f)
-		if j < 0 {
-			return nil, fmt.Errorf("calibration %q: unknown feature %q (known: %v)", c.Version, f, FeatureNames())
+		t, err := parseTerm(f)
+		if err != nil {
+			return nil, fmt.Errorf("calibration %q: %w", c.Version, err)
 		}
 		if !finite(c.Weights[i]) {
 			return nil, fmt.Errorf("calibration %q: weight of %s is %v, not a finite number", c.Version, f, c.Weights[i])
 		}
-		m.feature[i] = j
+		m.feature[i] = t
 	}
 	if c.Need != nil {
 		need, err := c.Need.compile()
@@ -174,8 +168,8 @@ func (e *Engine) calibration() *calibModel { return e.calib.Load() }
 // probability is σ(bias + w·x) for one candidate's feature vector.
 func (m *calibModel) probability(x []float64) float64 {
 	z := m.doc.Bias
-	for i, j := range m.feature {
-		z += m.doc.Weights[i] * x[j]
+	for i, t := range m.feature {
+		z += m.doc.Weights[i] * t.value(x)
 	}
 	return clamp01(sigmoid(z))
 }
@@ -272,4 +266,25 @@ func DefaultEncoderCalibration() Calibration {
 		},
 		Note: "default-5 refitted with the sentence encoder: right + encoder_cosine, need + encoder_best, self_serve; 5-fold CV figures in the doc comment",
 	}
+}
+
+// Confidence is the model's confidence in a top candidate with the given
+// signals (a missing signal is 0): what the engine computes for the first
+// candidate of a search, for offline scoring of Explain rows. The engine
+// itself uses the compiled form; TestCalibrationConfidenceMatchesSearch
+// keeps the two equal.
+func (c Calibration) Confidence(signals map[string]float64) float64 {
+	p := termsProbability(c.Bias, c.Features, c.Weights, signals)
+	if c.Need != nil {
+		p *= termsProbability(c.Need.Bias, c.Need.Features, c.Need.Weights, signals)
+	}
+	return p
+}
+
+func termsProbability(bias float64, features []string, weights []float64, signals map[string]float64) float64 {
+	z := bias
+	for i, f := range features {
+		z += weights[i] * TermValue(f, signals)
+	}
+	return clamp01(sigmoid(z))
 }

@@ -38,7 +38,9 @@ const maxSchemaDepth = 4
 // answer with a Candidate, rebuild the index, and compute confidence.
 type entry struct {
 	cand schemas.Candidate
-	doc  indexDoc
+	// sum fingerprints the manifest (registryversion.go).
+	sum uint64
+	doc indexDoc
 	// terms are the tool's distinct analysed terms over every text field.
 	terms []string
 	// fieldTerms are the distinct analysed terms of each text field, in
@@ -53,6 +55,9 @@ type entry struct {
 	// names are the tool's name and id as exact word sequences joined by
 	// spaces ("disk usage", "system disk usage"), for spotting a mention.
 	names []string
+	// phrases are the tool's keywords as exact word sequences joined by
+	// single spaces, for phrase_match (phrase.go).
+	phrases []string
 	// words are the distinct lower-cased content words of the name,
 	// keywords, examples and description, unstemmed, for soft matching with
 	// word vectors (soft.go); wordIDs are their rows in the engine's word
@@ -141,6 +146,12 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 			forms = append(forms, f)
 		}
 	}
+	var phrases []string
+	for _, kw := range keywords {
+		if f := e.exactForm(kw); f != "" && !slices.Contains(forms, f) && !slices.Contains(phrases, f) {
+			phrases = append(phrases, f)
+		}
+	}
 	typ := m.Type
 	if typ == "" {
 		typ = "tool"
@@ -150,12 +161,14 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 			ToolID: m.ID, Name: name, Description: m.Description,
 			Keywords: keywords, Server: server, MatchType: schemas.MatchKeyword,
 		},
+		sum:         manifestSum(m),
 		doc:         doc,
 		terms:       compact(all),
 		fieldTerms:  fieldTerms,
 		tfs:         slices.Clip(tfs),
 		fieldLen:    fieldLen,
 		names:       forms,
+		phrases:     interned(phrases),
 		words:       words,
 		wordTerms:   wordTerms,
 		typ:         typ,

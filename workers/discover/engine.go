@@ -42,8 +42,10 @@ type Engine struct {
 	// post propose the keyword side's candidates for idx to score.
 	post  *postings
 	tools map[string]*entry
-	stats *stats
-	comp  compaction
+	// regsum is the XOR of the tools' fingerprints (registryversion.go).
+	regsum uint64
+	stats  *stats
+	comp   compaction
 }
 
 // New indexes tools. Tool ids must be unique.
@@ -81,6 +83,7 @@ func New(tools []schemas.Manifest, opts ...Option) (*Engine, error) {
 			return nil, fmt.Errorf("discover: tool %d: id %q already given", i, en.cand.ToolID)
 		}
 		e.tools[en.cand.ToolID] = en
+		e.regsum ^= en.sum
 		e.stats.add(en)
 	}
 	if err := e.startVectors(tools); err != nil {

@@ -16,6 +16,13 @@ func FitCalibration(features []string, rows [][]float64, right []bool, l2 float6
 	return fitCalibration(features, rows, right, nil, l2)
 }
 
+// FitCalibrationWeighted is FitCalibration with a weight per row (nil: all
+// 1): fitting on several collections at once, each can weigh the same
+// whatever its number of rows.
+func FitCalibrationWeighted(features []string, rows [][]float64, right []bool, weight []float64, l2 float64) (Calibration, error) {
+	return fitCalibration(features, rows, right, weight, l2)
+}
+
 // fitCalibration is FitCalibration with a weight per row (nil: all 1).
 func fitCalibration(features []string, rows [][]float64, right []bool, weight []float64, l2 float64) (Calibration, error) {
 	if weight != nil && len(weight) != len(rows) {

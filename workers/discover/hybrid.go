@@ -128,8 +128,13 @@ type pooled struct {
 	// useText, useNear and useVote are the usage model's evidence
 	// (usage.go): 0 without one or without history for the tool.
 	useClass, useText, useTextVote, useNear, useVote float64
-	fused                                            float64
-	conf                                             float64
+	// registry is log10(1 + the number of tools registered), the same for
+	// every candidate.
+	registry float64
+	// phraseMatch: phrase.go.
+	phraseMatch float64
+	fused       float64
+	conf        float64
 }
 
 // hybridSearch pools both sides' best tools, completes every pooled tool's
@@ -167,13 +172,14 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, 
 // holds the read lock.
 func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32, qe [][]float32, k int, mode Mode, allow func(*entry) bool, um *usageModel) ([]*pooled, error) {
 	n := max(k, e.cfg.pool)
+	registry := math.Log10(1 + float64(len(e.tools)))
 	pool := map[string]*pooled{}
 	var order []*pooled
 	add := func(id string) *pooled {
 		if p, ok := pool[id]; ok {
 			return p
 		}
-		p := &pooled{en: e.tools[id], kwRank: -1, vecRank: -1, encRank: -1}
+		p := &pooled{en: e.tools[id], kwRank: -1, vecRank: -1, encRank: -1, registry: registry}
 		pool[id] = p
 		order = append(order, p)
 		return p
@@ -263,6 +269,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		return nil, err
 	}
 	e.coverages(q, order)
+	e.phraseMatches(q, order)
 	self := selfServe(e.abilities, qe)
 	for _, p := range order {
 		p.mention = mentioned[p.en.cand.ToolID]
@@ -420,18 +427,22 @@ func (e *Engine) coverages(q parsedQuery, order []*pooled) {
 	if total > 0 {
 		known /= total
 	}
-	for _, p := range order {
+	// exact[j*len(q.describing)+i]: tool j has describing term i. Soft
+	// coverage needs the same matches.
+	exact := make([]bool, len(order)*len(q.describing))
+	for j, p := range order {
 		p.known = known
 		p.describing = math.Log1p(float64(len(q.describing)))
 		var covered float64
 		for i, t := range q.describing {
 			if _, ok := slices.BinarySearch(p.en.terms, t); ok {
 				covered += weights[i]
+				exact[j*len(q.describing)+i] = true
 			}
 		}
 		if total > 0 {
 			p.coverage = covered / total
 		}
 	}
-	e.softCoverages(q, weights, total, order)
+	e.softCoverages(q, weights, total, order, exact)
 }

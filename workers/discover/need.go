@@ -30,7 +30,7 @@ type NeedModel struct {
 type needModel struct {
 	weights []float64
 	bias    float64
-	feature []int
+	feature []term
 }
 
 func (n NeedModel) compile() (*needModel, error) {
@@ -40,16 +40,16 @@ func (n NeedModel) compile() (*needModel, error) {
 	if !finite(n.Bias) {
 		return nil, fmt.Errorf("need model: bias %v is not a finite number", n.Bias)
 	}
-	m := &needModel{weights: slices.Clone(n.Weights), bias: n.Bias, feature: make([]int, len(n.Features))}
+	m := &needModel{weights: slices.Clone(n.Weights), bias: n.Bias, feature: make([]term, len(n.Features))}
 	for i, f := range n.Features {
-		j := signalIndex(f)
-		if j < 0 {
-			return nil, fmt.Errorf("need model: unknown feature %q (known: %v)", f, FeatureNames())
+		t, err := parseTerm(f)
+		if err != nil {
+			return nil, fmt.Errorf("need model: %w", err)
 		}
 		if !finite(n.Weights[i]) {
 			return nil, fmt.Errorf("need model: weight of %s is %v, not a finite number", f, n.Weights[i])
 		}
-		m.feature[i] = j
+		m.feature[i] = t
 	}
 	return m, nil
 }
@@ -57,8 +57,8 @@ func (n NeedModel) compile() (*needModel, error) {
 // probability is σ(bias + w·x) for the top candidate's feature vector.
 func (m *needModel) probability(x []float64) float64 {
 	z := m.bias
-	for i, j := range m.feature {
-		z += m.weights[i] * x[j]
+	for i, t := range m.feature {
+		z += m.weights[i] * t.value(x)
 	}
 	return clamp01(sigmoid(z))
 }

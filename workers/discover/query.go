@@ -23,8 +23,10 @@ type parsedQuery struct {
 	// terms are the distinct analysed terms in order of first appearance.
 	terms []string
 	// describing are the distinct terms that describe the wanted tool
-	// rather than give it values: terms without digits, outside quotes,
-	// addresses and paths. Confidence asks how much of this part of the
+	// rather than give it values: words (a term starting with a digit is a
+	// number, a time or a date: "50", "3pm", "2024"; one starting with a
+	// letter is a word even with digits: "sha256", "mp4", "ipv6"), outside
+	// quotes, addresses and paths. Confidence asks how much of this part of the
 	// query a tool covers; a city, an id or a quoted phrase is no evidence
 	// for or against a tool.
 	describing []string
@@ -72,7 +74,7 @@ func (e *Engine) parse(text string) parsedQuery {
 			spans = spans[1:]
 		}
 		inValue := len(spans) > 0 && spans[0][0] <= tok.Start
-		if !inValue && !described[t] && !strings.ContainsFunc(t, unicode.IsDigit) {
+		if !inValue && !described[t] && isWord(t) {
 			described[t] = true
 			q.describing = append(q.describing, t)
 		}
@@ -80,7 +82,7 @@ func (e *Engine) parse(text string) parsedQuery {
 	if len(q.describing) == 0 {
 		// Nothing but values ("[TOOL: 'report.pdf']"): judge by what there is.
 		for _, t := range q.terms {
-			if !strings.ContainsFunc(t, unicode.IsDigit) {
+			if isWord(t) {
 				q.describing = append(q.describing, t)
 			}
 		}
@@ -181,4 +183,11 @@ func (e *Engine) vectorText(q parsedQuery, text string, mode Mode) string {
 		return text
 	}
 	return strings.Join(words, " ")
+}
+
+// isWord says whether a term can describe a tool rather than be a value:
+// it does not start with a digit.
+func isWord(t string) bool {
+	r, _ := utf8.DecodeRuneInString(t)
+	return r != utf8.RuneError && !unicode.IsDigit(r)
 }

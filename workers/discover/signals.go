@@ -101,6 +101,15 @@ const (
 	// for every candidate): how close the request is to anything agents
 	// asked before.
 	FeatureUsageBest = "usage_best"
+	// FeatureRegistrySize is log10(1 + the number of registered tools), the
+	// same for every candidate: the same lead means more among 30 distinct
+	// tools than among 4,000 that overlap, so calibration fitted across
+	// registries of different sizes needs to know which it is looking at.
+	FeatureRegistrySize = "registry_size"
+	// FeaturePhraseMatch is the share of the intent's describing terms that
+	// lie in a run of words equal to one of the tool's names or keywords
+	// (phrase.go).
+	FeaturePhraseMatch = "phrase_match"
 )
 
 // signal is one entry of the table: its value for candidate i of a pool.
@@ -187,6 +196,8 @@ var signals = []signal{
 		return c.ps[i].useNear - runnerUp(c.ps[i].useNear, c.usage)
 	}},
 	{FeatureUsageBest, "best usage_near of any pooled tool", func(c *poolContext, i int) float64 { return c.usage[0] }},
+	{FeatureRegistrySize, "log10(1 + the number of registered tools)", func(c *poolContext, i int) float64 { return c.ps[i].registry }},
+	{FeaturePhraseMatch, "share of the describing words inside a run equal to a name or keyword of the tool", func(c *poolContext, i int) float64 { return c.ps[i].phraseMatch }},
 }
 
 // signalIndex is the position of a named signal in the table, -1 if none.

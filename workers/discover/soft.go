@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/discover/vecindex"
 )
 
 // Soft term matching: a request often names what a tool does in other
@@ -108,9 +109,9 @@ func softCredit(cos float32) float64 {
 // softCoverages sets each pooled tool's soft coverage and every
 // candidate's softKnown: the idf-weighted share of the query's describing
 // words the best tool of the pool matches, softly, per word. Without word
-// vectors both fall back to their exact counterparts. Caller holds the
-// read lock.
-func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, order []*pooled) {
+// vectors both fall back to their exact counterparts. exact says which
+// tool has which describing term (coverages). Caller holds the read lock.
+func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, order []*pooled, exact []bool) {
 	s := e.soft
 	if s == nil || total <= 0 {
 		for _, p := range order {
@@ -144,14 +145,14 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 	for j := range order {
 		credit[j] = make([]float64, len(q.describing))
 	}
-	for i, t := range q.describing {
+	for i := range q.describing {
 		sc.gen++
 		if sc.gen == 0 {
 			clear(sc.stamp)
 			sc.gen = 1
 		}
 		for j, p := range order {
-			_, exact := slices.BinarySearch(p.en.terms, t)
+			exact := exact[j*len(q.describing)+i]
 			if exact {
 				credit[j][i] = 1
 			}
@@ -239,24 +240,10 @@ func (e *Engine) toolCoverages(q parsedQuery, order []*pooled, sc *softScratch) 
 }
 
 // dot is the inner product of two word vectors: the innermost loop of
-// soft matching (query words × the pool's words, per query). Four
-// independent sums let the CPU overlap the multiply-adds that one running
-// sum would serialise; the re-slice drops the bounds checks.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	k := 0
-	for ; k+4 <= len(a); k += 4 {
-		s0 += a[k] * b[k]
-		s1 += a[k+1] * b[k+1]
-		s2 += a[k+2] * b[k+2]
-		s3 += a[k+3] * b[k+3]
-	}
-	for ; k < len(a); k++ {
-		s0 += a[k] * b[k]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// soft matching (query words × the pool's words, per query), so it takes
+// the vector index's kernel (AVX2 with FMA where the CPU has it: 3.6× the
+// portable loop at dimension 100).
+func dot(a, b []float32) float32 { return vecindex.Dot(a, b) }
 
 // termWeights are the SIF weights a/(a+p(w)) of the words the terms come
 // from, by their frequency in the embedder's corpus: in chatty requests

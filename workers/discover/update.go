@@ -32,8 +32,10 @@ func (e *Engine) Put(m schemas.Manifest) error {
 	}
 	if old, ok := e.tools[m.ID]; ok {
 		e.stats.remove(old)
+		e.regsum ^= old.sum
 	}
 	e.tools[m.ID] = en
+	e.regsum ^= en.sum
 	e.stats.add(en)
 	if e.soft != nil {
 		e.soft.add(en)
@@ -72,6 +74,7 @@ func (e *Engine) Remove(id string) error {
 	e.vec.remove(id)
 	e.enc.remove(id)
 	e.stats.remove(old)
+	e.regsum ^= old.sum
 	delete(e.tools, id)
 	return e.changed(change{id: id})
 }

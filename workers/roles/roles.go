@@ -14,6 +14,7 @@ import (
 	"github.com/toolyard/toolyard/workers/effects"
 	"github.com/toolyard/toolyard/workers/join"
 	"github.com/toolyard/toolyard/workers/models"
+	"github.com/toolyard/toolyard/workers/predict"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/service"
 	"github.com/toolyard/toolyard/workers/session"
@@ -61,8 +62,8 @@ func Admin() jwt.Permissions { return jwt.Permissions{} }
 // registry and the models are read-only to workers: only an admin changes
 // what runs.
 var (
-	workerReadsKV   = []string{registry.Bucket, models.Bucket, session.Bucket, effects.ExecutionsBucket, effects.OutputsIndexBucket, embed.VectorBucket, join.Bucket}
-	workerWritesKV  = []string{session.Bucket, effects.ExecutionsBucket, effects.OutputsIndexBucket, embed.VectorBucket, join.Bucket}
+	workerReadsKV   = []string{registry.Bucket, models.Bucket, session.Bucket, effects.ExecutionsBucket, effects.OutputsIndexBucket, embed.VectorBucket, join.Bucket, predict.Bucket}
+	workerWritesKV  = []string{session.Bucket, effects.ExecutionsBucket, effects.OutputsIndexBucket, embed.VectorBucket, join.Bucket, predict.Bucket}
 	workerReadsObj  = []string{effects.OutputsBucket, models.ObjectBucket, ReplayJobs}
 	workerWritesObj = []string{effects.OutputsBucket}
 )
@@ -114,11 +115,17 @@ func readStream(p *jwt.Permissions, stream string) {
 // Worker may run the given stages (every stage when none is given).
 func Worker(stages ...string) (jwt.Permissions, error) {
 	if len(stages) == 0 {
-		stages = AllStages()
+		stages = append(AllStages(), predict.StageName)
 	}
 	var p jwt.Permissions
 	workerCommon(&p)
 	for _, st := range stages {
+		if st == predict.StageName {
+			// The predict stage follows agent.stream.> with a consumer of
+			// its own (predict.Run), and writes the prefetch bucket.
+			readStream(&p, pipeline.StreamAgent)
+			continue
+		}
 		stream, ok := StageStreams[st]
 		if !ok {
 			return jwt.Permissions{}, fmt.Errorf("no stage %q (stages: %s)", st, strings.Join(AllStages(), ", "))

@@ -39,6 +39,9 @@ func (t Thresholds) Validate() error {
 	return nil
 }
 
+// Tier names the tier of a confidence in [0,1], as routing decides it.
+func (t Thresholds) Tier(c float64) string { return t.tier(c) }
+
 // tier names the tier of a confidence, which must be in [0,1].
 func (t Thresholds) tier(c float64) string {
 	switch {

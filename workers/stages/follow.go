@@ -11,6 +11,7 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/models"
+	"github.com/toolyard/toolyard/workers/predict"
 	"github.com/toolyard/toolyard/workers/registry"
 )
 
@@ -136,6 +137,7 @@ func (s *Set) applyVersion(ctx context.Context, store *models.Store, version str
 	start := time.Now()
 	if version == "" {
 		s.cfg.Log.Info("no trained model in force: discovery on the registry alone")
+		s.predictModel.Store(&predict.Model{})
 		return s.engine.SetUsage(ctx, nil)
 	}
 	dir, err := os.MkdirTemp("", "toolyard-model-")
@@ -150,6 +152,7 @@ func (s *Set) applyVersion(ctx context.Context, store *models.Store, version str
 	if err := b.Apply(ctx, s.engine); err != nil {
 		return err
 	}
+	s.predictModel.Store(&predict.Model{Version: version, Templates: b.Templates, Phrasings: predict.Phrasings(b.Usage)})
 	s.cfg.Log.Info("trained model in force", "version", version, "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }

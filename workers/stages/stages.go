@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolyard/toolyard/pipeline"
@@ -17,6 +18,7 @@ import (
 	"github.com/toolyard/toolyard/workers/execute"
 	"github.com/toolyard/toolyard/workers/join"
 	"github.com/toolyard/toolyard/workers/parse"
+	"github.com/toolyard/toolyard/workers/predict"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/resolve"
 	"github.com/toolyard/toolyard/workers/route"
@@ -53,7 +55,10 @@ type Config struct {
 	// Limits are the per-output and per-session limits; nil keeps every
 	// stage's defaults.
 	Limits *Limits
-	Log    *slog.Logger
+	// Prefetch, when set, turns on the predict stage and the discover
+	// stage's use of its prefetched searches.
+	Prefetch *PrefetchConfig
+	Log      *slog.Logger
 }
 
 // Set is the cores shared by the stages of one process.
@@ -65,6 +70,11 @@ type Set struct {
 	engine     *discover.Engine
 	executor   *execute.Executor
 	catalog    *catalog
+	// predictModel is the model version's part the predictor reads.
+	predictModel atomic.Pointer[predict.Model]
+	// lookup answers the discover stage from the prefetch bucket, once
+	// the bucket is open.
+	lookup prefetchLookup
 	// loaded is set once the registry store's tools were loaded; until then
 	// the index holds only what New was given and is rebuilt in one go.
 	loaded bool
@@ -158,7 +168,9 @@ func (s *Set) stage(name string) (pipeline.Stage, error) {
 	case bind.StageParse:
 		return parse.Stage(s.parser(), s.cfg.Limits.parseStageOptions()...), nil
 	case bind.StageDiscover:
-		return discover.Stage(s.engine), nil
+		return s.discoverStage(), nil
+	case predict.StageName:
+		return pipeline.Stage{}, fmt.Errorf("stage %s follows agent.stream.> on its own: run it with RunPredict", name)
 	case bind.StageRoute:
 		return route.Stage(s.thresholds, s.routeOptions()...), nil
 	case bind.StageChoose:
@@ -183,4 +195,6 @@ func (s *Set) stage(name string) (pipeline.Stage, error) {
 }
 
 // Valid reports whether name is a stage.
-func Valid(name string) bool { return slices.Contains(bind.Stages, name) || name == session.StageName }
+func Valid(name string) bool {
+	return slices.Contains(bind.Stages, name) || name == session.StageName || name == predict.StageName
+}

@@ -20,6 +20,10 @@ type Activity struct {
 	Records int `json:"records"`
 	// Tiers counts the route stage's decisions by tier.
 	Tiers map[string]int `json:"tiers"`
+	// Discovery counts the discover stage's answers by how they were
+	// made: "discovered" (searched) or "prefetched" (a search the predict
+	// stage made while the agent was writing, docs/prefetch.md).
+	Discovery map[string]int `json:"discovery"`
 	// Tools are the tools the execute stage ran, most called first.
 	Tools []ToolActivity `json:"tools"`
 	// Failures are the latest error records, newest first.
@@ -48,7 +52,7 @@ const maxFailures = 10
 
 // ReadActivity reads the last n records of AUDIT.
 func ReadActivity(ctx context.Context, js jetstream.JetStream, n int) (Activity, error) {
-	a := Activity{Tiers: map[string]int{}}
+	a := Activity{Tiers: map[string]int{}, Discovery: map[string]int{}}
 	stream, err := js.Stream(ctx, pipeline.StreamAudit)
 	if err != nil {
 		return a, err
@@ -109,6 +113,10 @@ func (a *Activity) add(r schemas.AuditRecord, tools map[string]*ToolActivity) {
 	case "route":
 		if r.Decision != "" {
 			a.Tiers[r.Decision]++
+		}
+	case "discover":
+		if r.Result == "discovered" || r.Result == "prefetched" {
+			a.Discovery[r.Result]++
 		}
 	case "execute":
 		if r.ToolID != "" {

@@ -110,6 +110,9 @@ th{background:#f4f4f4}
 <table id="tiers"><tr><th>Tier</th><th class="num">Intents</th></tr>
 {{range $t := keys .Activity.Tiers}}<tr><td>{{$t}}</td><td class="num">{{index $.Activity.Tiers $t}}</td></tr>
 {{else}}<tr><td colspan="2">none yet</td></tr>{{end}}</table>
+<table id="prefetch"><tr><th>Discovery</th><th class="num">Intents</th></tr>
+{{range $k := keys .Activity.Discovery}}<tr><td>{{$k}}</td><td class="num">{{index $.Activity.Discovery $k}}</td></tr>
+{{else}}<tr><td colspan="2">none yet</td></tr>{{end}}</table>
 <table id="tools"><tr><th>Tool</th><th class="num">Calls</th><th class="num">Errors</th><th>Last call</th></tr>
 {{range .Activity.Tools}}<tr><td>{{.ID}}</td><td class="num">{{.Calls}}</td><td class="num{{if .Errors}} bad{{end}}">{{.Errors}}</td><td>{{age .Last}}</td></tr>
 {{else}}<tr><td colspan="4">no tool calls yet</td></tr>{{end}}</table>

@@ -1,0 +1,117 @@
+package calibrate
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/discover/embed"
+)
+
+// root is the project root.
+const root = "../.."
+
+var (
+	rowsOnce sync.Once
+	rowsAll  []Row
+	rowsErr  error
+)
+
+// defaultRows ranks the default collections once for every test. Without
+// the bench data or the vectors it fails in CI and skips locally.
+func defaultRows(t *testing.T) []Row {
+	t.Helper()
+	// The default collections' paths start at the project root.
+	t.Chdir(root)
+	var missing []string
+	cols := DefaultCollections(filepath.Join("..", "shared", "bench"), func(name string) { missing = append(missing, name) })
+	emb, err := embed.NewLocal()
+	if len(missing) > 0 || err != nil {
+		msg := "calibration needs ../shared/bench (missing: %v) and the built vectors (%v)"
+		if os.Getenv("CI") != "" {
+			t.Fatalf(msg, missing, err)
+		}
+		t.Skipf(msg, missing, err)
+	}
+	rowsOnce.Do(func() {
+		newEngine := func(tools []schemas.Manifest) (*discover.Engine, error) {
+			return discover.New(tools, discover.WithMode(discover.ModeHybrid), discover.WithEmbedder(emb))
+		}
+		for _, c := range cols {
+			rs, err := Rows(context.Background(), c, newEngine, nil)
+			if err != nil {
+				rowsErr = err
+				return
+			}
+			rowsAll = append(rowsAll, rs...)
+		}
+	})
+	if rowsErr != nil {
+		t.Fatal(rowsErr)
+	}
+	return rowsAll
+}
+
+// Each small registry's request set, scored by a model fitted WITHOUT it
+// (on the other registries): the confidence must carry over to a registry
+// it never saw. Floors a little under what it reaches (activated share of
+// the requests with a tool / right when activated / requests needing no
+// tool activated / ECE: sample 0.840 / 0.986 / 0.042 / 0.045, assistant
+// 0.542 / 0.950 / 0.040 / 0.051, data API 0.514 / 0.875 / 0.120 / 0.125),
+// so a regression fails.
+func TestSmallRegistriesLeftOut(t *testing.T) {
+	rows := defaultRows(t)
+	folds, err := LeaveOneOut(rows, DefaultSpec(), 0.85)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floors := map[string]struct{ activated, precision, noTool, ece float64 }{
+		"sample": {0.80, 0.97, 0.05, 0.07},
+		"home":   {0.50, 0.93, 0.05, 0.07},
+		"data":   {0.48, 0.85, 0.13, 0.14},
+	}
+	for _, f := range folds {
+		m := f.Metrics
+		t.Logf("%s left out: activated %.3f precision %.3f no-tool activated %.3f ECE %.3f", f.LeftOut, m.Activated, m.Precision, m.NoToolActivated, m.ECE)
+		want, ok := floors[f.LeftOut]
+		if !ok {
+			continue
+		}
+		delete(floors, f.LeftOut)
+		if m.WithTool < 48 || m.NoTool < 20 {
+			t.Errorf("%s set: %d requests with a tool, %d without; want >= 2 per tool and >= 20 without", f.LeftOut, m.WithTool, m.NoTool)
+		}
+		if m.Activated < want.activated || m.Precision < want.precision || m.NoToolActivated > want.noTool || m.ECE > want.ece {
+			t.Errorf("%s left out: activated %.3f precision %.3f no-tool %.3f ECE %.3f; want >= %.2f, >= %.2f, <= %.2f, <= %.2f",
+				f.LeftOut, m.Activated, m.Precision, m.NoToolActivated, m.ECE, want.activated, want.precision, want.noTool, want.ece)
+		}
+	}
+	for name := range floors {
+		t.Errorf("collection %s was not scored", name)
+	}
+}
+
+// The shipped model is what 'toolyard eval calibration' fits on the default
+// collections: its constants were regenerated, not edited by hand.
+func TestDefaultCalibrationIsTheFit(t *testing.T) {
+	rows := defaultRows(t)
+	got, err := Fit(rows, DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := discover.DefaultCalibration()
+	near := func(what string, a, b []float64) {
+		for i := range a {
+			if math.Abs(a[i]-b[i]) > 0.01 {
+				t.Errorf("%s weight %d: fitted %.4f, shipped %.4f: regenerate DefaultCalibration with 'toolyard eval calibration --out FILE'", what, i, a[i], b[i])
+			}
+		}
+	}
+	near("right", append(got.Weights, got.Bias), append(want.Weights, want.Bias))
+	near("need", append(got.Need.Weights, got.Need.Bias), append(want.Need.Weights, want.Need.Bias))
+}

@@ -1,0 +1,65 @@
+package discover
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// A model term names a signal, or a hinge of one: "coverage" is the
+// signal's value, "coverage>0.4" is max(0, coverage - 0.4). Hinges let a
+// logistic model give a signal a steeper slope past a point (a lead of more
+// than one whole term of evidence, a request mostly in a tool's own words)
+// without a hand-written signal for each bend; margin_excess is one such
+// bend kept as a signal for older model documents.
+type term struct {
+	index int     // into the signals table
+	knot  float64 // the hinge's knot; NaN for the plain value
+}
+
+// parseTerm resolves a model term's name.
+func parseTerm(name string) (term, error) {
+	sig, knotText, hinge := strings.Cut(name, ">")
+	j := signalIndex(strings.TrimSpace(sig))
+	if j < 0 {
+		return term{}, fmt.Errorf("unknown feature %q (known: %v, each optionally as NAME>KNOT)", name, FeatureNames())
+	}
+	t := term{index: j, knot: math.NaN()}
+	if hinge {
+		k, err := strconv.ParseFloat(strings.TrimSpace(knotText), 64)
+		if err != nil || !finite(k) {
+			return term{}, fmt.Errorf("feature %q: knot %q is not a finite number", name, knotText)
+		}
+		t.knot = k
+	}
+	return t, nil
+}
+
+// value is the term's value for a candidate's signal vector.
+func (t term) value(x []float64) float64 {
+	if math.IsNaN(t.knot) {
+		return x[t.index]
+	}
+	return math.Max(0, x[t.index]-t.knot)
+}
+
+// TermValue is the value of a model term (a signal name, or NAME>KNOT for a
+// hinge) given a candidate's signals by name; 0 for an unknown term.
+func TermValue(name string, bySignal map[string]float64) float64 {
+	t, err := parseTerm(name)
+	if err != nil {
+		return 0
+	}
+	v := bySignal[signals[t.index].name]
+	if math.IsNaN(t.knot) {
+		return v
+	}
+	return math.Max(0, v-t.knot)
+}
+
+// CheckTerm says whether name is a model term a Calibration may use.
+func CheckTerm(name string) error {
+	_, err := parseTerm(name)
+	return err
+}

@@ -1,0 +1,36 @@
+package predict
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Prometheus metrics of the predictor and the prefetch lookups.
+var (
+	Predictions = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "toolyard_predictions_total",
+		Help: "Predicted intents whose search was prefetched, by source (prefix, end, context, next).",
+	}, []string{"source"})
+	Lookups = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "toolyard_prefetch_lookups_total",
+		Help: "Real intents looked up among the prefetched searches, by outcome (hit, miss).",
+	}, []string{"outcome"})
+	WrongHits = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "toolyard_prefetch_wrong_hits_total",
+		Help: "Hits a fresh search checked and found another top tool or tier for.",
+	})
+	CheckedHits = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "toolyard_prefetch_checked_hits_total",
+		Help: "Hits checked against a fresh search.",
+	})
+	SavedSeconds = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "toolyard_prefetch_saved_seconds_total",
+		Help: "Time hits saved: the checking fresh search's duration less the lookup's.",
+	})
+	Dropped = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "toolyard_predict_dropped_total",
+		Help: "Predictions not prefetched (busy: too many searches running) and chunks dropped (duplicate, stale).",
+	}, []string{"reason"})
+)
+
+// Collectors are the package's metrics, for a registry.
+func Collectors() []prometheus.Collector {
+	return []prometheus.Collector{Predictions, Lookups, WrongHits, CheckedHits, SavedSeconds, Dropped}
+}
