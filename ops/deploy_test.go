@@ -50,6 +50,9 @@ func registeredMetrics(t *testing.T) map[string]bool {
 	m.AckPending.WithLabelValues("x")
 	m.StreamUsage.WithLabelValues("x", "bytes")
 	m.Backpressure.WithLabelValues("x")
+	m.DLQRefused.WithLabelValues("x")
+	m.DLQEntries.WithLabelValues("x")
+	m.DLQShareUsage.WithLabelValues("x")
 	// The execute stage's own series, registered by the processes that run it.
 	reg.MustRegister(append(route.Collectors(), effects.Takeovers)...)
 	effects.Takeovers.WithLabelValues("x")

@@ -3,8 +3,10 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -94,11 +96,16 @@ func (r *runner) deadLetterBySeq(ctx context.Context, adv maxDeliveriesAdvisory)
 		return fmt.Errorf("get message %d: %w", adv.StreamSeq, err)
 	}
 	m := &Msg{Subject: raw.Subject, Data: raw.Data, Header: raw.Header, NumDelivered: adv.Deliveries, StreamSeq: adv.StreamSeq}
+	// The dead letter and the answer belong to the message's trace.
+	ctx = ExtractTrace(ctx, m.Header)
 	reason := fmt.Errorf("no worker finished this message in %d deliveries (workers crashed or timed out while handling it)", adv.Deliveries)
 	sc := r.scrubber(ctx, m)
 	defer holdSecrets(sc)()
 	outs := r.rejectOuts(m, reason, sc)
 	if err := r.publish(ctx, outs); err != nil {
+		if r.refusedByDLQ(err) {
+			return fmt.Errorf("%s: %w", dlqFullMessage, err)
+		}
 		return err
 	}
 	r.metrics.Messages.WithLabelValues(r.stage.Name, OutcomeDeadLetter).Inc()
@@ -109,6 +116,54 @@ func (r *runner) deadLetterBySeq(ctx context.Context, adv maxDeliveriesAdvisory)
 		}
 	}
 	return nil
+}
+
+// publishError is a publish the server refused or never acknowledged,
+// with the subject it went to.
+type publishError struct {
+	subject string
+	err     error
+}
+
+func (e *publishError) Error() string { return "publish to " + e.subject + ": " + e.err.Error() }
+func (e *publishError) Unwrap() error { return e.err }
+
+// dlqFullMessage says what a refused dead letter means for the message.
+const dlqFullMessage = "dead letter refused: the DLQ holds as many entries for this stage as it may (its per-stage share, or the whole stream, is full); " +
+	"the message stays in its stream, unacknowledged, and is tried again; make room with 'toolyard dlq replay' or 'toolyard dlq purge' for the stage"
+
+// refusedByDLQ reports whether err is the DLQ refusing a dead letter
+// because it is full (discard-new: older entries are never evicted for a
+// newer one), and counts it.
+func (r *runner) refusedByDLQ(err error) bool {
+	var pe *publishError
+	if !errors.As(err, &pe) || !strings.HasPrefix(pe.subject, DLQPrefix) || !streamFull(pe.err) {
+		return false
+	}
+	r.metrics.DLQRefused.WithLabelValues(r.stage.Name).Inc()
+	return true
+}
+
+// reportDLQ sets the stage's dead-letter gauges, and DLQ's usage against
+// its own limits (every stage reports it; they agree).
+func (r *runner) reportDLQ(ctx context.Context) {
+	st, err := r.js.Stream(ctx, StreamDLQ)
+	if err != nil {
+		return
+	}
+	subject := DLQSubject(r.stage.Name)
+	info, err := st.Info(ctx, jetstream.WithSubjectFilter(subject))
+	if err != nil {
+		return
+	}
+	n := info.State.Subjects[subject]
+	r.metrics.DLQEntries.WithLabelValues(r.stage.Name).Set(float64(n))
+	if share := info.Config.MaxMsgsPerSubject; share > 0 {
+		r.metrics.DLQShareUsage.WithLabelValues(r.stage.Name).Set(float64(n) / float64(share))
+	}
+	for limit, used := range streamUsage(info) {
+		r.metrics.StreamUsage.WithLabelValues(StreamDLQ, limit).Set(used)
+	}
 }
 
 func isNotFound(err error) bool {

@@ -35,6 +35,11 @@ type Out struct {
 	// must keep the input's secrets: the call the executor runs. Every
 	// other output is scrubbed of them (Stage.Secrets).
 	Secret bool
+	// StampTraceID marks Data as a JSON object without a "trace_id" key
+	// that takes the trace id of the message being handled, when it is
+	// traced: results and audit records name their trace without every
+	// stage handling trace context (trace.go).
+	StampTraceID bool
 }
 
 // Handler processes one message. A nil error acks the input once every Out is

@@ -7,13 +7,14 @@ import (
 	"time"
 )
 
-// ParseLimits applies a "STREAM=MAXAGE[:MAXBYTES]" setting (for example
-// "AUDIT=2160h:50GiB", "RESULT=1h") to the topology. A zero age or size
-// means unlimited.
+// ParseLimits applies a "STREAM=MAXAGE[:MAXBYTES[:PERSUBJECT]]" setting
+// (for example "AUDIT=2160h:50GiB", "RESULT=1h", "DLQ=720h:1GiB:20000")
+// to the topology. A zero age or size means unlimited; PERSUBJECT, DLQ's
+// only, is each stage's number of dead letters (0: no share, one budget).
 func (t *Topology) ParseLimits(spec string) error {
 	name, val, ok := strings.Cut(spec, "=")
 	if !ok {
-		return fmt.Errorf("retention %q: want STREAM=MAXAGE[:MAXBYTES], e.g. AUDIT=2160h:50GiB", spec)
+		return fmt.Errorf("retention %q: want STREAM=MAXAGE[:MAXBYTES[:PERSUBJECT]], e.g. AUDIT=2160h:50GiB or DLQ=720h:1GiB:20000", spec)
 	}
 	var l *StreamLimits
 	switch strings.ToUpper(strings.TrimSpace(name)) {
@@ -31,17 +32,29 @@ func (t *Topology) ParseLimits(spec string) error {
 		return fmt.Errorf("retention %q: unknown stream %q (streams: AGENT, PIPE, RESULT, AUDIT, DLQ)", spec, name)
 	}
 	age, size, hasSize := strings.Cut(val, ":")
+	size, perSubject, hasPerSubject := strings.Cut(size, ":")
 	d, err := time.ParseDuration(strings.TrimSpace(age))
 	if err != nil || d < 0 {
 		return fmt.Errorf("retention %q: max age %q is not a duration like 24h", spec, age)
 	}
 	l.MaxAge = d
-	if hasSize {
+	// "DLQ=720h::20000" sets the share and keeps the size.
+	if hasSize && (!hasPerSubject || strings.TrimSpace(size) != "") {
 		n, err := ParseBytes(size)
 		if err != nil {
 			return fmt.Errorf("retention %q: %w", spec, err)
 		}
 		l.MaxBytes = n
+	}
+	if hasPerSubject {
+		if l != &t.DLQ {
+			return fmt.Errorf("retention %q: a per-subject count is DLQ's only (each stage's share of dead letters)", spec)
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(perSubject), 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("retention %q: per-stage dead letters %q is not a count like 20000", spec, perSubject)
+		}
+		l.MaxPerSubject = n
 	}
 	return nil
 }

@@ -18,6 +18,15 @@ type Metrics struct {
 	// Backpressure counts messages held because the stream their outputs
 	// go to was full.
 	Backpressure *prometheus.CounterVec
+	// DLQRefused counts dead letters the DLQ refused because the stage's
+	// share of it (or the whole stream) was full: the message stayed in
+	// its stream instead.
+	DLQRefused *prometheus.CounterVec
+	// DLQEntries is how many dead letters a stage has in DLQ, and
+	// DLQShareUsage how full its share is (0–1; absent without shares):
+	// the alert fires at 0.8, before its dead letters are refused.
+	DLQEntries    *prometheus.GaugeVec
+	DLQShareUsage *prometheus.GaugeVec
 }
 
 // Outcomes of one message, the "outcome" label of toolyard_stage_messages_total.
@@ -56,7 +65,17 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Backpressure: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "toolyard_stage_backpressure_total", Help: "Messages a stage held because the stream its outputs go to was full.",
 		}, []string{"stage"}),
+		DLQRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolyard_dlq_refused_total", Help: "Dead letters the DLQ refused because the stage's share of it, or the stream, was full; the message stays in its stream.",
+		}, []string{"stage"}),
+		DLQEntries: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "toolyard_dlq_entries", Help: "Dead letters a stage has in the DLQ.",
+		}, []string{"stage"}),
+		DLQShareUsage: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "toolyard_dlq_share_usage_ratio", Help: "Share of a stage's DLQ share (max dead letters per stage) in use (0–1).",
+		}, []string{"stage"}),
 	}
-	reg.MustRegister(m.Messages, m.Redeliveries, m.Latency, m.InFlight, m.Pending, m.AckPending, m.StreamUsage, m.Backpressure)
+	reg.MustRegister(m.Messages, m.Redeliveries, m.Latency, m.InFlight, m.Pending, m.AckPending, m.StreamUsage, m.Backpressure, m.DLQRefused,
+		m.DLQEntries, m.DLQShareUsage)
 	return m
 }

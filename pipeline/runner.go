@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Stage wires a handler to its input: a durable consumer, named after the
@@ -56,6 +57,10 @@ type runnerConfig struct {
 	log      *slog.Logger
 	metrics  *Metrics
 	lagEvery time.Duration
+	// tracer starts the span of each message; traced says it records
+	// (not the no-op one), so spans get attributes.
+	tracer trace.Tracer
+	traced bool
 }
 
 // RunOption configures a stage runner.
@@ -124,7 +129,7 @@ func Run(ctx context.Context, js jetstream.JetStream, st Stage, opts ...RunOptio
 		fetchWait: 5 * time.Second, drainTimeout: 30 * time.Second,
 		backoffMin: 250 * time.Millisecond, backoffMax: 30 * time.Second,
 		publishWait: 10 * time.Second, lagEvery: 5 * time.Second, fullWait: 10 * time.Minute,
-		log: slog.Default(),
+		log: slog.Default(), tracer: noopTracer,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -280,6 +285,7 @@ func (r *runner) loop(ctx context.Context) error {
 // handle runs the handler on one message and settles it: ack, retry later,
 // or answer and dead-letter.
 func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
+	var err error
 	start := time.Now()
 	r.inFlight.Inc()
 	defer r.inFlight.Dec()
@@ -301,6 +307,11 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 	sc := r.scrubber(ctx, m)
 	defer holdSecrets(sc)()
 	ctx = WithScrubber(ctx, sc)
+	// The span of this message: child of the one that published it, parent
+	// of what the handler does and of what it publishes.
+	ctx, span := r.startSpan(ctx, m)
+	var outcome string
+	defer func() { endSpan(span, outcome, err, sc) }()
 
 	stopBeat := r.heartbeat(jm)
 	outs, err := r.call(ctx, m)
@@ -320,17 +331,23 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 			// lost ack republishes duplicates the streams drop.
 			log().Warn("ack failed; message will be redelivered", "error", aerr)
 		}
+		outcome = OutcomeAck
 		r.outcomes[OutcomeAck].Inc()
 	case IsPermanent(err) || m.NumDelivered >= uint64(r.cfg.maxDeliver):
-		outcome := OutcomeRejected
+		outcome = OutcomeRejected
 		if !IsPermanent(err) {
 			outcome = OutcomeDeadLetter
 			err = fmt.Errorf("gave up after %d deliveries: %w", m.NumDelivered, err)
 		}
 		if perr := r.publish(ctx, r.rejectOuts(m, err, sc)); perr != nil {
 			// Could not record the failure: keep the message for another try.
-			log().Error("publishing the rejection failed; retrying later", "error", perr, "reason", err)
+			if r.refusedByDLQ(perr) {
+				log().Error(dlqFullMessage, "stream", r.stage.Stream, "error", perr, "reason", err)
+			} else {
+				log().Error("publishing the rejection failed; retrying later", "error", perr, "reason", err)
+			}
 			_ = jm.NakWithDelay(r.delay(m.NumDelivered))
+			outcome = OutcomeRetry
 			r.outcomes[OutcomeRetry].Inc()
 			return
 		}
@@ -345,6 +362,7 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 		if nerr := jm.NakWithDelay(d); nerr != nil {
 			log().Warn("nak failed; message will be redelivered after ack wait", "error", nerr)
 		}
+		outcome = OutcomeRetry
 		r.outcomes[OutcomeRetry].Inc()
 	}
 }
@@ -433,6 +451,7 @@ func (r *runner) publish(ctx context.Context, outs []Out) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.publishWait)
 	defer cancel()
+	outs = traceOuts(ctx, outs)
 	futures := make([]jetstream.PubAckFuture, 0, len(outs))
 	for _, o := range outs {
 		msg := &nats.Msg{Subject: o.Subject, Data: o.Data, Header: o.Header}
@@ -442,7 +461,7 @@ func (r *runner) publish(ctx context.Context, outs []Out) error {
 		}
 		f, err := r.js.PublishMsgAsync(msg, popts...)
 		if err != nil {
-			return fmt.Errorf("publish to %s: %w", o.Subject, err)
+			return &publishError{subject: o.Subject, err: err}
 		}
 		futures = append(futures, f)
 	}
@@ -450,7 +469,7 @@ func (r *runner) publish(ctx context.Context, outs []Out) error {
 		select {
 		case <-f.Ok():
 		case err := <-f.Err():
-			return fmt.Errorf("publish to %s: %w", outs[i].Subject, err)
+			return &publishError{subject: outs[i].Subject, err: err}
 		case <-ctx.Done():
 			return fmt.Errorf("publish to %s: no acknowledgement: %w", outs[i].Subject, ctx.Err())
 		}
@@ -473,6 +492,7 @@ func (r *runner) reportLag(ctx context.Context) {
 				r.metrics.StreamUsage.WithLabelValues(r.stage.Stream, limit).Set(used)
 			}
 		}
+		r.reportDLQ(ctx)
 		select {
 		case <-t.C:
 		case <-ctx.Done():

@@ -27,6 +27,11 @@ type StreamLimits struct {
 	MaxBytes int64
 	// Replicas is the number of copies in a cluster (1 on a single server).
 	Replicas int
+	// MaxPerSubject caps the messages kept per subject; 0 is no cap. On
+	// DLQ, whose subjects are the stages (dlq.<stage>), it is each stage's
+	// reserved share: a stage at its cap has its new entries refused,
+	// never another stage's entries evicted.
+	MaxPerSubject int64
 }
 
 // Topology is the set of streams Toolyard runs on.
@@ -40,6 +45,13 @@ type Topology struct {
 	Storage jetstream.StorageType
 }
 
+// DefaultDLQPerStage is how many dead letters one stage may hold: with
+// the eight stages at it, entries of up to 16 KiB (a dead letter is the
+// input it gave up on plus a few headers; most are under 2 KiB) still fit
+// DLQ's 1 GiB, so a flood at one stage (junk at parse) leaves every other
+// stage its room.
+const DefaultDLQPerStage = 8192
+
 // DefaultTopology is sized for one machine: a day of agent traffic and
 // results, a month of audit and dead letters.
 func DefaultTopology() Topology {
@@ -49,7 +61,7 @@ func DefaultTopology() Topology {
 		Pipe:            StreamLimits{MaxAge: 24 * time.Hour, MaxBytes: 1 * gib, Replicas: 1},
 		Result:          StreamLimits{MaxAge: 24 * time.Hour, MaxBytes: 1 * gib, Replicas: 1},
 		Audit:           StreamLimits{MaxAge: 30 * 24 * time.Hour, MaxBytes: 10 * gib, Replicas: 1},
-		DLQ:             StreamLimits{MaxAge: 30 * 24 * time.Hour, MaxBytes: 1 * gib, Replicas: 1},
+		DLQ:             StreamLimits{MaxAge: 30 * 24 * time.Hour, MaxBytes: 1 * gib, Replicas: 1, MaxPerSubject: DefaultDLQPerStage},
 		DuplicateWindow: 10 * time.Minute,
 		Storage:         jetstream.FileStorage,
 	}
@@ -87,12 +99,22 @@ func (t Topology) Streams() []jetstream.StreamConfig {
 	// yet parsed; outputs still leave it by age.
 	agent := mk(StreamAgent, "Agent outputs and token streams", []string{"agent.>"}, t.Agent, jetstream.LimitsPolicy)
 	agent.Discard = jetstream.DiscardNew
+	// A dead letter is never evicted by a newer one: junk flooding one
+	// stage's subject fills that stage's share and is refused past it (the
+	// stage keeps the message and counts toolyard_dlq_refused_total),
+	// while the entries of every stage stay until they age out or are
+	// replayed or purged.
+	dlq := mk(StreamDLQ, "Inputs a stage gave up on, with the reason", []string{DLQPrefix + ">"}, t.DLQ, jetstream.LimitsPolicy)
+	dlq.Discard = jetstream.DiscardNew
+	if t.DLQ.MaxPerSubject > 0 {
+		dlq.MaxMsgsPerSubject, dlq.DiscardNewPerSubject = t.DLQ.MaxPerSubject, true
+	}
 	return []jetstream.StreamConfig{
 		agent,
 		pipe,
 		mk(StreamResult, "Results read back by agents", []string{"result.>"}, t.Result, jetstream.LimitsPolicy),
 		mk(StreamAudit, "One record per pipeline decision", []string{"audit.>"}, t.Audit, jetstream.LimitsPolicy),
-		mk(StreamDLQ, "Inputs a stage gave up on, with the reason", []string{DLQPrefix + ">"}, t.DLQ, jetstream.LimitsPolicy),
+		dlq,
 	}
 }
 

@@ -40,6 +40,8 @@ func (t Topology) Differences(ctx context.Context, js jetstream.JetStream) ([]st
 			{"storage", have.Storage, want.Storage},
 			{"duplicate_window", have.Duplicates, want.Duplicates},
 			{"discard", have.Discard, want.Discard},
+			{"max_msgs_per_subject", noCap(have.MaxMsgsPerSubject), noCap(want.MaxMsgsPerSubject)},
+			{"discard_new_per_subject", have.DiscardNewPerSubject, want.DiscardNewPerSubject},
 		} {
 			if !reflect.DeepEqual(c.server, c.us) {
 				out = append(out, fmt.Sprintf("%s %s: %v on the server, %v here", want.Name, c.setting, c.server, c.us))
@@ -48,3 +50,6 @@ func (t Topology) Differences(ctx context.Context, js jetstream.JetStream) ([]st
 	}
 	return out, nil
 }
+
+// noCap reads the server's -1 and an unset 0 alike: no cap.
+func noCap(n int64) int64 { return max(n, 0) }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/pipeline/pipelinetest"
@@ -88,4 +89,35 @@ func TestStatusShowsStreamUsage(t *testing.T) {
 		return
 	}
 	t.Fatal("no PIPE stream in the status")
+}
+
+// A running stage reports its dead letters and how full its DLQ share is.
+func TestRunnerReportsDLQShare(t *testing.T) {
+	env := pipelinetest.Start(t)
+	ctx := context.Background()
+	topo := pipeline.DefaultTopology()
+	topo.DLQ.MaxPerSubject = 8
+	if err := topo.Apply(ctx, env.JS); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		publish(t, env, pipeline.DLQSubject("test"), "a dead letter", "d-"+string(rune('a'+i)))
+	}
+	publish(t, env, pipeline.DLQSubject("other"), "another stage's", "o-1")
+	reg := prometheus.NewRegistry()
+	m := pipeline.NewMetrics(reg)
+	runStage(t, env, forward, pipeline.WithMetrics(m))
+	deadline := time.Now().Add(3 * time.Second)
+	for testutil.ToFloat64(m.DLQEntries.WithLabelValues("test")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := testutil.ToFloat64(m.DLQEntries.WithLabelValues("test")); got != 6 {
+		t.Errorf("toolyard_dlq_entries{stage=test} = %g, want 6", got)
+	}
+	if got := testutil.ToFloat64(m.DLQShareUsage.WithLabelValues("test")); got != 0.75 {
+		t.Errorf("toolyard_dlq_share_usage_ratio{stage=test} = %g, want 0.75", got)
+	}
+	if got := testutil.ToFloat64(m.StreamUsage.WithLabelValues(pipeline.StreamDLQ, pipeline.LimitBytes)); got <= 0 {
+		t.Errorf("toolyard_stream_usage_ratio{stream=DLQ,limit=bytes} = %g, want > 0", got)
+	}
 }

@@ -24,4 +24,7 @@ type AuditRecord struct {
 	Candidates []string `json:"candidates,omitempty"`
 	DurationMS float64  `json:"duration_ms,omitempty"`
 	Error      string   `json:"error,omitempty"`
+	// TraceID is the trace of the agent output the decision was about,
+	// when traced (see Result.TraceID).
+	TraceID string `json:"trace_id,omitempty"`
 }

@@ -52,6 +52,10 @@ type Result struct {
 	// IntentIDs lists the intents of an accepted output, in run order.
 	IntentIDs []string `json:"intent_ids,omitempty"`
 	Error     *Error   `json:"error,omitempty"`
+	// TraceID is the OpenTelemetry trace (32 hex digits) of the agent
+	// output this result answers, when it was traced: the W3C trace
+	// context came with the output, or the workers export traces.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // Unmapped is a value an intent states (a name, a number, a quoted string,

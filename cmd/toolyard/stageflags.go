@@ -52,6 +52,7 @@ type stageFlags struct {
 	limits       limitFlags
 	prefetch     bool
 	prefetchWait time.Duration
+	trace        traceFlags
 	// discovery says how discovery runs, once discoveryOptions has set it
 	// up: what start-up banners print.
 	discovery string
@@ -80,6 +81,7 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	f.limits.register(fl)
 	fl.BoolVar(&f.prefetch, "prefetch", true, "run the predict stage on agent.stream.<session> and let discover answer from its prefetched searches when they are of the intent's exact words (workers/predict)")
 	fl.DurationVar(&f.prefetchWait, "prefetch-wait", 2*time.Second, "how long discover waits for a matching prefetched search still running before searching afresh")
+	f.trace.register(fl)
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
@@ -240,6 +242,11 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 
 // runStages runs the named stages until ctx ends.
 func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set *stages.Set, names []string, metrics *pipeline.Metrics, log *slog.Logger) error {
+	tp, stopTraces, err := f.trace.provider(ctx, names, log)
+	if err != nil {
+		return err
+	}
+	defer stopTraces()
 	g, gctx := errgroup.WithContext(ctx)
 	for _, name := range names {
 		if name == predict.StageName {
@@ -254,7 +261,7 @@ func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set 
 			err := pipeline.Run(gctx, js, st,
 				pipeline.WithConcurrency(f.concurrency), pipeline.WithAckWait(f.ackWait),
 				pipeline.WithMaxDeliver(f.maxDeliver), pipeline.WithMetrics(metrics),
-				pipeline.WithLogger(log))
+				pipeline.WithLogger(log), pipeline.WithTracerProvider(tp))
 			if err != nil {
 				return fmt.Errorf("stage %s: %w", name, err)
 			}

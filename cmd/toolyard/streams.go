@@ -86,7 +86,7 @@ the streams differ from their configuration; 'streams apply' is the explicit upd
 	apply.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask")
 	for _, c := range []*cobra.Command{diff, apply} {
 		c.Flags().IntVar(&replicas, "replicas", 1, "stream replicas (3 on a cluster keeps data through the loss of a server)")
-		c.Flags().StringArrayVar(&retention, "retention", nil, "stream limits STREAM=MAXAGE[:MAXBYTES], repeatable, as for up")
+		c.Flags().StringArrayVar(&retention, "retention", nil, "stream limits STREAM=MAXAGE[:MAXBYTES] (DLQ: MAXAGE[:MAXBYTES[:PERSTAGE]]), repeatable, as for up")
 	}
 	cmd.AddCommand(diff, apply)
 	return cmd

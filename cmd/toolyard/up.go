@@ -52,6 +52,9 @@ With --external, no server is embedded: the stages run against --nats.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			log := slog.Default()
+			if err := sf.trace.check(); err != nil {
+				return err
+			}
 			topo := pipeline.DefaultTopology().WithReplicas(replicas)
 			for _, r := range retention {
 				if err := topo.ParseLimits(r); err != nil {
@@ -173,7 +176,7 @@ Stop with Ctrl-C.
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:4222", "address the embedded NATS server listens on")
 	cmd.Flags().BoolVar(&syncAlways, "sync-always", false, "fsync every write (survives power loss, slower); by default writes are flushed before they are acknowledged and fsynced periodically")
 	cmd.Flags().IntVar(&replicas, "replicas", 1, "stream replicas (with --external on a cluster: 3 keeps data through the loss of a server)")
-	cmd.Flags().StringArrayVar(&retention, "retention", nil, "stream limits STREAM=MAXAGE[:MAXBYTES], repeatable (defaults: AGENT, PIPE, RESULT 24h:1GiB; AUDIT 720h:10GiB; DLQ 720h:1GiB)")
+	cmd.Flags().StringArrayVar(&retention, "retention", nil, "stream limits STREAM=MAXAGE[:MAXBYTES], and for DLQ MAXAGE[:MAXBYTES[:PERSTAGE]] (dead letters each stage may hold), repeatable (defaults: AGENT, PIPE, RESULT 24h:1GiB; AUDIT 720h:10GiB; DLQ 720h:1GiB:8192)")
 	cmd.Flags().BoolVar(&external, "external", false, "use the NATS server at --nats instead of embedding one")
 	srvTLS.register(cmd)
 	return cmd

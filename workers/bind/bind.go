@@ -86,7 +86,8 @@ func Result(r schemas.Result) pipeline.Out {
 		id = r.MessageID + ":" + r.Status
 	}
 	data, _ := json.Marshal(r) // a Result holds only JSON-safe values
-	return pipeline.Out{Subject: schemas.ResultSubject(r.SessionID), Data: data, ID: MsgID(r.SessionID, id)}
+	// The runner writes the trace id of the message being handled.
+	return pipeline.Out{Subject: schemas.ResultSubject(r.SessionID), Data: data, ID: MsgID(r.SessionID, id), StampTraceID: r.TraceID == ""}
 }
 
 // Audit encodes one audit record of a stage decision.
@@ -111,7 +112,7 @@ func Audit(a schemas.AuditRecord) pipeline.Out {
 	if key == "" {
 		key = a.MessageID
 	}
-	return pipeline.Out{Subject: schemas.AuditSubject(a.Stage, a.SessionID), Data: data, ID: MsgID(a.SessionID, key+":"+a.Stage+":audit")}
+	return pipeline.Out{Subject: schemas.AuditSubject(a.Stage, a.SessionID), Data: data, ID: MsgID(a.SessionID, key+":"+a.Stage+":audit"), StampTraceID: a.TraceID == ""}
 }
 
 // IntentAudit starts the audit record of a stage's decision about an intent.

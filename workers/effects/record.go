@@ -77,13 +77,16 @@ type StoredOut struct {
 	ID      string          `json:"id,omitempty"`
 	Data    json.RawMessage `json:"data"`
 	Header  nats.Header     `json:"header,omitempty"`
+	// StampTraceID is kept so that a stored answer published again names
+	// the trace of the delivery that publishes it (pipeline.Out).
+	StampTraceID bool `json:"stamp_trace_id,omitempty"`
 }
 
 // Outs are the stored messages as pipeline outputs.
 func (r Record) Outs() []pipeline.Out {
 	outs := make([]pipeline.Out, len(r.Outputs))
 	for i, o := range r.Outputs {
-		outs[i] = pipeline.Out{Subject: o.Subject, ID: o.ID, Data: []byte(o.Data), Header: o.Header}
+		outs[i] = pipeline.Out{Subject: o.Subject, ID: o.ID, Data: []byte(o.Data), Header: o.Header, StampTraceID: o.StampTraceID}
 	}
 	return outs
 }
@@ -99,7 +102,7 @@ func storeOuts(outs []pipeline.Out) ([]StoredOut, error) {
 		if !json.Valid(o.Data) {
 			return nil, fmt.Errorf("output %d to %s is not JSON; only JSON messages can be stored", i, o.Subject)
 		}
-		s[i] = StoredOut{Subject: o.Subject, ID: o.ID, Data: json.RawMessage(o.Data), Header: o.Header}
+		s[i] = StoredOut{Subject: o.Subject, ID: o.ID, Data: json.RawMessage(o.Data), Header: o.Header, StampTraceID: o.StampTraceID}
 	}
 	return s, nil
 }

@@ -56,6 +56,7 @@ func (e *Executor) Execute(ctx context.Context, call schemas.ToolCall) (schemas.
 		return schemas.ToolOutput{}, transient(err)
 	}
 	start := time.Now()
+	ctx, span := startCallSpan(ctx, call)
 	ctx = withCallKey(ctx, call)
 	out, err := e.withRetries(ctx, call, func(ctx context.Context) (schemas.ToolOutput, error) { return e.dispatch(ctx, call) })
 	if out.DurationMS == 0 {
@@ -65,6 +66,7 @@ func (e *Executor) Execute(ctx context.Context, call schemas.ToolCall) (schemas.
 		e.cfg.log.Debug("call failed", "meta_tool", call.MetaTool, "tool", call.ToolID, "intent_id", call.IntentID,
 			"transient", IsTransient(err), "err", err)
 	}
+	endCallSpan(ctx, span, out, err)
 	return out, err
 }
 
