@@ -14,8 +14,10 @@ import (
 	"github.com/toolyard/toolyard/workers/bind"
 )
 
-// k8sObject holds the fields of a manifest this test checks; the rest is
-// left to the cluster (kubeconform with pinned schemas is not wired in yet).
+// k8sObject holds the fields of a manifest that tie it to Toolyard (stages,
+// streams, consumers). Whether each document is a valid Kubernetes object at
+// all (known kind, no unknown or misspelled field, right types, KEDA's CRD
+// schema) is TestK8sManifestsValidate's job (k8s_validate_test.go).
 type k8sObject struct {
 	APIVersion string `yaml:"apiVersion"`
 	Kind       string `yaml:"kind"`
