@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -108,7 +107,7 @@ precision.`,
 	}
 	fl := c.Flags()
 	fl.StringArrayVar(&collections, "collection", nil, "a collection NAME=TOOLS.jsonl:QUERIES.jsonl (repeatable; default: the sample set and the --bench sets)")
-	fl.StringVar(&bench, "bench", filepath.Join("..", "shared", "bench"), "benchmark directory for the default collections (metatool/, sealtools/)")
+	fl.StringVar(&bench, "bench", benchDefault(), "benchmark directory for the default collections: metatool/, sealtools/ (env TOOLYARD_BENCH)")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
 	fl.StringVar(&rowsIn, "rows", "", "read the ranked rows from this file (written by --save-rows) instead of ranking")
 	fl.StringVar(&rowsOut, "save-rows", "", "write the ranked rows here (JSON lines)")
