@@ -4,7 +4,6 @@ import (
 	"context"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,24 +24,7 @@ func runStagesWithLimits(t *testing.T, env *pipelinetest.Env, registryFile strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := stages.New(stages.Config{Tools: tools, Limits: &limits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for _, name := range bind.Stages {
-		st, err := set.Stage(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wg.Go(func() {
-			if err := pipeline.Run(ctx, env.JS, st, pipeline.WithFetchWait(time.Second), pipeline.WithAckWait(5*time.Second)); err != nil {
-				t.Errorf("stage %s: %v", name, err)
-			}
-		})
-	}
-	t.Cleanup(func() { cancel(); wg.Wait() })
+	runStagesWith(t, env, stages.Config{Tools: tools, Limits: &limits}, bind.Stages)
 }
 
 // Bad input gets a clear error result on its session, is kept in the DLQ,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -50,7 +49,7 @@ func TestDLQJunkCannotEvictOtherStages(t *testing.T) {
 	}
 
 	metrics := pipeline.NewMetrics(prometheus.NewRegistry())
-	runStagesWith(t, env, []string{bind.StageParse, bind.StageExecute},
+	runStagesWith(t, env, stages.Config{}, []string{bind.StageParse, bind.StageExecute},
 		pipeline.WithMetrics(metrics), pipeline.WithMaxDeliver(2), pipeline.WithRetryBackoff(10*time.Millisecond, 50*time.Millisecond))
 
 	badCall := func(session string) {
@@ -117,33 +116,6 @@ func TestDLQJunkCannotEvictOtherStages(t *testing.T) {
 	if len(got) != 1 || !strings.HasPrefix(string(got[0].Data()), "junk") {
 		t.Errorf("after the purge, parse dead letters: %d, want a junk output", len(got))
 	}
-}
-
-// runStagesWith runs the named stages in this process, with these
-// runner options, until the test ends.
-func runStagesWith(t *testing.T, env *pipelinetest.Env, names []string, opts ...pipeline.RunOption) {
-	t.Helper()
-	set, err := stages.New(stages.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for _, name := range names {
-		st, err := set.Stage(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			all := append([]pipeline.RunOption{pipeline.WithFetchWait(time.Second), pipeline.WithAckWait(5 * time.Second)}, opts...)
-			if err := pipeline.Run(ctx, env.JS, st, all...); err != nil {
-				t.Errorf("stage %s: %v", name, err)
-			}
-		}()
-	}
-	t.Cleanup(func() { cancel(); wg.Wait() })
 }
 
 func streamInfo(t *testing.T, env *pipelinetest.Env, name string) *jetstream.StreamInfo {

@@ -117,12 +117,19 @@ func runStagesInProcess(t *testing.T, env *pipelinetest.Env, registryFile string
 			t.Fatal(err)
 		}
 	}
-	set, err := stages.New(stages.Config{Tools: tools})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(names) == 0 {
 		names = bind.Stages
+	}
+	runStagesWith(t, env, stages.Config{Tools: tools}, names)
+}
+
+// runStagesWith runs the named stages of cfg in this process, with these
+// runner options on top of short fetch and ack waits, until the test ends.
+func runStagesWith(t *testing.T, env *pipelinetest.Env, cfg stages.Config, names []string, opts ...pipeline.RunOption) {
+	t.Helper()
+	set, err := stages.New(cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -134,7 +141,8 @@ func runStagesInProcess(t *testing.T, env *pipelinetest.Env, registryFile string
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := pipeline.Run(ctx, env.JS, st, pipeline.WithFetchWait(time.Second), pipeline.WithAckWait(5*time.Second)); err != nil {
+			all := append([]pipeline.RunOption{pipeline.WithFetchWait(time.Second), pipeline.WithAckWait(5 * time.Second)}, opts...)
+			if err := pipeline.Run(ctx, env.JS, st, all...); err != nil {
 				t.Errorf("stage %s: %v", name, err)
 			}
 		}()
