@@ -15,6 +15,7 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/eval"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/discover/vecindex"
 )
 
 // Variant is one way to embed: options of the local embedder and the text
@@ -102,7 +103,7 @@ func Retrieval(ctx context.Context, e embed.Embedder, tools []schemas.Manifest, 
 	sims := make([]float32, len(tv))
 	for qi, q := range qs {
 		for i, v := range tv {
-			sims[i], order[i] = dot(qv[qi], v), i
+			sims[i], order[i] = vecindex.Dot(qv[qi], v), i
 		}
 		slices.SortStableFunc(order, func(a, b int) int {
 			switch {
@@ -134,12 +135,4 @@ func recall(tools []schemas.Manifest, top []int, gold []string) float64 {
 		}
 	}
 	return float64(found) / float64(len(gold))
-}
-
-func dot(a, b []float32) float32 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
 }
