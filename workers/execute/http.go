@@ -136,6 +136,7 @@ func (e *Executor) runHTTP(ctx context.Context, m schemas.Manifest, call schemas
 	if k := IdempotencyKey(ctx, call); hr.Header.Get(IdempotencyHeader) == "" && k != "" {
 		hr.Header.Set(IdempotencyHeader, k)
 	}
+	injectTraceHTTP(ctx, hr.Header)
 	start := time.Now()
 	resp, err := sharedHTTPClient().Do(hr)
 	if err != nil {

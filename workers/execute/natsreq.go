@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
 
+	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 )
 
@@ -51,6 +52,8 @@ func (e *Executor) runNATS(ctx context.Context, m schemas.Manifest, call schemas
 	if k := IdempotencyKey(ctx, call); k != "" {
 		msg.Header.Set(IdempotencyHeader, k)
 	}
+	// The tool joins the call's trace (W3C trace context in the headers).
+	msg.Header = pipeline.InjectTrace(ctx, msg.Header)
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()

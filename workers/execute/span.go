@@ -2,9 +2,11 @@ package execute
 
 import (
 	"context"
+	"net/http"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/toolyard/toolyard/pipeline"
@@ -55,4 +57,14 @@ func endCallSpan(ctx context.Context, span trace.Span, out schemas.ToolOutput, e
 		}
 	}
 	span.End()
+}
+
+// injectTraceHTTP adds the call's span context to an http tool's request
+// headers (W3C traceparent), so a traced service joins the call's trace,
+// unless the manifest set a traceparent of its own.
+func injectTraceHTTP(ctx context.Context, h http.Header) {
+	if h == nil || h.Get("Traceparent") != "" || !trace.SpanContextFromContext(ctx).IsValid() {
+		return
+	}
+	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(h))
 }
