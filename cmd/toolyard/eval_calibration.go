@@ -211,9 +211,8 @@ func calibrationRows(cmd *cobra.Command, specs []string, bench, encoder, rowsIn 
 	}
 	var rows []calibrate.Row
 	for _, c := range cols {
-		rs, err := calibrate.Rows(cmd.Context(), c, newEngine, func(done, total int) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "  %s: %d/%d\n", c.Name, done, total)
-		})
+		fmt.Fprintf(cmd.ErrOrStderr(), "ranking collection %s\n", c.Name)
+		rs, err := calibrate.Rows(cmd.Context(), c, newEngine)
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/training/calibrate"
 	"github.com/toolyard/toolyard/training/fit"
 	"github.com/toolyard/toolyard/workers/discover"
 )
@@ -117,7 +118,7 @@ changing the engine).`,
 	fl.StringVar(&bench, "bench", benchDefault(), "benchmarks folder with metatool/ and sealtools/ (env TOOLYARD_BENCH)")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage+" (use-lite regenerates DefaultEncoderCalibration)")
 	fl.StringVar(&format, "format", "go", "output: go (the return statement of the Default…Calibration function) or json")
-	fl.StringVar(&rowsFile, "rows", "", "keep the collected rows in this JSON file: read it when it exists, write it when not")
+	fl.StringVar(&rowsFile, "rows", "", "keep the collected rows in this JSON-lines file (the format of eval calibration --save-rows): read it when it exists, write it when not")
 	fl.StringVar(&version, "version", "", "version name of the model (default: the shipped model's)")
 	fl.StringSliceVar(&right, "right", nil, "features of P(right | needs a tool) (default: the shipped model's)")
 	fl.StringSliceVar(&need, "need", nil, "features of P(needs a tool) (default: the shipped model's)")
@@ -155,10 +156,11 @@ func encoderArg(encoder string) string {
 func benchRows(cmd *cobra.Command, bench, encoder, rowsFile string) ([]fit.Row, error) {
 	stderr := cmd.ErrOrStderr()
 	if rowsFile != "" {
-		b, err := os.ReadFile(rowsFile)
+		f, err := os.Open(rowsFile)
 		if err == nil {
-			var rows []fit.Row
-			if err := json.Unmarshal(b, &rows); err != nil {
+			defer f.Close()
+			rows, err := calibrate.ReadRows(f)
+			if err != nil {
 				return nil, fmt.Errorf("--rows %s: %w", rowsFile, err)
 			}
 			fmt.Fprintf(stderr, "%d rows from %s\n", len(rows), rowsFile)
@@ -178,11 +180,7 @@ func benchRows(cmd *cobra.Command, bench, encoder, rowsFile string) ([]fit.Row, 
 		return nil, err
 	}
 	if rowsFile != "" {
-		b, err := json.Marshal(rows)
-		if err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(rowsFile, b, 0o600); err != nil {
+		if err := writeFileWith(rowsFile, func(w io.Writer) error { return calibrate.WriteRows(w, rows) }); err != nil {
 			return nil, fmt.Errorf("--rows: %w", err)
 		}
 	}

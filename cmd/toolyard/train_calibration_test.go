@@ -2,13 +2,13 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
+	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolyard/toolyard/training/calibrate"
 	"github.com/toolyard/toolyard/training/fit"
 	"github.com/toolyard/toolyard/workers/discover"
 )
@@ -31,12 +31,8 @@ func writeRows(t *testing.T) string {
 		row.Right = row.Need && r.Float64() < x[discover.FeatureMargin]
 		rows = append(rows, row)
 	}
-	b, err := json.Marshal(rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "rows.json")
-	if err := os.WriteFile(p, b, 0o600); err != nil {
+	p := filepath.Join(t.TempDir(), "rows.jsonl")
+	if err := writeFileWith(p, func(w io.Writer) error { return calibrate.WriteRows(w, rows) }); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -43,7 +43,7 @@ func defaultRows(t *testing.T) []Row {
 			return discover.New(tools, discover.WithMode(discover.ModeHybrid), discover.WithEmbedder(emb))
 		}
 		for _, c := range cols {
-			rs, err := Rows(context.Background(), c, newEngine, nil)
+			rs, err := Rows(context.Background(), c, newEngine)
 			if err != nil {
 				rowsErr = err
 				return

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/eval"
+	"github.com/toolyard/toolyard/training/fit"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/registry"
 )
@@ -29,21 +30,15 @@ func ParseCollection(s string) (Collection, error) {
 	return Collection{Name: name, Tools: tools, Queries: queries}, nil
 }
 
-// Row is one request's top candidate: the evidence routing acts on.
-type Row struct {
-	Collection string
-	QueryID    string
-	// Signals are the top candidate's signals, by name (discover.FeatureNames).
-	Signals map[string]float64
-	// NeedsTool is whether some tool of the registry is right; Right whether
-	// the top candidate is one.
-	NeedsTool, Right bool
-}
+// Row is one request's top candidate (fit.Row: its signals by name,
+// whether some tool is right, whether the top one is); its Set names the
+// collection it comes from.
+type Row = fit.Row
 
 // Rows ranks every query of c with an engine built by newEngine over c's
-// registry and returns the top candidate's row for each. Queries the engine
-// returns nothing for are rows with every signal 0 (nothing to activate).
-func Rows(ctx context.Context, c Collection, newEngine func([]schemas.Manifest) (*discover.Engine, error), progress func(done, total int)) ([]Row, error) {
+// registry, on every core, and returns the top candidate's row for each.
+// A request with no gold tool needs none, whatever its label says.
+func Rows(ctx context.Context, c Collection, newEngine func([]schemas.Manifest) (*discover.Engine, error)) ([]Row, error) {
 	tools, err := registry.LoadFile(c.Tools)
 	if err != nil {
 		return nil, fmt.Errorf("collection %s: %w", c.Name, err)
@@ -52,32 +47,19 @@ func Rows(ctx context.Context, c Collection, newEngine func([]schemas.Manifest) 
 	if err != nil {
 		return nil, fmt.Errorf("collection %s: %w", c.Name, err)
 	}
+	for i := range qs {
+		if len(qs[i].GoldToolIDs) == 0 {
+			no := false
+			qs[i].NeedsTool = &no
+		}
+	}
 	e, err := newEngine(tools)
 	if err != nil {
 		return nil, fmt.Errorf("collection %s: %w", c.Name, err)
 	}
 	defer e.Close()
-	rows := make([]Row, 0, len(qs))
-	for i, q := range qs {
-		cs, err := e.Explain(ctx, q.Query, 10)
-		if err != nil {
-			return nil, fmt.Errorf("collection %s: query %s: %w", c.Name, q.ID, err)
-		}
-		if cs == nil && len(tools) > 0 {
-			return nil, fmt.Errorf("collection %s: discovery has no vectors (keyword-only); calibration needs the hybrid engine ('make embeddings')", c.Name)
-		}
-		needs := len(q.GoldToolIDs) > 0 && (q.NeedsTool == nil || *q.NeedsTool)
-		r := Row{Collection: c.Name, QueryID: q.ID, NeedsTool: needs, Signals: map[string]float64{}}
-		if len(cs) > 0 {
-			r.Signals = cs[0].Signals
-			for _, g := range q.GoldToolIDs {
-				r.Right = r.Right || (needs && g == cs[0].ToolID)
-			}
-		}
-		rows = append(rows, r)
-		if progress != nil && ((i+1)%500 == 0 || i+1 == len(qs)) {
-			progress(i+1, len(qs))
-		}
+	if e.Mode() == discover.ModeKeyword {
+		return nil, fmt.Errorf("collection %s: discovery has no vectors (keyword-only); calibration needs the hybrid engine ('make embeddings')", c.Name)
 	}
-	return rows, nil
+	return fit.Collect(ctx, e, c.Name, qs)
 }

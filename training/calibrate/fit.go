@@ -40,12 +40,12 @@ func Fit(rows []Row, s Spec) (discover.Calibration, error) {
 	var nx [][]float64
 	var ny []bool
 	var nw []float64
-	needW, rightW := balance(rows, s.Pooling, func(Row) bool { return true }), balance(rows, s.Pooling, func(r Row) bool { return r.NeedsTool })
+	needW, rightW := balance(rows, s.Pooling, func(Row) bool { return true }), balance(rows, s.Pooling, func(r Row) bool { return r.Need })
 	for i, r := range rows {
 		nx = append(nx, values(r, s.Need))
-		ny = append(ny, r.NeedsTool)
+		ny = append(ny, r.Need)
 		nw = append(nw, needW[i])
-		if r.NeedsTool {
+		if r.Need {
 			rx = append(rx, values(r, s.Right))
 			ry = append(ry, r.Right)
 			rw = append(rw, rightW[i])
@@ -54,13 +54,13 @@ func Fit(rows []Row, s Spec) (discover.Calibration, error) {
 	if len(rx) == 0 {
 		return discover.Calibration{}, errors.New("calibrate: no row needs a tool: nothing to fit P(right) on")
 	}
-	c, err := discover.FitCalibrationWeighted(s.Right, rx, ry, rw, s.L2)
+	c, err := discover.FitCalibration(s.Right, rx, ry, rw, s.L2)
 	if err != nil {
 		return discover.Calibration{}, fmt.Errorf("calibrate: right factor: %w", err)
 	}
 	c.Version = s.Version
 	if len(s.Need) > 0 && hasBoth(ny) {
-		n, err := discover.FitCalibrationWeighted(s.Need, nx, ny, nw, s.L2)
+		n, err := discover.FitCalibration(s.Need, nx, ny, nw, s.L2)
 		if err != nil {
 			return discover.Calibration{}, fmt.Errorf("calibrate: need factor: %w", err)
 		}
@@ -78,7 +78,7 @@ func balance(rows []Row, pooling float64, keep func(Row) bool) []float64 {
 	total := 0
 	for _, r := range rows {
 		if keep(r) {
-			count[r.Collection]++
+			count[r.Set]++
 			total++
 		}
 	}
@@ -91,7 +91,7 @@ func balance(rows []Row, pooling float64, keep func(Row) bool) []float64 {
 	w := make([]float64, len(rows))
 	for i, r := range rows {
 		if keep(r) {
-			w[i] = float64(total) * share[r.Collection] / sum / float64(count[r.Collection])
+			w[i] = float64(total) * share[r.Set] / sum / float64(count[r.Set])
 		}
 	}
 	return w
@@ -100,7 +100,7 @@ func balance(rows []Row, pooling float64, keep func(Row) bool) []float64 {
 func values(r Row, features []string) []float64 {
 	x := make([]float64, len(features))
 	for i, f := range features {
-		x[i] = discover.TermValue(f, r.Signals)
+		x[i] = discover.TermValue(f, r.X)
 		if math.IsNaN(x[i]) {
 			x[i] = 0
 		}

@@ -27,7 +27,7 @@ func TestParseCollection(t *testing.T) {
 }
 
 func TestBalanceWeighsCollectionsAlike(t *testing.T) {
-	rows := []Row{{Collection: "big"}, {Collection: "big"}, {Collection: "big"}, {Collection: "small"}}
+	rows := []Row{{Set: "big"}, {Set: "big"}, {Set: "big"}, {Set: "small"}}
 	all := func(Row) bool { return true }
 	tests := []struct {
 		pooling          float64
@@ -51,13 +51,13 @@ func TestBalanceWeighsCollectionsAlike(t *testing.T) {
 func rowsOf(name string, right, wrong, noTool int) []Row {
 	var rs []Row
 	for range right {
-		rs = append(rs, Row{Collection: name, NeedsTool: true, Right: true, Signals: map[string]float64{"margin": 2, "known": 1}})
+		rs = append(rs, Row{Set: name, Need: true, Right: true, X: map[string]float64{"margin": 2, "known": 1}})
 	}
 	for range wrong {
-		rs = append(rs, Row{Collection: name, NeedsTool: true, Signals: map[string]float64{"margin": 0.2, "known": 1}})
+		rs = append(rs, Row{Set: name, Need: true, X: map[string]float64{"margin": 0.2, "known": 1}})
 	}
 	for range noTool {
-		rs = append(rs, Row{Collection: name, Signals: map[string]float64{"margin": 0.2, "known": 0}})
+		rs = append(rs, Row{Set: name, X: map[string]float64{"margin": 0.2, "known": 0}})
 	}
 	return rs
 }
@@ -98,8 +98,8 @@ func TestFitAndLeaveOneOut(t *testing.T) {
 
 func TestCoverageAt(t *testing.T) {
 	rows := []Row{
-		{NeedsTool: true, Right: true}, {NeedsTool: true, Right: true}, {NeedsTool: true, Right: false},
-		{NeedsTool: true, Right: true}, {NeedsTool: false},
+		{Need: true, Right: true}, {Need: true, Right: true}, {Need: true, Right: false},
+		{Need: true, Right: true}, {Need: false},
 	}
 	conf := []float64{0.99, 0.95, 0.9, 0.8, 0.7}
 	// Top 2: 2/2 right, coverage 2/4; top 3: 2/3; top 4: 3/4; all: 3/5.

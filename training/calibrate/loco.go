@@ -18,8 +18,8 @@ type Fold struct {
 func LeaveOneOut(rows []Row, s Spec, threshold float64) ([]Fold, error) {
 	var names []string
 	for _, r := range rows {
-		if !slices.Contains(names, r.Collection) {
-			names = append(names, r.Collection)
+		if !slices.Contains(names, r.Set) {
+			names = append(names, r.Set)
 		}
 	}
 	if len(names) < 2 {
@@ -29,7 +29,7 @@ func LeaveOneOut(rows []Row, s Spec, threshold float64) ([]Fold, error) {
 	for _, name := range names {
 		var fit, test []Row
 		for _, r := range rows {
-			if r.Collection == name {
+			if r.Set == name {
 				test = append(test, r)
 			} else {
 				fit = append(fit, r)
@@ -49,12 +49,12 @@ func ByCollection(c discover.Calibration, rows []Row, threshold float64) []Fold 
 	var out []Fold
 	var names []string
 	for _, r := range rows {
-		if !slices.Contains(names, r.Collection) {
-			names = append(names, r.Collection)
+		if !slices.Contains(names, r.Set) {
+			names = append(names, r.Set)
 		}
 	}
 	for _, name := range names {
-		test := slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return r.Collection != name })
+		test := slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return r.Set != name })
 		out = append(out, Fold{LeftOut: name, Metrics: Score(c, test, threshold)})
 	}
 	return out

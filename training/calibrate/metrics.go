@@ -36,8 +36,8 @@ func Score(c discover.Calibration, rows []Row, threshold float64) Metrics {
 	right := make([]bool, len(rows))
 	var act, actRight, noAct int
 	for i, r := range rows {
-		conf[i], right[i] = c.Confidence(r.Signals), r.Right
-		if r.NeedsTool {
+		conf[i], right[i] = c.Confidence(r.X), r.Right
+		if r.Need {
 			m.WithTool++
 		} else {
 			m.NoTool++
@@ -47,7 +47,7 @@ func Score(c discover.Calibration, rows []Row, threshold float64) Metrics {
 			if r.Right {
 				actRight++
 			}
-			if !r.NeedsTool {
+			if !r.Need {
 				noAct++
 			}
 		}
@@ -73,7 +73,7 @@ func coverageAt(conf []float64, rows []Row, p float64) (float64, float64) {
 	withTool := 0
 	for i := range idx {
 		idx[i] = i
-		if rows[i].NeedsTool {
+		if rows[i].Need {
 			withTool++
 		}
 	}
@@ -88,7 +88,7 @@ func coverageAt(conf []float64, rows []Row, p float64) (float64, float64) {
 		if rows[i].Right {
 			right++
 		}
-		if rows[i].NeedsTool {
+		if rows[i].Need {
 			covered++
 		}
 		// Only between distinct confidences is there a threshold.

@@ -29,7 +29,7 @@ func ReadRows(r io.Reader) ([]Row, error) {
 		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
 			return nil, fmt.Errorf("rows line %d: %w", n, err)
 		}
-		if row.Collection == "" {
+		if row.Set == "" {
 			return nil, fmt.Errorf("rows line %d: no collection", n)
 		}
 		rows = append(rows, row)

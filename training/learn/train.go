@@ -384,7 +384,7 @@ func fitCalibration(rows []row, w discover.UsageWeights, base discover.Calibrati
 		ys = append(ys, cs[0].ToolID == r.gold)
 		need = append(need, needOf(base.Need, top))
 	}
-	c, err := discover.FitCalibration(features, xs, ys, 1e-3)
+	c, err := discover.FitCalibration(features, xs, ys, nil, 1e-3)
 	if err != nil {
 		return discover.Calibration{}, fmt.Errorf("train: fit calibration: %w", err)
 	}

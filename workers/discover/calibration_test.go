@@ -157,14 +157,14 @@ func TestFitCalibrationRecoversSeparation(t *testing.T) {
 		rows = append(rows, []float64{x})
 		right = append(right, (i*7919)%200 < i) // more often right as x grows
 	}
-	c, err := FitCalibration([]string{FeatureMargin}, rows, right, 1e-3)
+	c, err := FitCalibration([]string{FeatureMargin}, rows, right, nil, 1e-3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Weights[0] <= 0 {
 		t.Errorf("weight %v, want positive", c.Weights[0])
 	}
-	if _, err := FitCalibration([]string{FeatureMargin}, rows, right[:3], 1e-3); err == nil {
+	if _, err := FitCalibration([]string{FeatureMargin}, rows, right[:3], nil, 1e-3); err == nil {
 		t.Error("accepted mismatched labels")
 	}
 }

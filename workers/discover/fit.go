@@ -9,22 +9,12 @@ import (
 
 // FitCalibration fits a Calibration by L2-regularised logistic regression
 // (Newton's method): rows[i] holds the values of features for one
-// candidate, right[i] whether it was the right tool. l2 is the penalty on
-// the weights (not the bias); 1e-3 suits a few thousand rows. It is what a
-// training job runs on replayed audit records to refit the shipped model.
-func FitCalibration(features []string, rows [][]float64, right []bool, l2 float64) (Calibration, error) {
-	return fitCalibration(features, rows, right, nil, l2)
-}
-
-// FitCalibrationWeighted is FitCalibration with a weight per row (nil: all
-// 1): fitting on several collections at once, each can weigh the same
-// whatever its number of rows.
-func FitCalibrationWeighted(features []string, rows [][]float64, right []bool, weight []float64, l2 float64) (Calibration, error) {
-	return fitCalibration(features, rows, right, weight, l2)
-}
-
-// fitCalibration is FitCalibration with a weight per row (nil: all 1).
-func fitCalibration(features []string, rows [][]float64, right []bool, weight []float64, l2 float64) (Calibration, error) {
+// candidate, right[i] whether it was the right tool, weight[i] how much the
+// row counts (nil: all 1; fitting several collections at once, each can
+// weigh the same whatever its size). l2 is the penalty on the weights (not
+// the bias); 1e-3 suits a few thousand rows. It is what a training job
+// runs to refit the shipped model.
+func FitCalibration(features []string, rows [][]float64, right []bool, weight []float64, l2 float64) (Calibration, error) {
 	w, bias, err := fitLogistic(len(features), rows, right, weight, l2)
 	if err != nil {
 		return Calibration{}, fmt.Errorf("fit calibration: %w", err)
