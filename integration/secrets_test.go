@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
@@ -180,7 +181,7 @@ func TestSecretsStayInTheExecutor(t *testing.T) {
 	if !strings.Contains(record, "send the call again with the secret values") {
 		t.Errorf("the replayed call was not refused for its redacted secret; execution record: %s", record)
 	}
-	waitIdle(t, js)
+	pipelinetest.WaitEmpty(t, js, pipeline.StreamPipe, 20*time.Second)
 
 	counts := scanForSecrets(t, js, []string{itArgSecret, itEnvSecret}, published)
 	counts["log of toolyard up"] = count(up.stderr.String(), itArgSecret, itEnvSecret)
@@ -197,28 +198,6 @@ func TestSecretsStayInTheExecutor(t *testing.T) {
 	t.Logf("secret occurrences outside the agent's own outputs: %d %v", total, where)
 	if total != 0 {
 		t.Errorf("secrets left the executor: %d occurrences: %s", total, strings.Join(where, "; "))
-	}
-}
-
-// waitIdle waits until no work is queued between stages.
-func waitIdle(t *testing.T, js jetstream.JetStream) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		s, err := js.Stream(context.Background(), pipeline.StreamPipe)
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := s.Info(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.State.Msgs == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("PIPE still holds %d messages", info.State.Msgs)
-			return
-		}
 	}
 }
 

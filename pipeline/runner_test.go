@@ -68,29 +68,7 @@ func TestRunnerForwardsAndAcks(t *testing.T) {
 	if len(got) != 20 {
 		t.Fatalf("got %d results, want 20", len(got))
 	}
-	waitEmpty(t, env, pipeline.StreamPipe)
-}
-
-func waitEmpty(t *testing.T, env *pipelinetest.Env, stream string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s, err := env.JS.Stream(context.Background(), stream)
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := s.Info(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.State.Msgs == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("stream %s still holds %d messages", stream, info.State.Msgs)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	pipelinetest.WaitEmpty(t, env.JS, pipeline.StreamPipe, 10*time.Second)
 }
 
 func TestRunnerRetriesTransientErrors(t *testing.T) {
@@ -151,7 +129,7 @@ func TestRunnerRejectsPermanentErrorsOnce(t *testing.T) {
 			if string(dl[0].Data()) != "payload" || h.Get(pipeline.HeaderDLQReason) != tt.reason || h.Get(pipeline.HeaderDLQSubject) != "pipe.test.a" {
 				t.Fatalf("dead letter = %q %v", dl[0].Data(), h)
 			}
-			waitEmpty(t, env, pipeline.StreamPipe)
+			pipelinetest.WaitEmpty(t, env.JS, pipeline.StreamPipe, 10*time.Second)
 			// Nothing more happens to a rejected message.
 			time.Sleep(300 * time.Millisecond)
 			want := int32(1)
@@ -182,7 +160,7 @@ func TestRunnerDeduplicatesRedeliveredOutputs(t *testing.T) {
 		return outs, nil
 	})
 	publish(t, env, "pipe.test.a", "x", "")
-	waitEmpty(t, env, pipeline.StreamPipe)
+	pipelinetest.WaitEmpty(t, env.JS, pipeline.StreamPipe, 10*time.Second)
 	if got := env.Collect(t, pipeline.StreamResult, "result.a", 2, time.Second); len(got) != 1 {
 		t.Fatalf("got %d results, want exactly 1", len(got))
 	}
@@ -220,7 +198,7 @@ func TestRunnerDrainsInFlightOnStop(t *testing.T) {
 	if got := env.Collect(t, pipeline.StreamResult, "result.a", 1, 2*time.Second); len(got) != 1 {
 		t.Fatal("in-flight message was not finished before the runner returned")
 	}
-	waitEmpty(t, env, pipeline.StreamPipe)
+	pipelinetest.WaitEmpty(t, env.JS, pipeline.StreamPipe, 10*time.Second)
 }
 
 func TestMaxDeliveriesOfCrashedWorkersAreDeadLettered(t *testing.T) {
@@ -253,7 +231,7 @@ func TestMaxDeliveriesOfCrashedWorkersAreDeadLettered(t *testing.T) {
 	if rej := env.Collect(t, pipeline.StreamResult, "result.rejected", 1, 5*time.Second); len(rej) != 1 {
 		t.Fatal("no rejection answer for the dead-lettered message")
 	}
-	waitEmpty(t, env, pipeline.StreamPipe)
+	pipelinetest.WaitEmpty(t, env.JS, pipeline.StreamPipe, 10*time.Second)
 	if got := env.Collect(t, pipeline.StreamResult, "result.a", 1, 300*time.Millisecond); len(got) != 0 {
 		t.Fatal("dead-lettered message was processed")
 	}

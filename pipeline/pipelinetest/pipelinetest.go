@@ -94,3 +94,25 @@ func (e *Env) Collect(t testing.TB, stream, subject string, n int, wait time.Dur
 	}
 	return out
 }
+
+// WaitEmpty waits up to wait until stream holds no message (the work
+// between stages is all acknowledged), and fails the test if it still does.
+func WaitEmpty(t testing.TB, js jetstream.JetStream, stream string, wait time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
+		s, err := js.Stream(context.Background(), stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := s.Info(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.State.Msgs == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("stream %s still holds %d messages", stream, info.State.Msgs)
+		}
+	}
+}
