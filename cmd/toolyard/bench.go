@@ -26,7 +26,7 @@ func newBench(g *globalFlags) *cobra.Command {
 		Use:   "bench",
 		Short: "Measure Toolyard on a real NATS server",
 	}
-	cmd.AddCommand(newBenchPipeline(g))
+	cmd.AddCommand(newBenchPipeline(g), newBenchReplay(g))
 	return cmd
 }
 

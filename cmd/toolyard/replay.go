@@ -16,8 +16,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
+	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/labels"
+	"github.com/toolyard/toolyard/training/learn"
 	"github.com/toolyard/toolyard/training/replay"
 	"github.com/toolyard/toolyard/workers/auditlog"
 	"github.com/toolyard/toolyard/workers/discover"
@@ -26,17 +28,22 @@ import (
 	"github.com/toolyard/toolyard/workers/stages"
 )
 
+// replayRun is one replay as its flags describe it.
+type replayRun struct {
+	g                                                *globalFlags
+	audits                                           []string
+	toolsFile, baseline, candidate, model, reportDir string
+	parallel                                         int
+	lopts                                            labels.Options
+	since, until, session                            string
+	sharded                                          bool
+	shardSize                                        int
+	shardWait                                        time.Duration
+	groupSize, spillDir                              string
+}
+
 func newReplay(g *globalFlags) *cobra.Command {
-	var (
-		audits                                           []string
-		toolsFile, baseline, candidate, model, reportDir string
-		parallel                                         int
-		lopts                                            labels.Options
-		since, until, session                            string
-		sharded                                          bool
-		shardSize                                        int
-		shardWait                                        time.Duration
-	)
+	r := replayRun{g: g}
 	c := &cobra.Command{
 		Use:   "replay --audit FILE… --tools FILE [--baseline C] --candidate C [--model DIR] --report DIR",
 		Short: "Re-run recorded intents through a candidate configuration in dry run and report what would change",
@@ -78,107 +85,147 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
       --candidate /tmp/strict.json --report /tmp/replay`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			stderr := cmd.ErrOrStderr()
-			switch {
-			case toolsFile == "":
-				return errors.New("replay needs --tools (the registry the intents are replayed against)")
-			case len(audits) > 0 && (since != "" || until != "" || session != ""):
-				return errors.New("--since, --until and --session select from the AUDIT stream; with --audit files, filter the files instead")
-			case candidate == "" && model == "":
-				return errors.New("replay needs a candidate: --candidate CONFIG and/or --model DIR")
-			case reportDir == "":
+			ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
+			if err := r.check(); err != nil {
+				return err
+			}
+			if r.reportDir == "" {
 				return errors.New("replay needs --report DIR")
 			}
-			tools, err := registry.LoadFile(toolsFile)
+			tools, err := registry.LoadFile(r.toolsFile)
 			if err != nil {
 				return err
 			}
-			var recs []schemas.AuditRecord
-			source := fmt.Sprint(audits)
-			if len(audits) > 0 {
-				recs, err = readAudits(stderr, audits)
-			} else {
-				source = "the AUDIT stream"
-				recs, err = readAuditStream(ctx, g, stderr, since, until, session)
-			}
+			part, err := r.partition(ctx, stderr)
 			if err != nil {
 				return err
 			}
-			intents, skipped := replay.Extract(recs)
-			if len(intents) == 0 {
-				return fmt.Errorf("no replayable intents in %s (skipped: %v)", source, skipped)
-			}
-			lbl := replay.Labels(recs, lopts)
-			b := sideBuilder{g: g, tools: tools, log: stderr}
-			cand, candInfo, err := b.side(ctx, "candidate", candidate, model)
+			defer part.Close()
+			rep, err := r.replay(ctx, stderr, tools, part)
 			if err != nil {
 				return err
 			}
-			var base *replay.Side
-			baseInfo := replay.SideInfo{Source: "recorded decisions of the audit"}
-			if baseline != "" {
-				if base, baseInfo, err = b.side(ctx, "baseline", baseline, ""); err != nil {
-					return err
-				}
-			}
-			if parallel <= 0 {
-				parallel = runtime.GOMAXPROCS(0)
-			}
-			fmt.Fprintf(stderr, "replaying %d intents (%d labelled) on %d workers, in dry run\n", len(intents), len(lbl), parallel)
-			start := time.Now()
-			var rows []replay.Row
-			if sharded {
-				job, err := replayJob(tools, baseline, candidate, model, intents)
-				if err != nil {
-					return err
-				}
-				rows, err = shardedRun(ctx, g, stderr, job, intents, shardSize, shardWait)
-				if err != nil {
-					return err
-				}
-			} else {
-				rows, err = replay.Run(ctx, intents, base, cand, replay.RunOptions{Workers: parallel, Progress: func(done, total int) {
-					fmt.Fprintf(stderr, "  replayed %d/%d intents (%.0f/s)\n", done, total, float64(done)/time.Since(start).Seconds())
-				}})
-				if err != nil {
-					return err
-				}
-			}
-			took := time.Since(start)
-			rep := replay.NewReport(rows, lbl, skipped, baseInfo, candInfo, cand.Thresholds())
-			rep.Summary.Throughput = replay.Throughput{Seconds: took.Seconds(), IntentsPerSec: float64(len(rows)) / took.Seconds(), Workers: parallel}
-			if err := rep.Write(reportDir); err != nil {
+			if err := rep.Write(r.reportDir); err != nil {
 				return err
 			}
 			s := rep.Summary
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "replayed %d intents in %s (%.0f intents/s, %d workers); no tool was run\n", s.Intents, took.Round(time.Millisecond), s.Throughput.IntentsPerSec, parallel)
+			fmt.Fprintf(out, "replayed %d intents in %s (%.0f intents/s, %d workers); no tool was run\n", s.Intents,
+				time.Duration(s.Throughput.Seconds*float64(time.Second)).Round(time.Millisecond), s.Throughput.IntentsPerSec, s.Throughput.Workers)
 			fmt.Fprintf(out, "  changed tier %d, changed tool %d; labelled %d: gained %d, lost %d\n", s.ChangedTier, s.ChangedTool, s.Labelled, s.Gained, s.Lost)
 			fmt.Fprintf(out, "  accuracy %s → %s, activated precision %s → %s, coverage %s → %s\n",
 				fig(s.Baseline.Metrics.Accuracy), fig(s.Candidate.Metrics.Accuracy),
 				fig(s.Baseline.Metrics.ActivatedPrecision), fig(s.Candidate.Metrics.ActivatedPrecision),
 				fig(s.Baseline.Metrics.ActivatedCoverage), fig(s.Candidate.Metrics.ActivatedCoverage))
-			fmt.Fprintf(out, "report: %s\n", filepath.Join(reportDir, "index.html"))
+			fmt.Fprintf(out, "report: %s\n", filepath.Join(r.reportDir, "index.html"))
 			return nil
 		},
 	}
 	fl := c.Flags()
-	fl.StringArrayVar(&audits, "audit", nil, "audit JSONL file (repeatable); without it, the AUDIT stream of --nats is read")
-	fl.StringVar(&since, "since", "", "from the AUDIT stream: records from this time (a duration back from now, 24h, or an RFC 3339 time)")
-	fl.StringVar(&until, "until", "", "from the AUDIT stream: records up to this time")
-	fl.StringVar(&session, "session", "", "from the AUDIT stream: sessions matching this glob")
-	fl.StringVar(&toolsFile, "tools", "", "registry file (JSONL or JSON array of manifests)")
-	fl.StringVar(&baseline, "baseline", "", "baseline configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory; default: what the audit recorded")
-	fl.StringVar(&candidate, "candidate", "", "candidate configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory")
-	fl.StringVar(&model, "model", "", "a model version directory ('toolyard train --out DIR') put in force on the candidate")
-	fl.StringVar(&reportDir, "report", "", "write summary.json and index.html here")
-	fl.IntVar(&parallel, "parallel", 0, "intents replayed at once (default: one per core)")
-	fl.BoolVar(&sharded, "workers", false, "split the replay into shards for 'toolyard worker --stage replay' processes on the cluster of --nats, and merge their parts (each shard counted once, a killed worker's shard redone)")
-	fl.IntVar(&shardSize, "shard-size", 500, "with --workers: intents per shard")
-	fl.DurationVar(&shardWait, "shard-wait", 2*time.Minute, "with --workers: give up when no shard finishes for this long")
-	fl.DurationVar(&lopts.Window, "correction-window", 10*time.Minute, "how long after an answer the agent's next move still corrects it (labels, as in 'toolyard train')")
+	fl.StringArrayVar(&r.audits, "audit", nil, "audit JSONL file (repeatable); without it, the AUDIT stream of --nats is read")
+	fl.StringVar(&r.since, "since", "", "from the AUDIT stream: records from this time (a duration back from now, 24h, or an RFC 3339 time)")
+	fl.StringVar(&r.until, "until", "", "from the AUDIT stream: records up to this time")
+	fl.StringVar(&r.session, "session", "", "from the AUDIT stream: sessions matching this glob")
+	fl.StringVar(&r.toolsFile, "tools", "", "registry file (JSONL or JSON array of manifests)")
+	fl.StringVar(&r.baseline, "baseline", "", "baseline configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory; default: what the audit recorded")
+	fl.StringVar(&r.candidate, "candidate", "", "candidate configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory")
+	fl.StringVar(&r.model, "model", "", "a model version directory ('toolyard train --out DIR') put in force on the candidate")
+	fl.StringVar(&r.reportDir, "report", "", "write summary.json and index.html here")
+	fl.IntVar(&r.parallel, "parallel", 0, "intents replayed at once (default: one per core)")
+	fl.BoolVar(&r.sharded, "workers", false, "split the replay into shards for 'toolyard worker --stage replay' processes on the cluster of --nats, and merge their parts (each shard counted once, a killed worker's shard redone)")
+	fl.IntVar(&r.shardSize, "shard-size", 500, "with --workers: intents per shard")
+	fl.DurationVar(&r.shardWait, "shard-wait", 2*time.Minute, "with --workers: give up when no shard finishes for this long")
+	fl.StringVar(&r.groupSize, "group-size", "64MiB", "audit JSON replayed at once: a longer history is split by session into groups of about this size, replayed one after the other, so memory stays bounded")
+	fl.StringVar(&r.spillDir, "spill-dir", "", "where the groups of a long history wait their turn, in a private directory removed at the end (default: the system's temporary directory)")
+	fl.DurationVar(&r.lopts.Window, "correction-window", 10*time.Minute, "how long after an answer the agent's next move still corrects it (labels, as in 'toolyard train')")
 	return c
+}
+
+// check refuses flags that do not make a replay.
+func (r *replayRun) check() error {
+	switch {
+	case r.toolsFile == "":
+		return errors.New("replay needs --tools (the registry the intents are replayed against)")
+	case len(r.audits) > 0 && (r.since != "" || r.until != "" || r.session != ""):
+		return errors.New("--since, --until and --session select from the AUDIT stream; with --audit files, filter the files instead")
+	case r.candidate == "" && r.model == "":
+		return errors.New("replay needs a candidate: --candidate CONFIG and/or --model DIR")
+	}
+	if n, err := pipeline.ParseBytes(r.groupSize); err != nil || n <= 0 {
+		return fmt.Errorf("--group-size %q: want a size such as 64MiB", r.groupSize)
+	}
+	return nil
+}
+
+// partition reads the audit (files, or the AUDIT stream) into groups of
+// sessions.
+func (r *replayRun) partition(ctx context.Context, stderr io.Writer) (*replay.Partition, error) {
+	groupBytes, _ := pipeline.ParseBytes(r.groupSize)
+	if len(r.audits) > 0 {
+		return partitionAuditFiles(stderr, r.audits, groupBytes, r.spillDir)
+	}
+	return partitionAuditStream(ctx, r.g, stderr, r.since, r.until, r.session, groupBytes, r.spillDir)
+}
+
+// replay replays the partition's intents over tools, a group at a time,
+// and reports; the throughput is the replaying's (reading, grouping and
+// labelling are not in it).
+func (r *replayRun) replay(ctx context.Context, stderr io.Writer, tools []schemas.Manifest, part *replay.Partition) (*replay.Report, error) {
+	b := sideBuilder{g: r.g, tools: tools, log: stderr}
+	cand, candInfo, err := b.side(ctx, "candidate", r.candidate, r.model)
+	if err != nil {
+		return nil, err
+	}
+	var base *replay.Side
+	baseInfo := replay.SideInfo{Source: "recorded decisions of the audit"}
+	if r.baseline != "" {
+		if base, baseInfo, err = b.side(ctx, "baseline", r.baseline, ""); err != nil {
+			return nil, err
+		}
+	}
+	parallel := r.parallel
+	if parallel <= 0 {
+		parallel = runtime.GOMAXPROCS(0)
+	}
+	var job replay.Job
+	if r.sharded {
+		if job, err = replayJob(tools, r.baseline, r.candidate, r.model, nil); err != nil {
+			return nil, err
+		}
+	}
+	var replaying time.Duration
+	run := func(ctx context.Context, _ int, intents []replay.Intent) ([]replay.Row, error) {
+		start := time.Now()
+		defer func() { replaying += time.Since(start) }()
+		if r.sharded {
+			job.Intents = replay.JobIntents(intents)
+			return shardedRun(ctx, r.g, stderr, job, intents, r.shardSize, r.shardWait)
+		}
+		return replay.Run(ctx, intents, base, cand, replay.RunOptions{Workers: parallel, Progress: func(done, total int) {
+			fmt.Fprintf(stderr, "  replayed %d/%d intents (%.0f/s)\n", done, total, float64(done)/time.Since(start).Seconds())
+		}})
+	}
+	started := func(group, groups, intents, labelled int) {
+		if groups > 1 {
+			fmt.Fprintf(stderr, "group %d/%d of sessions: ", group+1, groups)
+		}
+		fmt.Fprintf(stderr, "replaying %d intents (%d labelled) on %d workers, in dry run\n", intents, labelled, parallel)
+	}
+	acc := replay.NewAccumulator()
+	skipped, err := replay.ReplayGroups(ctx, part, r.lopts, acc, run, started)
+	if err != nil {
+		return nil, err
+	}
+	if acc.Intents() == 0 {
+		source := fmt.Sprint(r.audits)
+		if len(r.audits) == 0 {
+			source = "the AUDIT stream"
+		}
+		return nil, fmt.Errorf("no replayable intents in %s (skipped: %v)", source, skipped)
+	}
+	rep := acc.Report(skipped, baseInfo, candInfo, cand.Thresholds())
+	rep.Summary.Throughput = replay.Throughput{Seconds: replaying.Seconds(), IntentsPerSec: float64(rep.Summary.Intents) / replaying.Seconds(), Workers: parallel}
+	return rep, nil
 }
 
 func fig(p *float64) string {
@@ -316,9 +363,53 @@ func (b sideBuilder) applyConfig(name string, cfg replay.Config) (*stageFlags, e
 	return &sf, nil
 }
 
-// readAuditStream reads the AUDIT stream's records in the window (an
-// ordered consumer from --since), with a count on stderr as it goes.
-func readAuditStream(ctx context.Context, g *globalFlags, stderr io.Writer, since, until, session string) ([]schemas.AuditRecord, error) {
+// partitionAuditFiles reads audit JSONL files into a partition by
+// session, one record at a time: groups of about groupBytes of the files'
+// JSON each. Bad lines are reported (the first 20 by line) and skipped.
+func partitionAuditFiles(stderr io.Writer, files []string, groupBytes int64, spillDir string) (*replay.Partition, error) {
+	var size int64
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			return nil, fmt.Errorf("--audit: %w", err)
+		}
+		size += st.Size()
+	}
+	part, err := replay.NewPartition(replay.GroupsFor(size, groupBytes), spillDir)
+	if err != nil {
+		return nil, err
+	}
+	bad := 0
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("--audit: %w", err), part.Close())
+		}
+		before, badBefore := part.Records(), bad
+		err = learn.ScanAudit(f, name, part.Add, func(b learn.BadLine) {
+			if bad++; bad <= 20 {
+				fmt.Fprintln(stderr, "skipped:", b)
+			}
+		})
+		f.Close()
+		if err != nil {
+			return nil, errors.Join(err, part.Close())
+		}
+		fmt.Fprintf(stderr, "read %d audit records from %s (%d bad lines skipped)\n", part.Records()-before, name, bad-badBefore)
+	}
+	if bad > 20 {
+		fmt.Fprintf(stderr, "skipped: … %d bad lines in all\n", bad)
+	}
+	if part.Records() == 0 {
+		return nil, errors.Join(fmt.Errorf("no valid audit records in %v (%d bad lines)", files, bad), part.Close())
+	}
+	return part, nil
+}
+
+// partitionAuditStream reads the AUDIT stream's records in the window (an
+// ordered consumer from --since) into a partition by session, sized from
+// the stream's bytes, with a count on stderr as it goes.
+func partitionAuditStream(ctx context.Context, g *globalFlags, stderr io.Writer, since, until, session string, groupBytes int64, spillDir string) (*replay.Partition, error) {
 	f := auditlog.Filter{Session: session}
 	var err error
 	if f.Since, err = parseSince(since); err != nil {
@@ -332,21 +423,28 @@ func readAuditStream(ctx context.Context, g *globalFlags, stderr io.Writer, sinc
 		return nil, err
 	}
 	defer closeNC()
-	var recs []schemas.AuditRecord
+	st, err := js.Stream(ctx, pipeline.StreamAudit)
+	if err != nil {
+		return nil, fmt.Errorf("the AUDIT stream: %w", err)
+	}
+	// The stream's size bounds the window's: the groups are never too big.
+	part, err := replay.NewPartition(replay.GroupsFor(int64(st.CachedInfo().State.Bytes), groupBytes), spillDir)
+	if err != nil {
+		return nil, err
+	}
 	last := time.Now()
 	err = auditlog.Export(ctx, js, f, func(r schemas.AuditRecord) error {
-		recs = append(recs, r)
 		if time.Since(last) > time.Second {
-			fmt.Fprintf(stderr, "replay: %d audit records read from the stream\n", len(recs))
+			fmt.Fprintf(stderr, "replay: %d audit records read from the stream\n", part.Records())
 			last = time.Now()
 		}
-		return nil
+		return part.Add(r)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read the AUDIT stream: %w", err)
+		return nil, errors.Join(fmt.Errorf("read the AUDIT stream: %w", err), part.Close())
 	}
-	fmt.Fprintf(stderr, "replay: %d audit records from the AUDIT stream\n", len(recs))
-	return recs, nil
+	fmt.Fprintf(stderr, "replay: %d audit records from the AUDIT stream\n", part.Records())
+	return part, nil
 }
 
 // replayJob is the job a sharded replay stores for its workers: the

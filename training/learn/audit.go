@@ -34,6 +34,18 @@ func ReadAuditFile(path string) ([]schemas.AuditRecord, []BadLine, error) {
 func ReadAudit(r io.Reader, name string) ([]schemas.AuditRecord, []BadLine, error) {
 	var recs []schemas.AuditRecord
 	var bad []BadLine
+	err := ScanAudit(r, name, func(rec schemas.AuditRecord) error {
+		recs = append(recs, rec)
+		return nil
+	}, func(b BadLine) { bad = append(bad, b) })
+	return recs, bad, err
+}
+
+// ScanAudit reads audit JSONL from r as ReadAudit does, one record at a
+// time: each is called with every valid record (an error from it stops the
+// scan and is returned), bad with every bad line. Memory does not grow
+// with the input.
+func ScanAudit(r io.Reader, name string, each func(schemas.AuditRecord) error, bad func(BadLine)) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -43,13 +55,15 @@ func ReadAudit(r io.Reader, name string) ([]schemas.AuditRecord, []BadLine, erro
 		}
 		rec, err := schemas.Decode[schemas.AuditRecord](schemas.KindAuditRecord, line)
 		if err != nil {
-			bad = append(bad, BadLine{File: name, Line: n, Err: err})
+			bad(BadLine{File: name, Line: n, Err: err})
 			continue
 		}
-		recs = append(recs, rec)
+		if err := each(rec); err != nil {
+			return err
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return recs, bad, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	return recs, bad, nil
+	return nil
 }

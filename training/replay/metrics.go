@@ -1,8 +1,11 @@
 package replay
 
 import (
+	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"sort"
 
 	"github.com/toolyard/toolyard/schemas"
 )
@@ -35,79 +38,240 @@ type Metrics struct {
 	LatencyP99MS *float64 `json:"latency_p99_ms"`
 }
 
-// point is one labelled intent as the calibration figures see it.
-type point struct {
-	conf    float64
-	correct bool
+// Sweep ranges: the activation threshold over its useful range, and the
+// weak threshold (below which an intent is not_found) over its own.
+const (
+	actFrom, actTo = 0.50, 0.99
+	nfFrom, nfTo   = 0.05, 0.60
+	sweepStep      = 0.01
+	reliabilityN   = 10
+	// latencySample bounds the latencies kept per side: below it every
+	// latency is kept (exact quantiles); above it a uniform sample.
+	latencySample = 1 << 16
+)
+
+var (
+	actThresholds = thresholds(actFrom, actTo, sweepStep)
+	nfThresholds  = thresholds(nfFrom, nfTo, sweepStep)
+)
+
+// thresholds are the sweep's points from..to by step, each rounded so it
+// equals the literal a user configures (0.9, not 0.9000000000000004: a
+// confidence of exactly 0.9 reaches it, as in routing).
+func thresholds(from, to, step float64) []float64 {
+	var out []float64
+	for k := 0; ; k++ {
+		t := math.Round((from+float64(k)*step)*1e6) / 1e6
+		if t > to+1e-9 {
+			return out
+		}
+		out = append(out, t)
+	}
 }
 
-// Measure computes a side's metrics over the rows; side picks the outcome.
-func Measure(rows []Row, lbl map[string]Label, side func(Row) Outcome) Metrics {
-	m := Metrics{Intents: len(rows), Tiers: map[string]int{}}
-	var hits, act, actRight, nf, nfRight, wrong int
-	var lat []float64
-	pts := points(rows, lbl, side)
-	for _, r := range rows {
-		o := side(r)
-		m.Tiers[o.Tier]++
-		if o.Ran {
-			m.Ran++
+// sideStats accumulates one side's figures in memory that does not grow
+// with the number of intents: counts, confidence bins, per-threshold
+// counters for the sweeps and a bounded sample of latencies.
+type sideStats struct {
+	m                                Metrics
+	hits, act, actRight, nf, nfRight int
+	wrong                            int // labelled intents whose top candidate is wrong
+	// Labelled intents with a confidence: the calibration figures' points.
+	points, wrongPoints int
+	bins                [reliabilityN]Bin
+	// actAt[k] (nfAt[k]) counts points whose confidence reaches exactly k
+	// of the ascending thresholds: the sweeps are their suffix (prefix)
+	// sums.
+	actAt, actRightAt []int
+	nfAt, nfWrongAt   []int
+	lat               reservoir
+}
+
+func newSideStats() sideStats {
+	s := sideStats{m: Metrics{Tiers: map[string]int{}},
+		actAt: make([]int, len(actThresholds)+1), actRightAt: make([]int, len(actThresholds)+1),
+		nfAt: make([]int, len(nfThresholds)+1), nfWrongAt: make([]int, len(nfThresholds)+1),
+		lat: newReservoir(latencySample)}
+	for i := range s.bins {
+		s.bins[i].Lo, s.bins[i].Hi = float64(i)/reliabilityN, float64(i+1)/reliabilityN
+	}
+	return s
+}
+
+// add counts one intent's outcome; l is its label, labelled says it has a
+// positive one.
+func (s *sideStats) add(o Outcome, l Label, labelled bool) {
+	s.m.Intents++
+	s.m.Tiers[o.Tier]++
+	if o.Ran {
+		s.m.Ran++
+	}
+	if o.LatencyMS != nil {
+		s.lat.add(*o.LatencyMS)
+	}
+	if !labelled {
+		return
+	}
+	s.m.Labelled++
+	right := o.Top == l.Tool
+	if right {
+		s.hits++
+	} else {
+		s.wrong++
+	}
+	switch o.Tier {
+	case schemas.TierActivated:
+		s.act++
+		if o.Tool == l.Tool {
+			s.actRight++
 		}
-		if o.LatencyMS != nil {
-			lat = append(lat, *o.LatencyMS)
-		}
-		l, ok := lbl[r.Intent.Key]
-		if !ok || l.Tool == "" {
-			continue
-		}
-		m.Labelled++
-		right := o.Top == l.Tool
-		if right {
-			hits++
-		} else {
-			wrong++
-		}
-		switch o.Tier {
-		case schemas.TierActivated:
-			act++
-			if o.Tool == l.Tool {
-				actRight++
-			}
-		case schemas.TierNotFound:
-			nf++
-			if !right {
-				nfRight++
-			}
+	case schemas.TierNotFound:
+		s.nf++
+		if !right {
+			s.nfRight++
 		}
 	}
-	m.Accuracy = ratio(hits, m.Labelled)
-	m.ActivatedPrecision = ratio(actRight, act)
-	m.ActivatedCoverage = ratio(act, m.Labelled)
-	m.NotFoundPrecision = ratio(nfRight, nf)
-	m.NotFoundCoverage = ratio(nfRight, wrong)
-	if len(pts) > 0 {
-		m.ECE = ptr(round(ece(pts, 10)))
+	if o.Confidence != nil {
+		s.point(*o.Confidence, right)
 	}
-	if len(lat) > 0 {
-		slices.Sort(lat)
+}
+
+// point counts a labelled intent with confidence conf into the bins and
+// the sweeps.
+func (s *sideStats) point(conf float64, correct bool) {
+	s.points++
+	b := &s.bins[max(min(int(conf*reliabilityN), reliabilityN-1), 0)]
+	b.N++
+	b.Confidence += conf
+	if correct {
+		b.Accuracy++
+	}
+	// How many thresholds conf reaches (conf ≥ t), the same comparison the
+	// tiers make.
+	k := sort.Search(len(actThresholds), func(i int) bool { return actThresholds[i] > conf })
+	s.actAt[k]++
+	if correct {
+		s.actRightAt[k]++
+	}
+	k = sort.Search(len(nfThresholds), func(i int) bool { return nfThresholds[i] > conf })
+	s.nfAt[k]++
+	if !correct {
+		s.wrongPoints++
+		s.nfWrongAt[k]++
+	}
+}
+
+// metrics are the side's figures so far.
+func (s *sideStats) metrics() Metrics {
+	m := s.m
+	m.Tiers = maps.Clone(s.m.Tiers)
+	m.Accuracy = ratio(s.hits, m.Labelled)
+	m.ActivatedPrecision = ratio(s.actRight, s.act)
+	m.ActivatedCoverage = ratio(s.act, m.Labelled)
+	m.NotFoundPrecision = ratio(s.nfRight, s.nf)
+	m.NotFoundCoverage = ratio(s.nfRight, s.wrong)
+	if s.points > 0 {
+		var e float64
+		for _, b := range s.reliability() {
+			if b.N > 0 {
+				e += float64(b.N) / float64(s.points) * math.Abs(b.Accuracy-b.Confidence)
+			}
+		}
+		m.ECE = ptr(round(e))
+	}
+	if lat := s.lat.sorted(); len(lat) > 0 {
 		m.LatencyP50MS = ptr(round(quantile(lat, 0.5)))
 		m.LatencyP99MS = ptr(round(quantile(lat, 0.99)))
 	}
 	return m
 }
 
-// points are the labelled intents with a confidence.
-func points(rows []Row, lbl map[string]Label, side func(Row) Outcome) []point {
-	var pts []point
-	for _, r := range rows {
-		o := side(r)
-		l, ok := lbl[r.Intent.Key]
-		if !ok || l.Tool == "" || o.Confidence == nil {
-			continue
+// Bin is one bin of a reliability diagram.
+type Bin struct {
+	Lo, Hi     float64
+	N          int
+	Confidence float64 // mean confidence
+	Accuracy   float64 // observed hit@1
+}
+
+// reliability is the reliability diagram's bins: mean confidence and
+// observed hit@1 per equal confidence bin.
+func (s *sideStats) reliability() []Bin {
+	out := slices.Clone(s.bins[:])
+	for i := range out {
+		if out[i].N > 0 {
+			out[i].Confidence /= float64(out[i].N)
+			out[i].Accuracy /= float64(out[i].N)
 		}
-		pts = append(pts, point{conf: *o.Confidence, correct: o.Top == l.Tool})
 	}
-	return pts
+	return out
+}
+
+// SweepPoint is a tier's precision and coverage at one threshold.
+type SweepPoint struct {
+	Threshold float64 `json:"threshold"`
+	Precision float64 `json:"precision"`
+	Coverage  float64 `json:"coverage"`
+	N         int     `json:"n"`
+}
+
+// sweepActivated: as the activation threshold t moves, the share of
+// labelled intents activated (confidence ≥ t) and how many of those have
+// the right top candidate.
+func (s *sideStats) sweepActivated() []SweepPoint {
+	out := make([]SweepPoint, len(actThresholds))
+	var n, right int
+	// A point reaching k thresholds counts at thresholds 0..k-1: walk down.
+	for j := len(actThresholds) - 1; j >= 0; j-- {
+		n += s.actAt[j+1]
+		right += s.actRightAt[j+1]
+		out[j] = SweepPoint{Threshold: round(actThresholds[j]), N: n, Coverage: frac(n, s.points), Precision: frac(right, n)}
+	}
+	return out
+}
+
+// sweepNotFound: as the weak threshold t moves, how many not_found answers
+// (confidence < t) were right to refuse (the top candidate was wrong), and
+// how many of the wrong top candidates were refused.
+func (s *sideStats) sweepNotFound() []SweepPoint {
+	out := make([]SweepPoint, len(nfThresholds))
+	var n, refusedWrong int
+	// A point reaching k thresholds is below thresholds k..: walk up.
+	for j := range nfThresholds {
+		n += s.nfAt[j]
+		refusedWrong += s.nfWrongAt[j]
+		out[j] = SweepPoint{Threshold: round(nfThresholds[j]), N: n, Precision: frac(refusedWrong, n), Coverage: frac(refusedWrong, s.wrongPoints)}
+	}
+	return out
+}
+
+// reservoir keeps a uniform sample of at most cap values (Vitter's
+// algorithm R), seeded so a replay's report is reproducible.
+type reservoir struct {
+	seen int
+	v    []float64
+	cap  int
+	rng  *rand.Rand
+}
+
+func newReservoir(n int) reservoir { return reservoir{cap: n, rng: rand.New(rand.NewPCG(1, 2))} }
+
+func (r *reservoir) add(x float64) {
+	r.seen++
+	if len(r.v) < r.cap {
+		r.v = append(r.v, x)
+		return
+	}
+	if j := r.rng.IntN(r.seen); j < r.cap {
+		r.v[j] = x
+	}
+}
+
+// sorted is the sample in ascending order.
+func (r *reservoir) sorted() []float64 {
+	out := slices.Clone(r.v)
+	slices.Sort(out)
+	return out
 }
 
 func ratio(n, d int) *float64 {
@@ -126,104 +290,6 @@ func quantile(sorted []float64, q float64) float64 {
 	}
 	i := int(math.Ceil(q*float64(len(sorted)))) - 1
 	return sorted[max(0, min(i, len(sorted)-1))]
-}
-
-// Bin is one bin of a reliability diagram.
-type Bin struct {
-	Lo, Hi     float64
-	N          int
-	Confidence float64 // mean confidence
-	Accuracy   float64 // observed hit@1
-}
-
-// reliability bins the points by confidence into n equal bins.
-func reliability(pts []point, n int) []Bin {
-	bins := make([]Bin, n)
-	for i := range bins {
-		bins[i].Lo, bins[i].Hi = float64(i)/float64(n), float64(i+1)/float64(n)
-	}
-	for _, p := range pts {
-		i := min(int(p.conf*float64(n)), n-1)
-		i = max(i, 0)
-		bins[i].N++
-		bins[i].Confidence += p.conf
-		if p.correct {
-			bins[i].Accuracy++
-		}
-	}
-	for i := range bins {
-		if bins[i].N > 0 {
-			bins[i].Confidence /= float64(bins[i].N)
-			bins[i].Accuracy /= float64(bins[i].N)
-		}
-	}
-	return bins
-}
-
-func ece(pts []point, n int) float64 {
-	var e float64
-	for _, b := range reliability(pts, n) {
-		if b.N > 0 {
-			e += float64(b.N) / float64(len(pts)) * math.Abs(b.Accuracy-b.Confidence)
-		}
-	}
-	return e
-}
-
-// SweepPoint is a tier's precision and coverage at one threshold.
-type SweepPoint struct {
-	Threshold float64 `json:"threshold"`
-	Precision float64 `json:"precision"`
-	Coverage  float64 `json:"coverage"`
-	N         int     `json:"n"`
-}
-
-// sweepActivated: as the activation threshold t moves, the share of
-// labelled intents activated (confidence ≥ t) and how many of those have
-// the right top candidate.
-func sweepActivated(pts []point, from, to, step float64) []SweepPoint {
-	var out []SweepPoint
-	for t := from; t <= to+1e-9; t += step {
-		var n, right int
-		for _, p := range pts {
-			if p.conf >= t {
-				n++
-				if p.correct {
-					right++
-				}
-			}
-		}
-		sp := SweepPoint{Threshold: round(t), N: n, Coverage: frac(n, len(pts))}
-		sp.Precision = frac(right, n)
-		out = append(out, sp)
-	}
-	return out
-}
-
-// sweepNotFound: as the weak threshold t moves, how many not_found answers
-// (confidence < t) were right to refuse (the top candidate was wrong), and
-// how many of the wrong top candidates were refused.
-func sweepNotFound(pts []point, from, to, step float64) []SweepPoint {
-	wrong := 0
-	for _, p := range pts {
-		if !p.correct {
-			wrong++
-		}
-	}
-	var out []SweepPoint
-	for t := from; t <= to+1e-9; t += step {
-		var n, refusedWrong int
-		for _, p := range pts {
-			if p.conf < t {
-				n++
-				if !p.correct {
-					refusedWrong++
-				}
-			}
-		}
-		out = append(out, SweepPoint{Threshold: round(t), N: n, Precision: frac(refusedWrong, n), Coverage: frac(refusedWrong, wrong)})
-	}
-	return out
 }
 
 // frac is n/d, NaN when d is 0 (a plot leaves a gap there).

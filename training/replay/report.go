@@ -28,30 +28,21 @@ type Report struct {
 	candLat   []float64
 }
 
-// Sweep ranges: the activation threshold over its useful range, and the
-// weak threshold (below which an intent is not_found) over its own.
-const (
-	actFrom, actTo = 0.50, 0.99
-	nfFrom, nfTo   = 0.05, 0.60
-	sweepStep      = 0.01
-	reliabilityN   = 10
-)
-
 // NewReport summarizes the rows and prepares the plots' data.
 func NewReport(rows []Row, lbl map[string]Label, skipped Skipped, base, cand SideInfo, th route.Thresholds) *Report {
-	r := &Report{Summary: Summarize(rows, lbl, skipped, base, cand), Threshold: th}
-	bp, cp := points(rows, lbl, baselineOf), points(rows, lbl, candidateOf)
-	r.baseBins, r.candBins = reliability(bp, reliabilityN), reliability(cp, reliabilityN)
-	r.baseAct, r.candAct = sweepActivated(bp, actFrom, actTo, sweepStep), sweepActivated(cp, actFrom, actTo, sweepStep)
-	r.baseNF, r.candNF = sweepNotFound(bp, nfFrom, nfTo, sweepStep), sweepNotFound(cp, nfFrom, nfTo, sweepStep)
-	for _, row := range rows {
-		if l := row.Baseline.LatencyMS; l != nil {
-			r.baseLat = append(r.baseLat, *l)
-		}
-		if l := row.Candidate.LatencyMS; l != nil {
-			r.candLat = append(r.candLat, *l)
-		}
-	}
+	a := NewAccumulator()
+	a.AddRows(rows, lbl)
+	return a.Report(skipped, base, cand, th)
+}
+
+// Report is the summary of the rows added so far and its plots' data;
+// th is the candidate's routing tiers, marked on the sweeps.
+func (a *Accumulator) Report(skipped Skipped, base, cand SideInfo, th route.Thresholds) *Report {
+	r := &Report{Summary: a.Summary(skipped, base, cand), Threshold: th}
+	r.baseBins, r.candBins = a.base.reliability(), a.cand.reliability()
+	r.baseAct, r.candAct = a.base.sweepActivated(), a.cand.sweepActivated()
+	r.baseNF, r.candNF = a.base.sweepNotFound(), a.cand.sweepNotFound()
+	r.baseLat, r.candLat = a.base.lat.sorted(), a.cand.lat.sorted()
 	// The standard tiers always, then any other the rows hold (unknown,
 	// error), so matrices of different replays line up.
 	r.tiers = slices.Clone(Tiers)

@@ -3,9 +3,14 @@ package replay
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,8 +157,19 @@ func TestSummarizeCountsChangesGainsAndMetrics(t *testing.T) {
 }
 
 func TestSweepAndReliability(t *testing.T) {
-	pts := []point{{0.95, true}, {0.9, true}, {0.8, false}, {0.6, true}, {0.2, false}}
-	act := sweepActivated(pts, 0.5, 0.99, 0.01)
+	type pt struct {
+		conf    float64
+		correct bool
+	}
+	stats := func(pts ...pt) sideStats {
+		s := newSideStats()
+		for _, p := range pts {
+			s.point(p.conf, p.correct)
+		}
+		return s
+	}
+	s := stats(pt{0.95, true}, pt{0.9, true}, pt{0.8, false}, pt{0.6, true}, pt{0.2, false})
+	act := s.sweepActivated()
 	if act[0].Threshold != 0.5 || act[0].N != 4 || act[0].Precision != 0.75 || act[0].Coverage != 0.8 {
 		t.Fatalf("at 0.5: %+v", act[0])
 	}
@@ -169,17 +185,100 @@ func TestSweepAndReliability(t *testing.T) {
 	if p := at(act, 0.85); p.N != 2 || p.Precision != 1 {
 		t.Fatalf("at 0.85: %+v", p)
 	}
-	nf := sweepNotFound(pts, 0.05, 0.6, 0.01)
+	// A confidence equal to a threshold reaches it, as in routing.
+	if p := at(act, 0.9); p.N != 2 {
+		t.Fatalf("at 0.9: %+v", p)
+	}
+	if p := at(act, 0.99); p.N != 0 || !math.IsNaN(p.Precision) {
+		t.Fatalf("at 0.99: %+v", p)
+	}
+	nf := s.sweepNotFound()
 	if p := at(nf, 0.3); p.N != 1 || p.Precision != 1 || p.Coverage != 0.5 {
 		t.Fatalf("not_found at 0.3: %+v", p)
 	}
-	bins := reliability(pts, 10)
+	if p := at(nf, 0.6); p.N != 1 {
+		t.Fatalf("not_found at 0.6 (0.6 is not below it): %+v", p)
+	}
+	bins := s.reliability()
 	if bins[9].N != 2 || bins[9].Accuracy != 1 || bins[8].Accuracy != 0 {
 		t.Fatalf("bins %+v", bins)
 	}
 	// Perfectly calibrated bins give no error.
-	if e := ece([]point{{1, true}, {0, false}}, 10); e != 0 {
+	perfect := stats(pt{1, true}, pt{0, false})
+	perfect.m.Labelled = 2
+	if e := perfect.metrics().ECE; e == nil || *e != 0 {
 		t.Fatalf("ECE %v", e)
+	}
+}
+
+// Rows in any order, and split over several accumulators' worth of input,
+// give the same summary: what the accumulator keeps does not depend on the
+// order, and the changes listed are the earliest.
+func TestAccumulatorIgnoresRowOrder(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	var rows []Row
+	lbl := map[string]Label{}
+	for i := range 40 {
+		key := fmt.Sprintf("k%02d", i)
+		in := Intent{Key: key, Session: "s", Text: "intent " + key, Time: t0.Add(time.Duration(i) * time.Second)}
+		b := Outcome{Tier: schemas.TierActivated, Tool: "a", Top: "a", Ran: true, Confidence: f(0.9), LatencyMS: f(float64(i))}
+		c := b
+		if i%3 == 0 {
+			c = Outcome{Tier: schemas.TierMultiple, Tool: "b", Top: "b", Confidence: f(0.6), LatencyMS: f(1)}
+		}
+		rows = append(rows, Row{Intent: in, Baseline: b, Candidate: c})
+		lbl[key] = Label{Tool: "a"}
+	}
+	want := Summarize(rows, lbl, nil, SideInfo{}, SideInfo{})
+	shuffled := slices.Clone(rows)
+	rand.New(rand.NewPCG(3, 4)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	got := Summarize(shuffled, lbl, nil, SideInfo{}, SideInfo{})
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("order changed the summary:\n got %+v\nwant %+v", got, want)
+	}
+	if want.ChangedTool != 14 || len(want.Changes) != 14 || want.Changes[0].Text != "intent k00" || want.ToolChanges[0].Examples[0] != "intent k00" {
+		t.Fatalf("summary %+v", want)
+	}
+	// Only the earliest changes are listed; the others are counted.
+	a := NewAccumulator()
+	for _, r := range shuffled {
+		a.Add(r, lbl[r.Intent.Key])
+	}
+	if n := len(a.changes); n != 14 {
+		t.Fatalf("kept %d changes", n)
+	}
+	var h changeHeap
+	dropped := 0
+	for _, r := range shuffled {
+		if h.keep(changed{at: r.Intent}, 5) {
+			dropped++
+		}
+	}
+	kept := h.inOrder()
+	if dropped != 35 || len(kept) != 5 || kept[0].at.Key != "k00" || kept[4].at.Key != "k04" {
+		t.Fatalf("kept %d, dropped %d: %v", len(kept), dropped, kept)
+	}
+}
+
+// The latency sample is bounded, and exact below its bound.
+func TestLatencySampleIsBounded(t *testing.T) {
+	r := newReservoir(100)
+	for i := range 50 {
+		r.add(float64(i))
+	}
+	if s := r.sorted(); len(s) != 50 || quantile(s, 0.5) != 24 {
+		t.Fatalf("below the bound: %v", s)
+	}
+	for i := range 100_000 {
+		r.add(float64(i % 1000))
+	}
+	s := r.sorted()
+	if len(s) != 100 {
+		t.Fatalf("kept %d latencies", len(s))
+	}
+	// A uniform sample of 0..999 has its median near 500.
+	if m := quantile(s, 0.5); m < 300 || m > 700 {
+		t.Fatalf("median of the sample %v", m)
 	}
 }
 

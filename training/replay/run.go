@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"errors"
+	"github.com/toolyard/toolyard/training/labels"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -110,4 +111,50 @@ func Run(ctx context.Context, intents []Intent, baseline, candidate *Side, opts 
 		opts.Progress(len(intents), len(intents))
 	}
 	return rows, nil
+}
+
+// GroupRunner replays one group's intents: in this process (Run), or on
+// the cluster's replay workers.
+type GroupRunner func(ctx context.Context, group int, intents []Intent) ([]Row, error)
+
+// GroupStart is told, before a group is replayed, its intents and how
+// many of them are labelled.
+type GroupStart func(group, groups, intents, labelled int)
+
+// ReplayGroups replays the partition a group at a time: each group's
+// records are extracted and labelled (the derivation 'toolyard train'
+// uses), its intents replayed by run, and its rows added to acc; only one
+// group is in memory at once. It returns what could not be replayed, by
+// reason.
+func ReplayGroups(ctx context.Context, p *Partition, lopts labels.Options, acc *Accumulator, run GroupRunner, start GroupStart) (Skipped, error) {
+	skipped := Skipped{}
+	for g := range p.Groups() {
+		recs, err := p.Group(g)
+		if err != nil {
+			return nil, err
+		}
+		intents, sk := Extract(recs)
+		for k, n := range sk {
+			skipped[k] += n
+		}
+		lbl := Labels(recs, lopts)
+		if len(intents) == 0 {
+			continue
+		}
+		if start != nil {
+			labelled := 0
+			for _, in := range intents {
+				if lbl[in.Key].Tool != "" {
+					labelled++
+				}
+			}
+			start(g, p.Groups(), len(intents), labelled)
+		}
+		rows, err := run(ctx, g, intents)
+		if err != nil {
+			return nil, err
+		}
+		acc.AddRows(rows, lbl)
+	}
+	return skipped, nil
 }

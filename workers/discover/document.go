@@ -72,6 +72,11 @@ type entry struct {
 	// wordTermIDs number wordTerms in the engine's stats (-1 for ""),
 	// set when the entry is counted there.
 	wordTermIDs []int32
+	// termNums are terms' numbers in the engine's stats, sorted: the
+	// coverages test every describing term of a query against every
+	// pooled tool, and comparing numbers is several times cheaper than
+	// comparing strings. Set when the entry is counted there.
+	termNums []int32
 	// typ and permissions are what filters test.
 	typ         string
 	permissions []string
@@ -311,4 +316,10 @@ func appendNonEmpty(dst []string, ss ...string) []string {
 		}
 	}
 	return dst
+}
+
+// hasTerm says the tool has the term numbered id (-1: a term no tool has).
+func (e *entry) hasTerm(id int32) bool {
+	_, ok := slices.BinarySearch(e.termNums, id)
+	return id >= 0 && ok
 }

@@ -430,12 +430,13 @@ func (e *Engine) coverages(q parsedQuery, order []*pooled) {
 	// exact[j*len(q.describing)+i]: tool j has describing term i. Soft
 	// coverage needs the same matches.
 	exact := make([]bool, len(order)*len(q.describing))
+	nums := e.stats.termNums(q.describing)
 	for j, p := range order {
 		p.known = known
 		p.describing = math.Log1p(float64(len(q.describing)))
 		var covered float64
-		for i, t := range q.describing {
-			if _, ok := slices.BinarySearch(p.en.terms, t); ok {
+		for i, id := range nums {
+			if p.en.hasTerm(id) {
 				covered += weights[i]
 				exact[j*len(q.describing)+i] = true
 			}

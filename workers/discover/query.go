@@ -53,11 +53,21 @@ var values = regexp.MustCompile(strings.Join([]string{
 	`=(?:"[^"]*"|'[^']*'|\S+)`,
 }, "|"))
 
+// valueMarks are the characters without which values matches nothing:
+// quotes, @, the slash of URLs and paths, the backslash of Windows paths,
+// the = of key=value.
+const valueMarks = "\"“'@/\\="
+
 func (e *Engine) parse(text string) parsedQuery {
 	text = clipUTF8(text, maxQueryBytes)
 	q := parsedQuery{raw: text, words: terms(e.exact, text)}
 	toks := e.text.Analyze([]byte(text))
-	spans := values.FindAllStringIndex(text, -1)
+	var spans [][]int
+	// Every kind of value has one of these characters: most requests have
+	// none, and skip the expression.
+	if strings.ContainsAny(text, valueMarks) {
+		spans = values.FindAllStringIndex(text, -1)
+	}
 	seen := make(map[string]bool, len(toks))
 	described := make(map[string]bool, len(toks))
 	q.surface = make(map[string]string, len(toks))

@@ -30,12 +30,13 @@ type scored struct {
 func (e *Engine) rank(q parsedQuery, hits []hit, mentioned map[string]float64) []schemas.Candidate {
 	weights, total := e.describingWeights(q)
 	list := make([]scored, 0, len(hits))
+	nums := e.stats.termNums(q.describing)
 	for _, h := range hits {
 		en := e.tools[h.id]
 		ev := evidence{score: h.score, mention: mentioned[h.id]}
 		var covered float64
-		for i, t := range q.describing {
-			if _, ok := slices.BinarySearch(en.terms, t); ok {
+		for i, id := range nums {
+			if en.hasTerm(id) {
 				covered += weights[i]
 			}
 		}

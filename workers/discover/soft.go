@@ -33,17 +33,15 @@ type softTable struct {
 	pool sync.Pool // *softScratch
 }
 
-// softScratch memoises the cosines of one query word to table words
-// (stamp, val, gen), and each table word's best cosine to any query word
-// (qstamp, best, qgen).
+// softScratch holds one query's cosines: for each table word of the pool
+// met so far (stamp == gen), its cosines to the query's describing words
+// (cos[slot[id]*k:][:k]) and its best cosine to any of them (best).
 type softScratch struct {
 	stamp []uint32
-	val   []float32
 	gen   uint32
-
-	qstamp []uint32
-	best   []float32
-	qgen   uint32
+	slot  []int32
+	best  []float32
+	cos   []float32
 }
 
 // newSoftTable returns nil unless the embedder has word vectors.
@@ -113,14 +111,15 @@ func softCredit(cos float32) float64 {
 // tool has which describing term (coverages). Caller holds the read lock.
 func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, order []*pooled, exact []bool) {
 	s := e.soft
-	if s == nil || total <= 0 {
+	if s == nil || total <= 0 || len(q.describing) == 0 {
 		for _, p := range order {
 			p.soft, p.softKnown = p.coverage, p.known
 		}
 		e.toolCoverages(q, order, nil)
 		return
 	}
-	qv := make([][]float32, len(q.describing))
+	k := len(q.describing)
+	qv := make([][]float32, k)
 	for i, t := range q.describing {
 		qv[i] = s.vector(q.surface[t])
 	}
@@ -130,50 +129,50 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 	}
 	if n := len(s.vecs); len(sc.stamp) < n {
 		sc.stamp = make([]uint32, n+n/4)
-		sc.val = make([]float32, n+n/4)
-		sc.gen = 0
-		sc.qstamp = make([]uint32, n+n/4)
+		sc.slot = make([]int32, n+n/4)
 		sc.best = make([]float32, n+n/4)
-		sc.qgen = 0
+		sc.gen = 0
 	}
-	sc.qgen++
-	if sc.qgen == 0 {
-		clear(sc.qstamp)
-		sc.qgen = 1
+	sc.gen++
+	if sc.gen == 0 {
+		clear(sc.stamp)
+		sc.gen = 1
 	}
+	sc.cos = sc.cos[:0]
 	credit := make([][]float64, len(order))
-	for j := range order {
-		credit[j] = make([]float64, len(q.describing))
-	}
-	for i := range q.describing {
-		sc.gen++
-		if sc.gen == 0 {
-			clear(sc.stamp)
-			sc.gen = 1
+	toolBest := make([]float32, k)
+	// One pass over the pool's words: each table word's cosines to every
+	// describing word are computed the first time a tool of the pool has
+	// it, and each tool keeps, per describing word, its best.
+	for j, p := range order {
+		credit[j] = make([]float64, k)
+		for i := range toolBest {
+			toolBest[i] = -1
 		}
-		for j, p := range order {
-			exact := exact[j*len(q.describing)+i]
-			if exact {
-				credit[j][i] = 1
-			}
-			if qv[i] == nil {
-				continue
-			}
-			// Computed for exact matches too: tool coverage needs every
-			// tool word's best cosine to any query word.
-			best := float32(-1)
-			for _, id := range p.en.wordIDs {
-				if sc.stamp[id] != sc.gen {
-					v := dot(qv[i], s.vecs[id])
-					sc.stamp[id], sc.val[id] = sc.gen, v
-					if sc.qstamp[id] != sc.qgen || v > sc.best[id] {
-						sc.qstamp[id], sc.best[id] = sc.qgen, v
+		for _, id := range p.en.wordIDs {
+			if sc.stamp[id] != sc.gen {
+				sc.stamp[id], sc.slot[id] = sc.gen, int32(len(sc.cos)/k)
+				best := float32(-1)
+				for i := range k {
+					v := float32(-1)
+					if qv[i] != nil {
+						v = dot(qv[i], s.vecs[id])
+						best = max(best, v)
 					}
+					sc.cos = append(sc.cos, v)
 				}
-				best = max(best, sc.val[id])
+				sc.best[id] = best
 			}
-			if !exact {
-				credit[j][i] = softCredit(best)
+			for i, v := range sc.cos[int(sc.slot[id])*k:][:k] {
+				toolBest[i] = max(toolBest[i], v)
+			}
+		}
+		for i := range k {
+			switch {
+			case exact[j*k+i]:
+				credit[j][i] = 1
+			case qv[i] != nil:
+				credit[j][i] = softCredit(toolBest[i])
 			}
 		}
 	}
@@ -229,7 +228,8 @@ func (e *Engine) toolCoverages(q parsedQuery, order []*pooled, sc *softScratch) 
 			if sc == nil || k >= len(p.en.wordVec) {
 				continue
 			}
-			if v := p.en.wordVec[k]; v >= 0 && sc.qstamp[v] == sc.qgen {
+			// best is -1 (no credit) for a word no query word has a vector for.
+			if v := p.en.wordVec[k]; v >= 0 && sc.stamp[v] == sc.gen {
 				num += w * softCredit(sc.best[v])
 			}
 		}

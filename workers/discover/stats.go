@@ -39,10 +39,14 @@ func newStats() *stats {
 
 func (s *stats) add(e *entry) {
 	s.docs++
-	for _, t := range e.terms {
+	e.termNums = make([]int32, len(e.terms))
+	for i, t := range e.terms {
 		s.df[t]++
-		s.termDF[s.termID(t)]++
+		id := s.termID(t)
+		s.termDF[id]++
+		e.termNums[i] = id
 	}
+	slices.Sort(e.termNums)
 	e.wordTermIDs = make([]int32, len(e.wordTerms))
 	for i, t := range e.wordTerms {
 		e.wordTermIDs[i] = -1
@@ -117,6 +121,19 @@ func (s *stats) maxIDF() float64 { return bm25IDF(s.docs, 1) }
 
 func bm25IDF(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// termNums are the numbers of terms, -1 for a term no tool has had
+// (which no tool has): what entry.hasTerm looks up.
+func (s *stats) termNums(terms []string) []int32 {
+	out := make([]int32, len(terms))
+	for i, t := range terms {
+		out[i] = -1
+		if id, ok := s.termIDs[t]; ok {
+			out[i] = id
+		}
+	}
+	return out
 }
 
 // termID returns t's number, numbering it if new.
