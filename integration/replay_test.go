@@ -284,6 +284,25 @@ func TestReplayReportsWhatAStricterThresholdChanges(t *testing.T) {
 		t.Fatalf("index.html: %v, %d plots", err, strings.Count(string(page), "<svg"))
 	}
 
+	// A history replayed a group of sessions at a time (a tiny group size
+	// forces several) reports the same, and leaves no spilled file.
+	spill := filepath.Join(dir, "spill")
+	if err := os.Mkdir(spill, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	grouped, gout := runReplay(t, "--audit", audit, "--tools", tools, "--candidate", strict, "--report", filepath.Join(dir, "grouped"),
+		"--group-size", "1KB", "--spill-dir", spill)
+	if !strings.Contains(gout, "group 2/") {
+		t.Errorf("no groups in the output:\n%s", gout)
+	}
+	if grouped.Intents != s.Intents || grouped.Labelled != s.Labelled || grouped.ChangedTier != s.ChangedTier || grouped.ChangedTool != s.ChangedTool ||
+		grouped.Gained != s.Gained || grouped.Lost != s.Lost || len(grouped.Changes) != len(s.Changes) {
+		t.Fatalf("in groups: %+v\nwhole: %+v", grouped, s)
+	}
+	if left, _ := os.ReadDir(spill); len(left) != 0 {
+		t.Fatalf("spilled groups left behind: %v", left)
+	}
+
 	// The same configuration on both sides changes nothing.
 	same, _ := runReplay(t, "--audit", audit, "--tools", tools, "--baseline", strict, "--candidate", strict, "--report", filepath.Join(dir, "same"))
 	if same.ChangedTier != 0 || same.ChangedTool != 0 || same.Gained != 0 || same.Lost != 0 || same.Intents != len(texts) {

@@ -346,11 +346,22 @@ func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, 
 func (m *usageModel) searchText(ctx context.Context, field, text string, n int) (search.DocumentMatchCollection, float64, error) {
 	q := bleve.NewMatchQuery(text)
 	q.SetField(field)
-	res, err := m.idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(q, n, 0, false))
+	req := bleve.NewSearchRequestOptions(q, n, 0, false)
+	// Equal scores are common (past intents alike in their matched
+	// words), and bleve breaks ties by internal document number, which
+	// depends on the order a batch's documents were analysed in: a
+	// rebuilt model would keep other intents at the cut. Ties go by id.
+	req.SortBy([]string{"-_score", "_id"})
+	res, err := m.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, 0, fmt.Errorf("usage search %s: %w", field, err)
 	}
-	return res.Hits, res.MaxScore, nil
+	// bleve adds up a document's clause scores in an order that depends
+	// on its document number too: rounding makes equal equal.
+	for _, h := range res.Hits {
+		h.Score = math.Round(h.Score*1e9) / 1e9
+	}
+	return res.Hits, math.Round(res.MaxScore*1e9) / 1e9, nil
 }
 
 // calibrationFor is the confidence model for a ranking: the usage model's

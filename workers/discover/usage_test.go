@@ -140,3 +140,41 @@ func confidencesOf(cs []schemas.Candidate) []float64 {
 	}
 	return out
 }
+
+// Past intents that score alike (the same matched words, the same length)
+// are cut at the vote's k by id, not by the order bleve analysed them in:
+// the same model built again votes the same.
+func TestUsageVoteIsReproducible(t *testing.T) {
+	ctx := context.Background()
+	e := newLocalFixture(t)
+	var intents []LearnedIntent
+	for i, w := range []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"} {
+		tool := "db/run_sql_query"
+		if i%2 == 1 {
+			tool = "weather/getForecast"
+		}
+		intents = append(intents, LearnedIntent{Tool: tool, Text: "revenue region " + w})
+	}
+	u := &Usage{Version: "v1", Intents: intents, Neighbours: 3, Weights: UsageWeights{TextVote: 1}}
+	var first []map[string]float64
+	for build := range 8 {
+		if err := e.SetUsage(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		ex, err := e.Explain(ctx, "revenue per region", 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var votes []map[string]float64
+		for _, c := range ex {
+			votes = append(votes, map[string]float64{c.ToolID: c.Signals[FeatureUsageTextVote]})
+		}
+		if build == 0 {
+			first = votes
+			continue
+		}
+		if !reflect.DeepEqual(votes, first) {
+			t.Fatalf("build %d votes %v, the first build %v", build, votes, first)
+		}
+	}
+}
