@@ -26,6 +26,7 @@ var notRunHere = []struct{ pattern, why string }{
 	{`^bin/toolyard (up|worker)\b`, "serves until stopped; the test runs its own up"},
 	{`^bin/toolyard mcp serve\b`, "serves until stopped (the gateway tests run it)"},
 	{`^bin/toolyard train calibration\b`, "ranks every benchmark dev query, a minute or more (training/fit's tests run the same fit on small rows)"},
+	{`^bin/toolyard bench replay --records [0-9]{6,}`, "replays hundreds of thousands of records: minutes (the same command with fewer records runs here)"},
 	{`^bin/toolyard replay --workers\b`, "needs replay workers (TestShardedReplaySurvivesAKilledWorker runs them)"},
 	{`^bin/toolyard tools import nats\b`, "needs a NATS micro service of that name"},
 	{`--url https?://`, "needs an MCP server at that address"},
