@@ -52,6 +52,9 @@ type entry struct {
 	// bleve counts them: what the keyword postings score with.
 	tfs      []uint8
 	fieldLen [len(indexedFields)]uint32
+	// tfSaturated says a frequency reached the cap of tfs: the postings'
+	// BM25 is then not bleve's for this tool, which bleve scores itself.
+	tfSaturated bool
 	// names are the tool's name and id as exact word sequences joined by
 	// spaces ("disk usage", "system disk usage"), for spotting a mention.
 	names []string
@@ -171,6 +174,7 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 		terms:       compact(all),
 		fieldTerms:  fieldTerms,
 		tfs:         slices.Clip(tfs),
+		tfSaturated: slices.Contains(tfs, math.MaxUint8),
 		fieldLen:    fieldLen,
 		names:       forms,
 		phrases:     interned(phrases),

@@ -277,3 +277,23 @@ func (h *topDocs) Pop() any {
 	*h = old[:len(old)-1]
 	return x
 }
+
+// scores are the BM25 scores of the text query cls for the tools ids that
+// match it, as bleve would give them (rounded as searchIndex rounds).
+func (p *postings) scores(cls []clause, st *stats, ids []string) map[string]float64 {
+	out := make(map[string]float64, len(ids))
+	if len(cls) == 0 || st.docs == 0 {
+		return out
+	}
+	a := p.accumulator()
+	defer p.scratch.Put(a)
+	p.accumulate(a, cls, st)
+	coord := 1 / float64(len(cls))
+	for _, id := range ids {
+		if d, ok := p.nums[id]; ok && a.cells[d].matched > 0 {
+			out[id] = math.Round(a.cells[d].score(coord)*1e9) / 1e9
+		}
+	}
+	a.reset()
+	return out
+}

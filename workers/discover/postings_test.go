@@ -3,10 +3,13 @@ package discover
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
 )
 
 // TestTopTextIsBleveTop checks that the postings' proposals, scored by
@@ -150,5 +153,75 @@ func TestCompactCounted(t *testing.T) {
 			t.Fatalf("field %s: %d frequencies summing to %d for %d terms of length %d",
 				indexedFields[f], len(en.fieldTF(f)), sum, len(en.fieldTerms[f]), en.fieldLen[f])
 		}
+	}
+}
+
+// scoreText takes its BM25 from the postings while the index is as built:
+// they must equal bleve's own scores (rounded alike) for every tool, and
+// after updates, until compaction, and for a tool whose term frequency
+// saturates the postings' count, bleve scores.
+func TestScoreTextFromPostingsEqualsBleve(t *testing.T) {
+	ctx := context.Background()
+	texts := []string{
+		"open an issue about the crash", "run a sql query on the sales database", "translate this into French",
+		"how much disk space do my files take", "send an email to the team about the outage", "list running processes by memory",
+	}
+	// scores are bleve's and the postings' scores of text over every tool.
+	scores := func(e *Engine, text string) (fromBleve, fromPostings, fromScoreText map[string]float64) {
+		e.mu.RLock()
+		defer e.mu.RUnlock()
+		q := e.parse(text)
+		ts := e.searchTerms(q)
+		cls := e.textClauses(ts, e.termWeights(q, ts))
+		ids := slices.Sorted(maps.Keys(e.tools))
+		hits, _, err := e.searchIndex(ctx, idsQuery{text: disjunction(cls), ids: ids}, len(ids))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromBleve = map[string]float64{}
+		for _, h := range hits {
+			fromBleve[h.id] = h.score
+		}
+		if fromScoreText, err = e.scoreText(ctx, cls, ids); err != nil {
+			t.Fatal(err)
+		}
+		return fromBleve, e.post.scores(cls, e.stats, ids), fromScoreText
+	}
+	e := newFixture(t)
+	for _, text := range texts {
+		b, p, st := scores(e, text)
+		if len(b) == 0 {
+			t.Fatalf("%q matched nothing: the test text is stale", text)
+		}
+		if !maps.Equal(b, p) || !maps.Equal(b, st) {
+			t.Fatalf("%q: bleve %v\npostings %v\nscoreText %v", text, b, p, st)
+		}
+	}
+	// After updates scoreText is bleve's, whatever the postings say.
+	if err := e.Remove("weather/getForecast"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Put(schemas.Manifest{ID: "spam/echo", Name: "echo", Description: strings.Repeat("echo ", 300) + "back what it is given"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range append(texts, "echo this back") {
+		b, _, st := scores(e, text)
+		if !maps.Equal(b, st) {
+			t.Fatalf("after updates, %q: bleve %v\nscoreText %v", text, b, st)
+		}
+	}
+	// Compacted, the postings score again, but not a saturated tool's query.
+	e.compactNow()
+	if !e.tools["spam/echo"].tfSaturated {
+		t.Fatal("300 echoes did not saturate the postings' count")
+	}
+	for _, text := range texts {
+		b, p, st := scores(e, text)
+		if !maps.Equal(b, p) || !maps.Equal(b, st) {
+			t.Fatalf("compacted, %q: bleve %v\npostings %v\nscoreText %v", text, b, p, st)
+		}
+	}
+	if b, _, st := scores(e, "echo this back"); !maps.Equal(b, st) {
+		t.Fatalf("saturated: bleve %v\nscoreText %v", b, st)
 	}
 }
