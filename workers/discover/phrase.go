@@ -16,11 +16,18 @@ func (e *Engine) phraseMatches(q parsedQuery, order []*pooled) {
 		return
 	}
 	text := " " + strings.Join(q.words, " ") + " "
+	// A phrase whose first word the request lacks cannot be in it: most
+	// phrases of a pool are ruled out by a lookup instead of a scan.
+	asked := make(map[string]bool, len(q.words))
+	for _, w := range q.words {
+		asked[w] = true
+	}
 	for _, p := range order {
 		var covered map[string]bool
 		for _, list := range [2][]string{p.en.names, p.en.phrases} {
 			for _, phrase := range list {
-				if !containsRun(text, phrase) {
+				first, _, _ := strings.Cut(phrase, " ")
+				if !asked[first] || !containsRun(text, phrase) {
 					continue
 				}
 				if covered == nil {
