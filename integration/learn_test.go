@@ -3,8 +3,12 @@ package integration
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -88,6 +92,8 @@ func TestLearnFromAuditWithoutRestart(t *testing.T) {
 		}
 	}
 
+	replayWithTheStoredModel(t, url, tools, history, version, n)
+
 	// tools search ranks as the workers do, with the model in force.
 	if rows := strings.Split(run("tools", "search", request), "\n"); len(rows) < 2 || !strings.Contains(rows[1], "WeatherTool") {
 		t.Errorf("tools search should rank WeatherTool first with the model in force:\n%s", strings.Join(rows, "\n"))
@@ -104,4 +110,83 @@ func TestLearnFromAuditWithoutRestart(t *testing.T) {
 			t.Fatalf("after the rollback the request should be multiple_matches again, got %s %s", r.Status, r.ToolID)
 		}
 	}
+}
+
+// replayWithTheStoredModel replays the imported history from the AUDIT
+// stream under a stricter activation threshold, with the stored model
+// version named as it is in the models bucket, and checks the replay's
+// hit@1 on the history's labels against an independent computation: eval
+// discovery with the same version over the same texts, each with the tool
+// the history ran as its gold. asks is how many requests the test
+// published itself (pipeline intents in the stream besides the history).
+func replayWithTheStoredModel(t *testing.T, url, tools, history, version string, asks int) {
+	t.Helper()
+	dir := t.TempDir()
+	strict := writeConfig(t, dir, "strict.json", `{"activate-threshold": 0.9}`)
+	s, out := runReplay(t, "--nats", url, "--since", "8760h", "--tools", tools, "--candidate", strict, "--model", version, "--report", filepath.Join(dir, "with"))
+	if !strings.Contains(out, "model version "+version+" read from the models bucket") {
+		t.Errorf("the replay does not say it read the stored version:\n%s", out)
+	}
+	if s.Intents != 4930+asks || s.Labelled < 4930 || s.Candidate.Metrics.Accuracy == nil {
+		t.Fatalf("replayed %d intents (want %d), %d labelled, accuracy %v", s.Intents, 4930+asks, s.Labelled, s.Candidate.Metrics.Accuracy)
+	}
+
+	// The independent computation: eval discovery over the history's texts.
+	f, err := os.Open(history)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var qs []any
+	gold := map[string]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for i := 0; sc.Scan(); i++ {
+		var r struct {
+			Expressed string `json:"intent_expressed"`
+			Tool      string `json:"tool_id"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.TrimSuffix(strings.TrimPrefix(r.Expressed, "[TOOL: "), "]")
+		qs = append(qs, map[string]any{"id": fmt.Sprint(i), "query": text, "gold_tool_ids": []string{r.Tool}})
+		gold[fmt.Sprint(i)] = r.Tool
+	}
+	queries := filepath.Join(dir, "queries.jsonl")
+	writeJSONL(t, queries, qs...)
+	hitAt1 := func(args ...string) float64 {
+		t.Helper()
+		outFile := filepath.Join(dir, fmt.Sprintf("eval-%d.jsonl", len(args)))
+		cmd := exec.Command(binary, append([]string{"eval", "discovery", "--tools", tools, "--queries", queries, "--out", outFile}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("eval discovery %v: %v\n%s", args, err, out)
+		}
+		data, err := os.ReadFile(outFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, n := 0, 0
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var l struct {
+				ID     string   `json:"id"`
+				Ranked []string `json:"ranked"`
+			}
+			if err := json.Unmarshal([]byte(line), &l); err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if len(l.Ranked) > 0 && l.Ranked[0] == gold[l.ID] {
+				hits++
+			}
+		}
+		return float64(hits) / float64(n)
+	}
+	evalWith := hitAt1("--model", version, "--nats", url)
+	// Replay adds the builtin meta-tools to the registry, as the stages do,
+	// and reads each intent's conversation: a few rankings may differ.
+	if replayed := *s.Candidate.Metrics.Accuracy; math.Abs(replayed-evalWith) > 0.02 {
+		t.Errorf("hit@1 on the imported history with model %s: replay %.3f, eval discovery %.3f", version, replayed, evalWith)
+	}
+	t.Logf("hit@1 on the imported history with model %s: replay %.3f, eval discovery %.3f", version, *s.Candidate.Metrics.Accuracy, evalWith)
 }

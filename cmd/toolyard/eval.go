@@ -20,20 +20,20 @@ import (
 	"github.com/toolyard/toolyard/workers/route"
 )
 
-func newEval(_ *globalFlags) *cobra.Command {
+func newEval(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval",
 		Short: "Measure discovery and resolution on query files (no server needed)",
 	}
 	cmd.AddCommand(newEvalEmbedder())
-	cmd.AddCommand(newEvalDiscovery())
+	cmd.AddCommand(newEvalDiscovery(g))
 	cmd.AddCommand(newEvalResolve())
 	cmd.AddCommand(newEvalCalibration())
 	cmd.AddCommand(newEvalPrefetch())
 	return cmd
 }
 
-func newEvalDiscovery() *cobra.Command {
+func newEvalDiscovery(g *globalFlags) *cobra.Command {
 	var (
 		toolsFile, queriesFile, outFile, mode, encoder, modelDir string
 		k                                                        int
@@ -79,6 +79,11 @@ milliseconds per query and per tool.`,
 			}
 			// One cache for every mode, so --mode all embeds each tool once.
 			cache := embed.NewMemoryCache()
+			model, cleanup, err := resolveModel(cmd.Context(), g, cmd.ErrOrStderr(), modelDir)
+			if err != nil {
+				return err
+			}
+			defer cleanup()
 			for _, m := range modes {
 				opts := []discover.Option{discover.WithMode(m)}
 				if emb != nil {
@@ -91,7 +96,7 @@ milliseconds per query and per tool.`,
 				if file != "" && len(modes) > 1 {
 					file += "." + m.String()
 				}
-				if err := evalDiscovery(cmd, tools, qs, opts, m, k, th, file, modelDir); err != nil {
+				if err := evalDiscovery(cmd, tools, qs, opts, m, k, th, file, model); err != nil {
 					return err
 				}
 			}
@@ -189,7 +194,7 @@ func evalDiscovery(cmd *cobra.Command, tools []schemas.Manifest, qs []eval.Query
 }
 
 // modelUsage documents the eval commands' --model.
-const modelUsage = "a model version directory written by 'toolyard train --out DIR': discovery uses its usage evidence and calibration"
+const modelUsage = "a model whose usage evidence and calibration discovery uses: a version directory written by 'toolyard train --out DIR', or (eval discovery) a version stored in the running Toolyard's models bucket"
 
 // applyModel puts the model version in dir (if any) in force on engine.
 func applyModel(cmd *cobra.Command, engine *discover.Engine, dir string) error {

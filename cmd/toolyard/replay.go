@@ -45,7 +45,7 @@ type replayRun struct {
 func newReplay(g *globalFlags) *cobra.Command {
 	r := replayRun{g: g}
 	c := &cobra.Command{
-		Use:   "replay --audit FILE… --tools FILE [--baseline C] --candidate C [--model DIR] --report DIR",
+		Use:   "replay --audit FILE… --tools FILE [--baseline C] --candidate C [--model DIR|VERSION] --report DIR",
 		Short: "Re-run recorded intents through a candidate configuration in dry run and report what would change",
 		Long: `Reads audit JSONL (--audit, repeatable; the audit record contract), or without
 --audit the AUDIT stream of the running Toolyard (--since, --until, --session;
@@ -65,7 +65,8 @@ are the tier thresholds (activate-, multiple-, weak-threshold), discovery,
 embedder, embedder-model, embedder-url, encoder and the llm* resolver flags;
 other 'up' flags are accepted and reported as having no effect on a replay. A
 directory given as C is a model version ('toolyard train --out DIR') with
-default flags. --model DIR puts a model version in force on the candidate.
+default flags. --model DIR|VERSION puts a model version in force on the candidate:
+a directory, or a version stored by 'toolyard train' in the models bucket of --nats.
 
 Without --baseline, the baseline is what the audit recorded: the tiers, tools and
 confidences of the route records (imported history: the tool that ran).
@@ -129,7 +130,7 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 	fl.StringVar(&r.toolsFile, "tools", "", "registry file (JSONL or JSON array of manifests)")
 	fl.StringVar(&r.baseline, "baseline", "", "baseline configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory; default: what the audit recorded")
 	fl.StringVar(&r.candidate, "candidate", "", "candidate configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory")
-	fl.StringVar(&r.model, "model", "", "a model version directory ('toolyard train --out DIR') put in force on the candidate")
+	fl.StringVar(&r.model, "model", "", "a model put in force on the candidate: a version directory ('toolyard train --out DIR'), or a version stored in the running Toolyard's models bucket ('toolyard models list')")
 	fl.StringVar(&r.reportDir, "report", "", "write summary.json and index.html here")
 	fl.IntVar(&r.parallel, "parallel", 0, "intents replayed at once (default: one per core)")
 	fl.BoolVar(&r.sharded, "workers", false, "split the replay into shards for 'toolyard worker --stage replay' processes on the cluster of --nats, and merge their parts (each shard counted once, a killed worker's shard redone)")
@@ -149,7 +150,7 @@ func (r *replayRun) check() error {
 	case len(r.audits) > 0 && (r.since != "" || r.until != "" || r.session != ""):
 		return errors.New("--since, --until and --session select from the AUDIT stream; with --audit files, filter the files instead")
 	case r.candidate == "" && r.model == "":
-		return errors.New("replay needs a candidate: --candidate CONFIG and/or --model DIR")
+		return errors.New("replay needs a candidate: --candidate CONFIG and/or --model DIR|VERSION")
 	}
 	if n, err := pipeline.ParseBytes(r.groupSize); err != nil || n <= 0 {
 		return fmt.Errorf("--group-size %q: want a size such as 64MiB", r.groupSize)
@@ -171,8 +172,13 @@ func (r *replayRun) partition(ctx context.Context, stderr io.Writer) (*replay.Pa
 // and reports; the throughput is the replaying's (reading, grouping and
 // labelling are not in it).
 func (r *replayRun) replay(ctx context.Context, stderr io.Writer, tools []schemas.Manifest, part *replay.Partition) (*replay.Report, error) {
+	model, cleanup, err := resolveModel(ctx, r.g, stderr, r.model)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
 	b := sideBuilder{g: r.g, tools: tools, log: stderr}
-	cand, candInfo, err := b.side(ctx, "candidate", r.candidate, r.model)
+	cand, candInfo, err := b.side(ctx, "candidate", r.candidate, model)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +195,7 @@ func (r *replayRun) replay(ctx context.Context, stderr io.Writer, tools []schema
 	}
 	var job replay.Job
 	if r.sharded {
-		if job, err = replayJob(tools, r.baseline, r.candidate, r.model, nil); err != nil {
+		if job, err = replayJob(tools, r.baseline, r.candidate, model, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/toolyard/toolyard/workers/models"
+)
+
+// resolveModel is a --model flag's value as a directory: the directory given,
+// or a version stored by 'toolyard train' in the running Toolyard's models
+// bucket (g's connection), downloaded and checked against its manifest
+// into a temporary directory that cleanup removes.
+func resolveModel(ctx context.Context, g *globalFlags, stderr io.Writer, spec string) (dir string, cleanup func(), err error) {
+	cleanup = func() {}
+	if spec == "" {
+		return "", cleanup, nil
+	}
+	if st, err := os.Stat(spec); err == nil && st.IsDir() {
+		return spec, cleanup, nil
+	}
+	store, closeNC, err := openClient(g, "toolyard", func(js jetstream.JetStream) (*models.Store, error) { return models.Open(ctx, js) })
+	if err != nil {
+		return "", cleanup, fmt.Errorf("--model %s is not a directory, and the models bucket is out of reach: %w", spec, err)
+	}
+	defer closeNC()
+	tmp, err := os.MkdirTemp("", "toolyard-model-")
+	if err != nil {
+		return "", cleanup, err
+	}
+	dir = filepath.Join(tmp, "version")
+	if _, err := store.Download(ctx, spec, dir); err != nil {
+		os.RemoveAll(tmp)
+		return "", cleanup, fmt.Errorf("--model %s is neither a directory nor a stored version: %w", spec, err)
+	}
+	fmt.Fprintf(stderr, "model version %s read from the models bucket\n", spec)
+	return dir, func() { os.RemoveAll(tmp) }, nil
+}
