@@ -111,8 +111,12 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 			}
 			s := rep.Summary
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "replayed %d intents in %s (%.0f intents/s, %d workers); no tool was run\n", s.Intents,
-				time.Duration(s.Throughput.Seconds*float64(time.Second)).Round(time.Millisecond), s.Throughput.IntentsPerSec, s.Throughput.Workers)
+			where := fmt.Sprintf("%d workers", s.Throughput.Workers)
+			if r.sharded {
+				where = "on the cluster's replay workers"
+			}
+			fmt.Fprintf(out, "replayed %d intents in %s (%.0f intents/s, %s); no tool was run\n", s.Intents,
+				time.Duration(s.Throughput.Seconds*float64(time.Second)).Round(time.Millisecond), s.Throughput.IntentsPerSec, where)
 			fmt.Fprintf(out, "  changed tier %d, changed tool %d; labelled %d: gained %d, lost %d\n", s.ChangedTier, s.ChangedTool, s.Labelled, s.Gained, s.Lost)
 			fmt.Fprintf(out, "  accuracy %s → %s, activated precision %s → %s, coverage %s → %s\n",
 				fig(s.Baseline.Metrics.Accuracy), fig(s.Candidate.Metrics.Accuracy),
@@ -231,6 +235,9 @@ func (r *replayRun) replay(ctx context.Context, stderr io.Writer, tools []schema
 	}
 	rep := acc.Report(skipped, baseInfo, candInfo, cand.Thresholds())
 	rep.Summary.Throughput = replay.Throughput{Seconds: replaying.Seconds(), IntentsPerSec: float64(rep.Summary.Intents) / replaying.Seconds(), Workers: parallel}
+	if r.sharded {
+		rep.Summary.Throughput.Workers = 0 // the cluster's: not known here
+	}
 	return rep, nil
 }
 

@@ -73,7 +73,7 @@ type Summary struct {
 type Throughput struct {
 	Seconds       float64 `json:"seconds"`
 	IntentsPerSec float64 `json:"intents_per_s"`
-	Workers       int     `json:"workers"`
+	Workers       int     `json:"workers"` // this process's; 0 for a sharded replay
 }
 
 // Report limits.
