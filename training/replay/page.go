@@ -33,7 +33,7 @@ small { color: #666; }
 Candidate tiers: activated ≥ {{.Th.Activate}}, alternatives ≥ {{.Th.Multiple}}, weak ≥ {{.Th.Weak}}.
 {{with .S.Skipped}}Not replayable: {{range $k, $v := .}}{{$v}} {{$k}}; {{end}}{{end}}
 {{.S.Labelled}} intents carry a label (what the agent wanted, derived as <code>toolyard train</code> does).
-Replayed at {{printf "%.0f" .S.Throughput.IntentsPerSec}} intents/s on {{.S.Throughput.Workers}} workers; no tool was run.</small></p>
+Replayed at {{printf "%.0f" .S.Throughput.IntentsPerSec}} intents/s {{if .S.Throughput.Workers}}on {{.S.Throughput.Workers}} workers{{else}}on the cluster's replay workers{{end}}; no tool was run.</small></p>
 
 <h2>Metrics</h2>
 <table>
