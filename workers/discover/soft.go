@@ -152,16 +152,8 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 		for _, id := range p.en.wordIDs {
 			if sc.stamp[id] != sc.gen {
 				sc.stamp[id], sc.slot[id] = sc.gen, int32(len(sc.cos)/k)
-				best := float32(-1)
-				for i := range k {
-					v := float32(-1)
-					if qv[i] != nil {
-						v = dot(qv[i], s.vecs[id])
-						best = max(best, v)
-					}
-					sc.cos = append(sc.cos, v)
-				}
-				sc.best[id] = best
+				sc.cos = slices.Grow(sc.cos, k)[:len(sc.cos)+k]
+				sc.best[id] = cosines(qv, s.vecs[id], sc.cos[len(sc.cos)-k:])
 			}
 			for i, v := range sc.cos[int(sc.slot[id])*k:][:k] {
 				toolBest[i] = max(toolBest[i], v)
@@ -237,6 +229,30 @@ func (e *Engine) toolCoverages(q parsedQuery, order []*pooled, sc *softScratch) 
 			p.toolCov = num / den
 		}
 	}
+}
+
+// cosines sets out[i] to the cosine of query word vector qv[i] to the
+// table word vector v (-1 for a query word without a vector) and returns
+// the best of them. Three query words at a time share one read of v.
+func cosines(qv [][]float32, v []float32, out []float32) float32 {
+	best := float32(-1)
+	var three [3]float32
+	for i := 0; i < len(qv); {
+		if i+3 <= len(qv) && qv[i] != nil && qv[i+1] != nil && qv[i+2] != nil {
+			vecindex.Dot3(qv[i], qv[i+1], qv[i+2], v, &three)
+			copy(out[i:i+3], three[:])
+			best = max(best, three[0], three[1], three[2])
+			i += 3
+			continue
+		}
+		out[i] = -1
+		if qv[i] != nil {
+			out[i] = dot(qv[i], v)
+			best = max(best, out[i])
+		}
+		i++
+	}
+	return best
 }
 
 // dot is the inner product of two word vectors: the innermost loop of

@@ -32,3 +32,9 @@ func dotGeneric(a, b []float32) float32 {
 // Dot is the inner product of two vectors of the same length, with the
 // fastest kernel this CPU has (AVX2 with FMA on amd64, else dotGeneric).
 func Dot(a, b []float32) float32 { return dot(a, b) }
+
+// Dot3 sets out to the inner products of a0, a1 and a2 with b, each
+// exactly as Dot computes it, reading b once: for scoring one vector
+// against several queries (soft term matching compares each word of a
+// tool with every word of a request).
+func Dot3(a0, a1, a2, b []float32, out *[3]float32) { dot3(a0, a1, a2, b, out) }

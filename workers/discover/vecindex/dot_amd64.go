@@ -28,3 +28,16 @@ func dot(a, b []float32) float32 {
 //
 //go:noescape
 func prefetch(p *float32, n int)
+
+//go:noescape
+func dot3AVX2(a0, a1, a2, b *float32, n int, out *[3]float32)
+
+func dot3(a0, a1, a2, b []float32, out *[3]float32) {
+	if hasAVX2 && len(b) > 0 {
+		n := len(b)
+		_, _, _ = a0[n-1], a1[n-1], a2[n-1]
+		dot3AVX2(&a0[0], &a1[0], &a2[0], &b[0], n, out)
+		return
+	}
+	out[0], out[1], out[2] = dotGeneric(a0, b), dotGeneric(a1, b), dotGeneric(a2, b)
+}

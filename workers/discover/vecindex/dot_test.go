@@ -45,3 +45,26 @@ func BenchmarkDot(b *testing.B) {
 }
 
 var sinkScore float32
+
+// Dot3 is three Dots, bit for bit, at every length (the 32-, 8- and
+// scalar parts of the kernel).
+func TestDot3IsThreeDots(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	vec := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return v
+	}
+	for n := 1; n <= 140; n++ {
+		a0, a1, a2, b := vec(n), vec(n), vec(n), vec(n)
+		var out [3]float32
+		Dot3(a0, a1, a2, b, &out)
+		for i, a := range [][]float32{a0, a1, a2} {
+			if want := Dot(a, b); math.Float32bits(out[i]) != math.Float32bits(want) {
+				t.Fatalf("n=%d: Dot3[%d] = %v, Dot = %v", n, i, out[i], want)
+			}
+		}
+	}
+}
