@@ -40,6 +40,7 @@ func newBenchReplay(g *globalFlags) *cobra.Command {
 		records, tools int
 		asJSON         bool
 		keepReport     string
+		cpuProfile     string
 	)
 	r := replayRun{g: g, groupSize: "64MiB"}
 	cmd := &cobra.Command{
@@ -88,6 +89,11 @@ so peak memory depends on the group size, not on the history's length: compare
 			if err := r.check(); err != nil {
 				return err
 			}
+			stopProfile, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stopProfile()
 			heap := sampleHeap(50 * time.Millisecond)
 			t0 := time.Now()
 			part, err := r.partition(ctx, stderr)
@@ -128,6 +134,7 @@ so peak memory depends on the group size, not on the history's length: compare
 	fl.IntVar(&r.parallel, "parallel", 0, "intents replayed at once (default: one per core)")
 	fl.StringVar(&keepReport, "report", "", "also write the report (summary.json, index.html) here")
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object")
+	fl.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the reading, replaying and report to this file, for 'go tool pprof'")
 	return cmd
 }
 

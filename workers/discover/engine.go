@@ -32,8 +32,12 @@ type Engine struct {
 	// abilities are the encoder's vectors of assistantAbilities.
 	abilities [][]float32
 	// soft holds the word vectors of soft term matching, nil without.
-	soft  *softTable
-	calib atomic.Pointer[calibModel]
+	soft *softTable
+	// phraseMemo holds the analysed terms of name and keyword phrases
+	// (phrase.go), phraseMemoN how many it was given.
+	phraseMemo  sync.Map
+	phraseMemoN atomic.Int64
+	calib       atomic.Pointer[calibModel]
 	// usage is the learned usage model in force (usage.go), nil without.
 	usage atomic.Pointer[usageModel]
 

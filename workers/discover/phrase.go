@@ -33,10 +33,8 @@ func (e *Engine) phraseMatches(q parsedQuery, order []*pooled) {
 				if covered == nil {
 					covered = map[string]bool{}
 				}
-				for _, w := range strings.Fields(phrase) {
-					for _, t := range terms(e.text, w) {
-						covered[t] = true
-					}
+				for _, t := range e.phraseTerms(phrase) {
+					covered[t] = true
 				}
 			}
 		}
@@ -67,4 +65,27 @@ func containsRun(text, phrase string) bool {
 		}
 		i = j + 1
 	}
+}
+
+// phraseMemoMax bounds the phrases whose terms are remembered: a registry's
+// names and keywords, a few per tool; past it the memo starts afresh.
+const phraseMemoMax = 1 << 18
+
+// phraseTerms are the analysed terms of a name or keyword phrase, word by
+// word. Phrases are the registry's and come back search after search, and
+// analysing a word costs more than the rest of a match: they are kept.
+func (e *Engine) phraseTerms(phrase string) []string {
+	if ts, ok := e.phraseMemo.Load(phrase); ok {
+		return ts.([]string)
+	}
+	var ts []string
+	for _, w := range strings.Fields(phrase) {
+		ts = append(ts, terms(e.text, w)...)
+	}
+	if e.phraseMemoN.Add(1) > phraseMemoMax {
+		e.phraseMemo.Clear()
+		e.phraseMemoN.Store(0)
+	}
+	e.phraseMemo.Store(phrase, ts)
+	return ts
 }
