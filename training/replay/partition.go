@@ -23,13 +23,18 @@ import (
 // 150k records, well under a gigabyte once decoded and replayed.
 const DefaultGroupBytes = 64 << 20
 
+// MaxGroups bounds the groups, each an open file while the audit is read:
+// a history beyond MaxGroups × the group size makes larger groups rather
+// than exhaust the process's file descriptors.
+const MaxGroups = 256
+
 // GroupsFor is how many groups input of about size bytes needs so each
-// holds about groupBytes.
+// holds about groupBytes (at most MaxGroups).
 func GroupsFor(size, groupBytes int64) int {
 	if groupBytes <= 0 {
 		groupBytes = DefaultGroupBytes
 	}
-	return int(max(1, (size+groupBytes-1)/groupBytes))
+	return int(min(MaxGroups, max(1, (size+groupBytes-1)/groupBytes)))
 }
 
 // Partition holds audit records by session in n groups. With one group

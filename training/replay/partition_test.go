@@ -93,7 +93,7 @@ func TestGroupsFor(t *testing.T) {
 	for _, c := range []struct {
 		size, group int64
 		want        int
-	}{{0, 100, 1}, {100, 100, 1}, {101, 100, 2}, {1000, 0, 1}, {3 * DefaultGroupBytes, 0, 3}} {
+	}{{0, 100, 1}, {100, 100, 1}, {101, 100, 2}, {1000, 0, 1}, {3 * DefaultGroupBytes, 0, 3}, {1 << 40, 1 << 20, MaxGroups}} {
 		if got := GroupsFor(c.size, c.group); got != c.want {
 			t.Errorf("GroupsFor(%d, %d) = %d, want %d", c.size, c.group, got, c.want)
 		}
