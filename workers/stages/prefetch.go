@@ -51,10 +51,11 @@ func (p *prefetchLookup) Verify(in schemas.Intent, prefetched, fresh []schemas.C
 // when prefetch is on.
 func (s *Set) discoverStage() pipeline.Stage {
 	pc := s.cfg.Prefetch
+	hints := discover.WithHints(func(text string) *schemas.Hint { return s.shortcuts.Load().Hint(text) })
 	if pc == nil {
-		return discover.Stage(s.engine)
+		return discover.Stage(s.engine, hints)
 	}
-	st := discover.Stage(s.engine, discover.WithPrefetched(&s.lookup, 4))
+	st := discover.Stage(s.engine, hints, discover.WithPrefetched(&s.lookup, 4))
 	st.Setup = func(ctx context.Context, js jetstream.JetStream) error {
 		store, err := predict.OpenStore(ctx, js, pc.TTL)
 		if err != nil {
