@@ -161,6 +161,6 @@ func (s *Set) applyVersion(ctx context.Context, store *models.Store, version str
 		learned = b.Templates.Shortcuts
 	}
 	s.shortcuts.Store(shortcut.NewTable(version, learned))
-	s.cfg.Log.Info("trained model in force", "version", version, "shortcuts", s.shortcuts.Load().Len(), "took", time.Since(start).Round(time.Millisecond))
+	s.cfg.Log.Info("trained model in force", "version", version, "took", time.Since(start).Round(time.Millisecond), "shortcuts", s.shortcuts.Load().Len())
 	return nil
 }
