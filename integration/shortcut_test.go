@@ -115,6 +115,20 @@ func TestRepeatedPhrasingGetsAShortcutHint(t *testing.T) {
 		r.Hint.Count != 4 || r.Hint.Sessions != 4 || r.Hint.Share != 1 || r.Hint.Model != m[1] {
 		t.Errorf("hint %+v", *r.Hint)
 	}
+	// The micro service answers with the same hint.
+	nc, err := natsConnect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	reply, err := nc.Request("toolyard.resolve_intent.svc-hint", []byte(`{"text": "sweep out my scratch notes"}`), 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svc schemas.Result
+	if err := json.Unmarshal(reply.Data, &svc); err != nil || svc.Hint == nil || svc.Hint.ToolID != "notes/tidy" {
+		t.Errorf("resolve_intent reply %s (err %v): want a hint for notes/tidy", reply.Data, err)
+	}
 	if r := ask(mixed); r.Hint != nil {
 		t.Errorf("a hint for a phrasing the history resolved to two tools: %+v", *r.Hint)
 	}

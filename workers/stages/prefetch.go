@@ -51,7 +51,7 @@ func (p *prefetchLookup) Verify(in schemas.Intent, prefetched, fresh []schemas.C
 // when prefetch is on.
 func (s *Set) discoverStage() pipeline.Stage {
 	pc := s.cfg.Prefetch
-	hints := discover.WithHints(func(text string) *schemas.Hint { return s.shortcuts.Load().Hint(text) })
+	hints := discover.WithHints(s.Hint)
 	if pc == nil {
 		return discover.Stage(s.engine, hints)
 	}
@@ -74,6 +74,10 @@ func (s *Set) discoverStage() pipeline.Stage {
 	}
 	return st
 }
+
+// Hint is the learned shortcut of an intent text in the model version in
+// force, nil when it has none (workers/shortcut).
+func (s *Set) Hint(text string) *schemas.Hint { return s.shortcuts.Load().Hint(text) }
 
 // RunPredict runs the predict stage over the set's engine until ctx ends
 // (predict.Run): it is not a work-queue stage, so not in Stage.
