@@ -149,21 +149,48 @@ func FitPrefixRule(rows []PrefixRow, lead int, minPrecision float64) (PrefixRule
 	var best PrefixRule
 	var bf PrefixFigures
 	ok := false
+	for _, r := range grid() {
+		f := r.Evaluate(rows, lead)
+		if f.Covered == 0 || f.Precision < minPrecision {
+			continue
+		}
+		if !ok || f.Covered > bf.Covered || f.Covered == bf.Covered && f.Precision > bf.Precision {
+			best, bf, ok = r, f, true
+		}
+	}
+	return best, bf, ok
+}
+
+// MostPrecise is the grid's rule of the highest precision at lead among
+// those covering at least minCoverage of the intents: how close the
+// collection comes when no rule reaches the precision asked.
+func MostPrecise(rows []PrefixRow, lead int, minCoverage float64) (PrefixRule, PrefixFigures, bool) {
+	var best PrefixRule
+	var bf PrefixFigures
+	ok := false
+	for _, r := range grid() {
+		f := r.Evaluate(rows, lead)
+		if f.Covered == 0 || f.Coverage < minCoverage {
+			continue
+		}
+		if !ok || f.Precision > bf.Precision || f.Precision == bf.Precision && f.Covered > bf.Covered {
+			best, bf, ok = r, f, true
+		}
+	}
+	return best, bf, ok
+}
+
+// grid is the rules FitPrefixRule and MostPrecise choose among.
+func grid() []PrefixRule {
+	var out []PrefixRule
 	for _, w := range []int{2, 3, 4, 5, 6, 8} {
 		for _, c := range []float64{0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98} {
 			for _, m := range []float64{0, 0.1, 0.2, 0.3, 0.5, 0.7} {
 				for _, a := range []int{1, 2, 3} {
-					r := PrefixRule{MinWords: w, MinConf: c, MinMargin: m, MinAgree: a}
-					f := r.Evaluate(rows, lead)
-					if f.Covered == 0 || f.Precision < minPrecision {
-						continue
-					}
-					if !ok || f.Covered > bf.Covered || f.Covered == bf.Covered && f.Precision > bf.Precision {
-						best, bf, ok = r, f, true
-					}
+					out = append(out, PrefixRule{MinWords: w, MinConf: c, MinMargin: m, MinAgree: a})
 				}
 			}
 		}
 	}
-	return best, bf, ok
+	return out
 }
