@@ -26,6 +26,10 @@ type Intent struct {
 	Nested       []Nested  `json:"nested,omitempty"`
 	Conversation []Message `json:"conversation,omitempty"`
 	Scope        []string  `json:"scope,omitempty"`
+	// Hint is set by discovery when the model in force has a learned
+	// shortcut for the intent's phrasing; the stages that answer the
+	// agent copy it into the result.
+	Hint *Hint `json:"hint,omitempty"`
 }
 
 // Nested is the byte span [Start, End) of an outer intent's Text that holds

@@ -56,6 +56,30 @@ type Result struct {
 	// output this result answers, when it was traced: the W3C trace
 	// context came with the output, or the workers export traces.
 	TraceID string `json:"trace_id,omitempty"`
+	// Hint is the learned shortcut for this intent's phrasing, when the
+	// model in force has one: the direct call that history says it
+	// resolves to, so the agent can skip discovery next time.
+	Hint *Hint `json:"hint,omitempty"`
+}
+
+// Hint is a learned shortcut (the "directive cache"): an intent phrasing
+// that, in the history the model in force was trained on, resolved to the
+// same tool again and again, across sessions. It is advice, never a
+// decision: the result it rides on is what discovery and routing decided.
+type Hint struct {
+	// ToolID is the tool the phrasing resolved to.
+	ToolID string `json:"tool_id"`
+	// ToolCall is the direct form to write instead of the intent, its
+	// arguments left for the agent: <tool_call name="ID">{…}</tool_call>.
+	ToolCall string `json:"tool_call"`
+	// Count is how many labelled intents of this phrasing resolved to
+	// ToolID, from Sessions distinct sessions; Share is their part of all
+	// the phrasing's labels (the rest went elsewhere or were judged wrong).
+	Count    int     `json:"count"`
+	Sessions int     `json:"sessions"`
+	Share    float64 `json:"share"`
+	// Model is the model version the shortcut was learned in.
+	Model string `json:"model,omitempty"`
 }
 
 // Unmapped is a value an intent states (a name, a number, a quoted string,

@@ -35,4 +35,6 @@ type ToolCall struct {
 	// argument and that no parameter of the tool would take: the result
 	// reports them beside the output.
 	Unmapped []Unmapped `json:"unmapped,omitempty"`
+	// Hint is the intent's learned shortcut (Intent.Hint), for the result.
+	Hint *Hint `json:"hint,omitempty"`
 }

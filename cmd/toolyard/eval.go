@@ -30,6 +30,7 @@ func newEval(g *globalFlags) *cobra.Command {
 	cmd.AddCommand(newEvalResolve())
 	cmd.AddCommand(newEvalCalibration())
 	cmd.AddCommand(newEvalPrefetch())
+	cmd.AddCommand(newEvalShortcuts())
 	return cmd
 }
 

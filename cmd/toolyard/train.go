@@ -43,7 +43,9 @@ version over the registry (--tools):
              and by nearest learned intents (usage_text, usage_near, usage_vote)
   weights    the fused weights of those signals
   calibration  the confidence refitted with them, so tiers stay honest
-  templates  the predictor's statistics (next tool, context words)
+  templates  the predictor's statistics (next tool, context words), and the learned
+             shortcuts: phrasings that resolved to one tool again and again, across
+             sessions, whose results then carry a hint with the direct <tool_call>
 
 Everything fitted is measured on later history than it was fitted on: the latest
 --hold-out of the examples is the test slice; before it, --fit-share of the examples
@@ -138,6 +140,8 @@ Discover workers put a promoted version in force without a restart.`,
 	fl.IntVar(&opts.Folds, "folds", 4, "time-ordered folds of the fitting share, each ranked with the usage of everything before it")
 	fl.IntVar(&opts.Guard.PerSession, "max-per-session", 3, "poisoning guard: examples one session may give one tool")
 	fl.IntVar(&opts.Guard.MinSessions, "min-sessions", 2, "poisoning guard: distinct sessions a tool's examples need before they count")
+	fl.IntVar(&opts.Shortcuts.MinCount, "shortcut-min-count", 3, "learned shortcuts: labels (at most --max-per-session a session) a phrasing needs for one tool before its results hint the direct call")
+	fl.Float64Var(&opts.Shortcuts.MinShare, "shortcut-min-share", 0.9, "learned shortcuts: share of the phrasing's labels that tool must have (another tool's, or a wrong judgement, count against it); the phrasing also needs --min-sessions sessions")
 	fl.DurationVar(&opts.Labels.Window, "correction-window", 10*time.Minute, "how long after an answer the agent's next move still corrects it")
 	c.AddCommand(newTrainCalibration())
 	return c
@@ -298,6 +302,7 @@ func printTrainReport(w io.Writer, b *bundle.Bundle, r learn.Report, dir string)
 	fmt.Fprintf(w, "  poisoning guard: kept %d, capped per session %d, tools with too few sessions %d\n", r.Guard.Kept, r.Guard.CappedPerSession, r.Guard.TooFewSessions)
 	fmt.Fprintf(w, "  usage: %d learned intents for %d tools; fused weights class %.2f, text %.2f, text vote %.2f, near %.2f, vote %.2f\n",
 		len(b.Usage.Intents), r.Tools, r.Weights.Class, r.Weights.Text, r.Weights.TextVote, r.Weights.Near, r.Weights.Vote)
+	fmt.Fprintf(w, "  learned shortcuts: %d phrasings hint a direct call\n", r.Shortcuts)
 	fmt.Fprintf(w, "  test slice (%d latest examples, never fitted on):\n", r.After.N)
 	fmt.Fprintf(w, "    %-8s hit@1 %.3f  recall@5 %.3f  ECE %.3f  activated %.1f%% (precision %.3f)\n", "before", r.Before.HitAt1, r.Before.RecallAt5, r.Before.ECE, 100*r.Before.Activated, r.Before.ActivatedPrecision)
 	fmt.Fprintf(w, "    %-8s hit@1 %.3f  recall@5 %.3f  ECE %.3f  activated %.1f%% (precision %.3f)\n", "after", r.After.HitAt1, r.After.RecallAt5, r.After.ECE, 100*r.After.Activated, r.After.ActivatedPrecision)

@@ -41,6 +41,9 @@ type Options struct {
 	Folds    int
 	Guard    labels.Guard
 	Labels   labels.Options
+	// Shortcuts decides which phrasings become learned shortcuts (with
+	// Guard's per-session cap and distinct-session minimum).
+	Shortcuts ShortcutRule
 	// Version names the model (default: the time of training).
 	Version string
 	// Progress, when set, hears of long steps.
@@ -56,6 +59,8 @@ type Report struct {
 	Guard     labels.Stats          `json:"guard"`
 	Tools     int                   `json:"tools_with_history"`
 	Weights   discover.UsageWeights `json:"weights"`
+	// Shortcuts is how many phrasings got a learned shortcut.
+	Shortcuts int `json:"shortcuts"`
 	// Before and After are the test slice's figures without and with the
 	// learned model.
 	Before, After Metrics       `json:"-"`
@@ -172,6 +177,8 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		Usage:     u,
 		Templates: templatesOf(pos),
 	}
+	b.Templates.Shortcuts = Shortcuts(all, opts.Shortcuts, opts.Guard)
+	rep.Shortcuts = len(b.Templates.Shortcuts)
 	return b, rep, nil
 }
 

@@ -23,6 +23,7 @@ type Prefetched interface {
 type stageConfig struct {
 	prefetched Prefetched
 	checks     chan struct{}
+	hints      func(text string) *schemas.Hint
 }
 
 // StageOption configures the discover stage.
@@ -33,6 +34,13 @@ type StageOption func(*stageConfig)
 // (at most checks at once; past that a hit goes unchecked).
 func WithPrefetched(p Prefetched, checks int) StageOption {
 	return func(c *stageConfig) { c.prefetched, c.checks = p, make(chan struct{}, max(1, checks)) }
+}
+
+// WithHints gives each intent the learned shortcut of its phrasing, if the
+// model in force has one (workers/shortcut); it rides on the intent to the
+// result. hints is called once per intent and must be cheap.
+func WithHints(hints func(text string) *schemas.Hint) StageOption {
+	return func(c *stageConfig) { c.hints = hints }
 }
 
 // Stage binds the engine to intents: pipe.discover.<session> in, ranked
@@ -51,6 +59,9 @@ func Stage(e *Engine, opts ...StageOption) pipeline.Stage {
 			in, err := schemas.DecodeInternal[schemas.Intent](schemas.KindIntent, m.Data)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
+			}
+			if cfg.hints != nil && in.Hint == nil {
+				in.Hint = cfg.hints(in.Text)
 			}
 			start := time.Now()
 			cands, decision, err := cfg.discover(ctx, e, in)

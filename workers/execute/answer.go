@@ -90,7 +90,7 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 	res := schemas.Result{
 		SessionID: call.SessionID, MessageID: call.MessageID, IntentID: call.IntentID, Intent: call.Intent,
 		ToolID: call.ToolID, Stage: bind.StageExecute, Unmapped: call.Unmapped,
-		Arguments: s.e.ResultArguments(ctx, call),
+		Arguments: s.e.ResultArguments(ctx, call), Hint: call.Hint,
 	}
 	if err != nil {
 		var te *ToolError

@@ -24,13 +24,23 @@ var (
 		Name: "toolyard_prefetch_saved_seconds_total",
 		Help: "Time hits saved: the checking fresh search's duration less the lookup's.",
 	})
+	Chunks = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "toolyard_predict_chunks_total",
+		Help: "Stream chunks the predict stage read (those dropped as invalid, duplicate or stale included).",
+	})
 	Dropped = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "toolyard_predict_dropped_total",
 		Help: "Predictions not prefetched (busy: too many searches running) and chunks dropped (duplicate, stale).",
 	}, []string{"reason"})
 )
 
+// The dropped-chunk counters the stage moves on every chunk, looked up once.
+var (
+	droppedDuplicate = Dropped.WithLabelValues("duplicate")
+	droppedStale     = Dropped.WithLabelValues("stale")
+)
+
 // Collectors are the package's metrics, for a registry.
 func Collectors() []prometheus.Collector {
-	return []prometheus.Collector{Predictions, Lookups, WrongHits, CheckedHits, SavedSeconds, Dropped}
+	return []prometheus.Collector{Predictions, Lookups, WrongHits, CheckedHits, SavedSeconds, Dropped, Chunks}
 }

@@ -37,7 +37,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			fail := func(code string, err error) []pipeline.Out {
 				audit.Decision, audit.Result, audit.Error = "unresolved", "error", err.Error()
 				res := bind.ErrorResult(bind.StageResolve, in.SessionID, in.MessageID, in.ID, in.Text, code, err)
-				res.ToolID = audit.ToolID
+				res.ToolID, res.Hint = audit.ToolID, in.Hint
 				return []pipeline.Out{bind.Result(res), bind.Audit(audit)}
 			}
 			tool, ok := reg.Get(audit.ToolID)
@@ -63,10 +63,12 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 				res := schemas.Result{
 					SessionID: in.SessionID, MessageID: in.MessageID, IntentID: in.ID, Intent: in.Text,
 					Status: schemas.StatusMultiple, Stage: bind.StageResolve, Matches: out.Matches, Message: out.Message,
+					Hint: in.Hint,
 				}
 				return []pipeline.Out{bind.Result(res), bind.Audit(audit)}, nil
 			}
 			call := *out.Call
+			call.Hint = in.Hint
 			audit.ToolID, audit.Confidence = call.ToolID, call.Confidence
 			audit.Decision, audit.Result, audit.Parameters, audit.Error = out.Decision, "resolved", call.Parameters, out.Note
 			sc.Add(bind.SecretValues(call.Parameters, auditSchemas(reg, tool, call.ToolID)...)...)

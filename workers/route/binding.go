@@ -75,7 +75,7 @@ func Answer(r schemas.Routed, stage string) schemas.Result {
 	return schemas.Result{
 		SessionID: r.Intent.SessionID, MessageID: r.Intent.MessageID, IntentID: r.Intent.ID, Intent: r.Intent.Text,
 		Status: r.Tier, Stage: stage, Matches: r.Candidates, Message: r.Message,
-		Unmatched: r.Unmatched, Available: r.Available,
+		Unmatched: r.Unmatched, Available: r.Available, Hint: r.Intent.Hint,
 	}
 }
 

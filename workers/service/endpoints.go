@@ -118,6 +118,7 @@ func (s *Service) resolveIntent(ctx context.Context, data []byte) (any, error) {
 	} else {
 		res, params = s.resolveAndRun(ctx, r)
 	}
+	res.Hint = s.set.Hint(in.Text)
 	s.audit(sc, r, res, params)
 	return scrubResult(sc, res), nil
 }

@@ -11,8 +11,10 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/models"
+	"github.com/toolyard/toolyard/workers/models/bundle"
 	"github.com/toolyard/toolyard/workers/predict"
 	"github.com/toolyard/toolyard/workers/registry"
+	"github.com/toolyard/toolyard/workers/shortcut"
 )
 
 // Replace makes the set's tools exactly ms (plus the builtins): new and
@@ -138,6 +140,7 @@ func (s *Set) applyVersion(ctx context.Context, store *models.Store, version str
 	if version == "" {
 		s.cfg.Log.Info("no trained model in force: discovery on the registry alone")
 		s.predictModel.Store(&predict.Model{})
+		s.shortcuts.Store(nil)
 		return s.engine.SetUsage(ctx, nil)
 	}
 	dir, err := os.MkdirTemp("", "toolyard-model-")
@@ -153,6 +156,11 @@ func (s *Set) applyVersion(ctx context.Context, store *models.Store, version str
 		return err
 	}
 	s.predictModel.Store(&predict.Model{Version: version, Templates: b.Templates, Phrasings: predict.Phrasings(b.Usage)})
-	s.cfg.Log.Info("trained model in force", "version", version, "took", time.Since(start).Round(time.Millisecond))
+	var learned map[string]bundle.Shortcut
+	if b.Templates != nil {
+		learned = b.Templates.Shortcuts
+	}
+	s.shortcuts.Store(shortcut.NewTable(version, learned))
+	s.cfg.Log.Info("trained model in force", "version", version, "took", time.Since(start).Round(time.Millisecond), "shortcuts", s.shortcuts.Load().Len())
 	return nil
 }

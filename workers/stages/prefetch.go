@@ -51,10 +51,11 @@ func (p *prefetchLookup) Verify(in schemas.Intent, prefetched, fresh []schemas.C
 // when prefetch is on.
 func (s *Set) discoverStage() pipeline.Stage {
 	pc := s.cfg.Prefetch
+	hints := discover.WithHints(s.Hint)
 	if pc == nil {
-		return discover.Stage(s.engine)
+		return discover.Stage(s.engine, hints)
 	}
-	st := discover.Stage(s.engine, discover.WithPrefetched(&s.lookup, 4))
+	st := discover.Stage(s.engine, hints, discover.WithPrefetched(&s.lookup, 4))
 	st.Setup = func(ctx context.Context, js jetstream.JetStream) error {
 		store, err := predict.OpenStore(ctx, js, pc.TTL)
 		if err != nil {
@@ -73,6 +74,10 @@ func (s *Set) discoverStage() pipeline.Stage {
 	}
 	return st
 }
+
+// Hint is the learned shortcut of an intent text in the model version in
+// force, nil when it has none (workers/shortcut).
+func (s *Set) Hint(text string) *schemas.Hint { return s.shortcuts.Load().Hint(text) }
 
 // RunPredict runs the predict stage over the set's engine until ctx ends
 // (predict.Run): it is not a work-queue stage, so not in Stage.

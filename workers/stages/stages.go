@@ -23,6 +23,7 @@ import (
 	"github.com/toolyard/toolyard/workers/resolve"
 	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/session"
+	"github.com/toolyard/toolyard/workers/shortcut"
 )
 
 // Config is what the stages are built from.
@@ -72,6 +73,9 @@ type Set struct {
 	catalog    *catalog
 	// predictModel is the model version's part the predictor reads.
 	predictModel atomic.Pointer[predict.Model]
+	// shortcuts are the model version's learned shortcuts, for the
+	// discover stage's hints.
+	shortcuts atomic.Pointer[shortcut.Table]
 	// lookup answers the discover stage from the prefetch bucket, once
 	// the bucket is open.
 	lookup prefetchLookup

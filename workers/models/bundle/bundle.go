@@ -59,10 +59,25 @@ type Trained struct {
 // Next[tool] lists the tools that followed it in a session, most frequent
 // first; Context[word] the tools whose intents that word preceded in the
 // conversation. Counts are of distinct examples.
+//
+// Shortcuts are the learned shortcuts (workers/shortcut): by normalised
+// intent phrasing, the tool it resolved to again and again. A bundle
+// without them (older ones) gives no hints.
 type Templates struct {
-	Format  string             `json:"format"`
-	Next    map[string][]Count `json:"next"`
-	Context map[string][]Count `json:"context"`
+	Format    string              `json:"format"`
+	Next      map[string][]Count  `json:"next"`
+	Context   map[string][]Count  `json:"context"`
+	Shortcuts map[string]Shortcut `json:"shortcuts,omitempty"`
+}
+
+// Shortcut is one learned shortcut: the tool a phrasing resolved to, how
+// many of its labels said so, from how many sessions, and their share of
+// all the phrasing's labels.
+type Shortcut struct {
+	Tool     string  `json:"tool"`
+	Count    int     `json:"count"`
+	Sessions int     `json:"sessions"`
+	Share    float64 `json:"share"`
 }
 
 // Count is a tool and how often it was seen.
