@@ -146,3 +146,23 @@ func TestExperimentMix(t *testing.T) {
 	}
 	t.Logf("mixed: weights %+v test %v", w, score(test, w, func(r xrow, rk []discover.Explained) float64 { return calib.Confidence(topSignals(rk, w)) }))
 }
+
+func TestExperimentGrid(t *testing.T) {
+	path := os.Getenv("LEARNQ_ROWS")
+	if path == "" {
+		t.Skip("experiment: set LEARNQ_ROWS")
+	}
+	all := loadDump(t, path)
+	test, fr := segs(all, 9, 9), segs(all, 5, 8)
+	keep := weightGrid
+	defer func() { weightGrid = keep }()
+	for _, g := range [][]float64{keep, {0, 0.25, 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 12, 16}} {
+		weightGrid = g
+		w := fitWeights(plain(fr))
+		calib, err := fitCalibration(plain(fr), w, discover.DefaultCalibration())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("grid %v: weights %+v test %v", g, w, score(test, w, func(r xrow, rk []discover.Explained) float64 { return calib.Confidence(topSignals(rk, w)) }))
+	}
+}
