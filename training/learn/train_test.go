@@ -90,6 +90,11 @@ func TestTrainLearnsUsersWords(t *testing.T) {
 	if b.Manifest.Version != "t1" || len(b.Usage.Intents) == 0 || b.Usage.Calibration == nil || b.Templates == nil {
 		t.Fatalf("bundle %+v", b.Manifest)
 	}
+	// The history holds only requests that needed a tool: the need model
+	// is kept, as a fitted term of the confidence, not refitted.
+	if c := b.Usage.Calibration; c.Need == nil || c.NeedTerm == nil {
+		t.Errorf("learned calibration %+v: want the engine's need model as a term", c)
+	}
 	if e.UsageVersion() != "" {
 		t.Errorf("Train left a usage model in force on the engine: %q", e.UsageVersion())
 	}

@@ -22,6 +22,16 @@ type Calibration struct {
 	// confidence is then P(needs a tool) · P(right | needs a tool), the
 	// latter from Features and Weights (need.go).
 	Need *NeedModel `json:"need,omitempty"`
+	// NeedTerm, when set (with Need), makes P(needs a tool) a term of the
+	// one logistic model instead of a factor: the confidence is
+	// σ(Bias + Σ Weights[i]·feature + NeedTerm·logit P(need)). A model
+	// fitted on labelled history (training/learn) uses it: the history
+	// holds only requests that needed a tool, so it cannot refit the need
+	// model, but it can say how much the shipped one's doubt should count
+	// once the request reads like what agents asked for before; as a
+	// factor, the shipped P(need) capped every confidence below what the
+	// history showed was right (see training/README.md).
+	NeedTerm *float64 `json:"need_term,omitempty"`
 	// Note says how and on what the model was fitted.
 	Note string `json:"note,omitempty"`
 }
@@ -114,12 +124,22 @@ func (c Calibration) compile() (*calibModel, error) {
 		}
 		m.feature[i] = t
 	}
+	if c.NeedTerm != nil && c.Need == nil {
+		return nil, fmt.Errorf("calibration %q: a need term needs a need model", c.Version)
+	}
 	if c.Need != nil {
 		need, err := c.Need.compile()
 		if err != nil {
 			return nil, fmt.Errorf("calibration %q: %w", c.Version, err)
 		}
 		m.need = need
+		if c.NeedTerm != nil {
+			if !finite(*c.NeedTerm) {
+				return nil, fmt.Errorf("calibration %q: need term weight %v is not a finite number", c.Version, *c.NeedTerm)
+			}
+			w := *c.NeedTerm
+			m.doc.NeedTerm = &w
+		}
 		n := *c.Need
 		n.Features, n.Weights = slices.Clone(n.Features), slices.Clone(n.Weights)
 		m.doc.Need = &n
@@ -161,19 +181,29 @@ func (e *Engine) Calibration() Calibration {
 		n.Features, n.Weights = slices.Clone(n.Features), slices.Clone(n.Weights)
 		c.Need = &n
 	}
+	if c.NeedTerm != nil {
+		w := *c.NeedTerm
+		c.NeedTerm = &w
+	}
 	return c
 }
 
 func (e *Engine) calibration() *calibModel { return e.calib.Load() }
 
 // probability is σ(bias + w·x) for one candidate's feature vector.
-func (m *calibModel) probability(x []float64) float64 {
+func (m *calibModel) probability(x []float64) float64 { return clamp01(sigmoid(m.z(x))) }
+
+func (m *calibModel) z(x []float64) float64 {
 	z := m.doc.Bias
 	for i, t := range m.feature {
 		z += m.doc.Weights[i] * t.value(x)
 	}
-	return clamp01(sigmoid(z))
+	return z
 }
+
+// needLogitLimit clips logit P(need) as a term: a need model's extreme
+// doubt must not take the whole sum where its scale was never fitted.
+const needLogitLimit = 8
 
 // confidences sets each candidate's confidence from the model. ps is in
 // ranking order. Confidence never rises down the list, so the candidate
@@ -185,7 +215,11 @@ func (m *calibModel) confidences(ps []*pooled) {
 		need = m.need.probability(xs[0])
 	}
 	for i, p := range ps {
-		p.conf = need * m.probability(xs[i])
+		if m.doc.NeedTerm != nil {
+			p.conf = clamp01(sigmoid(m.z(xs[i]) + *m.doc.NeedTerm*logit(need, needLogitLimit)))
+		} else {
+			p.conf = need * m.probability(xs[i])
+		}
 		if i > 0 {
 			p.conf = math.Min(p.conf, ps[i-1].conf)
 		}
@@ -277,6 +311,10 @@ func DefaultEncoderCalibration() Calibration {
 // itself uses the compiled form; TestCalibrationConfidenceMatchesSearch
 // keeps the two equal.
 func (c Calibration) Confidence(signals map[string]float64) float64 {
+	if c.Need != nil && c.NeedTerm != nil {
+		need := termsProbability(c.Need.Bias, c.Need.Features, c.Need.Weights, signals)
+		return clamp01(sigmoid(termsZ(c.Bias, c.Features, c.Weights, signals) + *c.NeedTerm*logit(need, needLogitLimit)))
+	}
 	p := termsProbability(c.Bias, c.Features, c.Weights, signals)
 	if c.Need != nil {
 		p *= termsProbability(c.Need.Bias, c.Need.Features, c.Need.Weights, signals)
@@ -284,10 +322,17 @@ func (c Calibration) Confidence(signals map[string]float64) float64 {
 	return p
 }
 
+// NeedLogit is logit P(need) as a NeedTerm model reads it (clipped).
+func NeedLogit(need float64) float64 { return logit(need, needLogitLimit) }
+
 func termsProbability(bias float64, features []string, weights []float64, signals map[string]float64) float64 {
+	return clamp01(sigmoid(termsZ(bias, features, weights, signals)))
+}
+
+func termsZ(bias float64, features []string, weights []float64, signals map[string]float64) float64 {
 	z := bias
 	for i, f := range features {
 		z += weights[i] * TermValue(f, signals)
 	}
-	return clamp01(sigmoid(z))
+	return z
 }
