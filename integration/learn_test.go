@@ -48,16 +48,7 @@ func TestLearnFromAuditWithoutRestart(t *testing.T) {
 		t.Helper()
 		n++
 		out := run("publish", "--session", fmt.Sprintf("learn-%d", n), "--wait", "--timeout", "30s", "[TOOL: "+request+"]")
-		var last schemas.Result
-		sc := bufio.NewScanner(bytes.NewReader([]byte(out)))
-		for sc.Scan() {
-			r, err := schemas.Decode[schemas.Result](schemas.KindResult, sc.Bytes())
-			if err != nil {
-				t.Fatalf("not a result: %v\n%s", err, sc.Text())
-			}
-			last = r
-		}
-		return last
+		return lastResult(t, []byte(out))
 	}
 	if r := ask(); r.Status != schemas.StatusMultiple {
 		t.Fatalf("before training the request should be multiple_matches, got %s %s", r.Status, r.ToolID)
@@ -189,4 +180,22 @@ func replayWithTheStoredModel(t *testing.T, url, tools, history, version string,
 		t.Errorf("hit@1 on the imported history with model %s: replay %.3f, eval discovery %.3f", version, replayed, evalWith)
 	}
 	t.Logf("hit@1 on the imported history with model %s: replay %.3f, eval discovery %.3f", version, *s.Candidate.Metrics.Accuracy, evalWith)
+}
+
+// lastResult is the last result `publish --wait` printed (the receipt,
+// status accepted, is not one).
+func lastResult(t *testing.T, out []byte) schemas.Result {
+	t.Helper()
+	var last schemas.Result
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		r, err := schemas.Decode[schemas.Result](schemas.KindResult, sc.Bytes())
+		if err != nil {
+			t.Fatalf("not a result: %v\n%s", err, sc.Text())
+		}
+		if r.Status != schemas.StatusAccepted {
+			last = r
+		}
+	}
+	return last
 }

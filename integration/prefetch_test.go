@@ -57,18 +57,7 @@ func TestStreamedOutputIsAnsweredFromPrefetch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("publish %v: %v\n%s", args, err, out)
 		}
-		var last schemas.Result
-		sc := bufio.NewScanner(bytes.NewReader(out))
-		for sc.Scan() {
-			r, err := schemas.Decode[schemas.Result](schemas.KindResult, sc.Bytes())
-			if err != nil {
-				t.Fatalf("not a result: %v\n%s", err, sc.Text())
-			}
-			if r.Status != schemas.StatusAccepted {
-				last = r
-			}
-		}
-		return last
+		return lastResult(t, out)
 	}
 	const text = "Let me check that for you. [TOOL: how long has the system been up?]"
 	hits := `toolyard_prefetch_lookups_total{outcome="hit"}`

@@ -1,8 +1,6 @@
 package integration
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -77,18 +75,7 @@ func TestRepeatedPhrasingGetsAShortcutHint(t *testing.T) {
 		t.Helper()
 		n++
 		out := run("publish", "--session", fmt.Sprintf("ask-%d", n), "--wait", "--timeout", "30s", "[TOOL: "+text+"]")
-		var last schemas.Result
-		sc := bufio.NewScanner(bytes.NewReader([]byte(out)))
-		for sc.Scan() {
-			r, err := schemas.Decode[schemas.Result](schemas.KindResult, sc.Bytes())
-			if err != nil {
-				t.Fatalf("not a result: %v\n%s", err, sc.Text())
-			}
-			if r.Status != schemas.StatusAccepted {
-				last = r
-			}
-		}
-		return last
+		return lastResult(t, []byte(out))
 	}
 	const repeated, mixed = "Sweep out my scratch notes!", "put the notes somewhere safe"
 	if r := ask(repeated); r.Hint != nil {

@@ -146,34 +146,34 @@ func (r PrefixRule) Evaluate(rows []PrefixRow, lead int) PrefixFigures {
 // intents at lead with a precision of at least minPrecision on rows; ok is
 // false when none reaches it.
 func FitPrefixRule(rows []PrefixRow, lead int, minPrecision float64) (PrefixRule, PrefixFigures, bool) {
-	var best PrefixRule
-	var bf PrefixFigures
-	ok := false
-	for _, r := range grid() {
-		f := r.Evaluate(rows, lead)
-		if f.Covered == 0 || f.Precision < minPrecision {
-			continue
-		}
-		if !ok || f.Covered > bf.Covered || f.Covered == bf.Covered && f.Precision > bf.Precision {
-			best, bf, ok = r, f, true
-		}
-	}
-	return best, bf, ok
+	return bestRule(rows, lead, func(f PrefixFigures) bool { return f.Precision >= minPrecision },
+		func(a, b PrefixFigures) bool {
+			return a.Covered > b.Covered || a.Covered == b.Covered && a.Precision > b.Precision
+		})
 }
 
 // MostPrecise is the grid's rule of the highest precision at lead among
 // those covering at least minCoverage of the intents: how close the
 // collection comes when no rule reaches the precision asked.
 func MostPrecise(rows []PrefixRow, lead int, minCoverage float64) (PrefixRule, PrefixFigures, bool) {
+	return bestRule(rows, lead, func(f PrefixFigures) bool { return f.Coverage >= minCoverage },
+		func(a, b PrefixFigures) bool {
+			return a.Precision > b.Precision || a.Precision == b.Precision && a.Covered > b.Covered
+		})
+}
+
+// bestRule is the grid's rule whose figures at lead are admissible and
+// better than every other admissible rule's; ok is false when none is.
+func bestRule(rows []PrefixRow, lead int, admissible func(PrefixFigures) bool, better func(a, b PrefixFigures) bool) (PrefixRule, PrefixFigures, bool) {
 	var best PrefixRule
 	var bf PrefixFigures
 	ok := false
 	for _, r := range grid() {
 		f := r.Evaluate(rows, lead)
-		if f.Covered == 0 || f.Coverage < minCoverage {
+		if f.Covered == 0 || !admissible(f) {
 			continue
 		}
-		if !ok || f.Precision > bf.Precision || f.Precision == bf.Precision && f.Covered > bf.Covered {
+		if !ok || better(f, bf) {
 			best, bf, ok = r, f, true
 		}
 	}
