@@ -180,6 +180,13 @@ func replayWithTheStoredModel(t *testing.T, url, tools, history, version string,
 		t.Errorf("hit@1 on the imported history with model %s: replay %.3f, eval discovery %.3f", version, replayed, evalWith)
 	}
 	t.Logf("hit@1 on the imported history with model %s: replay %.3f, eval discovery %.3f", version, *s.Candidate.Metrics.Accuracy, evalWith)
+
+	// The same stored version on both sides, named as configurations,
+	// changes nothing: a model replays the same every time it is built.
+	same, _ := runReplay(t, "--nats", url, "--since", "8760h", "--tools", tools, "--baseline", version, "--candidate", version, "--report", filepath.Join(dir, "same"))
+	if same.ChangedTier != 0 || same.ChangedTool != 0 || same.Gained != 0 || same.Lost != 0 {
+		t.Fatalf("the same model on both sides changed %d tiers and %d tools", same.ChangedTier, same.ChangedTool)
+	}
 }
 
 // lastResult is the last result `publish --wait` printed (the receipt,

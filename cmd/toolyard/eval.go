@@ -82,7 +82,7 @@ milliseconds per query and per tool.`,
 			cache := embed.NewMemoryCache()
 			model, cleanup, err := resolveModel(cmd.Context(), g, cmd.ErrOrStderr(), modelDir)
 			if err != nil {
-				return err
+				return fmt.Errorf("--model: %w", err)
 			}
 			defer cleanup()
 			for _, m := range modes {

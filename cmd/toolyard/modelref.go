@@ -26,7 +26,7 @@ func resolveModel(ctx context.Context, g *globalFlags, stderr io.Writer, spec st
 	}
 	store, closeNC, err := openClient(g, "toolyard", func(js jetstream.JetStream) (*models.Store, error) { return models.Open(ctx, js) })
 	if err != nil {
-		return "", cleanup, fmt.Errorf("--model %s is not a directory, and the models bucket is out of reach: %w", spec, err)
+		return "", cleanup, fmt.Errorf("%s is no file or directory here, and the models bucket (for a stored version of that name) is out of reach: %w", spec, err)
 	}
 	defer closeNC()
 	tmp, err := os.MkdirTemp("", "toolyard-model-")
@@ -36,7 +36,7 @@ func resolveModel(ctx context.Context, g *globalFlags, stderr io.Writer, spec st
 	dir = filepath.Join(tmp, "version")
 	if _, err := store.Download(ctx, spec, dir); err != nil {
 		os.RemoveAll(tmp)
-		return "", cleanup, fmt.Errorf("--model %s is neither a directory nor a stored version: %w", spec, err)
+		return "", cleanup, fmt.Errorf("%s is neither a file or directory here nor a stored model version: %w", spec, err)
 	}
 	fmt.Fprintf(stderr, "model version %s read from the models bucket\n", spec)
 	return dir, func() { os.RemoveAll(tmp) }, nil

@@ -65,8 +65,9 @@ are the tier thresholds (activate-, multiple-, weak-threshold), discovery,
 embedder, embedder-model, embedder-url, encoder and the llm* resolver flags;
 other 'up' flags are accepted and reported as having no effect on a replay. A
 directory given as C is a model version ('toolyard train --out DIR') with
-default flags. --model DIR|VERSION puts a model version in force on the candidate:
-a directory, or a version stored by 'toolyard train' in the models bucket of --nats.
+default flags, and so is the name of a version stored by 'toolyard train' in the
+models bucket of --nats. --model DIR|VERSION puts a model version in force on the
+candidate.
 
 Without --baseline, the baseline is what the audit recorded: the tiers, tools and
 confidences of the route records (imported history: the tool that ran).
@@ -132,8 +133,8 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 	fl.StringVar(&r.until, "until", "", "from the AUDIT stream: records up to this time")
 	fl.StringVar(&r.session, "session", "", "from the AUDIT stream: sessions matching this glob")
 	fl.StringVar(&r.toolsFile, "tools", "", "registry file (JSONL or JSON array of manifests)")
-	fl.StringVar(&r.baseline, "baseline", "", "baseline configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory; default: what the audit recorded")
-	fl.StringVar(&r.candidate, "candidate", "", "candidate configuration (JSON/YAML keyed by 'toolyard up' flags) or model directory")
+	fl.StringVar(&r.baseline, "baseline", "", "baseline configuration (JSON/YAML keyed by 'toolyard up' flags), model directory or stored model version; default: what the audit recorded")
+	fl.StringVar(&r.candidate, "candidate", "", "candidate configuration (JSON/YAML keyed by 'toolyard up' flags), model directory or stored model version")
 	fl.StringVar(&r.model, "model", "", "a model put in force on the candidate: a version directory ('toolyard train --out DIR'), or a version stored in the running Toolyard's models bucket ('toolyard models list')")
 	fl.StringVar(&r.reportDir, "report", "", "write summary.json and index.html here")
 	fl.IntVar(&r.parallel, "parallel", 0, "intents replayed at once (default: one per core)")
@@ -176,20 +177,30 @@ func (r *replayRun) partition(ctx context.Context, stderr io.Writer) (*replay.Pa
 // and reports; the throughput is the replaying's (reading, grouping and
 // labelling are not in it).
 func (r *replayRun) replay(ctx context.Context, stderr io.Writer, tools []schemas.Manifest, part *replay.Partition) (*replay.Report, error) {
-	model, cleanup, err := resolveModel(ctx, r.g, stderr, r.model)
-	if err != nil {
-		return nil, err
+	// A configuration that is no file may name a stored model version.
+	paths := map[string]string{}
+	for flag, spec := range map[string]string{"model": r.model, "baseline": r.baseline, "candidate": r.candidate} {
+		if _, err := os.Stat(spec); spec == "" || err == nil || flag != "model" && !os.IsNotExist(err) {
+			paths[flag] = spec
+			continue
+		}
+		dir, cleanup, err := resolveModel(ctx, r.g, stderr, spec)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %w", flag, err)
+		}
+		defer cleanup()
+		paths[flag] = dir
 	}
-	defer cleanup()
+	model := paths["model"]
 	b := sideBuilder{g: r.g, tools: tools, log: stderr}
-	cand, candInfo, err := b.side(ctx, "candidate", r.candidate, model)
+	cand, candInfo, err := b.side(ctx, "candidate", paths["candidate"], model)
 	if err != nil {
 		return nil, err
 	}
 	var base *replay.Side
 	baseInfo := replay.SideInfo{Source: "recorded decisions of the audit"}
 	if r.baseline != "" {
-		if base, baseInfo, err = b.side(ctx, "baseline", r.baseline, ""); err != nil {
+		if base, baseInfo, err = b.side(ctx, "baseline", paths["baseline"], ""); err != nil {
 			return nil, err
 		}
 	}
@@ -199,7 +210,7 @@ func (r *replayRun) replay(ctx context.Context, stderr io.Writer, tools []schema
 	}
 	var job replay.Job
 	if r.sharded {
-		if job, err = replayJob(tools, r.baseline, r.candidate, model, nil); err != nil {
+		if job, err = replayJob(tools, paths["baseline"], paths["candidate"], model, nil); err != nil {
 			return nil, err
 		}
 	}
