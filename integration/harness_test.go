@@ -2,6 +2,7 @@ package integration
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -358,4 +359,22 @@ func stagesExcept(names ...string) []string {
 		}
 	}
 	return out
+}
+
+// lastResult is the last result `publish --wait` printed (the receipt,
+// status accepted, is not one).
+func lastResult(t *testing.T, out []byte) schemas.Result {
+	t.Helper()
+	var last schemas.Result
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		r, err := schemas.Decode[schemas.Result](schemas.KindResult, sc.Bytes())
+		if err != nil {
+			t.Fatalf("not a result: %v\n%s", err, sc.Text())
+		}
+		if r.Status != schemas.StatusAccepted {
+			last = r
+		}
+	}
+	return last
 }

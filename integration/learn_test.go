@@ -2,7 +2,6 @@ package integration
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -187,22 +186,4 @@ func replayWithTheStoredModel(t *testing.T, url, tools, history, version string,
 	if same.ChangedTier != 0 || same.ChangedTool != 0 || same.Gained != 0 || same.Lost != 0 {
 		t.Fatalf("the same model on both sides changed %d tiers and %d tools", same.ChangedTier, same.ChangedTool)
 	}
-}
-
-// lastResult is the last result `publish --wait` printed (the receipt,
-// status accepted, is not one).
-func lastResult(t *testing.T, out []byte) schemas.Result {
-	t.Helper()
-	var last schemas.Result
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		r, err := schemas.Decode[schemas.Result](schemas.KindResult, sc.Bytes())
-		if err != nil {
-			t.Fatalf("not a result: %v\n%s", err, sc.Text())
-		}
-		if r.Status != schemas.StatusAccepted {
-			last = r
-		}
-	}
-	return last
 }

@@ -85,7 +85,7 @@ so peak memory depends on the group size, not on the history's length: compare
 			if err := os.WriteFile(cand, []byte(`{"activate-threshold": 0.9}`), 0o600); err != nil {
 				return err
 			}
-			r.audits, r.candidate, r.toolsFile = []string{file}, cand, "(synthetic)"
+			r.audits, r.candidate = []string{file}, cand
 			if err := r.check(); err != nil {
 				return err
 			}

@@ -12,17 +12,18 @@ import (
 	"github.com/toolyard/toolyard/workers/models"
 )
 
-// resolveModel is a --model flag's value as a directory: the directory given,
-// or a version stored by 'toolyard train' in the running Toolyard's models
-// bucket (g's connection), downloaded and checked against its manifest
-// into a temporary directory that cleanup removes.
+// resolveModel is a flag's value as a path on this machine: the path
+// given when something is there (a model directory, or a configuration
+// file), or else the version of that name stored by 'toolyard train' in the
+// running Toolyard's models bucket (g's connection), downloaded and checked
+// against its manifest into a temporary directory that cleanup removes.
 func resolveModel(ctx context.Context, g *globalFlags, stderr io.Writer, spec string) (dir string, cleanup func(), err error) {
 	cleanup = func() {}
 	if spec == "" {
 		return "", cleanup, nil
 	}
-	if st, err := os.Stat(spec); err == nil && st.IsDir() {
-		return spec, cleanup, nil
+	if _, err := os.Stat(spec); !os.IsNotExist(err) {
+		return spec, cleanup, nil // there, or unreadable: its reader says why
 	}
 	store, closeNC, err := openClient(g, "toolyard", func(js jetstream.JetStream) (*models.Store, error) { return models.Open(ctx, js) })
 	if err != nil {

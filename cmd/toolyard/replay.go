@@ -40,6 +40,7 @@ type replayRun struct {
 	shardSize                                        int
 	shardWait                                        time.Duration
 	groupSize, spillDir                              string
+	groupBytes                                       int64 // groupSize, as check read it
 }
 
 func newReplay(g *globalFlags) *cobra.Command {
@@ -90,6 +91,9 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 			ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
 			if err := r.check(); err != nil {
 				return err
+			}
+			if r.toolsFile == "" {
+				return errors.New("replay needs --tools (the registry the intents are replayed against)")
 			}
 			if r.reportDir == "" {
 				return errors.New("replay needs --report DIR")
@@ -150,46 +154,41 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 // check refuses flags that do not make a replay.
 func (r *replayRun) check() error {
 	switch {
-	case r.toolsFile == "":
-		return errors.New("replay needs --tools (the registry the intents are replayed against)")
 	case len(r.audits) > 0 && (r.since != "" || r.until != "" || r.session != ""):
 		return errors.New("--since, --until and --session select from the AUDIT stream; with --audit files, filter the files instead")
 	case r.candidate == "" && r.model == "":
 		return errors.New("replay needs a candidate: --candidate CONFIG and/or --model DIR|VERSION")
 	}
-	if n, err := pipeline.ParseBytes(r.groupSize); err != nil || n <= 0 {
+	n, err := pipeline.ParseBytes(r.groupSize)
+	if err != nil || n <= 0 {
 		return fmt.Errorf("--group-size %q: want a size such as 64MiB", r.groupSize)
 	}
+	r.groupBytes = n
 	return nil
 }
 
 // partition reads the audit (files, or the AUDIT stream) into groups of
 // sessions.
 func (r *replayRun) partition(ctx context.Context, stderr io.Writer) (*replay.Partition, error) {
-	groupBytes, _ := pipeline.ParseBytes(r.groupSize)
 	if len(r.audits) > 0 {
-		return partitionAuditFiles(stderr, r.audits, groupBytes, r.spillDir)
+		return partitionAuditFiles(stderr, r.audits, r.groupBytes, r.spillDir)
 	}
-	return partitionAuditStream(ctx, r.g, stderr, r.since, r.until, r.session, groupBytes, r.spillDir)
+	return partitionAuditStream(ctx, r.g, stderr, r.since, r.until, r.session, r.groupBytes, r.spillDir)
 }
 
 // replay replays the partition's intents over tools, a group at a time,
 // and reports; the throughput is the replaying's (reading, grouping and
 // labelling are not in it).
 func (r *replayRun) replay(ctx context.Context, stderr io.Writer, tools []schemas.Manifest, part *replay.Partition) (*replay.Report, error) {
-	// A configuration that is no file may name a stored model version.
+	// Each may name a stored model version instead of a path.
 	paths := map[string]string{}
 	for flag, spec := range map[string]string{"model": r.model, "baseline": r.baseline, "candidate": r.candidate} {
-		if _, err := os.Stat(spec); spec == "" || err == nil || flag != "model" && !os.IsNotExist(err) {
-			paths[flag] = spec
-			continue
-		}
-		dir, cleanup, err := resolveModel(ctx, r.g, stderr, spec)
+		path, cleanup, err := resolveModel(ctx, r.g, stderr, spec)
 		if err != nil {
 			return nil, fmt.Errorf("--%s: %w", flag, err)
 		}
 		defer cleanup()
-		paths[flag] = dir
+		paths[flag] = path
 	}
 	model := paths["model"]
 	b := sideBuilder{g: r.g, tools: tools, log: stderr}
@@ -245,10 +244,11 @@ func (r *replayRun) replay(ctx context.Context, stderr io.Writer, tools []schema
 		return nil, fmt.Errorf("no replayable intents in %s (skipped: %v)", source, skipped)
 	}
 	rep := acc.Report(skipped, baseInfo, candInfo, cand.Thresholds())
-	rep.Summary.Throughput = replay.Throughput{Seconds: replaying.Seconds(), IntentsPerSec: float64(rep.Summary.Intents) / replaying.Seconds(), Workers: parallel}
+	workers := parallel
 	if r.sharded {
-		rep.Summary.Throughput.Workers = 0 // the cluster's: not known here
+		workers = 0 // the cluster's: not known here
 	}
+	rep.Summary.Throughput = replay.Throughput{Seconds: replaying.Seconds(), IntentsPerSec: float64(rep.Summary.Intents) / replaying.Seconds(), Workers: workers}
 	return rep, nil
 }
 

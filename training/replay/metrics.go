@@ -248,16 +248,18 @@ func (s *sideStats) sweepNotFound() []SweepPoint {
 // reservoir keeps a uniform sample of at most cap values (Vitter's
 // algorithm R), seeded so a replay's report is reproducible.
 type reservoir struct {
-	seen int
-	v    []float64
-	cap  int
-	rng  *rand.Rand
+	seen    int
+	v       []float64
+	cap     int
+	rng     *rand.Rand
+	inOrder bool // v is sorted (and stays a uniform sample: order is not part of it)
 }
 
 func newReservoir(n int) reservoir { return reservoir{cap: n, rng: rand.New(rand.NewPCG(1, 2))} }
 
 func (r *reservoir) add(x float64) {
 	r.seen++
+	r.inOrder = false
 	if len(r.v) < r.cap {
 		r.v = append(r.v, x)
 		return
@@ -267,11 +269,15 @@ func (r *reservoir) add(x float64) {
 	}
 }
 
-// sorted is the sample in ascending order.
+// sorted is the sample in ascending order, sorted once however often it is
+// asked for (the summary's quantiles, the latency plot); callers do not
+// modify it.
 func (r *reservoir) sorted() []float64 {
-	out := slices.Clone(r.v)
-	slices.Sort(out)
-	return out
+	if !r.inOrder {
+		slices.Sort(r.v)
+		r.inOrder = true
+	}
+	return r.v
 }
 
 func ratio(n, d int) *float64 {

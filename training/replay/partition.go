@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 
@@ -41,6 +41,7 @@ func GroupsFor(size, groupBytes int64) int {
 // the records stay in memory; with more, each group is a file of JSON
 // lines in a private directory that Close removes.
 type Partition struct {
+	seed    maphash.Seed // places a session in its group
 	mem     []schemas.AuditRecord
 	dir     string
 	files   []*os.File
@@ -53,7 +54,7 @@ type Partition struct {
 // go in a new directory under parent (the system's temporary directory
 // when empty), readable by this user only: they hold what agents asked.
 func NewPartition(n int, parent string) (*Partition, error) {
-	p := &Partition{counts: make([]int, max(n, 1))}
+	p := &Partition{counts: make([]int, max(n, 1)), seed: maphash.MakeSeed()}
 	if n <= 1 {
 		return p, nil
 	}
@@ -87,9 +88,7 @@ func (p *Partition) Add(r schemas.AuditRecord) error {
 		p.counts[0]++
 		return nil
 	}
-	h := fnv.New32a()
-	h.Write([]byte(r.SessionID))
-	i := int(h.Sum32() % uint32(len(p.files)))
+	i := int(maphash.String(p.seed, r.SessionID) % uint64(len(p.files)))
 	line, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("replay: spill a record of session %q: %w", r.SessionID, err)

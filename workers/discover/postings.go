@@ -279,21 +279,30 @@ func (h *topDocs) Pop() any {
 }
 
 // scores are the BM25 scores of the text query cls for the tools ids that
-// match it, as bleve would give them (rounded as searchIndex rounds).
-func (p *postings) scores(cls []clause, st *stats, ids []string) map[string]float64 {
-	out := make(map[string]float64, len(ids))
+// match it, as bleve would give them (rounded as searchIndex rounds); ok is
+// false when a tool's term frequency saturated the count the postings keep,
+// so that its score would not be bleve's.
+func (p *postings) scores(cls []clause, st *stats, ids []string) (out map[string]float64, ok bool) {
+	out = make(map[string]float64, len(ids))
 	if len(cls) == 0 || st.docs == 0 {
-		return out
+		return out, true
 	}
 	a := p.accumulator()
 	defer p.scratch.Put(a)
+	defer a.reset()
 	p.accumulate(a, cls, st)
 	coord := 1 / float64(len(cls))
 	for _, id := range ids {
-		if d, ok := p.nums[id]; ok && a.cells[d].matched > 0 {
+		d, known := p.nums[id]
+		if !known {
+			continue
+		}
+		if p.docs[d].tfSaturated {
+			return nil, false
+		}
+		if a.cells[d].matched > 0 {
 			out[id] = math.Round(a.cells[d].score(coord)*1e9) / 1e9
 		}
 	}
-	a.reset()
-	return out
+	return out, true
 }

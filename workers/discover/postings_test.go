@@ -166,7 +166,8 @@ func TestScoreTextFromPostingsEqualsBleve(t *testing.T) {
 		"open an issue about the crash", "run a sql query on the sales database", "translate this into French",
 		"how much disk space do my files take", "send an email to the team about the outage", "list running processes by memory",
 	}
-	// scores are bleve's and the postings' scores of text over every tool.
+	// scores are bleve's and scoreText's scores of text over every tool,
+	// and the postings' over every tool whose counts they keep whole.
 	scores := func(e *Engine, text string) (fromBleve, fromPostings, fromScoreText map[string]float64) {
 		e.mu.RLock()
 		defer e.mu.RUnlock()
@@ -185,7 +186,14 @@ func TestScoreTextFromPostingsEqualsBleve(t *testing.T) {
 		if fromScoreText, err = e.scoreText(ctx, cls, ids); err != nil {
 			t.Fatal(err)
 		}
-		return fromBleve, e.post.scores(cls, e.stats, ids), fromScoreText
+		// The postings score the tools whose counts they keep whole, and
+		// refuse a list with a saturated one.
+		whole := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return e.tools[id].tfSaturated })
+		if _, ok := e.post.scores(cls, e.stats, ids); ok != (len(whole) == len(ids)) {
+			t.Fatalf("%q: the postings scored a saturated tool (ok %v)", text, ok)
+		}
+		fromPostings, _ = e.post.scores(cls, e.stats, whole)
+		return fromBleve, fromPostings, fromScoreText
 	}
 	e := newFixture(t)
 	for _, text := range texts {

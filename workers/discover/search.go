@@ -110,8 +110,10 @@ func (e *Engine) scoreText(ctx context.Context, cls []clause, ids []string) (map
 	// index is as built: after updates, bleve's statistics count removed
 	// tools until compaction, so bleve scores until then. A tool whose term
 	// frequency saturated the postings' count is scored by bleve too.
-	if e.post != nil && e.comp.pending == 0 && !slices.ContainsFunc(ids, func(id string) bool { en := e.tools[id]; return en != nil && en.tfSaturated }) {
-		return e.post.scores(cls, e.stats, ids), nil
+	if e.post != nil && e.comp.pending == 0 {
+		if scores, ok := e.post.scores(cls, e.stats, ids); ok {
+			return scores, nil
+		}
 	}
 	// Sorted and unique, so that bleve sees the same request for the
 	// same query every time.
