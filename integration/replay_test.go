@@ -292,8 +292,8 @@ func TestReplayReportsWhatAStricterThresholdChanges(t *testing.T) {
 	}
 	grouped, gout := runReplay(t, "--audit", audit, "--tools", tools, "--candidate", strict, "--report", filepath.Join(dir, "grouped"),
 		"--group-size", "1KB", "--spill-dir", spill)
-	if !strings.Contains(gout, "group 2/") {
-		t.Errorf("no groups in the output:\n%s", gout)
+	if strings.Count(gout, " of sessions: ") < 2 {
+		t.Errorf("fewer than two groups in the output:\n%s", gout)
 	}
 	if grouped.Intents != s.Intents || grouped.Labelled != s.Labelled || grouped.ChangedTier != s.ChangedTier || grouped.ChangedTool != s.ChangedTool ||
 		grouped.Gained != s.Gained || grouped.Lost != s.Lost || len(grouped.Changes) != len(s.Changes) {

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
+	"hash"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 
@@ -41,7 +42,7 @@ func GroupsFor(size, groupBytes int64) int {
 // the records stay in memory; with more, each group is a file of JSON
 // lines in a private directory that Close removes.
 type Partition struct {
-	seed    maphash.Seed // places a session in its group
+	place   hash.Hash64 // places a session in its group: FNV-1a, the same group in every run
 	mem     []schemas.AuditRecord
 	dir     string
 	files   []*os.File
@@ -54,7 +55,7 @@ type Partition struct {
 // go in a new directory under parent (the system's temporary directory
 // when empty), readable by this user only: they hold what agents asked.
 func NewPartition(n int, parent string) (*Partition, error) {
-	p := &Partition{counts: make([]int, max(n, 1)), seed: maphash.MakeSeed()}
+	p := &Partition{counts: make([]int, max(n, 1)), place: fnv.New64a()}
 	if n <= 1 {
 		return p, nil
 	}
@@ -88,7 +89,9 @@ func (p *Partition) Add(r schemas.AuditRecord) error {
 		p.counts[0]++
 		return nil
 	}
-	i := int(maphash.String(p.seed, r.SessionID) % uint64(len(p.files)))
+	p.place.Reset()
+	p.place.Write([]byte(r.SessionID))
+	i := int(p.place.Sum64() % uint64(len(p.files)))
 	line, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("replay: spill a record of session %q: %w", r.SessionID, err)

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"testing"
@@ -97,5 +98,36 @@ func TestGroupsFor(t *testing.T) {
 		if got := GroupsFor(c.size, c.group); got != c.want {
 			t.Errorf("GroupsFor(%d, %d) = %d, want %d", c.size, c.group, got, c.want)
 		}
+	}
+}
+
+// A session goes to the same group in every run, so a grouped replay's
+// progress and spill files read the same each time.
+func TestSessionsGoToTheSameGroupInEveryRun(t *testing.T) {
+	placed := func() []int {
+		p, err := NewPartition(7, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		for i := range 40 {
+			if err := p.Add(schemas.AuditRecord{SessionID: fmt.Sprintf("session-%d", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return append([]int(nil), p.counts...)
+	}
+	first := placed()
+	if again := placed(); !reflect.DeepEqual(first, again) {
+		t.Fatalf("groups of two runs: %v, then %v", first, again)
+	}
+	used := 0
+	for _, n := range first {
+		if n > 0 {
+			used++
+		}
+	}
+	if used < 4 {
+		t.Fatalf("40 sessions in %d of 7 groups: %v", used, first)
 	}
 }
