@@ -13,6 +13,10 @@ type Msg struct {
 	Subject string
 	Data    []byte
 	Header  nats.Header
+	// Value is what Data encodes, as the stage that handed it over built
+	// it, when that stage runs in this process (Local): the handler may
+	// take it instead of decoding Data, and owns it. Nil from a stream.
+	Value any
 	// NumDelivered counts deliveries of this message, 1 on the first.
 	NumDelivered uint64
 	// StreamSeq is the message's sequence in its stream: stable across redeliveries.
@@ -40,6 +44,12 @@ type Out struct {
 	// traced: results and audit records name their trace without every
 	// stage handling trace context (trace.go).
 	StampTraceID bool
+	// Value, when set, is what Data encodes: a stage of this process that
+	// takes the hand-off gets it as Msg.Value and need not decode Data.
+	// The handler must not keep or change it after returning it.
+	Value any
+	// traced: the trace context is in Header (and the id in Data) already.
+	traced bool
 }
 
 // Handler processes one message. A nil error acks the input once every Out is

@@ -27,6 +27,10 @@ type Metrics struct {
 	// the alert fires at 0.8, before its dead letters are refused.
 	DLQEntries    *prometheus.GaugeVec
 	DLQShareUsage *prometheus.GaugeVec
+	// LocalHandOffs counts messages a stage took directly from another
+	// stage of its process, not from its stream (local.go); they are
+	// counted in Messages too.
+	LocalHandOffs *prometheus.CounterVec
 }
 
 // Outcomes of one message, the "outcome" label of toolyard_stage_messages_total.
@@ -65,6 +69,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Backpressure: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "toolyard_stage_backpressure_total", Help: "Messages a stage held because the stream its outputs go to was full.",
 		}, []string{"stage"}),
+		LocalHandOffs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolyard_stage_local_handoffs_total", Help: "Messages a stage took directly from another stage of its process, without a trip through its stream.",
+		}, []string{"stage"}),
 		DLQRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "toolyard_dlq_refused_total", Help: "Dead letters the DLQ refused because the stage's share of it, or the stream, was full; the message stays in its stream.",
 		}, []string{"stage"}),
@@ -75,7 +82,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "toolyard_dlq_share_usage_ratio", Help: "Share of a stage's DLQ share (max dead letters per stage) in use (0–1).",
 		}, []string{"stage"}),
 	}
-	reg.MustRegister(m.Messages, m.Redeliveries, m.Latency, m.InFlight, m.Pending, m.AckPending, m.StreamUsage, m.Backpressure, m.DLQRefused,
+	reg.MustRegister(m.Messages, m.Redeliveries, m.Latency, m.InFlight, m.Pending, m.AckPending, m.StreamUsage, m.Backpressure, m.LocalHandOffs, m.DLQRefused,
 		m.DLQEntries, m.DLQShareUsage)
 	return m
 }

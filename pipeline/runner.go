@@ -31,6 +31,13 @@ type Stage struct {
 	// their own). Background work it starts must end with ctx. Optional; an
 	// error stops Run.
 	Setup func(ctx context.Context, js jetstream.JetStream) error
+	// Chainable lets another stage of the same process run this handler
+	// directly on its hand-offs instead of publishing them (Local): for
+	// stages that run no tool. The stage that runs tools is not, so a slow
+	// tool never holds the slot of the stage before it, and its
+	// per-session limits and exactly-once claims see every call come
+	// through its own consumer.
+	Chainable bool
 	// Secrets lists the secret values of an input. The runner scrubs them
 	// from everything the stage writes about it: outputs (but the Secret
 	// hand-offs), rejections, dead letters and log lines. A handler adds
@@ -61,6 +68,9 @@ type runnerConfig struct {
 	// (not the no-op one), so spans get attributes.
 	tracer trace.Tracer
 	traced bool
+	// local is the set of this process's stages that hand work to each
+	// other directly (local.go); nil: every hand-off goes through its stream.
+	local *Local
 }
 
 // RunOption configures a stage runner.
@@ -118,7 +128,10 @@ type runner struct {
 	redeliveries prometheus.Counter
 	latency      prometheus.Observer
 	outcomes     map[string]prometheus.Counter
-	cons         jetstream.Consumer
+	// localHandOffs counts the messages this stage took directly from
+	// another stage of the process (local.go).
+	localHandOffs prometheus.Counter
+	cons          jetstream.Consumer
 }
 
 // Run consumes the stage's work until ctx is cancelled, then stops pulling,
@@ -143,10 +156,11 @@ func Run(ctx context.Context, js jetstream.JetStream, st Stage, opts ...RunOptio
 	// Every line the runner logs is scrubbed of the secrets in flight.
 	log := slog.New(RedactLogs(cfg.log.Handler()))
 	r := &runner{cfg: cfg, stage: st, nc: js.Conn(), js: js, log: log.With("stage", st.Name), metrics: cfg.metrics,
-		inFlight:     cfg.metrics.InFlight.WithLabelValues(st.Name),
-		redeliveries: cfg.metrics.Redeliveries.WithLabelValues(st.Name),
-		latency:      cfg.metrics.Latency.WithLabelValues(st.Name),
-		outcomes:     map[string]prometheus.Counter{},
+		inFlight:      cfg.metrics.InFlight.WithLabelValues(st.Name),
+		redeliveries:  cfg.metrics.Redeliveries.WithLabelValues(st.Name),
+		latency:       cfg.metrics.Latency.WithLabelValues(st.Name),
+		outcomes:      map[string]prometheus.Counter{},
+		localHandOffs: cfg.metrics.LocalHandOffs.WithLabelValues(st.Name),
 	}
 	for _, o := range []string{OutcomeAck, OutcomeRetry, OutcomeRejected, OutcomeDeadLetter} {
 		r.outcomes[o] = cfg.metrics.Messages.WithLabelValues(st.Name, o)
@@ -164,6 +178,10 @@ func Run(ctx context.Context, js jetstream.JetStream, st Stage, opts ...RunOptio
 		return fmt.Errorf("stage %s: subscribe to max-delivery advisories: %w", st.Name, err)
 	}
 	defer sub.Unsubscribe()
+	if cfg.local != nil {
+		cfg.local.add(r)
+		defer cfg.local.remove(r)
+	}
 	go r.reportLag(ctx)
 	return r.loop(ctx)
 }
@@ -319,7 +337,12 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 		err = checkOuts(outs)
 	}
 	if err == nil {
-		err = r.publishOrWait(ctx, sc.Outs(outs))
+		// Hand-offs to a stage of this process are handled here and now
+		// (local.go); what remains is published.
+		var release func()
+		outs, release = r.handOff(ctx, traceOuts(ctx, sc.Outs(outs)), m.NumDelivered)
+		err = r.publishOrWait(ctx, outs)
+		release()
 	}
 	stopBeat()
 	defer func() { r.latency.Observe(time.Since(start).Seconds()) }()

@@ -239,7 +239,10 @@ func (s *Scrubber) Outs(outs []Out) []Out {
 	res := make([]Out, len(outs))
 	for i, o := range outs {
 		if !(o.Secret && strings.HasPrefix(o.Subject, pipeSubjectPrefix)) {
-			o.Data, _ = s.Bytes(o.Data)
+			var changed bool
+			if o.Data, changed = s.Bytes(o.Data); changed {
+				o.Value = nil // no longer what Data says
+			}
 			o.Header = s.Header(o.Header)
 		}
 		res[i] = o

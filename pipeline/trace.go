@@ -142,6 +142,11 @@ func traceOuts(ctx context.Context, outs []Out) []Out {
 	var field []byte
 	res := make([]Out, len(outs))
 	for i, o := range outs {
+		if o.traced {
+			res[i] = o
+			continue
+		}
+		o.traced = true
 		h := make(nats.Header, len(o.Header)+len(tc))
 		for k, v := range o.Header {
 			h[k] = v
@@ -155,7 +160,7 @@ func traceOuts(ctx context.Context, outs []Out) []Out {
 				// A trace id is hex: nothing to escape.
 				field = []byte(`"` + TraceIDKey + `":"` + sc.TraceID().String() + `"`)
 			}
-			o.Data = stampTraceID(o.Data, field)
+			o.Data, o.Value = stampTraceID(o.Data, field), nil
 		}
 		res[i] = o
 	}

@@ -184,10 +184,17 @@ func DecodeInternal[T any](k Kind, data []byte) (T, error) {
 	if dec.More() {
 		return v, &ValidationError{Kind: k, Problems: []string{"data after the JSON value"}}
 	}
-	if c, ok := any(v).(internalChecker); ok {
+	return v, CheckInternal(k, v)
+}
+
+// CheckInternal runs the identity checks DecodeInternal runs after
+// decoding (a valid session id, an intent id, a real tier), for a value a
+// stage of the same process handed over without encoding it.
+func CheckInternal(k Kind, v any) error {
+	if c, ok := v.(internalChecker); ok {
 		if err := c.checkInternal(); err != nil {
-			return v, &ValidationError{Kind: k, Problems: []string{err.Error()}}
+			return &ValidationError{Kind: k, Problems: []string{err.Error()}}
 		}
 	}
-	return v, nil
+	return nil
 }

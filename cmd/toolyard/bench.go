@@ -34,6 +34,9 @@ func newBench(g *globalFlags) *cobra.Command {
 type benchOutput struct {
 	Server           string `json:"server"`
 	StageConcurrency int    `json:"stage_concurrency,omitempty"`
+	// LocalHandOff: the stages hand work to each other in-process ('up
+	// --local-handoff'); absent with --nats.
+	LocalHandOff *bool `json:"local_handoff,omitempty"`
 	bench.Report
 	*bench.RawReport
 }
@@ -41,7 +44,7 @@ type benchOutput struct {
 func newBenchPipeline(g *globalFlags) *cobra.Command {
 	var (
 		intents, perOutput, inFlight, concurrency, rawMessages int
-		raw, asJSON                                            bool
+		raw, asJSON, localHandOff                              bool
 		cpuProfile                                             string
 	)
 	cmd := &cobra.Command{
@@ -88,7 +91,8 @@ asynchronously, consumed and acked through one temporary file-backed stream
 				}
 				out.Server, out.StageConcurrency = g.nats, 0
 			} else {
-				env, err := startBenchServer(ctx, concurrency, slog.Default())
+				out.LocalHandOff = &localHandOff
+				env, err := startBenchServer(ctx, concurrency, localHandOff, slog.Default())
 				if err != nil {
 					return err
 				}
@@ -123,6 +127,7 @@ asynchronously, consumed and acked through one temporary file-backed stream
 	fl.IntVar(&perOutput, "per-output", 1, "intents in each agent output")
 	fl.IntVar(&inFlight, "in-flight", 32, "agent outputs waiting for their results at once (each a session of its own)")
 	fl.IntVar(&concurrency, "concurrency", defaultConcurrency, "messages handled at once per stage (embedded server only; as 'up --concurrency')")
+	fl.BoolVar(&localHandOff, "local-handoff", true, "stages hand work straight to the next one in this process (embedded server only; as 'up --local-handoff')")
 	fl.BoolVar(&raw, "raw", false, "also measure plain JetStream publish + consume + ack on the same server")
 	fl.IntVar(&rawMessages, "raw-messages", 100_000, "messages (512 B) for --raw")
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
@@ -189,7 +194,7 @@ type benchServer struct {
 // starts one (authentication on), and every stage on an in-process admin
 // connection, as 'up' runs them; the benchmark's client has a connection of
 // its own, as an agent would.
-func startBenchServer(ctx context.Context, concurrency int, log *slog.Logger) (*benchServer, error) {
+func startBenchServer(ctx context.Context, concurrency int, localHandOff bool, log *slog.Logger) (*benchServer, error) {
 	dir, err := os.MkdirTemp("", "toolyard-bench-")
 	if err != nil {
 		return nil, err
@@ -233,6 +238,10 @@ func startBenchServer(ctx context.Context, concurrency int, log *slog.Logger) (*
 	}
 	rctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
+	var local *pipeline.Local
+	if localHandOff {
+		local = pipeline.NewLocal()
+	}
 	for _, name := range bind.Stages {
 		st, err := set.Stage(name)
 		if err != nil {
@@ -242,7 +251,7 @@ func startBenchServer(ctx context.Context, concurrency int, log *slog.Logger) (*
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := pipeline.Run(rctx, sjs, st, pipeline.WithConcurrency(concurrency), pipeline.WithLogger(log)); err != nil {
+			if err := pipeline.Run(rctx, sjs, st, pipeline.WithConcurrency(concurrency), pipeline.WithLogger(log), pipeline.WithLocal(local)); err != nil {
 				log.Error("stage stopped", "stage", name, "error", err)
 			}
 		}()

@@ -69,7 +69,27 @@ func Next(stage, session, intentID string, v any) (pipeline.Out, error) {
 	if err != nil {
 		return pipeline.Out{}, fmt.Errorf("encode work for %s: %w", stage, err)
 	}
-	return pipeline.Out{Subject: PipeSubject(stage, session), Data: data, ID: MsgID(session, intentID+":"+stage), Secret: true}, nil
+	return pipeline.Out{Subject: PipeSubject(stage, session), Data: data, Value: v, ID: MsgID(session, intentID+":"+stage), Secret: true}, nil
+}
+
+// Input decodes a stage's input: the value a stage of the same process
+// handed over (pipeline.Msg.Value, a T or *T), checked as a decoded one
+// is, or else the message's bytes (schemas.DecodeInternal). A decode
+// failure is permanent: the same bytes fail again.
+func Input[T any](k schemas.Kind, m *pipeline.Msg) (T, error) {
+	var v T
+	switch x := m.Value.(type) {
+	case T:
+		v = x
+	case *T:
+		if x == nil {
+			return schemas.DecodeInternal[T](k, m.Data)
+		}
+		v = *x
+	default:
+		return schemas.DecodeInternal[T](k, m.Data)
+	}
+	return v, schemas.CheckInternal(k, v)
 }
 
 // Result encodes a result for the agent's session. Results of an intent share

@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -29,7 +30,7 @@ func RedactParameters(params map[string]any, toolSchemas ...json.RawMessage) map
 	var out any = params
 	for _, raw := range toolSchemas {
 		var root map[string]any
-		if len(raw) == 0 || json.Unmarshal(raw, &root) != nil {
+		if !mayMarkSecrets(raw) || json.Unmarshal(raw, &root) != nil {
 			continue
 		}
 		out, _ = redact(out, root, root, 0)
@@ -245,6 +246,14 @@ func redact(v any, schema, root map[string]any, depth int) (any, bool) {
 		}
 	}
 	return v, changed
+}
+
+// mayMarkSecrets reports whether a schema's text could hold a key isSecret
+// reads: one of them spelled out, or a \u escape that could spell one.
+// Most tools mark nothing secret, and decoding their schema for every
+// call they make was a tenth of the executor's CPU.
+func mayMarkSecrets(raw json.RawMessage) bool {
+	return bytes.Contains(raw, []byte("writeOnly")) || bytes.Contains(raw, []byte("x-secret")) || bytes.Contains(raw, []byte(`\u`))
 }
 
 func isSecret(schema map[string]any) bool {

@@ -42,6 +42,10 @@ func TestRedactParameters(t *testing.T) {
 		{"writeOnly false", `{"type":"object","properties":{"pw":{"writeOnly":false}}}`,
 			`{"pw":"x"}`, `{"pw":"x"}`},
 		{"no schema", ``, `{"pw":"x"}`, `{"pw":"x"}`},
+		{"key spelled with escapes", `{"type":"object","properties":{"pw":{"x-s\u0065cret":true},"tok":{"write\u004fnly":true}}}`,
+			`{"pw":"x","tok":"y","n":1}`, `{"pw":"***","tok":"***","n":1}`},
+		{"nothing marked", `{"type":"object","properties":{"path":{"type":"string","description":"a file"}}}`,
+			`{"path":"/tmp/a"}`, `{"path":"/tmp/a"}`},
 		{"recursive ref", `{"$defs":{"node":{"type":"object","properties":{"pw":{"writeOnly":true},"child":{"$ref":"#/$defs/node"}}}},"$ref":"#/$defs/node"}`,
 			`{"pw":"a","child":{"pw":"b","child":{"x":1}}}`, `{"pw":"***","child":{"pw":"***","child":{"x":1}}}`},
 	}

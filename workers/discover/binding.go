@@ -55,8 +55,10 @@ func Stage(e *Engine, opts ...StageOption) pipeline.Stage {
 		Stream:   pipeline.StreamPipe,
 		Subjects: []string{bind.PipeFilter(bind.StageDiscover)},
 		Reject:   bind.Rejecter(bind.StageDiscover),
+		// It runs no tool: a stage of the same process may hand it work directly.
+		Chainable: true,
 		Handler: func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			in, err := schemas.DecodeInternal[schemas.Intent](schemas.KindIntent, m.Data)
+			in, err := bind.Input[schemas.Intent](schemas.KindIntent, m)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}

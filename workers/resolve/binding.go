@@ -26,8 +26,10 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 		Stream:   pipeline.StreamPipe,
 		Subjects: []string{bind.PipeFilter(bind.StageResolve)},
 		Reject:   bind.Rejecter(bind.StageResolve),
+		// It runs no tool: a stage of the same process may hand it work directly.
+		Chainable: true,
 		Handler: func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			r, err := schemas.DecodeInternal[schemas.Routed](schemas.KindRouted, m.Data)
+			r, err := bind.Input[schemas.Routed](schemas.KindRouted, m)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}

@@ -22,8 +22,10 @@ func Stage(th *Live, opts ...Option) pipeline.Stage {
 		Stream:   pipeline.StreamPipe,
 		Subjects: []string{bind.PipeFilter(bind.StageRoute)},
 		Reject:   bind.Rejecter(bind.StageRoute),
+		// It runs no tool: a stage of the same process may hand it work directly.
+		Chainable: true,
 		Handler: func(_ context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			c, err := schemas.DecodeInternal[schemas.Candidates](schemas.KindCandidates, m.Data)
+			c, err := bind.Input[schemas.Candidates](schemas.KindCandidates, m)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}
@@ -66,7 +68,7 @@ func handOff(r schemas.Routed, stage string) (pipeline.Out, error) {
 	// Work that may still run a tool keeps the intent's secrets; the tiers
 	// that only answer do not need them.
 	runs := r.Tier == schemas.TierActivated || r.Tier == schemas.TierMultiple
-	return pipeline.Out{Subject: TierSubject(r.Tier, r.Intent.SessionID), Data: data, ID: bind.MsgID(r.Intent.SessionID, r.Intent.ID+":"+stage+":routed"), Secret: runs}, nil
+	return pipeline.Out{Subject: TierSubject(r.Tier, r.Intent.SessionID), Data: data, Value: r, ID: bind.MsgID(r.Intent.SessionID, r.Intent.ID+":"+stage+":routed"), Secret: runs}, nil
 }
 
 // Answer is the result that tells the agent a routed intent's tier, its
@@ -87,8 +89,10 @@ func AnswerStage() pipeline.Stage {
 		Stream:   pipeline.StreamPipe,
 		Subjects: []string{bind.PipeFilter(bind.StageAnswer)},
 		Reject:   bind.Rejecter(bind.StageAnswer),
+		// It runs no tool: a stage of the same process may hand it work directly.
+		Chainable: true,
 		Handler: func(_ context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			r, err := schemas.DecodeInternal[schemas.Routed](schemas.KindRouted, m.Data)
+			r, err := bind.Input[schemas.Routed](schemas.KindRouted, m)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}
@@ -115,8 +119,10 @@ func ChooseStage(log *slog.Logger, opts ...Option) pipeline.Stage {
 		Stream:   pipeline.StreamPipe,
 		Subjects: []string{bind.PipeFilter(bind.StageChoose)},
 		Reject:   bind.Rejecter(bind.StageChoose),
+		// It runs no tool: a stage of the same process may hand it work directly.
+		Chainable: true,
 		Handler: func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			r, err := schemas.DecodeInternal[schemas.Routed](schemas.KindRouted, m.Data)
+			r, err := bind.Input[schemas.Routed](schemas.KindRouted, m)
 			if err != nil {
 				return nil, pipeline.Permanent(err)
 			}
