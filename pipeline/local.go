@@ -149,6 +149,7 @@ func (r *runner) handleLocal(ctx context.Context, m *Msg) (outs []Out, release f
 	}
 	if err != nil {
 		outcome = outcomeToStream
+		r.log.Debug("local hand-off failed; it goes to the stream", "subject", m.Subject, "error", err)
 		return nil, release, err
 	}
 	r.latency.Observe(time.Since(start).Seconds())

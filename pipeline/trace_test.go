@@ -3,6 +3,8 @@ package pipeline_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,16 +56,28 @@ func TestHeaderCarrierRoundTrip(t *testing.T) {
 // recording tracer: the second stage's span is a child of the first's,
 // both in the trace the publisher started, and the output that asked for
 // it carries the trace id.
+// A trace follows an intent from stage to stage, whether the hand-off goes
+// through the stream or straight to a stage of the same process (Local).
 func TestRunnerTracesAcrossStages(t *testing.T) {
+	for _, local := range []bool{false, true} {
+		t.Run(fmt.Sprintf("local=%v", local), func(t *testing.T) { tracesAcrossStages(t, local) })
+	}
+}
+
+func tracesAcrossStages(t *testing.T, local bool) {
 	env := pipelinetest.Start(t)
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	opts := []pipeline.RunOption{pipeline.WithFetchWait(200 * time.Millisecond), pipeline.WithTracerProvider(tp)}
+	if local {
+		opts = append(opts, pipeline.WithLocal(pipeline.NewLocal()))
+	}
 	run := func(name, in string, h pipeline.Handler) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		st := pipeline.Stage{Name: name, Stream: pipeline.StreamPipe, Subjects: []string{in}, Handler: h}
+		st := pipeline.Stage{Name: name, Stream: pipeline.StreamPipe, Subjects: []string{in}, Handler: h, Chainable: true}
 		go func() {
-			done <- pipeline.Run(ctx, env.JS, st, pipeline.WithFetchWait(200*time.Millisecond), pipeline.WithTracerProvider(tp))
+			done <- pipeline.Run(ctx, env.JS, st, opts...)
 		}()
 		t.Cleanup(func() {
 			cancel()
@@ -75,13 +89,28 @@ func TestRunnerTracesAcrossStages(t *testing.T) {
 	run("first", "pipe.first.>", func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
 		return []pipeline.Out{{Subject: "pipe.second.s", Data: m.Data, ID: "second"}}, nil
 	})
+	var fromStream atomic.Int32
 	run("second", "pipe.second.>", func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
+		if m.StreamSeq != 0 {
+			fromStream.Add(1)
+		}
 		return []pipeline.Out{
 			{Subject: "result.s", Data: []byte(`{"status":"done"}`), ID: "res", StampTraceID: true},
 			{Subject: "result.t", Data: []byte(`{}`), ID: "empty", StampTraceID: true},
 			{Subject: "result.u", Data: []byte(`{"status":"plain"}`), ID: "plain"},
 		}, nil
 	})
+
+	if local {
+		// Wait for second's consumer: until its setup is done, first
+		// publishes its hand-offs.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if _, err := env.JS.Consumer(context.Background(), pipeline.StreamPipe, "second"); err == nil || time.Now().After(deadline) {
+				break
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 
 	// The publisher's own span: the agent platform's trace.
 	tid, _ := trace.TraceIDFromHex("0af7651916cd43dd8448eb211c80319c")
@@ -137,6 +166,9 @@ func TestRunnerTracesAcrossStages(t *testing.T) {
 	}
 	if second.Parent().SpanID() != first.SpanContext().SpanID() {
 		t.Errorf("second's parent is %s, want first's span %s", second.Parent().SpanID(), first.SpanContext().SpanID())
+	}
+	if local != (fromStream.Load() == 0) {
+		t.Errorf("local hand-offs %v, but second read %d messages from its stream", local, fromStream.Load())
 	}
 	if second.SpanKind() != trace.SpanKindConsumer {
 		t.Errorf("span kind %v, want consumer", second.SpanKind())
