@@ -101,12 +101,13 @@ func benchEnv(b *testing.B) (*pipelinetest.Env, *resultWaiter) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
+	local := pipeline.NewLocal() // as 'up' runs them: --local-handoff
 	for _, name := range bind.Stages {
 		st, _ := set.Stage(name)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = pipeline.Run(ctx, env.JS, st, pipeline.WithConcurrency(16))
+			_ = pipeline.Run(ctx, env.JS, st, pipeline.WithConcurrency(16), pipeline.WithLocal(local))
 		}()
 	}
 	b.Cleanup(func() { cancel(); wg.Wait() })
