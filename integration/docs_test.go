@@ -228,10 +228,14 @@ func TestDocsCommandsRun(t *testing.T) {
 			}
 			ran[line] = name
 		}
+		start := time.Now()
 		out, err := runShell(work, env, line)
 		if err != nil {
 			t.Errorf("%s: %s\nfailed: %v\n%s", name, c.text, err, out)
 			continue
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Logf("%s: %.1f s: %s", name, d.Seconds(), c.text)
 		}
 		if strings.Contains(ty, "tools keygen") {
 			keys = regexp.MustCompile(`\bA[A-Z2-7]{55}\b`).FindString(out)
