@@ -19,6 +19,7 @@ type xrow struct {
 	row
 	seg, history int
 	counts       map[string]int
+	goldCount    int
 }
 
 func loadDump(t *testing.T, path string) []xrow {
@@ -35,7 +36,7 @@ func loadDump(t *testing.T, path string) []xrow {
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, xrow{row: row{cands: d.Cands, gold: d.Gold}, seg: d.Seg, history: d.History, counts: d.Counts})
+		out = append(out, xrow{row: row{cands: d.Cands, gold: d.Gold}, seg: d.Seg, history: d.History, counts: d.Counts, goldCount: d.GoldCount})
 	}
 	return out
 }

@@ -46,6 +46,14 @@ type Usage struct {
 	// Classifier, when set, gives usage_class: P(tool | request).
 	Classifier  *UsageClassifier `json:"classifier,omitempty"`
 	Calibration *Calibration     `json:"calibration,omitempty"`
+	// Encoder is the id of the embedder (embed.Embedder.ID) that embeds
+	// the learned intents and the request for usage_near and usage_vote:
+	// the weights and calibration were fitted on its cosines, so a model
+	// is refused by an engine that cannot embed with it (usageside.go)
+	// rather than ranked with another embedder's. "" (models before it was
+	// recorded): the engine's sentence encoder when it has one, else its
+	// word vectors.
+	Encoder string `json:"encoder,omitempty"`
 }
 
 // LearnedIntent is one intent an agent expressed for a tool.
@@ -86,22 +94,8 @@ type usageModel struct {
 	vec    [][]float32
 	calib  *calibModel
 	k      int
-	// encoder is set when the intents were embedded by the sentence
-	// encoder (the engine has one: it tells paraphrases apart better than
-	// averaged word vectors), else by the word vectors.
-	encoder bool
-}
-
-// queryVector is the request's vector on the side the intents were
-// embedded with: the encoder's whole-request vector, or the word vectors'.
-func (m *usageModel) queryVector(qv []float32, qe [][]float32) []float32 {
-	if !m.encoder {
-		return qv
-	}
-	if len(qe) == 0 {
-		return nil
-	}
-	return qe[0]
+	// side is what the intents were embedded with (usageside.go).
+	side usageSide
 }
 
 // SetUsage puts a usage model in force (nil removes it): it is indexed
@@ -168,12 +162,12 @@ func (e *Engine) buildUsage(ctx context.Context, u Usage) (*usageModel, error) {
 		return nil, err
 	}
 	m.idx = idx
-	side := e.vec
-	if e.enc != nil {
-		side, m.encoder = e.enc, true
+	if m.side, err = e.usageSideFor(u.Encoder); err != nil {
+		idx.Close()
+		return nil, err
 	}
-	if side != nil && len(u.Intents) > 0 {
-		if err := m.embed(ctx, side); err != nil {
+	if m.side.v != nil && len(u.Intents) > 0 {
+		if err := m.embed(ctx, m.side.v); err != nil {
 			idx.Close()
 			return nil, err
 		}

@@ -1,0 +1,143 @@
+package discover
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/toolyard/toolyard/training/eval/evaltest"
+	"github.com/toolyard/toolyard/workers/discover/embed"
+)
+
+// usageNearOf is the usage_near signal of tool for request under u.
+func usageNearOf(t *testing.T, e *Engine, u *Usage, request, tool string) float64 {
+	t.Helper()
+	ctx := context.Background()
+	if err := e.SetUsage(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	defer e.SetUsage(ctx, nil)
+	ex, err := e.Explain(ctx, request, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ex {
+		if c.ToolID == tool {
+			return c.Signals[FeatureUsageNear]
+		}
+	}
+	t.Fatalf("%s not among the candidates for %q", tool, request)
+	return 0
+}
+
+// cosineBy is the cosine of two texts by an embedder.
+func cosineBy(t *testing.T, emb embed.Embedder, a, b string) float64 {
+	t.Helper()
+	va, err := emb.EmbedQuery(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vb, err := emb.EmbedQuery(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return float64(dot(embed.Normalize(va), embed.Normalize(vb)))
+}
+
+// A model says which embedder its learned intents were embedded by, and
+// the engine embeds them (and the request) with that one: the sentence
+// encoder on the usage side alone of an engine that searches the registry
+// without it, the word vectors on an engine that has the encoder too, and
+// for a model that names none (before the field) the engine's own.
+func TestUsageEncoderIsTheModels(t *testing.T) {
+	words, err := embed.NewLocal()
+	if err != nil {
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
+	}
+	enc, err := embed.NewUSELite()
+	if err != nil {
+		evaltest.Unavailable(t, "sentence encoder (make embeddings)", err)
+	}
+	plain := newFixture(t, WithEmbedder(words), WithMode(ModeHybrid))
+	withEnc := newFixture(t, WithEmbedder(words), WithEncoder(enc), WithMode(ModeHybrid))
+	const request, intent = "what did we earn in each area over the past three months", "revenue by region for the last quarter"
+	const tool = "db/run_sql_query"
+	model := func(side string) *Usage {
+		return &Usage{Version: "v", Encoder: side, Intents: []LearnedIntent{{Tool: tool, Text: intent}}, Weights: UsageWeights{Near: 4, Vote: 4}}
+	}
+	byWords, byEnc := cosineBy(t, words, request, intent), cosineBy(t, enc, request, intent)
+	if math.Abs(byWords-byEnc) < 0.05 {
+		t.Fatalf("the two embedders should disagree on the pair: words %.3f, encoder %.3f", byWords, byEnc)
+	}
+	for _, c := range []struct {
+		name   string
+		engine *Engine
+		side   string
+		want   float64
+	}{
+		{"encoder on the usage side only", plain, enc.ID(), byEnc},
+		{"word vectors, engine without encoder", plain, words.ID(), byWords},
+		{"word vectors, engine with encoder", withEnc, words.ID(), byWords},
+		{"encoder, engine with encoder", withEnc, enc.ID(), byEnc},
+		{"unrecorded, engine without encoder", plain, "", byWords},
+		{"unrecorded, engine with encoder", withEnc, "", byEnc},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := usageNearOf(t, c.engine, model(c.side), request, tool); math.Abs(got-c.want) > 1e-4 {
+				t.Errorf("usage_near %.4f, want %.4f", got, c.want)
+			}
+		})
+	}
+	if got, want := plain.UsageEncoder(), words.ID(); got != want {
+		t.Errorf("UsageEncoder of an engine without encoder %q, want %q", got, want)
+	}
+	if got, want := withEnc.UsageEncoder(), enc.ID(); got != want {
+		t.Errorf("UsageEncoder of an engine with encoder %q, want %q", got, want)
+	}
+}
+
+// A model whose embedder this engine cannot embed with is refused with an
+// error naming it, and the model in force stays.
+func TestUsageEncoderUnavailableIsRefused(t *testing.T) {
+	e := newLocalFixture(t)
+	ctx := context.Background()
+	if err := e.SetUsage(ctx, &Usage{Version: "good", Intents: learnedSQL}); err != nil {
+		t.Fatal(err)
+	}
+	const side = "use-lite:some-other-build:0000beef:text=description"
+	err := e.SetUsage(ctx, &Usage{Version: "bad", Encoder: side, Intents: learnedSQL})
+	if err == nil || !strings.Contains(err.Error(), side) {
+		t.Fatalf("SetUsage of a model embedded by %q: %v, want an error naming it", side, err)
+	}
+	if v := e.UsageVersion(); v != "good" {
+		t.Errorf("model in force %q after a refused one, want good", v)
+	}
+}
+
+// Training names the usage side's embedder: the engine's by default, the
+// word vectors, or an encoder by name; an unknown name is an error.
+func TestUsageEmbedderID(t *testing.T) {
+	e := newLocalFixture(t)
+	words := e.vec.emb.ID()
+	enc, encErr := embed.NewUSELite()
+	for _, c := range []struct {
+		name, want string
+		wantErr    bool
+	}{
+		{"", words, false},
+		{"words", words, false},
+		{"none", words, false},
+		{"no-such-encoder", "", true},
+	} {
+		got, err := e.UsageEmbedderID(c.name)
+		if (err != nil) != c.wantErr || got != c.want {
+			t.Errorf("UsageEmbedderID(%q) = %q, %v; want %q (error %v)", c.name, got, err, c.want, c.wantErr)
+		}
+	}
+	if encErr == nil {
+		if got, err := e.UsageEmbedderID("use-lite"); err != nil || got != enc.ID() {
+			t.Errorf("UsageEmbedderID(use-lite) = %q, %v; want %q", got, err, enc.ID())
+		}
+	}
+}
