@@ -152,7 +152,11 @@ func TestExperiment(t *testing.T) {
 	}
 	all := loadDump(t, path)
 	test := segs(all, 9, 9)
-	for _, fit := range [][2]int{{5, 8}} {
+	fits := [][2]int{{5, 8}}
+	if os.Getenv("LEARNQ_FITS") != "" {
+		fits = [][2]int{{5, 8}, {6, 8}, {7, 8}}
+	}
+	for _, fit := range fits {
 		fr := segs(all, fit[0], fit[1])
 		w := fitWeights(plain(fr))
 		calib, err := fitCalibration(plain(fr), w, base)
