@@ -221,6 +221,16 @@ func TestTrainRecordsTheUsageEncoder(t *testing.T) {
 	if b.Usage.Encoder != enc.ID() {
 		t.Errorf("training with the usage encoder recorded %q, want %q", b.Usage.Encoder, enc.ID())
 	}
+	// Reproducible: the same history gives the same model.
+	again, _, err := Train(ctx, e, history(), Options{HoldOut: 0.2, Version: "u", UsageEncoder: "use-lite"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := json.Marshal(b.Usage)
+	second, _ := json.Marshal(again.Usage)
+	if string(first) != string(second) {
+		t.Error("two trainings with the usage encoder on the same history gave different usage models")
+	}
 	if err := b.Apply(ctx, e); err != nil {
 		t.Fatalf("the engine it was trained on refuses it: %v", err)
 	}

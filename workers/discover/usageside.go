@@ -94,6 +94,11 @@ func (e *Engine) usageQuery(ctx context.Context, m *usageModel, text string, qv 
 		}
 		return qe[0], nil
 	case sideOwn:
+		if !e.hasHistory(m) {
+			// No tool of the registry has history: every usage signal
+			// is 0 whatever the request's vector, so it is not encoded.
+			return nil, nil
+		}
 		uq, err := m.side.v.query(ctx, text)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -129,4 +134,17 @@ func (e *Engine) UsageEmbedderID(name string) (string, error) {
 		return "", fmt.Errorf("usage encoder %q: %w", name, err)
 	}
 	return enc.ID(), nil
+}
+
+// hasHistory reports whether some tool of the registry has learned intents
+// in m.
+func (e *Engine) hasHistory(m *usageModel) bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	for tool := range m.byTool {
+		if e.tools[tool] != nil {
+			return true
+		}
+	}
+	return false
 }

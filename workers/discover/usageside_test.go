@@ -3,6 +3,7 @@ package discover
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,6 +139,44 @@ func TestUsageEmbedderID(t *testing.T) {
 	if encErr == nil {
 		if got, err := e.UsageEmbedderID("use-lite"); err != nil || got != enc.ID() {
 			t.Errorf("UsageEmbedderID(use-lite) = %q, %v; want %q", got, err, enc.ID())
+		}
+	}
+}
+
+// A usage-encoder model with no history for this registry's tools ranks
+// and calibrates exactly as no model (and, usageQuery, skips the encoding).
+func TestUsageEncoderWithoutHistoryForTheRegistryChangesNothing(t *testing.T) {
+	enc, err := embed.NewUSELite()
+	if err != nil {
+		evaltest.Unavailable(t, "sentence encoder (make embeddings)", err)
+	}
+	e := newLocalFixture(t)
+	ctx := context.Background()
+	requests := []string{"how much disk space is left", "forecast for Oslo", "open an issue about the crash"}
+	var before [][]float64
+	var order [][]string
+	for _, r := range requests {
+		cs, err := e.Search(ctx, r, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		order, before = append(order, ids(cs)), append(before, confidencesOf(cs))
+	}
+	u := &Usage{Version: "elsewhere", Encoder: enc.ID(), Weights: UsageWeights{Near: 4, Vote: 4},
+		Intents: []LearnedIntent{{Tool: "elsewhere/disk", Text: "how much disk space is left"}, {Tool: "elsewhere/wx", Text: "forecast for Oslo"}}}
+	if err := e.SetUsage(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if m := e.usage.Load(); e.hasHistory(m) {
+		t.Fatal("hasHistory: no registry tool has learned intents")
+	}
+	for i, r := range requests {
+		cs, err := e.Search(ctx, r, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ids(cs), order[i]) || !slices.Equal(confidencesOf(cs), before[i]) {
+			t.Errorf("%q: %v %v, want %v %v", r, ids(cs), confidencesOf(cs), order[i], before[i])
 		}
 	}
 }
