@@ -134,7 +134,7 @@ Discover workers put a promoted version in force without a restart.`,
 	fl.Float64Var(&guard.ECETolerance, "guard-ece", guard.ECETolerance, "eval guard: ECE the new version may gain against the one in force")
 	fl.BoolVar(&noPromote, "no-promote", false, "store the version and run the guard, but leave the version in force as it is")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
-	fl.StringVar(&opts.UsageEncoder, "usage-encoder", "", "what embeds the learned intents and each request for the usage model's nearest-intent signals, recorded in the model: words (the local word vectors), or use-lite on the usage side only (every search the model serves then encodes the request: a few ms each); default: the --encoder when given, else words")
+	fl.StringVar(&opts.UsageEncoder, "usage-encoder", "", "what embeds the learned intents and each request for the usage model's nearest-intent signals, recorded in the model: words (the local word vectors), or use-lite on the usage side only (every search the model serves then encodes the request: about 10-20 ms each on 2 shared cores); default: the --encoder when given, else words")
 	fl.StringVar(&version, "version", "", "name of the version (default: the time of training)")
 	fl.Float64Var(&opts.HoldOut, "hold-out", 0.1, "latest share of the examples held out to measure on (never fitted on)")
 	fl.Float64Var(&opts.FitShare, "fit-share", 0.4, "share of the examples before the hold-out that the weights and calibration are fitted on")
