@@ -132,6 +132,15 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	rep.Test = test
 	defer engine.SetUsage(ctx, nil)
 	base := engine.Calibration()
+	// The test slice without a model first: the folds then follow one
+	// another and the test slice's model the last fold, each reusing the
+	// encoder vectors of the intents the one before had (usage.go).
+	if err := engine.SetUsage(ctx, nil); err != nil {
+		return nil, rep, err
+	}
+	if rep.Before, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing without the model", d, t) }); err != nil {
+		return nil, rep, err
+	}
 	var rows []row
 	first := int(float64(cut) * (1 - opts.FitShare))
 	for f := range opts.Folds {
@@ -159,14 +168,8 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		return nil, rep, err
 	}
 
-	// The test slice, later than anything fitted: before (no model) and
-	// after (the history's usage with the fitted weights and calibration).
-	if err := engine.SetUsage(ctx, nil); err != nil {
-		return nil, rep, err
-	}
-	if rep.Before, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing without the model", d, t) }); err != nil {
-		return nil, rep, err
-	}
+	// The test slice, later than anything fitted, with the history's usage
+	// and the fitted weights and calibration (before: above).
 	if err := engine.SetUsage(ctx, usageOf(engine, side, opts.Version+"-test", history, negs, w, &calib)); err != nil {
 		return nil, rep, err
 	}

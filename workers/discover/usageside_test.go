@@ -3,6 +3,7 @@ package discover
 import (
 	"context"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -177,6 +178,56 @@ func TestUsageEncoderWithoutHistoryForTheRegistryChangesNothing(t *testing.T) {
 		}
 		if !slices.Equal(ids(cs), order[i]) || !slices.Equal(confidencesOf(cs), before[i]) {
 			t.Errorf("%q: %v %v, want %v %v", r, ids(cs), confidencesOf(cs), order[i], before[i])
+		}
+	}
+}
+
+// A usage-encoder version put in force after another reuses the encoder
+// vectors of the intents they share, and ranks exactly as the same version
+// put in force alone.
+func TestUsageEncoderVectorsCarryOver(t *testing.T) {
+	enc, err := embed.NewUSELite()
+	if err != nil {
+		evaltest.Unavailable(t, "sentence encoder (make embeddings)", err)
+	}
+	ctx := context.Background()
+	older := &Usage{Version: "v1", Encoder: enc.ID(), Weights: UsageWeights{Text: 1, Near: 4, Vote: 2}, Intents: learnedSQL[:2]}
+	newer := &Usage{Version: "v2", Encoder: enc.ID(), Weights: UsageWeights{Text: 1, Near: 4, Vote: 2}, Intents: learnedSQL}
+	after := newLocalFixture(t)
+	if err := after.SetUsage(ctx, older); err != nil {
+		t.Fatal(err)
+	}
+	first := after.usage.Load()
+	if err := after.SetUsage(ctx, newer); err != nil {
+		t.Fatal(err)
+	}
+	if &after.usage.Load().vec[1][0] != &first.vec[1][0] {
+		t.Error("the newer version embedded an intent the older one had again")
+	}
+	alone := newLocalFixture(t)
+	if err := alone.SetUsage(ctx, newer); err != nil {
+		t.Fatal(err)
+	}
+	shared, fresh := after.usage.Load(), alone.usage.Load()
+	if &shared.vec[0][0] == &fresh.vec[0][0] {
+		t.Fatal("the fixtures share vectors")
+	}
+	for i := range 2 {
+		if !slices.Equal(shared.vec[i], fresh.vec[i]) {
+			t.Errorf("intent %d: carried-over vector differs from a fresh one", i)
+		}
+	}
+	for _, r := range []string{"what did we earn in each area over the past three months", "should I take a raincoat to Berlin"} {
+		a, err := after.Explain(ctx, r, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := alone.Explain(ctx, r, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%q: ranked differently after another version than alone:\n%+v\n%+v", r, a, b)
 		}
 	}
 }
