@@ -134,6 +134,7 @@ Discover workers put a promoted version in force without a restart.`,
 	fl.Float64Var(&guard.ECETolerance, "guard-ece", guard.ECETolerance, "eval guard: ECE the new version may gain against the one in force")
 	fl.BoolVar(&noPromote, "no-promote", false, "store the version and run the guard, but leave the version in force as it is")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
+	fl.StringVar(&opts.UsageEncoder, "usage-encoder", "", "what embeds the learned intents and each request for the usage model's nearest-intent signals, recorded in the model: words (the local word vectors), or use-lite on the usage side only (every search the model serves then encodes the request: about 10-20 ms each on 2 shared cores); default: the --encoder when given, else words")
 	fl.StringVar(&version, "version", "", "name of the version (default: the time of training)")
 	fl.Float64Var(&opts.HoldOut, "hold-out", 0.1, "latest share of the examples held out to measure on (never fitted on)")
 	fl.Float64Var(&opts.FitShare, "fit-share", 0.4, "share of the examples before the hold-out that the weights and calibration are fitted on")
@@ -300,8 +301,8 @@ func printTrainReport(w io.Writer, b *bundle.Bundle, r learn.Report, dir string)
 	fmt.Fprintf(w, "model %s written to %s in %s\n", b.Manifest.Version, dir, r.Duration.Round(time.Millisecond))
 	fmt.Fprintf(w, "  records %d → labelled examples %d (by source %v), negatives %d\n", r.Records, r.Examples, r.BySource, r.Negatives)
 	fmt.Fprintf(w, "  poisoning guard: kept %d, capped per session %d, tools with too few sessions %d\n", r.Guard.Kept, r.Guard.CappedPerSession, r.Guard.TooFewSessions)
-	fmt.Fprintf(w, "  usage: %d learned intents for %d tools; fused weights class %.2f, text %.2f, text vote %.2f, near %.2f, vote %.2f\n",
-		len(b.Usage.Intents), r.Tools, r.Weights.Class, r.Weights.Text, r.Weights.TextVote, r.Weights.Near, r.Weights.Vote)
+	fmt.Fprintf(w, "  usage: %d learned intents for %d tools, embedded by %s; fused weights class %.2f, text %.2f, text vote %.2f, near %.2f, vote %.2f\n",
+		len(b.Usage.Intents), r.Tools, b.Usage.Encoder, r.Weights.Class, r.Weights.Text, r.Weights.TextVote, r.Weights.Near, r.Weights.Vote)
 	fmt.Fprintf(w, "  learned shortcuts: %d phrasings hint a direct call\n", r.Shortcuts)
 	fmt.Fprintf(w, "  test slice (%d latest examples, never fitted on):\n", r.After.N)
 	fmt.Fprintf(w, "    %-8s hit@1 %.3f  recall@5 %.3f  ECE %.3f  activated %.1f%% (precision %.3f)\n", "before", r.Before.HitAt1, r.Before.RecallAt5, r.Before.ECE, 100*r.Before.Activated, r.Before.ActivatedPrecision)

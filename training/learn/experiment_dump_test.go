@@ -9,8 +9,12 @@
 //	  go test -tags experiment -run TestDumpRows ./training/learn/
 //	LEARNQ_ROWS=/tmp/rows.jsonl go test -tags experiment -run 'TestExperiment' -v ./training/learn/
 //
-// LEARNQ_ENCODER=use-lite ranks with the sentence encoder, LEARNQ_K sets
-// the usage model's Neighbours.
+// LEARNQ_ENCODER=use-lite ranks with the sentence encoder,
+// LEARNQ_USAGE_ENCODER=use-lite embeds the learned intents with it (the
+// registry side as LEARNQ_ENCODER says), LEARNQ_K sets the usage model's
+// Neighbours, LEARNQ_FROM the first tenth ranked (default 2), LEARNQ_POOL
+// how many candidates a row keeps (default poolSize; -1 the whole pool a
+// search ranks, Engine.ExplainPool).
 package learn
 
 import (
@@ -30,11 +34,13 @@ import (
 
 // dumpRow is one ranked history example for offline experiments.
 type dumpRow struct {
-	Seg     int                  `json:"seg"`
-	History int                  `json:"history"`
-	Gold    string               `json:"gold"`
-	Counts  map[string]int       `json:"counts"`
-	Cands   []discover.Explained `json:"cands"`
+	Seg     int            `json:"seg"`
+	History int            `json:"history"`
+	Gold    string         `json:"gold"`
+	Counts  map[string]int `json:"counts"`
+	// GoldCount is how many examples before the row's tenth were for its tool.
+	GoldCount int                  `json:"gold_count"`
+	Cands     []discover.Explained `json:"cands"`
 }
 
 // TestDumpRows (experiment, off unless LEARNQ_DUMP is set) ranks time-ordered
@@ -78,9 +84,21 @@ func TestDumpRows(t *testing.T) {
 	}
 	defer f.Close()
 	enc := json.NewEncoder(f)
-	for seg := 2; seg < 10; seg++ {
+	side, err := e.UsageEmbedderID(os.Getenv("LEARNQ_USAGE_ENCODER"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := 2
+	pool := poolSize
+	if n, err := strconv.Atoi(os.Getenv("LEARNQ_POOL")); err == nil {
+		pool = n
+	}
+	if n, err := strconv.Atoi(os.Getenv("LEARNQ_FROM")); err == nil {
+		from = n
+	}
+	for seg := from; seg < 10; seg++ {
 		lo, hi := len(pos)*seg/10, len(pos)*(seg+1)/10
-		u := usageOf(e, fmt.Sprint("seg", seg), pos[:lo], nil, discover.UsageWeights{}, nil)
+		u := usageOf(e, side, fmt.Sprint("seg", seg), pos[:lo], nil, discover.UsageWeights{}, nil)
 		if k, err := strconv.Atoi(os.Getenv("LEARNQ_K")); err == nil {
 			u.Neighbours = k
 		}
@@ -92,7 +110,10 @@ func TestDumpRows(t *testing.T) {
 			counts[ex.Tool]++
 		}
 		for _, ex := range pos[lo:hi] {
-			cs, err := e.Explain(ctx, ex.Text, poolSize)
+			cs, err := e.Explain(ctx, ex.Text, pool)
+			if pool < 0 {
+				cs, err = e.ExplainPool(ctx, ex.Text)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +121,7 @@ func TestDumpRows(t *testing.T) {
 			for _, x := range cs {
 				c[x.ToolID] = counts[x.ToolID]
 			}
-			if err := enc.Encode(dumpRow{Seg: seg, History: lo, Gold: ex.Tool, Counts: c, Cands: cs}); err != nil {
+			if err := enc.Encode(dumpRow{Seg: seg, History: lo, Gold: ex.Tool, Counts: c, GoldCount: counts[ex.Tool], Cands: cs}); err != nil {
 				t.Fatal(err)
 			}
 		}

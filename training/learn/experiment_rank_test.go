@@ -3,6 +3,7 @@
 package learn
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -165,4 +166,51 @@ func TestExperimentGrid(t *testing.T) {
 		}
 		t.Logf("grid %v: weights %+v test %v", g, w, score(test, w, func(r xrow, rk []discover.Explained) float64 { return calib.Confidence(topSignals(rk, w)) }))
 	}
+}
+
+// TestExperimentPool: of the latest tenth's requests whose tool is not in
+// the pool, how many had history for it (the usage side could propose
+// them), and what the usage signals of the pool say.
+func TestExperimentPool(t *testing.T) {
+	path := os.Getenv("LEARNQ_ROWS")
+	if path == "" {
+		t.Skip("experiment: set LEARNQ_ROWS")
+	}
+	test := segs(loadDump(t, path), 9, 9)
+	var missing, noHist, fewHist int
+	for _, r := range test {
+		if slices.ContainsFunc(r.cands, func(c discover.Explained) bool { return c.ToolID == r.gold }) {
+			continue
+		}
+		missing++
+		switch {
+		case r.goldCount == 0:
+			noHist++
+		case r.goldCount < 5:
+			fewHist++
+		}
+	}
+	t.Logf("latest tenth %d rows: gold not in pool %d (%.3f); of them gold without history %d, with 1-4 examples %d", len(test), missing, float64(missing)/float64(len(test)), noHist, fewHist)
+}
+
+// TestExperimentWeights scores given usage weights (LEARNQ_W: class, text,
+// text vote, near, vote) on the latest tenth, with the calibration fitted
+// on the 50–90 % tenths under them.
+func TestExperimentWeights(t *testing.T) {
+	path, ws := os.Getenv("LEARNQ_ROWS"), os.Getenv("LEARNQ_W")
+	if path == "" || ws == "" {
+		t.Skip("experiment: set LEARNQ_ROWS, LEARNQ_W")
+	}
+	var w discover.UsageWeights
+	if _, err := fmt.Sscanf(ws, "%g,%g,%g,%g,%g", &w.Class, &w.Text, &w.TextVote, &w.Near, &w.Vote); err != nil {
+		t.Fatal(err)
+	}
+	all := loadDump(t, path)
+	test, fr := segs(all, 9, 9), segs(all, 5, 8)
+	calib, err := fitCalibration(plain(fr), w, discover.DefaultCalibration())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("weights %+v: fit %v", w, score(fr, w, func(r xrow, rk []discover.Explained) float64 { return calib.Confidence(topSignals(rk, w)) }))
+	t.Logf("weights %+v: test %v", w, score(test, w, func(r xrow, rk []discover.Explained) float64 { return calib.Confidence(topSignals(rk, w)) }))
 }

@@ -19,6 +19,7 @@ type xrow struct {
 	row
 	seg, history int
 	counts       map[string]int
+	goldCount    int
 }
 
 func loadDump(t *testing.T, path string) []xrow {
@@ -35,7 +36,7 @@ func loadDump(t *testing.T, path string) []xrow {
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, xrow{row: row{cands: d.Cands, gold: d.Gold}, seg: d.Seg, history: d.History, counts: d.Counts})
+		out = append(out, xrow{row: row{cands: d.Cands, gold: d.Gold}, seg: d.Seg, history: d.History, counts: d.Counts, goldCount: d.GoldCount})
 	}
 	return out
 }
@@ -151,7 +152,11 @@ func TestExperiment(t *testing.T) {
 	}
 	all := loadDump(t, path)
 	test := segs(all, 9, 9)
-	for _, fit := range [][2]int{{5, 8}} {
+	fits := [][2]int{{5, 8}}
+	if os.Getenv("LEARNQ_FITS") != "" {
+		fits = [][2]int{{5, 8}, {6, 8}, {7, 8}}
+	}
+	for _, fit := range fits {
 		fr := segs(all, fit[0], fit[1])
 		w := fitWeights(plain(fr))
 		calib, err := fitCalibration(plain(fr), w, base)

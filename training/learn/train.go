@@ -44,6 +44,13 @@ type Options struct {
 	// Shortcuts decides which phrasings become learned shortcuts (with
 	// Guard's per-session cap and distinct-session minimum).
 	Shortcuts ShortcutRule
+	// UsageEncoder names what embeds the learned intents and the request
+	// for the usage model's nearest-intent signals (recorded as
+	// Usage.Encoder): "" the engine's own (its sentence encoder when it
+	// has one, else its word vectors), "words", or a sentence encoder of
+	// embed.Encoders on the usage side alone, which then encodes every
+	// request the model serves.
+	UsageEncoder string
 	// Version names the model (default: the time of training).
 	Version string
 	// Progress, when set, hears of long steps.
@@ -93,6 +100,10 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		progress = func(string, int, int) {}
 	}
 	rep := Report{Records: len(records), BySource: map[labels.Source]int{}}
+	side, err := engine.UsageEmbedderID(opts.UsageEncoder)
+	if err != nil {
+		return nil, rep, fmt.Errorf("train: %w", err)
+	}
 	all := labels.Derive(records, opts.Labels)
 	positives, st := opts.Guard.Apply(all)
 	rep.Guard = st
@@ -121,6 +132,15 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	rep.Test = test
 	defer engine.SetUsage(ctx, nil)
 	base := engine.Calibration()
+	// The test slice without a model first: the folds then follow one
+	// another and the test slice's model the last fold, each reusing the
+	// encoder vectors of the intents the one before had (usage.go).
+	if err := engine.SetUsage(ctx, nil); err != nil {
+		return nil, rep, err
+	}
+	if rep.Before, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing without the model", d, t) }); err != nil {
+		return nil, rep, err
+	}
 	var rows []row
 	first := int(float64(cut) * (1 - opts.FitShare))
 	for f := range opts.Folds {
@@ -129,7 +149,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		if lo == 0 || hi <= lo {
 			continue
 		}
-		if err := engine.SetUsage(ctx, usageOf(engine, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil)); err != nil {
+		if err := engine.SetUsage(ctx, usageOf(engine, side, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil)); err != nil {
 			return nil, rep, err
 		}
 		fr, err := explainAll(ctx, engine, spread(pos[lo:hi], maxFitRows/opts.Folds), func(d, t int) { progress(fmt.Sprintf("ranking fold %d/%d", f+1, opts.Folds), d, t) })
@@ -148,22 +168,16 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		return nil, rep, err
 	}
 
-	// The test slice, later than anything fitted: before (no model) and
-	// after (the history's usage with the fitted weights and calibration).
-	if err := engine.SetUsage(ctx, nil); err != nil {
-		return nil, rep, err
-	}
-	if rep.Before, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing without the model", d, t) }); err != nil {
-		return nil, rep, err
-	}
-	if err := engine.SetUsage(ctx, usageOf(engine, opts.Version+"-test", history, negs, w, &calib)); err != nil {
+	// The test slice, later than anything fitted, with the history's usage
+	// and the fitted weights and calibration (before: above).
+	if err := engine.SetUsage(ctx, usageOf(engine, side, opts.Version+"-test", history, negs, w, &calib)); err != nil {
 		return nil, rep, err
 	}
 	if rep.After, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing with the model", d, t) }); err != nil {
 		return nil, rep, err
 	}
 
-	u := usageOf(engine, opts.Version, pos, negs, w, &calib)
+	u := usageOf(engine, side, opts.Version, pos, negs, w, &calib)
 	rep.Tools = len(toolsOf(u))
 	rep.Duration = time.Since(start)
 	b := &bundle.Bundle{
@@ -218,8 +232,9 @@ func negatives(es []labels.Example) map[[2]string]bool {
 const maxPerTool = 200
 
 // usageOf is the usage model of examples: each tool's latest distinct
-// intents (at most maxPerTool), minus those the audit marked wrong for it.
-func usageOf(e *discover.Engine, version string, es []labels.Example, wrong map[[2]string]bool, w discover.UsageWeights, calib *discover.Calibration) *discover.Usage {
+// intents (at most maxPerTool), minus those the audit marked wrong for it,
+// embedded by side (Usage.Encoder).
+func usageOf(e *discover.Engine, side, version string, es []labels.Example, wrong map[[2]string]bool, w discover.UsageWeights, calib *discover.Calibration) *discover.Usage {
 	seen := map[[2]string]bool{}
 	per := map[string]int{}
 	var kept []labels.Example
@@ -234,7 +249,7 @@ func usageOf(e *discover.Engine, version string, es []labels.Example, wrong map[
 		kept = append(kept, ex)
 	}
 	slices.Reverse(kept)
-	u := &discover.Usage{Version: version, Weights: w, Calibration: calib, Classifier: fitClassifier(e, kept, defaultClassifier)}
+	u := &discover.Usage{Version: version, Encoder: side, Weights: w, Calibration: calib, Classifier: fitClassifier(e, kept, defaultClassifier)}
 	for _, ex := range kept {
 		u.Intents = append(u.Intents, discover.LearnedIntent{Tool: ex.Tool, Text: ex.Text})
 	}

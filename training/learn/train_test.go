@@ -189,3 +189,56 @@ func TestJudgeTolerances(t *testing.T) {
 		}
 	}
 }
+
+// A version records what embedded its learned intents: the engine's word
+// vectors by default, the sentence encoder on the usage side alone when
+// asked, and an unknown encoder name is refused before any work.
+func TestTrainRecordsTheUsageEncoder(t *testing.T) {
+	e := trainEngine(t)
+	ctx := context.Background()
+	words, err := e.UsageEmbedderID("words")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := Train(ctx, e, history(), Options{HoldOut: 0.2, Version: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Usage.Encoder != words {
+		t.Errorf("default training recorded %q, want the word vectors %q", b.Usage.Encoder, words)
+	}
+	if _, _, err := Train(ctx, e, history(), Options{UsageEncoder: "no-such-encoder"}); err == nil {
+		t.Error("trained with an unknown usage encoder")
+	}
+	enc, err := embed.NewUSELite()
+	if err != nil {
+		evaltest.Unavailable(t, "sentence encoder (make embeddings)", err)
+	}
+	b, _, err = Train(ctx, e, history(), Options{HoldOut: 0.2, Version: "u", UsageEncoder: "use-lite"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Usage.Encoder != enc.ID() {
+		t.Errorf("training with the usage encoder recorded %q, want %q", b.Usage.Encoder, enc.ID())
+	}
+	// Reproducible: the same history gives the same model.
+	again, _, err := Train(ctx, e, history(), Options{HoldOut: 0.2, Version: "u", UsageEncoder: "use-lite"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := json.Marshal(b.Usage)
+	second, _ := json.Marshal(again.Usage)
+	if string(first) != string(second) {
+		t.Error("two trainings with the usage encoder on the same history gave different usage models")
+	}
+	if err := b.Apply(ctx, e); err != nil {
+		t.Fatalf("the engine it was trained on refuses it: %v", err)
+	}
+	cs, err := e.Search(ctx, "regional sales numbers", 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) == 0 || cs[0].ToolID != "db/run_sql" {
+		t.Errorf("with the usage-encoder model: %+v", cs)
+	}
+}

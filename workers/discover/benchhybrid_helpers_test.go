@@ -18,7 +18,7 @@ func (e *Engine) explainPool(t testing.TB, text string) []*pooled {
 	q, qv, qe := e.testQuery(t, text)
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	ps, err := e.pooledRanking(context.Background(), q, qv, qe, 10, ModeHybrid, e.admit(Filter{}), nil)
+	ps, err := e.pooledRanking(context.Background(), q, vectorsOf{qv: qv, qe: qe}, 10, ModeHybrid, e.admit(Filter{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,11 +37,11 @@ func TestEncoderAddsFusedTerm(t *testing.T) {
 		t.Fatalf("%d encoder query vectors, want 1", len(qe))
 	}
 	e.mu.RLock()
-	without, err := e.pooledRanking(ctx, q, qv, nil, 10, ModeHybrid, nil, nil)
+	without, err := e.pooledRanking(ctx, q, vectorsOf{qv: qv}, 10, ModeHybrid, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	with, err := e.pooledRanking(ctx, q, qv, qe, 10, ModeHybrid, nil, nil)
+	with, err := e.pooledRanking(ctx, q, vectorsOf{qv: qv, qe: qe}, 10, ModeHybrid, nil, nil)
 	e.mu.RUnlock()
 	if err != nil {
 		t.Fatal(err)

@@ -22,21 +22,33 @@ func (e *Engine) Explain(ctx context.Context, text string, k int) ([]Explained, 
 	if k <= 0 {
 		k = e.cfg.topK
 	}
+	return e.explain(ctx, text, k, k)
+}
+
+// explain ranks as a search for the best k and returns the best cut
+// candidates (all of the pool when cut < 0).
+func (e *Engine) explain(ctx context.Context, text string, k, cut int) ([]Explained, error) {
 	q := e.parse(text)
 	qv, qe, mode, err := e.embedQuery(ctx, q, text)
 	if err != nil || mode == ModeKeyword {
 		return nil, err
 	}
+	um := e.usage.Load()
+	uq, err := e.usageQuery(ctx, um, text, qv, qe)
+	if err != nil {
+		return nil, err
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	um := e.usage.Load()
-	order, err := e.pooledRanking(ctx, q, qv, qe, k, mode, e.admit(Filter{}), um)
+	order, err := e.pooledRanking(ctx, q, vectorsOf{qv, qe, uq}, k, mode, e.admit(Filter{}), um)
 	if err != nil || len(order) == 0 {
 		return nil, err
 	}
 	e.calibrationFor(um, order).confidences(order)
 	xs := poolFeatures(order)
-	order = order[:min(k, len(order))]
+	if cut >= 0 {
+		order = order[:min(cut, len(order))]
+	}
 	out := make([]Explained, len(order))
 	names := FeatureNames()
 	for i, p := range order {

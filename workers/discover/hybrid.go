@@ -37,13 +37,30 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 	if err != nil {
 		return nil, err
 	}
+	var um *usageModel
+	var uq []float32
+	if mode != ModeKeyword {
+		um = e.usage.Load()
+		if uq, err = e.usageQuery(ctx, um, text, qv, qe); err != nil {
+			return nil, err
+		}
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	allow := e.admit(f)
 	if mode == ModeKeyword {
 		return e.keywordSearch(ctx, q, k, allow)
 	}
-	return e.hybridSearch(ctx, q, qv, qe, k, mode, allow)
+	return e.hybridSearch(ctx, q, vectorsOf{qv, qe, uq}, k, mode, allow, um)
+}
+
+// vectorsOf are a request's vectors: the word vectors' (qv), the sentence
+// encoder's for the whole request and each part (qe, nil without one),
+// and the usage model's side's (uq, usageside.go; nil without a model).
+type vectorsOf struct {
+	qv []float32
+	qe [][]float32
+	uq []float32
 }
 
 // embedQuery embeds a request for the engine's mode: the word vectors'
@@ -140,9 +157,8 @@ type pooled struct {
 // hybridSearch pools both sides' best tools, completes every pooled tool's
 // evidence from the side that did not propose it, fuses and calibrates.
 // Caller holds the read lock.
-func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, qe [][]float32, k int, mode Mode, allow func(*entry) bool) ([]schemas.Candidate, error) {
-	um := e.usage.Load()
-	order, err := e.pooledRanking(ctx, q, qv, qe, k, mode, allow, um)
+func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, vs vectorsOf, k int, mode Mode, allow func(*entry) bool, um *usageModel) ([]schemas.Candidate, error) {
+	order, err := e.pooledRanking(ctx, q, vs, k, mode, allow, um)
 	if err != nil {
 		return nil, err
 	}
@@ -167,10 +183,10 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, qv []float32, 
 
 // pooledRanking pools both sides' best tools, completes every pooled
 // tool's evidence from the side that did not propose it, and orders them by
-// fused score. qe are the sentence encoder's query vectors (vectors.queries),
-// nil without one; um is the usage model in force, nil without. Caller
-// holds the read lock.
-func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32, qe [][]float32, k int, mode Mode, allow func(*entry) bool, um *usageModel) ([]*pooled, error) {
+// fused score. um is the usage model in force, nil without, and vs.uq the
+// request's vector on its side. Caller holds the read lock.
+func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf, k int, mode Mode, allow func(*entry) bool, um *usageModel) ([]*pooled, error) {
+	qv, qe := vs.qv, vs.qe
 	n := max(k, e.cfg.pool)
 	registry := math.Log10(1 + float64(len(e.tools)))
 	pool := map[string]*pooled{}
@@ -210,7 +226,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 	}
 	var usage map[string]usageEvidence
 	if um != nil {
-		if usage, err = e.proposeUsage(ctx, um, q.raw, um.queryVector(qv, qe), n, allow, add); err != nil {
+		if usage, err = e.proposeUsage(ctx, um, q.raw, vs.uq, n, allow, add); err != nil {
 			return nil, err
 		}
 	}
@@ -276,7 +292,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, qv []float32,
 		p.selfServe = self
 	}
 	if um != nil {
-		uq := um.queryVector(qv, qe)
+		uq := vs.uq
 		if uq != nil {
 			uq = embed.Normalize(uq)
 		}

@@ -46,6 +46,14 @@ type Usage struct {
 	// Classifier, when set, gives usage_class: P(tool | request).
 	Classifier  *UsageClassifier `json:"classifier,omitempty"`
 	Calibration *Calibration     `json:"calibration,omitempty"`
+	// Encoder is the id of the embedder (embed.Embedder.ID) that embeds
+	// the learned intents and the request for usage_near and usage_vote:
+	// the weights and calibration were fitted on its cosines, so a model
+	// is refused by an engine that cannot embed with it (usageside.go)
+	// rather than ranked with another embedder's. "" (models before it was
+	// recorded): the engine's sentence encoder when it has one, else its
+	// word vectors.
+	Encoder string `json:"encoder,omitempty"`
 }
 
 // LearnedIntent is one intent an agent expressed for a tool.
@@ -86,22 +94,8 @@ type usageModel struct {
 	vec    [][]float32
 	calib  *calibModel
 	k      int
-	// encoder is set when the intents were embedded by the sentence
-	// encoder (the engine has one: it tells paraphrases apart better than
-	// averaged word vectors), else by the word vectors.
-	encoder bool
-}
-
-// queryVector is the request's vector on the side the intents were
-// embedded with: the encoder's whole-request vector, or the word vectors'.
-func (m *usageModel) queryVector(qv []float32, qe [][]float32) []float32 {
-	if !m.encoder {
-		return qv
-	}
-	if len(qe) == 0 {
-		return nil
-	}
-	return qe[0]
+	// side is what the intents were embedded with (usageside.go).
+	side usageSide
 }
 
 // SetUsage puts a usage model in force (nil removes it): it is indexed
@@ -168,12 +162,12 @@ func (e *Engine) buildUsage(ctx context.Context, u Usage) (*usageModel, error) {
 		return nil, err
 	}
 	m.idx = idx
-	side := e.vec
-	if e.enc != nil {
-		side, m.encoder = e.enc, true
+	if m.side, err = e.usageSideFor(u.Encoder); err != nil {
+		idx.Close()
+		return nil, err
 	}
-	if side != nil && len(u.Intents) > 0 {
-		if err := m.embed(ctx, side); err != nil {
+	if m.side.v != nil && len(u.Intents) > 0 {
+		if err := m.embed(ctx, m.side.v, e.usage.Load()); err != nil {
 			idx.Close()
 			return nil, err
 		}
@@ -237,22 +231,41 @@ func newUsageIndex(texts map[string][]string, intents []LearnedIntent) (bleve.In
 
 // embed puts every learned intent's vector into an index of their own, as
 // the engine embeds a request: intents and requests are the same kind of
-// text.
-func (m *usageModel) embed(ctx context.Context, v *vectors) error {
+// text. With a sentence encoder, intents the model in force (prev, nil
+// without) embedded with the same encoder keep their vectors: a new
+// version repeats most of the last one's intents, and the encoder takes
+// milliseconds an intent (the word vectors microseconds: they embed
+// afresh, as always). The encoder's index is given the unit vectors
+// either way, so a version built after another ranks exactly as one
+// built alone.
+func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) error {
 	m.vec = make([][]float32, len(m.doc.Intents))
 	ids := make([]string, 0, len(m.doc.Intents))
 	vecs := make([][]float32, 0, len(m.doc.Intents))
+	words := m.side.kind == sideWords
+	var known map[string][]float32
+	if !words {
+		known = prev.vectorsBy(v.emb.ID())
+	}
 	for i, in := range m.doc.Intents {
-		qv, err := v.query(ctx, in.Text)
-		if err != nil {
-			return fmt.Errorf("embed learned intent %d: %w", i, err)
+		nv, ok := known[in.Text]
+		put := nv
+		if !ok {
+			qv, err := v.query(ctx, in.Text)
+			if err != nil {
+				return fmt.Errorf("embed learned intent %d: %w", i, err)
+			}
+			if qv == nil {
+				continue
+			}
+			nv, put = embed.Normalize(qv), qv
+			if !words {
+				put = nv
+			}
 		}
-		if qv == nil {
-			continue
-		}
-		m.vec[i] = embed.Normalize(qv)
+		m.vec[i] = nv
 		ids = append(ids, "i"+strconv.Itoa(i))
-		vecs = append(vecs, qv)
+		vecs = append(vecs, put)
 	}
 	if len(vecs) == 0 {
 		return nil
@@ -266,6 +279,22 @@ func (m *usageModel) embed(ctx context.Context, v *vectors) error {
 	}
 	m.vecs = idx
 	return nil
+}
+
+// vectorsBy are the unit vectors of m's learned intents by text, when
+// the embedder with id embedded them (none otherwise, or without m). They
+// are shared, never written.
+func (m *usageModel) vectorsBy(id string) map[string][]float32 {
+	if m == nil || m.side.v == nil || m.side.v.emb.ID() != id {
+		return nil
+	}
+	out := make(map[string][]float32, len(m.vec))
+	for i, v := range m.vec {
+		if v != nil {
+			out[m.doc.Intents[i].Text] = v
+		}
+	}
+	return out
 }
 
 func (m *usageModel) close() {

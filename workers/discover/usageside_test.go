@@ -1,0 +1,233 @@
+package discover
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolyard/toolyard/training/eval/evaltest"
+	"github.com/toolyard/toolyard/workers/discover/embed"
+)
+
+// usageNearOf is the usage_near signal of tool for request under u.
+func usageNearOf(t *testing.T, e *Engine, u *Usage, request, tool string) float64 {
+	t.Helper()
+	ctx := context.Background()
+	if err := e.SetUsage(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	defer e.SetUsage(ctx, nil)
+	ex, err := e.Explain(ctx, request, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ex {
+		if c.ToolID == tool {
+			return c.Signals[FeatureUsageNear]
+		}
+	}
+	t.Fatalf("%s not among the candidates for %q", tool, request)
+	return 0
+}
+
+// cosineBy is the cosine of two texts by an embedder.
+func cosineBy(t *testing.T, emb embed.Embedder, a, b string) float64 {
+	t.Helper()
+	va, err := emb.EmbedQuery(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vb, err := emb.EmbedQuery(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return float64(dot(embed.Normalize(va), embed.Normalize(vb)))
+}
+
+// A model says which embedder its learned intents were embedded by, and
+// the engine embeds them (and the request) with that one: the sentence
+// encoder on the usage side alone of an engine that searches the registry
+// without it, the word vectors on an engine that has the encoder too, and
+// for a model that names none (before the field) the engine's own.
+func TestUsageEncoderIsTheModels(t *testing.T) {
+	words, err := embed.NewLocal()
+	if err != nil {
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
+	}
+	enc, err := embed.NewUSELite()
+	if err != nil {
+		evaltest.Unavailable(t, "sentence encoder (make embeddings)", err)
+	}
+	plain := newFixture(t, WithEmbedder(words), WithMode(ModeHybrid))
+	withEnc := newFixture(t, WithEmbedder(words), WithEncoder(enc), WithMode(ModeHybrid))
+	const request, intent = "what did we earn in each area over the past three months", "revenue by region for the last quarter"
+	const tool = "db/run_sql_query"
+	model := func(side string) *Usage {
+		return &Usage{Version: "v", Encoder: side, Intents: []LearnedIntent{{Tool: tool, Text: intent}}, Weights: UsageWeights{Near: 4, Vote: 4}}
+	}
+	byWords, byEnc := cosineBy(t, words, request, intent), cosineBy(t, enc, request, intent)
+	if math.Abs(byWords-byEnc) < 0.05 {
+		t.Fatalf("the two embedders should disagree on the pair: words %.3f, encoder %.3f", byWords, byEnc)
+	}
+	for _, c := range []struct {
+		name   string
+		engine *Engine
+		side   string
+		want   float64
+	}{
+		{"encoder on the usage side only", plain, enc.ID(), byEnc},
+		{"word vectors, engine without encoder", plain, words.ID(), byWords},
+		{"word vectors, engine with encoder", withEnc, words.ID(), byWords},
+		{"encoder, engine with encoder", withEnc, enc.ID(), byEnc},
+		{"unrecorded, engine without encoder", plain, "", byWords},
+		{"unrecorded, engine with encoder", withEnc, "", byEnc},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := usageNearOf(t, c.engine, model(c.side), request, tool); math.Abs(got-c.want) > 1e-4 {
+				t.Errorf("usage_near %.4f, want %.4f", got, c.want)
+			}
+		})
+	}
+	if got, want := plain.UsageEncoder(), words.ID(); got != want {
+		t.Errorf("UsageEncoder of an engine without encoder %q, want %q", got, want)
+	}
+	if got, want := withEnc.UsageEncoder(), enc.ID(); got != want {
+		t.Errorf("UsageEncoder of an engine with encoder %q, want %q", got, want)
+	}
+}
+
+// A model whose embedder this engine cannot embed with is refused with an
+// error naming it, and the model in force stays.
+func TestUsageEncoderUnavailableIsRefused(t *testing.T) {
+	e := newLocalFixture(t)
+	ctx := context.Background()
+	if err := e.SetUsage(ctx, &Usage{Version: "good", Intents: learnedSQL}); err != nil {
+		t.Fatal(err)
+	}
+	const side = "use-lite:some-other-build:0000beef:text=description"
+	err := e.SetUsage(ctx, &Usage{Version: "bad", Encoder: side, Intents: learnedSQL})
+	if err == nil || !strings.Contains(err.Error(), side) {
+		t.Fatalf("SetUsage of a model embedded by %q: %v, want an error naming it", side, err)
+	}
+	if v := e.UsageVersion(); v != "good" {
+		t.Errorf("model in force %q after a refused one, want good", v)
+	}
+}
+
+// Training names the usage side's embedder: the engine's by default, the
+// word vectors, or an encoder by name; an unknown name is an error.
+func TestUsageEmbedderID(t *testing.T) {
+	e := newLocalFixture(t)
+	words := e.vec.emb.ID()
+	enc, encErr := embed.NewUSELite()
+	for _, c := range []struct {
+		name, want string
+		wantErr    bool
+	}{
+		{"", words, false},
+		{"words", words, false},
+		{"none", words, false},
+		{"no-such-encoder", "", true},
+	} {
+		got, err := e.UsageEmbedderID(c.name)
+		if (err != nil) != c.wantErr || got != c.want {
+			t.Errorf("UsageEmbedderID(%q) = %q, %v; want %q (error %v)", c.name, got, err, c.want, c.wantErr)
+		}
+	}
+	if encErr == nil {
+		if got, err := e.UsageEmbedderID("use-lite"); err != nil || got != enc.ID() {
+			t.Errorf("UsageEmbedderID(use-lite) = %q, %v; want %q", got, err, enc.ID())
+		}
+	}
+}
+
+// A usage-encoder model with no history for this registry's tools ranks
+// and calibrates exactly as no model (and, usageQuery, skips the encoding).
+func TestUsageEncoderWithoutHistoryForTheRegistryChangesNothing(t *testing.T) {
+	enc, err := embed.NewUSELite()
+	if err != nil {
+		evaltest.Unavailable(t, "sentence encoder (make embeddings)", err)
+	}
+	e := newLocalFixture(t)
+	ctx := context.Background()
+	requests := []string{"how much disk space is left", "forecast for Oslo", "open an issue about the crash"}
+	var before [][]float64
+	var order [][]string
+	for _, r := range requests {
+		cs, err := e.Search(ctx, r, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		order, before = append(order, ids(cs)), append(before, confidencesOf(cs))
+	}
+	u := &Usage{Version: "elsewhere", Encoder: enc.ID(), Weights: UsageWeights{Near: 4, Vote: 4},
+		Intents: []LearnedIntent{{Tool: "elsewhere/disk", Text: "how much disk space is left"}, {Tool: "elsewhere/wx", Text: "forecast for Oslo"}}}
+	if err := e.SetUsage(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if m := e.usage.Load(); e.hasHistory(m) {
+		t.Fatal("hasHistory: no registry tool has learned intents")
+	}
+	for i, r := range requests {
+		cs, err := e.Search(ctx, r, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ids(cs), order[i]) || !slices.Equal(confidencesOf(cs), before[i]) {
+			t.Errorf("%q: %v %v, want %v %v", r, ids(cs), confidencesOf(cs), order[i], before[i])
+		}
+	}
+}
+
+// A usage-encoder version put in force after another reuses the encoder
+// vectors of the intents they share, and ranks exactly as the same version
+// put in force alone.
+func TestUsageEncoderVectorsCarryOver(t *testing.T) {
+	enc, err := embed.NewUSELite()
+	if err != nil {
+		evaltest.Unavailable(t, "sentence encoder (make embeddings)", err)
+	}
+	ctx := context.Background()
+	older := &Usage{Version: "v1", Encoder: enc.ID(), Weights: UsageWeights{Text: 1, Near: 4, Vote: 2}, Intents: learnedSQL[:2]}
+	newer := &Usage{Version: "v2", Encoder: enc.ID(), Weights: UsageWeights{Text: 1, Near: 4, Vote: 2}, Intents: learnedSQL}
+	after := newLocalFixture(t)
+	if err := after.SetUsage(ctx, older); err != nil {
+		t.Fatal(err)
+	}
+	first := after.usage.Load()
+	if err := after.SetUsage(ctx, newer); err != nil {
+		t.Fatal(err)
+	}
+	if &after.usage.Load().vec[1][0] != &first.vec[1][0] {
+		t.Error("the newer version embedded an intent the older one had again")
+	}
+	alone := newLocalFixture(t)
+	if err := alone.SetUsage(ctx, newer); err != nil {
+		t.Fatal(err)
+	}
+	shared, fresh := after.usage.Load(), alone.usage.Load()
+	if &shared.vec[0][0] == &fresh.vec[0][0] {
+		t.Fatal("the fixtures share vectors")
+	}
+	for i := range 2 {
+		if !slices.Equal(shared.vec[i], fresh.vec[i]) {
+			t.Errorf("intent %d: carried-over vector differs from a fresh one", i)
+		}
+	}
+	for _, r := range []string{"what did we earn in each area over the past three months", "should I take a raincoat to Berlin"} {
+		a, err := after.Explain(ctx, r, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := alone.Explain(ctx, r, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%q: ranked differently after another version than alone:\n%+v\n%+v", r, a, b)
+		}
+	}
+}
