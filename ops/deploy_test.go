@@ -53,6 +53,7 @@ func registeredMetrics(t *testing.T) map[string]bool {
 	m.DLQRefused.WithLabelValues("x")
 	m.DLQEntries.WithLabelValues("x")
 	m.DLQShareUsage.WithLabelValues("x")
+	m.LocalHandOffs.WithLabelValues("x")
 	// The execute stage's own series, registered by the processes that run it.
 	reg.MustRegister(append(route.Collectors(), effects.Takeovers)...)
 	effects.Takeovers.WithLabelValues("x")
