@@ -41,6 +41,15 @@ session tool sets from agent.output.> and agent.end.>; 'up' runs it with
 --sessions). Routing hands each confidence tier to its own stage: activated to
 resolve, multiple_matches to choose, weak_matches and not_found to answer.
 
+A process that runs several stages hands work between them directly
+(--local-handoff, on by default, as in 'up'): parse, discover, route and
+resolve then run as one handling, and only the executor's work goes through
+PIPE. So a discover worker added beside an 'up' or a
+'worker --stage parse,discover,route,resolve' gets only the work that reaches
+pipe.discover (nested intents, DLQ replays, processes with
+--local-handoff=false): to scale discovery apart from parsing, run those with
+--local-handoff=false; to scale them together, start more of them.
+
 The stage replay takes the shards of 'toolyard replay --workers' (dry run: it
 never executes a tool); each shard uses every core of its process.`,
 		Example: `  toolyard worker --stage discover --concurrency 8
@@ -108,6 +117,9 @@ never executes a tool); each shard uses every core of its process.`,
 			}
 			defer stopService()
 			log.Info("worker started", "stages", stageList, "nats", g.nats, "concurrency", sf.concurrency)
+			if !slices.Contains(stageList, bind.StageParse) && slices.ContainsFunc(stageList, chainedStage) {
+				log.Info("a process that runs parse together with this stage (as up does) keeps that work to itself (--local-handoff); this worker shares only what reaches the stream: see 'toolyard worker --help'")
+			}
 			eg, ectx := errgroup.WithContext(ctx)
 			if len(stageList) > 0 {
 				eg.Go(func() error { return sf.runStages(ectx, js, set, stageList, ops.Metrics, log) })
@@ -123,4 +135,15 @@ never executes a tool); each shard uses every core of its process.`,
 	sf.register(cmd, "127.0.0.1:0")
 	cmd.Flags().StringSliceVar(&stageList, "stage", nil, "stage(s) to run: "+strings.Join(bind.Stages, ", ")+", predict, session, replay")
 	return cmd
+}
+
+// chainedStage reports whether a process running parse with --local-handoff
+// (the default) runs stage s itself rather than sending it work: the
+// chainable stages after parse.
+func chainedStage(s string) bool {
+	switch s {
+	case bind.StageDiscover, bind.StageRoute, bind.StageResolve, bind.StageChoose, bind.StageAnswer:
+		return true
+	}
+	return false
 }
