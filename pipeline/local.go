@@ -128,9 +128,9 @@ func (r *runner) handOff(ctx context.Context, outs []Out, delivered uint64) (res
 	return walk(outs, 0), release
 }
 
-// handleLocal runs this stage's handler on a hand-off from a stage of the
-// same process (a Chainable stage): the handling handle gives a delivered message, but nothing
-// is acknowledged and nothing published. A failure is only returned: the
+// handleLocal runs this (Chainable) stage's handler on a hand-off from a
+// stage of the same process, as handle runs it on a delivered message, but
+// acknowledges and publishes nothing. A failure is only returned: the
 // hand-off then goes to the stream, and the delivery from there is counted.
 func (r *runner) handleLocal(ctx context.Context, m *Msg) (outs []Out, release func(), err error) {
 	start := time.Now()
