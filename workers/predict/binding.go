@@ -133,9 +133,11 @@ func Run(ctx context.Context, js jetstream.JetStream, s Searcher, opts ...StageO
 		select {
 		case now := <-sweep.C:
 			b.p.Sweep(now)
+			Sessions.Set(float64(b.p.Sessions()))
 		default:
 		}
 		if !strings.HasPrefix(m.Subject(), schemas.AgentStreamPrefix) {
+			b.end(m.Subject(), m.Data())
 			continue
 		}
 		err = b.feed(m.Subject(), m.Data())
@@ -156,6 +158,29 @@ type binding struct {
 	p     *Predictor
 	model string
 	stats FeedStats
+}
+
+// end tells the predictor what the rest of the stream ends: a whole output
+// its message (agent.output.<session>), an agent.end.<session> the session.
+// Anything else, or what does not parse, is left alone: the parse and
+// session stages answer bad input; the session expires in time anyway.
+func (b *binding) end(subject string, data []byte) {
+	session, err := bind.SubjectSession(subject)
+	if err != nil {
+		return
+	}
+	switch {
+	case strings.HasPrefix(subject, schemas.AgentEndPrefix):
+		b.p.End(session)
+		Sessions.Set(float64(b.p.Sessions()))
+	case strings.HasPrefix(subject, schemas.AgentOutputPrefix):
+		var out struct {
+			MessageID string `json:"message_id"`
+		}
+		if json.Unmarshal(data, &out) == nil {
+			b.p.Finish(session, out.MessageID)
+		}
+	}
 }
 
 // feed gives one chunk to the predictor and prefetches its predictions.
@@ -181,6 +206,7 @@ func (b *binding) feed(subject string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	Sessions.Set(float64(b.p.Sessions()))
 	// Counted only when they moved: a labelled counter's lookup hashes
 	// its labels, and this runs for every chunk.
 	if st := b.p.Stats(); st.Duplicates != b.stats.Duplicates || st.Stale != b.stats.Stale {

@@ -28,6 +28,10 @@ var (
 		Name: "toolyard_predict_chunks_total",
 		Help: "Stream chunks the predict stage read (those dropped as invalid, duplicate or stale included).",
 	})
+	Sessions = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "toolyard_predict_sessions",
+		Help: "Sessions the predict stage follows now (each about a kilobyte; forgotten when they end, go idle past the TTL, or past the cap).",
+	})
 	Dropped = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "toolyard_predict_dropped_total",
 		Help: "Predictions not prefetched (busy: too many searches running) and chunks dropped (duplicate, stale).",
@@ -42,5 +46,5 @@ var (
 
 // Collectors are the package's metrics, for a registry.
 func Collectors() []prometheus.Collector {
-	return []prometheus.Collector{Predictions, Lookups, WrongHits, CheckedHits, SavedSeconds, Dropped, Chunks}
+	return []prometheus.Collector{Predictions, Lookups, WrongHits, CheckedHits, SavedSeconds, Dropped, Chunks, Sessions}
 }

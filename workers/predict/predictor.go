@@ -134,7 +134,30 @@ func (p *Predictor) Observe(now time.Time, sessionID, tool string) {
 	p.session(now, sessionID).lastTool = tool
 }
 
-// End forgets a session (its output is complete, or it ended).
+// Finish ends a message of a session: its output was published whole, so
+// what was held back for it is dropped and its late chunks are stale, not
+// the start of more predictions (their searches would come after the real
+// one). The session, its last tool and its earlier messages stay.
+func (p *Predictor) Finish(sessionID, messageID string) {
+	el, ok := p.sessions[sessionID]
+	if !ok || messageID == "" {
+		return
+	}
+	s := el.Value.(*sessionState)
+	if s.message != messageID {
+		if !slices.Contains(s.old, messageID) {
+			// Its chunks have not come yet, or never will: they are stale.
+			s.old = append(s.old, messageID)
+			if len(s.old) > maxOld {
+				s.old = s.old[1:]
+			}
+		}
+		return
+	}
+	p.startMessage(s, "")
+}
+
+// End forgets a session (it ended).
 func (p *Predictor) End(sessionID string) {
 	if el, ok := p.sessions[sessionID]; ok {
 		p.lru.Remove(el)
@@ -183,6 +206,8 @@ func (p *Predictor) session(now time.Time, id string) *sessionState {
 // their late chunks are dropped rather than restart the session.
 const maxOld = 4
 
+// startMessage makes message the session's current one ("": none, until
+// the next chunk names one).
 func (p *Predictor) startMessage(s *sessionState, message string) {
 	if s.message != "" {
 		s.old = append(s.old, s.message)

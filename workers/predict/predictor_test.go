@@ -186,6 +186,35 @@ func TestLateChunkOfEarlierMessageIsDropped(t *testing.T) {
 	}
 }
 
+// A message whose output came whole makes no more predictions: its late
+// chunks are stale, its held-back ones gone; the next message starts as
+// usual, and an output that came before any of its chunks makes them stale.
+func TestFinishedMessageMakesNoMorePredictions(t *testing.T) {
+	p := New(WithDebounce(0))
+	first := chunks("s", "m1", "[TOOL: one two three four]", 4)
+	if got := feed(t, p, first[:6], 0); len(got) == 0 {
+		t.Fatal("no prediction before the output came")
+	}
+	p.Finish("s", "m1")
+	if got := feed(t, p, first[6:], 0); len(got) != 0 {
+		t.Fatalf("predictions after the output came: %q", got)
+	}
+	if st := p.Stats(); st.Stale != int64(len(first)-6) {
+		t.Errorf("stale %d, want %d", st.Stale, len(first)-6)
+	}
+	p.Finish("s", "m3") // published whole before any of its chunks
+	if got := feed(t, p, chunks("s", "m3", "[TOOL: a b c]", 4), 0); len(got) != 0 {
+		t.Fatalf("predictions for a message already published: %q", got)
+	}
+	if got := feed(t, p, chunks("s", "m2", "[TOOL: five six seven eight]", 4), 0); len(got) == 0 {
+		t.Fatal("the next message predicts nothing")
+	}
+	p.Finish("nobody", "m1") // a session never seen: nothing to do
+	if p.Sessions() != 1 {
+		t.Errorf("sessions %d, want 1", p.Sessions())
+	}
+}
+
 func TestSessionsExpireAndAreBounded(t *testing.T) {
 	p := New(WithTTL(time.Minute), WithMaxSessions(3))
 	for i := range 5 {

@@ -18,7 +18,8 @@ import (
 
 // The stage follows the whole AGENT stream but feeds the predictor only
 // the chunks: a whole output on agent.output.<session> (which decodes as a
-// chunk of seq 0 with no delta) is skipped, not read as one.
+// chunk of seq 0 with no delta) is not read as one: it ends its message,
+// and agent.end.<session> the session.
 func TestRunReadsOnlyChunks(t *testing.T) {
 	env := pipelinetest.Start(t)
 	e, err := discover.New(synth.Tools(20, 1))
@@ -60,5 +61,26 @@ func TestRunReadsOnlyChunks(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // the output, were it read, would be by now
 	if got := testutil.ToFloat64(Chunks) - start; got != want {
 		t.Fatalf("the stage read %.0f messages as chunks, want the %.0f chunks", got, want)
+	}
+
+	// The whole output ended its message: a late chunk of it is stale.
+	stale := testutil.ToFloat64(droppedStale)
+	publish(schemas.AgentStreamSubject("run"), schemas.StreamChunk{SessionID: "run", MessageID: "m1", Seq: 99, Delta: " [TOOL: one more"})
+	for testutil.ToFloat64(droppedStale) == stale && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if testutil.ToFloat64(droppedStale) != stale+1 {
+		t.Fatal("a chunk of a message whose output came was not dropped as stale")
+	}
+	// The session's end forgets it.
+	if testutil.ToFloat64(Sessions) != 1 {
+		t.Fatalf("following %v sessions, want 1", testutil.ToFloat64(Sessions))
+	}
+	publish(schemas.AgentEndPrefix+"run", map[string]string{"session_id": "run"})
+	for testutil.ToFloat64(Sessions) != 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if testutil.ToFloat64(Sessions) != 0 {
+		t.Fatal("the session's end did not forget it")
 	}
 }
