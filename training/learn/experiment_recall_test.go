@@ -6,10 +6,15 @@ package learn
 // rows as TestExperiment, the weights fitted on the 50–90 % tenths of
 // LEARNQ_ROWS (the registry's best 50, as training fits) under other
 // selection objectives or with more usage terms, scored on the latest tenth
-// of LEARNQ_ROWS and of LEARNQ_ROWS_POOL (the whole pool a search ranks):
+// of LEARNQ_ROWS and of LEARNQ_ROWS_POOL (the whole pool a search ranks).
+// The rows, dumped as experiment_dump_test.go says (LEARNQ_FROM=5; once
+// with LEARNQ_POOL=-1 for the whole pool, and each with
+// LEARNQ_USAGE_ENCODER=use-lite for the usage encoder), then:
 //
 //	LEARNQ_ROWS=/tmp/rows.jsonl LEARNQ_ROWS_POOL=/tmp/rows-pool.jsonl \
 //	  go test -tags experiment -run 'TestExperimentRecall' -v ./training/learn/
+//
+// LEARNQ_FIT_POOL=1 fits on the whole pool's rows instead.
 
 import (
 	"fmt"
@@ -217,6 +222,9 @@ func TestExperimentRecallTerms(t *testing.T) {
 		{term{"few_intents", func(r xrow, i int) float64 {
 			return 1 - math.Log1p(float64(min(r.counts[r.cands[i].ToolID], maxPerTool)))/math.Log1p(maxPerTool)
 		}}},
+		{temperedClass(3)},
+		{temperedClass(10)},
+		{temperedClass(30)},
 		{term{"log_class", func(r xrow, i int) float64 {
 			return math.Log10(r.cands[i].Signals[discover.FeatureUsageClass]+1e-3)/3 + 1
 		}}},
@@ -369,4 +377,39 @@ func fitGenericFrom(rs []frow, w0 []float64, obj objective, grid []float64) []fl
 		}
 	}
 	return w
+}
+
+// temperedClass is the usage classifier's probability tempered by T and
+// relative to the row's most probable tool, exp((ln p − ln p_max)/T): naive
+// Bayes puts nearly all the mass on one tool, so positions 2–5 get almost
+// nothing from usage_class itself.
+func temperedClass(T float64) term {
+	return term{fmt.Sprintf("class^1/%g", T), func(r xrow, i int) float64 {
+		p := r.cands[i].Signals[discover.FeatureUsageClass]
+		if p <= 0 {
+			return 0
+		}
+		top := 0.0
+		for _, c := range r.cands {
+			top = math.Max(top, c.Signals[discover.FeatureUsageClass])
+		}
+		return math.Exp((math.Log(p) - math.Log(top)) / T)
+	}}
+}
+
+// TestExperimentRecallCeiling fits the weights on the latest tenth itself
+// (whole pool) for R@5 then hit@1: not a setting, a bound on what any
+// weights of these terms could reach on those rows.
+func TestExperimentRecallCeiling(t *testing.T) {
+	_, pool := recallRows(t)
+	if pool == nil {
+		t.Skip("experiment: set LEARNQ_ROWS_POOL")
+	}
+	pm := matrix(pool, baseTerms)
+	grid := []float64{0, 0.25, 0.5, 1, 2, 3, 4, 6, 8, 12, 16}
+	for _, obj := range []objective{objectives[0], objectives[5], objectives[2]} {
+		w := fitGeneric(pm, len(baseTerms), obj, grid)
+		c, n := countAll(pm, w), float64(len(pm))
+		t.Logf("fitted on the test rows, %s: w %v hit %.3f R@5 %.3f", obj.name, w[1:], c.hit/n, c.r5/n)
+	}
 }

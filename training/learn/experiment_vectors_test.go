@@ -31,6 +31,8 @@ import (
 	"github.com/toolyard/toolyard/workers/registry"
 )
 
+var softTaus = []float64{0.02, 0.05, 0.1}
+
 const (
 	xNear3    = "x_near3"
 	xCentroid = "x_centroid"
@@ -98,6 +100,22 @@ func TestExperimentRecallVectors(t *testing.T) {
 				}
 				s[xToolCos] = float64(dotf(q, vecs["tool:"+c.ToolID]))
 			}
+			// soft vote: every learned intent votes exp(cos/tau) for its
+			// tool, normalised over all of them
+			for _, tau := range softTaus {
+				votes := map[string]float64{}
+				var total float64
+				for tool, texts := range intents {
+					for _, text := range texts {
+						v := math.Exp((float64(dotf(q, vecs[text])) - 1) / tau)
+						votes[tool] += v
+						total += v
+					}
+				}
+				for i := range r.cands {
+					r.cands[i].Signals[fmt.Sprintf("x_soft_%g", tau)] = votes[r.cands[i].ToolID] / total
+				}
+			}
 		}
 	}
 	annotate(all)
@@ -114,11 +132,25 @@ func TestExperimentRecallVectors(t *testing.T) {
 		}
 		t.Log(line)
 	}
+	if pool != nil {
+		// the bound: fitted on the latest tenth itself, every term
+		ts := append(slices.Clone(baseTerms), signalTerm(xNear3), signalTerm(xCentroid), signalTerm(xToolCos), signalTerm("x_soft_0.05"))
+		pm := matrix(pool, ts)
+		for _, obj := range []objective{objectives[0], objectives[5]} {
+			w := fitGeneric(pm, len(ts), obj, []float64{0, 0.25, 0.5, 1, 2, 3, 4, 6, 8, 12, 16})
+			c, n := countAll(pm, w), float64(len(pm))
+			t.Logf("all terms fitted on the test rows, %s: w %v hit %.3f R@5 %.3f", obj.name, w[1:], c.hit/n, c.r5/n)
+		}
+	}
 	if os.Getenv("LEARNQ_MMR_ONLY") != "" {
 		return
 	}
 	grid := []float64{0, 0.25, 0.5, 1, 2, 4, 6, 8}
-	for _, ex := range [][]term{nil, {signalTerm(xNear3)}, {signalTerm(xCentroid)}, {signalTerm(xToolCos)}, {signalTerm(xNear3), signalTerm(xCentroid), signalTerm(xToolCos)}} {
+	var softs [][]term
+	for _, tau := range softTaus {
+		softs = append(softs, []term{signalTerm(fmt.Sprintf("x_soft_%g", tau))})
+	}
+	for _, ex := range append(softs, [][]term{nil, {signalTerm(xNear3)}, {signalTerm(xCentroid)}, {signalTerm(xToolCos)}, {signalTerm(xNear3), signalTerm(xCentroid), signalTerm(xToolCos)}}...) {
 		ts := append(slices.Clone(baseTerms), ex...)
 		fm, tm := matrix(fit, ts), matrix(test, ts)
 		names := ""
