@@ -162,24 +162,7 @@ func countAll(rs []frow, w []float64) counts {
 func fitGeneric(rs []frow, n int, obj objective, grid []float64) []float64 {
 	w := make([]float64, n)
 	w[0] = 1
-	best := countAll(rs, w)
-	for range 3 {
-		changed := false
-		for j := 1; j < n; j++ {
-			keep := w[j]
-			for _, v := range grid {
-				w[j] = v
-				if c := countAll(rs, w); obj.cmp(c, best, float64(len(rs))) > 0 {
-					best, keep, changed = c, v, true
-				}
-			}
-			w[j] = keep
-		}
-		if !changed {
-			break
-		}
-	}
-	return w
+	return fitGenericFrom(rs, w, obj, grid)
 }
 
 func usageWeightsOf(w []float64) discover.UsageWeights {
@@ -356,7 +339,8 @@ func TestExperimentRecallConstrained(t *testing.T) {
 	}
 }
 
-// fitGenericFrom is fitGeneric's coordinate ascent from the weights w0.
+// fitGenericFrom is coordinate ascent over the grid, one term at a time
+// (the first, fused, held), from the weights w0, under an objective.
 func fitGenericFrom(rs []frow, w0 []float64, obj objective, grid []float64) []float64 {
 	w := slices.Clone(w0)
 	best := countAll(rs, w)
