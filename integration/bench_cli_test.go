@@ -37,12 +37,16 @@ func positive(t *testing.T, got map[string]any, keys ...string) map[string]float
 // with --raw, plain JetStream's figure from the same kind of server.
 func TestBenchPipelineCLI(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		args []string
-		raw  bool
+		name    string
+		args    []string
+		raw     bool
+		workers float64
 	}{
-		{"pipeline", []string{"--intents", "200"}, false},
-		{"with raw", []string{"--intents", "200", "--raw", "--raw-messages", "20000"}, true},
+		{"pipeline", []string{"--intents", "200"}, false, 0},
+		{"with raw", []string{"--intents", "200", "--raw", "--raw-messages", "20000"}, true, 0},
+		// The stages in two worker processes over TCP with the worker
+		// credential, as an operator runs them.
+		{"worker processes", []string{"--intents", "200", "--workers", "2", "--local-handoff=false"}, false, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := benchJSON(t, tc.args...)
@@ -56,6 +60,9 @@ func TestBenchPipelineCLI(t *testing.T) {
 			// Throughput and time agree: every intent was counted once.
 			if n := v["intents_per_s"] * v["seconds"]; n < 199 || n > 201 {
 				t.Errorf("intents_per_s × seconds = %v, want 200", n)
+			}
+			if w, _ := got["workers"].(float64); w != tc.workers {
+				t.Errorf("workers %v, want %v", got["workers"], tc.workers)
 			}
 			_, hasRaw := got["raw_msgs_per_s"]
 			if hasRaw != tc.raw {

@@ -37,6 +37,9 @@ type benchOutput struct {
 	// LocalHandOff: the stages hand work to each other in-process ('up
 	// --local-handoff'); absent with --nats.
 	LocalHandOff *bool `json:"local_handoff,omitempty"`
+	// Workers is how many worker processes ran the stages (--workers); 0:
+	// this process did.
+	Workers int `json:"workers,omitempty"`
 	bench.Report
 	*bench.RawReport
 }
@@ -45,6 +48,7 @@ func newBenchPipeline(g *globalFlags) *cobra.Command {
 	var (
 		intents, perOutput, inFlight, concurrency, rawMessages int
 		raw, asJSON, localHandOff                              bool
+		workers                                                int
 		cpuProfile                                             string
 	)
 	cmd := &cobra.Command{
@@ -92,7 +96,10 @@ asynchronously, consumed and acked through one temporary file-backed stream
 				out.Server, out.StageConcurrency = g.nats, 0
 			} else {
 				out.LocalHandOff = &localHandOff
-				env, err := startBenchServer(ctx, concurrency, localHandOff, slog.Default())
+				if workers > 0 {
+					out.Workers = workers
+				}
+				env, err := startBenchServer(ctx, concurrency, localHandOff, workers, slog.Default())
 				if err != nil {
 					return err
 				}
@@ -127,6 +134,7 @@ asynchronously, consumed and acked through one temporary file-backed stream
 	fl.IntVar(&perOutput, "per-output", 1, "intents in each agent output")
 	fl.IntVar(&inFlight, "in-flight", 32, "agent outputs waiting for their results at once (each a session of its own)")
 	fl.IntVar(&concurrency, "concurrency", defaultConcurrency, "messages handled at once per stage (embedded server only; as 'up --concurrency')")
+	fl.IntVar(&workers, "workers", 0, "run the stages in this many worker processes of this binary (each runs every stage, connected over TCP with the worker credential) instead of in this process: how the pipeline scales with processes (embedded server only)")
 	fl.BoolVar(&localHandOff, "local-handoff", true, "stages hand work straight to the next one in this process (embedded server only; as 'up --local-handoff')")
 	fl.BoolVar(&raw, "raw", false, "also measure plain JetStream publish + consume + ack on the same server")
 	fl.IntVar(&rawMessages, "raw-messages", 100_000, "messages (512 B) for --raw")
@@ -144,6 +152,9 @@ func printBench(w io.Writer, out benchOutput, asJSON bool) error {
 	where := "server " + out.Server
 	if out.Server == "embedded" {
 		where = fmt.Sprintf("embedded server, every stage in this process, concurrency %d each", out.StageConcurrency)
+		if out.Workers > 0 {
+			where = fmt.Sprintf("embedded server, every stage in each of %d worker processes, concurrency %d each", out.Workers, out.StageConcurrency)
+		}
 	}
 	r := out.Report
 	fmt.Fprintf(tw, "pipeline\t(%s)\n", where)
@@ -194,7 +205,7 @@ type benchServer struct {
 // starts one (authentication on), and every stage on an in-process admin
 // connection, as 'up' runs them; the benchmark's client has a connection of
 // its own, as an agent would.
-func startBenchServer(ctx context.Context, concurrency int, localHandOff bool, log *slog.Logger) (*benchServer, error) {
+func startBenchServer(ctx context.Context, concurrency int, localHandOff bool, workers int, log *slog.Logger) (*benchServer, error) {
 	dir, err := os.MkdirTemp("", "toolyard-bench-")
 	if err != nil {
 		return nil, err
@@ -228,6 +239,14 @@ func startBenchServer(ctx context.Context, concurrency int, localHandOff bool, l
 	cancel()
 	if err != nil {
 		return fail(err)
+	}
+	if workers > 0 {
+		w, err := startBenchWorkers(ctx, srv, b.client, workers, concurrency, localHandOff)
+		if err != nil {
+			return fail(err)
+		}
+		b.stopStages = sync.OnceFunc(w.stop)
+		return b, nil
 	}
 	// A benchmark sends its sessions' outputs as fast as the pipeline takes
 	// them, which is what it measures, not what an agent should do: the
