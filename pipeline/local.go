@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,7 +49,13 @@ const outcomeToStream = "to_stream"
 // three): a stage whose output fed itself would otherwise never end.
 const maxLocalHops = 8
 
+// add makes r's stage available to the others, if it can take work
+// directly: a Chainable stage reading a work queue. A message on any other
+// stream may have other readers, who must see it stored.
 func (l *Local) add(r *runner) {
+	if !r.stage.Chainable || r.stage.Stream != StreamPipe {
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.runners = append(l.runners, r)
@@ -61,18 +68,14 @@ func (l *Local) remove(r *runner) {
 }
 
 // taker is the running stage of this process that would take o from its
-// work queue, or nil. Only work-queue hand-offs qualify: a message on any
-// other stream may have other readers, who must see it stored.
+// work queue, or nil.
 func (l *Local) taker(o Out) *runner {
-	if l == nil {
-		return nil
+	if !strings.HasPrefix(o.Subject, pipeSubjectPrefix) {
+		return nil // results and audit records: never a stage's work
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	for _, r := range l.runners {
-		if !r.stage.Chainable || r.stage.Stream != StreamPipe {
-			continue
-		}
 		for _, f := range r.stage.Subjects {
 			if server.SubjectMatchesFilter(o.Subject, f) {
 				return r
@@ -96,19 +99,13 @@ func (r *runner) handOff(ctx context.Context, outs []Out, delivered uint64) (res
 	if r.cfg.local == nil {
 		return outs, release
 	}
-	var walk func(outs []Out, hops int) []Out
-	walk = func(outs []Out, hops int) []Out {
-		var res []Out
-		for i, o := range outs {
+	var walk func(outs []Out, hops int)
+	walk = func(outs []Out, hops int) {
+		for _, o := range outs {
 			next := r.cfg.local.taker(o)
 			if next == nil || hops >= maxLocalHops {
-				if res != nil {
-					res = append(res, o)
-				}
+				res = append(res, o)
 				continue
-			}
-			if res == nil {
-				res = append(make([]Out, 0, len(outs)+4), outs[:i]...)
 			}
 			m := &Msg{Subject: o.Subject, Data: o.Data, Value: o.Value, Header: o.Header, NumDelivered: delivered}
 			got, rel, err := next.handleLocal(ctx, m)
@@ -118,14 +115,11 @@ func (r *runner) handOff(ctx context.Context, outs []Out, delivered uint64) (res
 				res = append(res, o)
 				continue
 			}
-			res = append(res, walk(got, hops+1)...)
+			walk(got, hops+1)
 		}
-		if res == nil {
-			return outs
-		}
-		return res
 	}
-	return walk(outs, 0), release
+	walk(outs, 0)
+	return res, release
 }
 
 // handleLocal runs this (Chainable) stage's handler on a hand-off from a

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolyard/toolyard/ops/sample"
 	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/models"
@@ -262,6 +263,9 @@ func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set 
 		st, err := set.Stage(name)
 		if err != nil {
 			return err
+		}
+		if st.Chainable && !slices.Contains(names, bind.StageParse) {
+			log.Info("a process that runs parse together with this stage (as up does) keeps that work to itself (--local-handoff); this one shares only what reaches the stream: see 'toolyard worker --help'", "stage", name)
 		}
 		g.Go(func() error {
 			err := pipeline.Run(gctx, js, st,

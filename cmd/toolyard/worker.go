@@ -117,9 +117,6 @@ never executes a tool); each shard uses every core of its process.`,
 			}
 			defer stopService()
 			log.Info("worker started", "stages", stageList, "nats", g.nats, "concurrency", sf.concurrency)
-			if !slices.Contains(stageList, bind.StageParse) && slices.ContainsFunc(stageList, chainedStage) {
-				log.Info("a process that runs parse together with this stage (as up does) keeps that work to itself (--local-handoff); this worker shares only what reaches the stream: see 'toolyard worker --help'")
-			}
 			eg, ectx := errgroup.WithContext(ctx)
 			if len(stageList) > 0 {
 				eg.Go(func() error { return sf.runStages(ectx, js, set, stageList, ops.Metrics, log) })
@@ -135,15 +132,4 @@ never executes a tool); each shard uses every core of its process.`,
 	sf.register(cmd, "127.0.0.1:0")
 	cmd.Flags().StringSliceVar(&stageList, "stage", nil, "stage(s) to run: "+strings.Join(bind.Stages, ", ")+", predict, session, replay")
 	return cmd
-}
-
-// chainedStage reports whether a process running parse with --local-handoff
-// (the default) runs stage s itself rather than sending it work: the
-// chainable stages after parse.
-func chainedStage(s string) bool {
-	switch s {
-	case bind.StageDiscover, bind.StageRoute, bind.StageResolve, bind.StageChoose, bind.StageAnswer:
-		return true
-	}
-	return false
 }

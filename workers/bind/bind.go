@@ -73,23 +73,13 @@ func Next(stage, session, intentID string, v any) (pipeline.Out, error) {
 }
 
 // Input decodes a stage's input: the value a stage of the same process
-// handed over (pipeline.Msg.Value, a T or *T), checked as a decoded one
-// is, or else the message's bytes (schemas.DecodeInternal). A decode
-// failure is permanent: the same bytes fail again.
+// handed over (pipeline.Msg.Value, as Next put it there), checked as a
+// decoded one is, or else the message's bytes (schemas.DecodeInternal).
 func Input[T any](k schemas.Kind, m *pipeline.Msg) (T, error) {
-	var v T
-	switch x := m.Value.(type) {
-	case T:
-		v = x
-	case *T:
-		if x == nil {
-			return schemas.DecodeInternal[T](k, m.Data)
-		}
-		v = *x
-	default:
-		return schemas.DecodeInternal[T](k, m.Data)
+	if v, ok := m.Value.(T); ok {
+		return v, schemas.CheckInternal(k, v)
 	}
-	return v, schemas.CheckInternal(k, v)
+	return schemas.DecodeInternal[T](k, m.Data)
 }
 
 // Result encodes a result for the agent's session. Results of an intent share

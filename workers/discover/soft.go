@@ -34,14 +34,13 @@ type softTable struct {
 }
 
 // softScratch holds one query's cosines: for each table word of the pool
-// met so far (stamp == gen), its cosines to the query's describing words
+// met so far (in met), its cosines to the query's describing words
 // (cos[slot[id]*k:][:k]) and its best cosine to any of them (best).
 type softScratch struct {
-	stamp []uint32
-	gen   uint32
-	slot  []int32
-	best  []float32
-	cos   []float32
+	met  vecindex.Marks[uint32]
+	slot []int32
+	best []float32
+	cos  []float32
 }
 
 // newSoftTable returns nil unless the embedder has word vectors.
@@ -127,16 +126,9 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 	if sc == nil {
 		sc = &softScratch{}
 	}
-	if n := len(s.vecs); len(sc.stamp) < n {
-		sc.stamp = make([]uint32, n+n/4)
-		sc.slot = make([]int32, n+n/4)
-		sc.best = make([]float32, n+n/4)
-		sc.gen = 0
-	}
-	sc.gen++
-	if sc.gen == 0 {
-		clear(sc.stamp)
-		sc.gen = 1
+	if sc.met.Begin(len(s.vecs)) {
+		sc.slot = make([]int32, sc.met.Len())
+		sc.best = make([]float32, sc.met.Len())
 	}
 	sc.cos = sc.cos[:0]
 	credit := make([][]float64, len(order))
@@ -150,8 +142,8 @@ func (e *Engine) softCoverages(q parsedQuery, weights []float64, total float64, 
 			toolBest[i] = -1
 		}
 		for _, id := range p.en.wordIDs {
-			if sc.stamp[id] != sc.gen {
-				sc.stamp[id], sc.slot[id] = sc.gen, int32(len(sc.cos)/k)
+			if sc.met.Visit(int(id)) {
+				sc.slot[id] = int32(len(sc.cos) / k)
 				sc.cos = slices.Grow(sc.cos, k)[:len(sc.cos)+k]
 				sc.best[id] = cosines(qv, s.vecs[id], sc.cos[len(sc.cos)-k:])
 			}
@@ -221,7 +213,7 @@ func (e *Engine) toolCoverages(q parsedQuery, order []*pooled, sc *softScratch) 
 				continue
 			}
 			// best is -1 (no credit) for a word no query word has a vector for.
-			if v := p.en.wordVec[k]; v >= 0 && sc.stamp[v] == sc.gen {
+			if v := p.en.wordVec[k]; v >= 0 && sc.met.Has(int(v)) {
 				num += w * softCredit(sc.best[v])
 			}
 		}

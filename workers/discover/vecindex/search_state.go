@@ -3,10 +3,8 @@ package vecindex
 // searchState is the scratch one graph search needs, pooled so that a
 // query does not allocate a visited set the size of the graph.
 type searchState struct {
-	// marks[s] == gen means s was visited in this search; bumping gen
-	// forgets every visit at once, instead of clearing n entries a query.
-	marks []uint16
-	gen   uint16
+	// visited: the slots this search has visited.
+	visited Marks[uint16]
 
 	cands []scored // max-heap: the nearest unexpanded candidate on top
 	res   []scored // min-heap: the worst kept result on top
@@ -19,27 +17,13 @@ type searchState struct {
 
 // begin readies the state for a search over n slots.
 func (st *searchState) begin(n int) {
-	if len(st.marks) < n {
-		st.marks = make([]uint16, n+n/4)
-		st.gen = 0
-	}
-	st.gen++
-	if st.gen == 0 {
-		clear(st.marks)
-		st.gen = 1
-	}
+	st.visited.Begin(n)
 	st.cands = st.cands[:0]
 	st.res = st.res[:0]
 }
 
 // visit marks s and reports whether this is its first visit.
-func (st *searchState) visit(s uint32) bool {
-	if st.marks[s] == st.gen {
-		return false
-	}
-	st.marks[s] = st.gen
-	return true
-}
+func (st *searchState) visit(s uint32) bool { return st.visited.Visit(int(s)) }
 
 func (st *searchState) pushCand(c scored) {
 	h := append(st.cands, c)
