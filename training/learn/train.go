@@ -20,8 +20,12 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/labels"
@@ -294,20 +298,33 @@ type row struct {
 // only reorder the pool, so it must hold what the weights may promote.
 const poolSize = 50
 
+// explainAll ranks the examples on every core, keeping their order.
 func explainAll(ctx context.Context, e *discover.Engine, es []labels.Example, progress func(int, int)) ([]row, error) {
-	rows := make([]row, 0, len(es))
+	rows := make([]row, len(es))
+	var mu sync.Mutex
+	done := 0
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, ex := range es {
-		cs, err := e.Explain(ctx, ex.Text, poolSize)
-		if err != nil {
-			return nil, fmt.Errorf("train: rank %q: %w", ex.Text, err)
-		}
-		if cs == nil {
-			return nil, errors.New("train: discovery has no vectors (keyword-only); the usage model needs the hybrid engine")
-		}
-		rows = append(rows, row{cands: cs, gold: ex.Tool})
-		if (i+1)%200 == 0 || i+1 == len(es) {
-			progress(i+1, len(es))
-		}
+		g.Go(func() error {
+			cs, err := e.Explain(gctx, ex.Text, poolSize)
+			if err != nil {
+				return fmt.Errorf("train: rank %q: %w", ex.Text, err)
+			}
+			if cs == nil {
+				return errors.New("train: discovery has no vectors (keyword-only); the usage model needs the hybrid engine")
+			}
+			rows[i] = row{cands: cs, gold: ex.Tool}
+			mu.Lock()
+			if done++; done%200 == 0 || done == len(es) {
+				progress(done, len(es))
+			}
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return rows, nil
 }
@@ -340,16 +357,20 @@ var weightGrid = []float64{0, 0.5, 1, 2, 4, 6, 8}
 func fitWeights(rows []row) discover.UsageWeights {
 	var w discover.UsageWeights
 	fields := []*float64{&w.Class, &w.Text, &w.TextVote, &w.Near, &w.Vote}
+	// The grid scores every row hundreds of times: the signals are read
+	// out of their maps once, and each score needs only the gold tool's
+	// place, not a sorted ranking.
+	sigs := make([]rowSignals, len(rows))
+	for i, r := range rows {
+		sigs[i] = signalsOf(r)
+	}
 	score := func() (float64, float64) {
 		var hit, mrr float64
-		for _, r := range rows {
-			for i, c := range ranked(r, w) {
-				if c.ToolID == r.gold {
-					mrr += 1 / float64(i+1)
-					if i == 0 {
-						hit++
-					}
-					break
+		for _, s := range sigs {
+			if i := s.goldRank(w); i >= 0 {
+				mrr += 1 / float64(i+1)
+				if i == 0 {
+					hit++
 				}
 			}
 		}
@@ -373,6 +394,46 @@ func fitWeights(rows []row) discover.UsageWeights {
 		}
 	}
 	return w
+}
+
+// rowSignals are a row's candidates' fused score and usage signals, in
+// rank order, and the gold tool's index among them (-1 when absent).
+type rowSignals struct {
+	gold int
+	sig  [][6]float64
+}
+
+func signalsOf(r row) rowSignals {
+	out := rowSignals{gold: -1, sig: make([][6]float64, len(r.cands))}
+	for i, c := range r.cands {
+		s := c.Signals
+		out.sig[i] = [6]float64{s[discover.FeatureFused], s[discover.FeatureUsageClass], s[discover.FeatureUsageText],
+			s[discover.FeatureUsageTextVote], s[discover.FeatureUsageNear], s[discover.FeatureUsageVote]}
+		if c.ToolID == r.gold && out.gold < 0 {
+			out.gold = i
+		}
+	}
+	return out
+}
+
+// goldRank is the gold tool's place under w, as ranked (a stable sort)
+// would put it: the candidates scoring above it, and those before it
+// scoring the same. -1 when the gold tool is not a candidate.
+func (r rowSignals) goldRank(w discover.UsageWeights) int {
+	if r.gold < 0 {
+		return -1
+	}
+	at := func(s [6]float64) float64 {
+		return s[0] + w.Class*s[1] + w.Text*s[2] + w.TextVote*s[3] + w.Near*s[4] + w.Vote*s[5]
+	}
+	g := at(r.sig[r.gold])
+	rank := 0
+	for i, s := range r.sig {
+		if v := at(s); v > g || v == g && i < r.gold {
+			rank++
+		}
+	}
+	return rank
 }
 
 // usageFeatures are the signals the learned calibration adds to the
