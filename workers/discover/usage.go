@@ -9,11 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
-	"github.com/blevesearch/bleve/v2/search"
-	index "github.com/blevesearch/bleve_index_api"
-
 	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/discover/vecindex"
 )
@@ -86,7 +81,7 @@ const minClassProposal = 0.02
 // usageModel is a Usage made searchable.
 type usageModel struct {
 	doc   Usage
-	idx   bleve.Index
+	text  *usageText
 	vecs  vecindex.Index // learned intent vectors, ids "i<position>"; nil keyword-only
 	tools []string       // tool of each learned intent, by position
 	// byTool lists each tool's learned intents' positions.
@@ -105,18 +100,14 @@ type usageModel struct {
 // nothing until then.
 func (e *Engine) SetUsage(ctx context.Context, u *Usage) error {
 	if u == nil {
-		if old := e.usage.Swap(nil); old != nil {
-			old.close()
-		}
+		e.usage.Store(nil)
 		return nil
 	}
 	m, err := e.buildUsage(ctx, *u)
 	if err != nil {
 		return fmt.Errorf("discover: usage %q: %w", u.Version, err)
 	}
-	if old := e.usage.Swap(m); old != nil {
-		old.close()
-	}
+	e.usage.Store(m)
 	return nil
 }
 
@@ -157,76 +148,17 @@ func (e *Engine) buildUsage(ctx context.Context, u Usage) (*usageModel, error) {
 		m.byTool[in.Tool] = append(m.byTool[in.Tool], i)
 		texts[in.Tool] = append(texts[in.Tool], in.Text)
 	}
-	idx, err := newUsageIndex(texts, u.Intents)
-	if err != nil {
-		return nil, err
-	}
-	m.idx = idx
+	m.text = newUsageText(e.text, texts, u.Intents)
+	var err error
 	if m.side, err = e.usageSideFor(u.Encoder); err != nil {
-		idx.Close()
 		return nil, err
 	}
 	if m.side.v != nil && len(u.Intents) > 0 {
 		if err := m.embed(ctx, m.side.v, e.usage.Load()); err != nil {
-			idx.Close()
 			return nil, err
 		}
 	}
 	return m, nil
-}
-
-// newUsageIndex indexes each tool's learned intents as one document of one
-// field, analysed as tool text is, scored by BM25.
-func newUsageIndex(texts map[string][]string, intents []LearnedIntent) (bleve.Index, error) {
-	im := bleve.NewIndexMapping()
-	im.ScoringModel = index.BM25Scoring
-	if err := addAnalyzers(im); err != nil {
-		return nil, err
-	}
-	im.DefaultAnalyzer = textAnalyzer
-	im.StoreDynamic, im.IndexDynamic, im.DocValuesDynamic = false, false, false
-	dm := bleve.NewDocumentStaticMapping()
-	fm := bleve.NewTextFieldMapping()
-	fm.Analyzer = textAnalyzer
-	fm.Store, fm.IncludeTermVectors, fm.IncludeInAll, fm.DocValues = false, false, false, false
-	dm.AddFieldMappingsAt(usageField, fm)
-	dm.AddFieldMappingsAt(intentField, fm)
-	im.DefaultMapping = dm
-	if err := im.Validate(); err != nil {
-		return nil, err
-	}
-	// scorch in memory, as the registry's index (buildIndex): bleve's
-	// NewMemOnly has no field statistics and would score TF-IDF, not BM25,
-	// and searches its tree far slower. One batch makes one segment.
-	idx, err := bleve.NewUsing("", im, scorch.Name, scorch.Name, nil)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, 0, len(texts)+len(intents))
-	docs := make(map[string]map[string]any, len(texts)+len(intents))
-	for tool, ts := range texts {
-		id := "t" + tool
-		ids = append(ids, id)
-		docs[id] = map[string]any{usageField: strings.Join(ts, "\n")}
-	}
-	for i, in := range intents {
-		id := "i" + strconv.Itoa(i)
-		ids = append(ids, id)
-		docs[id] = map[string]any{intentField: in.Text}
-	}
-	slices.Sort(ids) // index order breaks score ties: keep it reproducible
-	b := idx.NewBatch()
-	for _, id := range ids {
-		if err := b.Index(id, docs[id]); err != nil {
-			idx.Close()
-			return nil, err
-		}
-	}
-	if err := idx.Batch(b); err != nil {
-		idx.Close()
-		return nil, err
-	}
-	return idx, nil
 }
 
 // embed puts every learned intent's vector into an index of their own, as
@@ -297,12 +229,6 @@ func (m *usageModel) vectorsBy(id string) map[string][]float32 {
 	return out
 }
 
-func (m *usageModel) close() {
-	if m.idx != nil {
-		m.idx.Close()
-	}
-}
-
 // usageEvidence is one tool's usage signals before fusion.
 type usageEvidence struct{ class, text, textVote, vote float64 }
 
@@ -316,35 +242,28 @@ func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, 
 	for tool, p := range m.doc.Classifier.probabilities(e.ClassifierTerms(text)) {
 		out[tool] = usageEvidence{class: p}
 	}
-	if strings.TrimSpace(text) != "" {
-		hits, best, err := m.searchText(ctx, usageField, text, n)
-		if err != nil {
-			return nil, err
-		}
+	if qterms := terms(e.text, text); len(qterms) > 0 {
+		hits, best := m.text.search(usageFieldTools, qterms, n)
 		for _, h := range hits {
 			if best > 0 {
-				tool := strings.TrimPrefix(h.ID, "t")
+				tool := strings.TrimPrefix(h.id, "t")
 				ev := out[tool]
-				ev.text = h.Score / best
+				ev.text = h.score / best
 				out[tool] = ev
 			}
 		}
-		hits, _, err = m.searchText(ctx, intentField, text, m.k)
-		if err != nil {
-			return nil, err
-		}
+		hits, _ = m.text.search(usageFieldIntents, qterms, m.k)
 		var total float64
 		for _, h := range hits {
-			total += h.Score
+			total += h.score
 		}
 		for _, h := range hits {
-			i, err := strconv.Atoi(strings.TrimPrefix(h.ID, "i"))
-			if err != nil || i < 0 || i >= len(m.tools) || total <= 0 {
+			if total <= 0 {
 				continue
 			}
-			ev := out[m.tools[i]]
-			ev.textVote += h.Score / total
-			out[m.tools[i]] = ev
+			ev := out[m.tools[h.doc]]
+			ev.textVote += h.score / total
+			out[m.tools[h.doc]] = ev
 		}
 	}
 	if qv != nil && m.vecs != nil {
@@ -369,28 +288,6 @@ func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, 
 		}
 	}
 	return out, nil
-}
-
-// searchText runs a BM25 match query on one field of the usage index.
-func (m *usageModel) searchText(ctx context.Context, field, text string, n int) (search.DocumentMatchCollection, float64, error) {
-	q := bleve.NewMatchQuery(text)
-	q.SetField(field)
-	req := bleve.NewSearchRequestOptions(q, n, 0, false)
-	// Equal scores are common (past intents alike in their matched
-	// words), and bleve breaks ties by internal document number, which
-	// depends on the order a batch's documents were analysed in: a
-	// rebuilt model would keep other intents at the cut. Ties go by id.
-	req.SortBy([]string{"-_score", "_id"})
-	res, err := m.idx.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, 0, fmt.Errorf("usage search %s: %w", field, err)
-	}
-	// bleve adds up a document's clause scores in an order that depends
-	// on its document number too: rounding makes equal equal.
-	for _, h := range res.Hits {
-		h.Score = math.Round(h.Score*1e9) / 1e9
-	}
-	return res.Hits, math.Round(res.MaxScore*1e9) / 1e9, nil
 }
 
 // calibrationFor is the confidence model for a ranking: the usage model's
