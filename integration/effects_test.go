@@ -84,9 +84,9 @@ func TestSIGKILLMidSlowToolTakesEffectOnce(t *testing.T) {
 			workers := startWorkers(t, env, tt.workers, bind.StageExecute, reg, flags...)
 
 			session := "sigkill"
-			pause, after, dedupe := 4, 0, "no"
+			pause, after, dedupe := 2, 0, "no"
 			if tt.afterEffect {
-				pause, after, dedupe = 1, 4, "yes"
+				pause, after, dedupe = 1, 2, "yes"
 			}
 			publishOutput(t, env.JS, schemas.AgentOutput{SessionID: session, MessageID: "slow1",
 				Text: fmt.Sprintf(`<tool_call name="test/slow_effect">{"label": "once", "pause": %d, "after": %d, "dedupe": %q}</tool_call>`, pause, after, dedupe)})
