@@ -122,21 +122,13 @@ func goldRank(r frow, w []float64) int {
 	if r.gold < 0 {
 		return -1
 	}
-	s := func(x []float64) float64 {
+	return placeOf(r.gold, len(r.x), func(i int) float64 {
 		z := 0.0
-		for j, v := range x {
+		for j, v := range r.x[i] {
 			z += w[j] * v
 		}
 		return z
-	}
-	g := s(r.x[r.gold])
-	rank := 0
-	for i, x := range r.x {
-		if v := s(x); v > g || v == g && i < r.gold {
-			rank++
-		}
-	}
-	return rank
+	})
 }
 
 func countAll(rs []frow, w []float64) counts {

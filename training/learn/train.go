@@ -423,17 +423,24 @@ func (r rowSignals) goldRank(w discover.UsageWeights) int {
 	if r.gold < 0 {
 		return -1
 	}
-	at := func(s [6]float64) float64 {
+	return placeOf(r.gold, len(r.sig), func(i int) float64 {
+		s := r.sig[i]
 		return s[0] + w.Class*s[1] + w.Text*s[2] + w.TextVote*s[3] + w.Near*s[4] + w.Vote*s[5]
-	}
-	g := at(r.sig[r.gold])
-	rank := 0
-	for i, s := range r.sig {
-		if v := at(s); v > g || v == g && i < r.gold {
-			rank++
+	})
+}
+
+// placeOf is the 0-based place of candidate gold among n scored by score,
+// as a stable sort best first would put it: those scoring above it, and
+// those before it scoring the same.
+func placeOf(gold, n int, score func(int) float64) int {
+	g := score(gold)
+	place := 0
+	for i := range n {
+		if v := score(i); v > g || v == g && i < gold {
+			place++
 		}
 	}
-	return rank
+	return place
 }
 
 // usageFeatures are the signals the learned calibration adds to the
