@@ -20,10 +20,12 @@ import (
 // their users; the intents bridge the two. The engine reads them two ways,
 // each a signal (signals.go) and a fused term with a fitted weight:
 //
-//   - usage_text: the request scored by BM25 against a separate bleve
-//     field holding each tool's learned intents (document expansion, kept
-//     apart from the tool's own text so it has a weight of its own and a
-//     new model replaces it without re-indexing the registry);
+//   - usage_text: the request scored by BM25 against a separate field
+//     holding each tool's learned intents (document expansion, kept apart
+//     from the tool's own text so it has a weight of its own and a new
+//     model replaces it without re-indexing the registry; usagetext.go);
+//   - usage_text_vote: the share of the request's best BM25 matches among
+//     single learned intents that were for the tool;
 //   - usage_near / usage_vote: the request's nearest learned intents by
 //     the engine's embedder, the closest per tool and the share of the
 //     nearest that were for the tool.
@@ -66,13 +68,6 @@ type UsageWeights struct {
 	Near     float64 `json:"near"`
 	Vote     float64 `json:"vote"`
 }
-
-// Fields of the usage index: a tool's learned intents together (document
-// expansion), and each learned intent alone (its nearest by text vote).
-const (
-	usageField  = "usage"
-	intentField = "intent"
-)
 
 // minClassProposal is the classifier probability from which a tool joins
 // the pool on the classifier's word alone.
