@@ -2,6 +2,7 @@ package discover
 
 import (
 	"cmp"
+	"container/heap"
 	"math"
 	"runtime"
 	"slices"
@@ -192,41 +193,42 @@ func (u *usageText) search(field int, qterms []string, n int) ([]textHit, float6
 		}
 	}
 	coord := 1 / float64(len(qterms))
-	hits := make([]textHit, 0, min(n, len(a.touched)))
-	worst := func() int { // index of the weakest kept hit
-		w := 0
-		for i := range hits {
-			if byTextRank(hits[i], hits[w]) > 0 {
-				w = i
-			}
-		}
-		return w
-	}
-	weakest := -1
+	// The n best in a heap whose root is the weakest kept; the id of a
+	// document is read only when it enters.
+	top := make(weakestFirst, 0, min(n, len(a.touched)))
 	for _, d := range a.touched {
 		h := textHit{doc: int(d), score: math.Round(a.cells[d].score(coord)*1e9) / 1e9}
-		if len(hits) < n {
+		if len(top) == n {
+			if w := top[0]; h.score < w.score || h.score == w.score && f.ids[d] > w.id {
+				continue
+			}
 			h.id = f.ids[d]
-			hits = append(hits, h)
-			weakest = -1
-			continue
-		}
-		if weakest < 0 {
-			weakest = worst()
-		}
-		if w := hits[weakest]; h.score < w.score || h.score == w.score && f.ids[d] > w.id {
+			top[0] = h
+			heap.Fix(&top, 0)
 			continue
 		}
 		h.id = f.ids[d]
-		hits[weakest] = h
-		weakest = -1
+		heap.Push(&top, h)
 	}
-	slices.SortFunc(hits, byTextRank)
-	best := 0.0
-	if len(hits) > 0 {
-		best = hits[0].score
+	slices.SortFunc(top, byTextRank)
+	if len(top) == 0 {
+		return nil, 0
 	}
-	return hits, best
+	return top, top[0].score
+}
+
+// weakestFirst is a heap of hits whose root ranks last (byTextRank).
+type weakestFirst []textHit
+
+func (h weakestFirst) Len() int           { return len(h) }
+func (h weakestFirst) Less(i, j int) bool { return byTextRank(h[i], h[j]) > 0 }
+func (h weakestFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *weakestFirst) Push(x any)        { *h = append(*h, x.(textHit)) }
+func (h *weakestFirst) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // byTextRank orders hits best first, ties by id.
