@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/discover/vecindex"
@@ -174,14 +177,15 @@ func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) er
 	if !words {
 		known = prev.vectorsBy(v.emb.ID())
 	}
+	fresh, err := embedDistinct(ctx, v, m.doc.Intents, known)
+	if err != nil {
+		return err
+	}
 	for i, in := range m.doc.Intents {
 		nv, ok := known[in.Text]
 		put := nv
 		if !ok {
-			qv, err := v.query(ctx, in.Text)
-			if err != nil {
-				return fmt.Errorf("embed learned intent %d: %w", i, err)
-			}
+			qv := fresh[in.Text]
 			if qv == nil {
 				continue
 			}
@@ -206,6 +210,44 @@ func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) er
 	}
 	m.vecs = idx
 	return nil
+}
+
+// embedDistinct embeds each distinct text of the intents that known lacks,
+// once, on every core: with a sentence encoder or a remote embedder this is
+// most of a model's load time. A nil vector: nothing to embed.
+func embedDistinct(ctx context.Context, v *vectors, intents []LearnedIntent, known map[string][]float32) (map[string][]float32, error) {
+	first := map[string]int{} // each text's first intent, for errors
+	var todo []string
+	for i, in := range intents {
+		if _, ok := known[in.Text]; ok {
+			continue
+		}
+		if _, ok := first[in.Text]; !ok {
+			first[in.Text] = i
+			todo = append(todo, in.Text)
+		}
+	}
+	got := make([][]float32, len(todo))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for j, text := range todo {
+		g.Go(func() error {
+			qv, err := v.query(gctx, text)
+			if err != nil {
+				return fmt.Errorf("embed learned intent %d: %w", first[text], err)
+			}
+			got[j] = qv
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	out := make(map[string][]float32, len(todo))
+	for j, text := range todo {
+		out[text] = got[j]
+	}
+	return out, nil
 }
 
 // vectorsBy are the unit vectors of m's learned intents by text, when
