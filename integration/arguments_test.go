@@ -96,10 +96,7 @@ func TestResultArgumentsRedactSecrets(t *testing.T) {
 // The service (resolve_intent, what the MCP gateway calls) answers as the
 // pipeline does, and publish --wait prints the arguments.
 func TestArgumentsThroughServiceAndPublish(t *testing.T) {
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 90*time.Second)
+	_, url := startUp(t, "")
 	nc, err := natsConnect(url)
 	if err != nil {
 		t.Fatal(err)

@@ -13,10 +13,7 @@ import (
 // (it is bad again, so it comes back as a new entry, and the old one is
 // gone) and purges the DLQ.
 func TestDLQCommands(t *testing.T) {
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
+	_, url := startUp(t, "")
 	run := func(stdin string, args ...string) (string, error) {
 		c := exec.Command(binary, append(args, "--nats", url)...)
 		c.Stdin = strings.NewReader(stdin)

@@ -173,14 +173,11 @@ func TestDocsCommandsRun(t *testing.T) {
 		}
 	}
 
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	// ops/OPERATING.md's large-output example reads /usr, which it says
 	// needs --path-root /usr on top of the default roots.
 	wd, _ := os.Getwd()
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "",
+	_, url := startUp(t, "",
 		"--path-root", wd+",/tmp,/usr")
-	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
 
 	env := append(os.Environ(), "TOOLYARD_NATS="+url)
 	var keys string

@@ -20,10 +20,7 @@ import (
 // the shared vector cache beside the word vectors, so other workers do not
 // encode the same tools again.
 func TestUpWithSentenceEncoder(t *testing.T) {
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--encoder", "use-lite")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	up, url := startUp(t, "", "--encoder", "use-lite")
 	if !regexp.MustCompile(`encoder="?use-lite:`).MatchString(up.stderr.String()) {
 		t.Fatalf("up does not say it runs the encoder:\n%s", up.stderr.String())
 	}

@@ -67,10 +67,7 @@ func listNames(t *testing.T, cs *mcp.ClientSession) []string {
 func TestMCPGateway(t *testing.T) {
 	everything := mcptest.Bin(t, mcptest.Everything)
 	inspector := mcptest.Bin(t, mcptest.Inspector)
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	_, url := startUp(t, "")
 	cli(t, 0, "tools", "import", "mcp", "--nats", url, "--name", "everything", "--", everything)
 
 	httpPort := freePort(t)
@@ -189,10 +186,7 @@ var conformanceScenarios = []string{
 
 func TestMCPGatewayConformance(t *testing.T) {
 	suite := mcptest.Bin(t, mcptest.Conformance)
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	_, url := startUp(t, "")
 	httpPort := freePort(t)
 	gw := startProcess(t, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("127.0.0.1:%d", httpPort))
 	gw.waitOutput(t, "MCP gateway listening", 30*time.Second)

@@ -258,6 +258,21 @@ func dlq(t *testing.T, env *pipelinetest.Env, stage string, n int) []jetstream.M
 }
 
 // freePort returns a loopback port nobody listens on.
+// startUp starts 'toolyard up' on a free port, with its data in data (a
+// fresh temporary directory when ""), no HTTP endpoint unless extra sets
+// one, and extra's flags; it returns once up serves, with up's NATS URL.
+func startUp(t *testing.T, data string, extra ...string) (*process, string) {
+	t.Helper()
+	if data == "" {
+		data = t.TempDir()
+	}
+	port := freePort(t)
+	args := append([]string{"up", "--data", useData(t, data), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", ""}, extra...)
+	up := startProcess(t, args...)
+	up.waitOutput(t, "Stop with Ctrl-C", 90*time.Second)
+	return up, fmt.Sprintf("nats://127.0.0.1:%d", port)
+}
+
 func freePort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")

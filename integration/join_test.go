@@ -64,10 +64,7 @@ func content(r schemas.Result) string {
 // output in place of the inner marker, after it; an inner failure keeps the
 // outer tool from running and says why.
 func TestNestedIntentsRunOnInnerResults(t *testing.T) {
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	_, url := startUp(t, "")
 
 	dir := t.TempDir()
 	words := filepath.Join(dir, "words.txt")

@@ -24,10 +24,7 @@ import (
 func TestLearnFromAuditWithoutRestart(t *testing.T) {
 	tools := evaltest.Path(t, "metatool", "tools.jsonl")
 	history := evaltest.Path(t, "metatool", "learn", "audit.jsonl")
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--registry", tools)
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	up, url := startUp(t, "", "--registry", tools)
 	worker := startProcess(t, "worker", "--stage", "discover", "--nats", url)
 	worker.waitOutput(t, "registry loaded", 60*time.Second)
 

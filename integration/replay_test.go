@@ -368,10 +368,7 @@ func TestReplayRefusesBadConfig(t *testing.T) {
 // Without --audit, replay reads the running Toolyard's AUDIT stream, in the
 // window and sessions asked for.
 func TestReplayReadsTheAuditStream(t *testing.T) {
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	_, url := startUp(t, "")
 	for _, sess := range []string{"rs-1", "rs-2", "other"} {
 		toolyard(t, "publish", "--nats", url, "--session", sess, "--wait", "--timeout", "30s", "[TOOL: how long has the system been up] and [TOOL: kernel version]")
 	}

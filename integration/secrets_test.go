@@ -72,11 +72,8 @@ esac
 // either secret, except the agent outputs the test itself published.
 func TestSecretsStayInTheExecutor(t *testing.T) {
 	t.Setenv("TY_IT_SECRET", itEnvSecret)
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "",
+	up, url := startUp(t, "",
 		"--registry", secretRegistry(t), "--max-deliver", "2", "--retry-budget", "0", "--log-level", "debug")
-	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
 	js := connectJS(t, url)
 	var cli strings.Builder // everything the commands printed: scanned too
 	run := func(args ...string) string {

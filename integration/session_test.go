@@ -127,11 +127,8 @@ func waitSet(t *testing.T, nc *nats.Conn, session string, what string, ok func(s
 func TestSessionToolSetLifecycle(t *testing.T) {
 	var broken atomic.Bool
 	emb := embeddingServer(t, &broken)
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "",
+	_, url := startUp(t, "",
 		"--embedder", "openai", "--embedder-url", emb.URL+"/v1", "--embedder-model", "bow-64", "--discovery", "hybrid")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 	nc, err := natsConnect(url)
 	if err != nil {
 		t.Fatal(err)

@@ -124,11 +124,8 @@ func TestTracePropagatesAcrossStages(t *testing.T) {
 	registryFile, _ := testRegistry(t)
 	// Export each batch at once rather than after the SDK's 5 s.
 	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "100")
-	port := freePort(t)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	up := startProcess(t, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "",
+	up, url := startUp(t, "",
 		"--registry", registryFile, "--otlp-endpoint", collector.URL)
-	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
 	up.waitOutput(t, "exporting traces", 5*time.Second)
 	js := connectJS(t, url)
 
