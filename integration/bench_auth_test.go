@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/pipeline/auth"
+	"github.com/toolyard/toolyard/pipeline/bench"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/roles"
 	"github.com/toolyard/toolyard/workers/stages"
@@ -84,7 +85,7 @@ func BenchmarkPipelineAuth(b *testing.B) {
 				}()
 			}
 			b.Cleanup(func() { stop(); wg.Wait() })
-			inFlightRoundTrips(b, js, newResultWaiter(b, js), 32, 1)
+			runBench(b, js, bench.WithIntents(b.N), bench.WithInFlight(32))
 		})
 	}
 }

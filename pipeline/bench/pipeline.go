@@ -46,6 +46,7 @@ type pipelineConfig struct {
 	intents, perOutput, inFlight int
 	timeout                      time.Duration
 	tool                         string
+	text                         string
 	progress                     func(Progress)
 	every                        time.Duration
 }
@@ -70,6 +71,13 @@ func WithOutputTimeout(d time.Duration) Option { return func(c *pipelineConfig) 
 // WithTool sets the words inside each [TOOL: …] (default "toolyard/help":
 // a builtin that answers at once, so the figures are the pipeline's own).
 func WithTool(words string) Option { return func(c *pipelineConfig) { c.tool = words } }
+
+// WithOutputText makes every output text, holding intents intents (for
+// example nested ones), instead of WithTool's intents; it sets the intents
+// per output to intents.
+func WithOutputText(text string, intents int) Option {
+	return func(c *pipelineConfig) { c.text, c.perOutput = text, intents }
+}
 
 // WithProgress calls fn every interval while the run lasts.
 func WithProgress(every time.Duration, fn func(Progress)) Option {
@@ -100,9 +108,17 @@ func Pipeline(ctx context.Context, js jetstream.JetStream, opts ...Option) (Repo
 	defer w.stop()
 
 	send := func(session, msgID string, k int) (time.Duration, error) {
-		return roundTrip(ctx, js, w, session, msgID, cfg.tool, k, cfg.timeout)
+		text := cfg.text
+		if text == "" {
+			var b strings.Builder
+			for i := range k {
+				fmt.Fprintf(&b, "Step %d: [TOOL: %s] then continue.\n", i, cfg.tool)
+			}
+			text = b.String()
+		}
+		return roundTrip(ctx, js, w, session, msgID, text, k, cfg.timeout)
 	}
-	if _, err := send("bench-"+run+"-warmup", run+"-warmup", 1); err != nil {
+	if _, err := send("bench-"+run+"-warmup", run+"-warmup", cfg.perOutput); err != nil {
 		return Report{}, fmt.Errorf("warm-up output: %w (are the stages running?)", err)
 	}
 
@@ -177,13 +193,10 @@ func Pipeline(ctx context.Context, js jetstream.JetStream, opts ...Option) (Repo
 	return rep, nil
 }
 
-// roundTrip publishes one output with k intents and waits for its k results.
-func roundTrip(ctx context.Context, js jetstream.JetStream, w *resultWatch, session, msgID, tool string, k int, timeout time.Duration) (time.Duration, error) {
-	var text strings.Builder
-	for i := 0; i < k; i++ {
-		fmt.Fprintf(&text, "Step %d: [TOOL: %s] then continue.\n", i, tool)
-	}
-	data, err := json.Marshal(schemas.AgentOutput{SessionID: session, MessageID: msgID, Text: text.String()})
+// roundTrip publishes one output of text, which holds k intents, and waits
+// for its k results.
+func roundTrip(ctx context.Context, js jetstream.JetStream, w *resultWatch, session, msgID, text string, k int, timeout time.Duration) (time.Duration, error) {
+	data, err := json.Marshal(schemas.AgentOutput{SessionID: session, MessageID: msgID, Text: text})
 	if err != nil {
 		return 0, err
 	}
