@@ -54,9 +54,10 @@ type textField struct {
 	lists map[string]*textPostings
 	// ids are the documents' ids ("t<tool>", "i<position>"), the tie-break.
 	ids []string
-	// lens are the documents' lengths as bleve's norm gives them back.
-	lens []float64
-	avg  float64
+	// norms are each document's k1·(1 − b + b·length/average length),
+	// BM25's length normalisation, with the length bleve's norm gives
+	// back.
+	norms []float64
 }
 
 // textPostings are the documents holding a term and its frequency in each.
@@ -107,11 +108,10 @@ func analyseAll(a analysis.Analyzer, n int, text func(int) string) [][]string {
 }
 
 func newTextField(docTerms [][]string, docs int, id func(int) string) textField {
-	f := textField{lists: map[string]*textPostings{}, ids: make([]string, len(docTerms)), lens: make([]float64, len(docTerms))}
+	f := textField{lists: map[string]*textPostings{}, ids: make([]string, len(docTerms)), norms: make([]float64, len(docTerms))}
 	counts := map[string]uint32{}
 	for d, ts := range docTerms {
 		f.ids[d] = id(d)
-		f.lens[d] = bleveFieldLength(uint32(len(ts)))
 		clear(counts)
 		for _, t := range ts {
 			counts[t]++
@@ -134,8 +134,12 @@ func newTextField(docTerms [][]string, docs int, id func(int) string) textField 
 			pl.tfs = append(pl.tfs, counts[t])
 		}
 	}
-	if docs > 0 {
-		f.avg = math.Ceil(float64(len(f.lists)) / float64(docs))
+	// bleve's average length: the field's distinct terms per document of
+	// the whole index, rounded up.
+	avg := math.Ceil(float64(len(f.lists)) / float64(max(docs, 1)))
+	k1, b := search.BM25_k1, search.BM25_b
+	for d, ts := range docTerms {
+		f.norms[d] = k1 * (1 - b + (b * bleveFieldLength(uint32(len(ts))) / avg))
 	}
 	return f
 }
@@ -158,7 +162,6 @@ func (u *usageText) search(field int, qterms []string, n int) ([]textHit, float6
 	}
 	defer a.reset()
 
-	k1, b := search.BM25_k1, search.BM25_b
 	docs := float64(u.docs)
 	idfs := make([]float64, len(qterms))
 	var sumSq float64
@@ -178,12 +181,15 @@ func (u *usageText) search(field int, qterms []string, n int) ([]textHit, float6
 		}
 		idf := idfs[i]
 		weight := idf * qnorm
+		k1 := search.BM25_k1
 		for j, d := range pl.docs {
-			tf := sqrtTF[min(pl.tfs[j], 255)]
-			if pl.tfs[j] > 255 {
-				tf = math.Sqrt(float64(pl.tfs[j]))
+			var tf float64
+			if n := pl.tfs[j]; n < uint32(len(sqrtTF)) {
+				tf = sqrtTF[n]
+			} else {
+				tf = math.Sqrt(float64(n))
 			}
-			s := idf * (tf * k1) / (tf + k1*(1-b+b*f.lens[d]/f.avg))
+			s := idf * (tf * k1) / (tf + f.norms[d])
 			c := &a.cells[d]
 			if c.matched == 0 {
 				a.touched = append(a.touched, d)
