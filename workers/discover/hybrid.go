@@ -225,8 +225,9 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf,
 		return nil, err
 	}
 	var usage map[string]usageEvidence
+	var usageCos []float32
 	if um != nil {
-		if usage, err = e.proposeUsage(ctx, um, q.raw, vs.uq, n, allow, add); err != nil {
+		if usage, usageCos, err = e.proposeUsage(ctx, um, q.raw, vs.uq, n, allow, add); err != nil {
 			return nil, err
 		}
 	}
@@ -301,7 +302,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf,
 			ev := usage[id]
 			p.useClass, p.useText, p.useTextVote, p.useVote = ev.class, ev.text, ev.textVote, ev.vote
 			if uq != nil {
-				p.useNear = um.near(id, uq)
+				p.useNear = um.near(id, uq, usageCos)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -78,10 +79,20 @@ const minClassProposal = 0.02
 
 // usageModel is a Usage made searchable.
 type usageModel struct {
-	doc   Usage
-	text  *usageText
-	vecs  vecindex.Index // learned intent vectors, ids "i<position>"; nil keyword-only
-	tools []string       // tool of each learned intent, by position
+	doc  Usage
+	text *usageText
+	// vecs are the learned intents' vectors, ids "i<position>", in a graph
+	// index when there are too many to scan; nil otherwise (mat) or
+	// keyword-only.
+	vecs vecindex.Index
+	// mat holds the learned intents' unit vectors row by position (m.vec
+	// points into it) when there are few enough to compare the request
+	// with every one: one pass then gives both the nearest intents (the
+	// vote) and each tool's closest (near). Zero rows for intents without
+	// a vector.
+	mat   []float32
+	dim   int
+	tools []string // tool of each learned intent, by position
 	// byTool lists each tool's learned intents' positions.
 	byTool map[string][]int
 	vec    [][]float32
@@ -201,6 +212,18 @@ func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) er
 	if len(vecs) == 0 {
 		return nil
 	}
+	if len(vecs) < scanAllLimit {
+		m.dim = len(vecs[0])
+		m.mat = make([]float32, len(m.vec)*m.dim)
+		for i, v := range m.vec {
+			if v != nil {
+				row := m.mat[i*m.dim : (i+1)*m.dim : (i+1)*m.dim]
+				copy(row, v)
+				m.vec[i] = row
+			}
+		}
+		return nil
+	}
 	idx, err := vecindex.NewAuto(len(vecs[0]), 0)
 	if err != nil {
 		return err
@@ -266,14 +289,33 @@ func (m *usageModel) vectorsBy(id string) map[string][]float32 {
 	return out
 }
 
+// scanAllLimit is how many learned intent vectors a request is compared
+// with one by one, as the vector index's exact side does below its graph
+// threshold; more go in a graph index.
+const scanAllLimit = 100_000
+
+// cosines is the cosine of the unit request vector uq to every learned
+// intent, by position (0 for intents without a vector).
+func (m *usageModel) cosines(uq []float32) []float32 {
+	out := make([]float32, len(m.vec))
+	for i := range out {
+		if m.vec[i] != nil {
+			out[i] = dot(uq, m.mat[i*m.dim:(i+1)*m.dim])
+		}
+	}
+	return out
+}
+
 // usageEvidence is one tool's usage signals before fusion.
 type usageEvidence struct{ class, text, textVote, vote float64 }
 
 // evidence scores the request against the learned intents: the tools they
 // propose (at most n by text, the tools of the k nearest intents) and each
 // one's evidence. qv may be nil (keyword-only).
-func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, qv []float32, n int) (map[string]usageEvidence, error) {
-	out := map[string]usageEvidence{}
+// With every learned intent compared (usageModel.mat), cos is the request's
+// cosine to each, for near; nil otherwise.
+func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, qv []float32, n int) (out map[string]usageEvidence, cos []float32, err error) {
+	out = map[string]usageEvidence{}
 	// Every tool the classifier knows gets its probability; the usage
 	// model proposes those of them it finds otherwise, and the probable ones.
 	for tool, p := range m.doc.Classifier.probabilities(e.ClassifierTerms(text)) {
@@ -303,29 +345,62 @@ func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, 
 			out[m.tools[h.doc]] = ev
 		}
 	}
-	if qv != nil && m.vecs != nil {
+	if qv == nil {
+		return out, nil, nil
+	}
+	var near []textHit // the k nearest learned intents, best first
+	switch {
+	case m.mat != nil:
+		cos = m.cosines(embed.Normalize(qv))
+		top := make(weakestFirst, 0, m.k)
+		for i, c := range cos {
+			if m.vec[i] == nil {
+				continue
+			}
+			h := textHit{doc: i, score: float64(c)}
+			if len(top) == m.k {
+				if w := top[0]; h.score < w.score || h.score == w.score && intentID(i) > w.id {
+					continue
+				}
+				h.id = intentID(i)
+				top[0] = h
+				heap.Fix(&top, 0)
+				continue
+			}
+			h.id = intentID(i)
+			heap.Push(&top, h)
+		}
+		near = top
+	case m.vecs != nil:
 		hits, err := m.vecs.Search(qv, m.k, nil)
 		if err != nil {
-			return nil, fmt.Errorf("usage nearest intents: %w", err)
-		}
-		var total float64
-		for _, h := range hits {
-			total += math.Max(0, float64(h.Score))
+			return nil, nil, fmt.Errorf("usage nearest intents: %w", err)
 		}
 		for _, h := range hits {
 			i, err := strconv.Atoi(strings.TrimPrefix(h.ID, "i"))
 			if err != nil || i < 0 || i >= len(m.tools) {
-				return nil, errors.New("usage nearest intents: corrupt index id " + h.ID)
+				return nil, nil, errors.New("usage nearest intents: corrupt index id " + h.ID)
 			}
-			ev := out[m.tools[i]]
-			if total > 0 {
-				ev.vote += math.Max(0, float64(h.Score)) / total
-			}
-			out[m.tools[i]] = ev
+			near = append(near, textHit{doc: i, id: h.ID, score: float64(h.Score)})
 		}
 	}
-	return out, nil
+	var total float64
+	for _, h := range near {
+		total += math.Max(0, h.score)
+	}
+	for _, h := range near {
+		ev := out[m.tools[h.doc]]
+		if total > 0 {
+			ev.vote += math.Max(0, h.score) / total
+		}
+		out[m.tools[h.doc]] = ev
+	}
+	return out, cos, nil
 }
+
+// intentID is a learned intent's id: ties between equally near intents go
+// by it, as the vector index breaks them.
+func intentID(i int) string { return "i" + strconv.Itoa(i) }
 
 // calibrationFor is the confidence model for a ranking: the usage model's
 // when the top tool has history (its calibration was fitted on tools with
@@ -338,12 +413,18 @@ func (e *Engine) calibrationFor(um *usageModel, order []*pooled) *calibModel {
 	return e.calibration()
 }
 
-// near is the cosine of qv to the tool's closest learned intent.
-func (m *usageModel) near(tool string, qv []float32) float64 {
+// near is the cosine of qv to the tool's closest learned intent (at least
+// 0), read from cos when the request was compared with every intent.
+func (m *usageModel) near(tool string, qv []float32, cos []float32) float64 {
 	best := 0.0
 	for _, i := range m.byTool[tool] {
 		if v := m.vec[i]; v != nil {
-			best = math.Max(best, float64(dot(qv, v)))
+			c := cos
+			if c == nil {
+				best = math.Max(best, float64(dot(qv, v)))
+			} else {
+				best = math.Max(best, float64(c[i]))
+			}
 		}
 	}
 	return best
@@ -360,10 +441,10 @@ func (m *usageModel) fuse(ps []*pooled) {
 // proposeUsage proposes the tools the usage model finds (those the filter
 // admits and the registry holds) and sets every pooled tool's usage
 // signals. Caller holds the read lock.
-func (e *Engine) proposeUsage(ctx context.Context, m *usageModel, text string, qv []float32, n int, allow func(*entry) bool, add func(id string) *pooled) (map[string]usageEvidence, error) {
-	ev, err := e.usageEvidence(ctx, m, text, qv, n)
+func (e *Engine) proposeUsage(ctx context.Context, m *usageModel, text string, qv []float32, n int, allow func(*entry) bool, add func(id string) *pooled) (map[string]usageEvidence, []float32, error) {
+	ev, cos, err := e.usageEvidence(ctx, m, text, qv, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ids := make([]string, 0, len(ev))
 	for id, u := range ev {
@@ -379,5 +460,5 @@ func (e *Engine) proposeUsage(ctx context.Context, m *usageModel, text string, q
 		}
 		add(id)
 	}
-	return ev, nil
+	return ev, cos, nil
 }

@@ -2,10 +2,12 @@ package discover
 
 import (
 	"context"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/toolyard/toolyard/training/eval/evaltest"
@@ -183,8 +185,8 @@ func TestUsageEncoderWithoutHistoryForTheRegistryChangesNothing(t *testing.T) {
 }
 
 // A usage-encoder version put in force after another reuses the encoder
-// vectors of the intents they share, and ranks exactly as the same version
-// put in force alone.
+// vectors of the intents they share (TestEmbedDistinctEmbedsEachNewTextOnce),
+// and ranks exactly as the same version put in force alone.
 func TestUsageEncoderVectorsCarryOver(t *testing.T) {
 	enc, err := embed.NewUSELite()
 	if err != nil {
@@ -197,12 +199,8 @@ func TestUsageEncoderVectorsCarryOver(t *testing.T) {
 	if err := after.SetUsage(ctx, older); err != nil {
 		t.Fatal(err)
 	}
-	first := after.usage.Load()
 	if err := after.SetUsage(ctx, newer); err != nil {
 		t.Fatal(err)
-	}
-	if &after.usage.Load().vec[1][0] != &first.vec[1][0] {
-		t.Error("the newer version embedded an intent the older one had again")
 	}
 	alone := newLocalFixture(t)
 	if err := alone.SetUsage(ctx, newer); err != nil {
@@ -229,5 +227,43 @@ func TestUsageEncoderVectorsCarryOver(t *testing.T) {
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%q: ranked differently after another version than alone:\n%+v\n%+v", r, a, b)
 		}
+	}
+}
+
+// countingEmbedder counts the texts it embeds.
+type countingEmbedder struct {
+	embed.Embedder
+	mu    sync.Mutex
+	texts []string
+}
+
+func (c *countingEmbedder) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	c.mu.Lock()
+	c.texts = append(c.texts, text)
+	c.mu.Unlock()
+	return c.Embedder.EmbedQuery(ctx, text)
+}
+
+// Learned intents are embedded once per distinct text, and not at all when
+// the version in force embedded them with the same embedder.
+func TestEmbedDistinctEmbedsEachNewTextOnce(t *testing.T) {
+	local, err := embed.NewLocal()
+	if err != nil {
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
+	}
+	c := &countingEmbedder{Embedder: local}
+	intents := []LearnedIntent{{Tool: "a", Text: "list the files"}, {Tool: "b", Text: "list the files"},
+		{Tool: "a", Text: "show the weather"}, {Tool: "c", Text: "convert the currency"}}
+	known := map[string][]float32{"show the weather": {1, 0}}
+	got, err := embedDistinct(context.Background(), &vectors{emb: c}, intents, known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(c.texts)
+	if want := []string{"convert the currency", "list the files"}; !slices.Equal(c.texts, want) {
+		t.Errorf("embedded %q, want %q", c.texts, want)
+	}
+	if len(got) != 2 || got["list the files"] == nil || got["convert the currency"] == nil {
+		t.Errorf("vectors for %d texts: %v", len(got), slices.Collect(maps.Keys(got)))
 	}
 }
