@@ -352,25 +352,7 @@ func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, 
 	switch {
 	case m.mat != nil:
 		cos = m.cosines(embed.Normalize(qv))
-		top := make(weakestFirst, 0, m.k)
-		for i, c := range cos {
-			if m.vec[i] == nil {
-				continue
-			}
-			h := textHit{doc: i, score: float64(c)}
-			if len(top) == m.k {
-				if w := top[0]; h.score < w.score || h.score == w.score && intentID(i) > w.id {
-					continue
-				}
-				h.id = intentID(i)
-				top[0] = h
-				heap.Fix(&top, 0)
-				continue
-			}
-			h.id = intentID(i)
-			heap.Push(&top, h)
-		}
-		near = top
+		near = m.nearest(cos)
 	case m.vecs != nil:
 		hits, err := m.vecs.Search(qv, m.k, nil)
 		if err != nil {
@@ -396,6 +378,31 @@ func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, 
 		out[m.tools[h.doc]] = ev
 	}
 	return out, cos, nil
+}
+
+// nearest are the k learned intents with the highest cosines, best first,
+// ties by id as the vector index breaks them.
+func (m *usageModel) nearest(cos []float32) []textHit {
+	top := make(weakestFirst, 0, m.k)
+	for i, c := range cos {
+		if m.vec[i] == nil {
+			continue
+		}
+		h := textHit{doc: i, score: float64(c)}
+		if len(top) == m.k {
+			if w := top[0]; h.score < w.score || h.score == w.score && intentID(i) > w.id {
+				continue
+			}
+			h.id = intentID(i)
+			top[0] = h
+			heap.Fix(&top, 0)
+			continue
+		}
+		h.id = intentID(i)
+		heap.Push(&top, h)
+	}
+	slices.SortFunc(top, byTextRank)
+	return top
 }
 
 // intentID is a learned intent's id: ties between equally near intents go

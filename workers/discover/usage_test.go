@@ -2,12 +2,15 @@ package discover
 
 import (
 	"context"
-	"github.com/toolyard/toolyard/training/eval/evaltest"
+	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/discover/vecindex"
 )
 
 func newLocalFixture(t *testing.T) *Engine {
@@ -175,6 +178,62 @@ func TestUsageVoteIsReproducible(t *testing.T) {
 		}
 		if !reflect.DeepEqual(votes, first) {
 			t.Fatalf("build %d votes %v, the first build %v", build, votes, first)
+		}
+	}
+}
+
+// Below the graph threshold the usage vote comes from one pass over the
+// learned intents: its nearest are the exact vector index's, ties (here
+// repeated vectors) broken by id the same way.
+func TestUsageScanFindsTheIndexsNearest(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const n, dim, k = 3000, 24, 10
+	random := func() []float32 {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(r.NormFloat64())
+		}
+		return v
+	}
+	m := &usageModel{k: k, dim: dim, mat: make([]float32, n*dim), vec: make([][]float32, n)}
+	idx, err := vecindex.NewExact(dim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := make([][]float32, n)
+	for i := range n {
+		raw[i] = random()
+		if i%7 == 6 {
+			raw[i] = raw[i-3] // equal cosines: the tie-break decides
+		}
+		if i%11 == 10 {
+			continue // an intent without a vector
+		}
+		row := m.mat[i*dim : (i+1)*dim]
+		copy(row, embed.Normalize(raw[i]))
+		m.vec[i] = row
+		if err := idx.Put(intentID(i), raw[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 100 {
+		qv := random()
+		// A query equal to a stored vector puts ties at the top too.
+		if r.IntN(4) == 0 {
+			qv = raw[r.IntN(n)]
+		}
+		got := m.nearest(m.cosines(embed.Normalize(qv)))
+		want, err := idx.Search(qv, k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d nearest, the index found %d", len(got), len(want))
+		}
+		for i := range want {
+			if got[i].id != want[i].ID || math.Abs(got[i].score-float64(want[i].Score)) > 1e-6 {
+				t.Fatalf("nearest %d: %s %.7f, the index's %s %.7f", i, got[i].id, got[i].score, want[i].ID, want[i].Score)
+			}
 		}
 	}
 }
