@@ -27,7 +27,7 @@ var notRunHere = []struct{ pattern, why string }{
 	{`^bin/toolyard mcp serve\b`, "serves until stopped (the gateway tests run it)"},
 	{`^bin/toolyard train calibration\b`, "ranks every benchmark dev query, a minute or more (training/fit's tests run the same fit on small rows)"},
 	{`^bin/toolyard bench replay --records [0-9]{6,}`, "replays hundreds of thousands of records: minutes (the same command with fewer records runs here)"},
-	{`/tmp/usage-enc-model`, "the sentence encoder on the usage side embeds every learned intent once per fold: ten minutes of training on the shared machine (TestTrainWithUsageEncoder trains and evaluates the same way on a small history)"},
+	{`/tmp/usage-enc-model`, "the sentence encoder on the usage side embeds every learned intent once per fold: over a minute of training and as long again to load the model, too long for CI (TestTrainWithUsageEncoder trains and evaluates the same way on a small history)"},
 	{`^bin/toolyard replay --workers\b`, "needs replay workers (TestShardedReplaySurvivesAKilledWorker runs them)"},
 	{`^bin/toolyard tools import nats\b`, "needs a NATS micro service of that name"},
 	{`--url https?://`, "needs an MCP server at that address"},
