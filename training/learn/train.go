@@ -182,6 +182,15 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	}
 
 	u := usageOf(engine, side, opts.Version, pos, negs, w, &calib)
+	// A sentence encoder's vectors of the learned intents go with the
+	// version, so that no worker embeds them again; putting the model in
+	// force here embeds only the test slice's intents, the rest carry over.
+	if words, err := engine.UsageEmbedderID("words"); err == nil && side != words {
+		if err := engine.SetUsage(ctx, u); err != nil {
+			return nil, rep, err
+		}
+		u.Vectors = engine.UsageVectors()
+	}
 	rep.Tools = len(toolsOf(u))
 	rep.Duration = time.Since(start)
 	b := &bundle.Bundle{

@@ -207,6 +207,9 @@ func TestTrainRecordsTheUsageEncoder(t *testing.T) {
 	if b.Usage.Encoder != words {
 		t.Errorf("default training recorded %q, want the word vectors %q", b.Usage.Encoder, words)
 	}
+	if b.Usage.Vectors != nil {
+		t.Error("a word-vector model carries its vectors (they embed in microseconds)")
+	}
 	if _, _, err := Train(ctx, e, history(), Options{UsageEncoder: "no-such-encoder"}); err == nil {
 		t.Error("trained with an unknown usage encoder")
 	}
@@ -220,6 +223,9 @@ func TestTrainRecordsTheUsageEncoder(t *testing.T) {
 	}
 	if b.Usage.Encoder != enc.ID() {
 		t.Errorf("training with the usage encoder recorded %q, want %q", b.Usage.Encoder, enc.ID())
+	}
+	if v := b.Usage.Vectors; v == nil || v.Encoder != enc.ID() || len(v.Vectors) != len(b.Usage.Intents) {
+		t.Errorf("the usage encoder's model carries vectors %+v for %d intents", v, len(b.Usage.Intents))
 	}
 	// Reproducible: the same history gives the same model.
 	again, _, err := Train(ctx, e, history(), Options{HoldOut: 0.2, Version: "u", UsageEncoder: "use-lite"})

@@ -55,6 +55,20 @@ type Usage struct {
 	// recorded): the engine's sentence encoder when it has one, else its
 	// word vectors.
 	Encoder string `json:"encoder,omitempty"`
+	// Vectors, when set, are the learned intents as Encoder embedded them
+	// (a stored model version carries them: workers/models/bundle), so
+	// that putting the model in force embeds none of them again.
+	Vectors *UsageVectors `json:"-"`
+}
+
+// UsageVectors are a usage model's learned intents embedded by its usage
+// side's embedder, as unit vectors by intent position (nil for an intent
+// with nothing to embed). Only a sentence encoder's or a remote embedder's
+// are worth keeping: the word vectors embed an intent in microseconds.
+type UsageVectors struct {
+	Encoder string
+	Dim     int
+	Vectors [][]float32
 }
 
 // LearnedIntent is one intent an agent expressed for a tool.
@@ -187,6 +201,12 @@ func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) er
 	var known map[string][]float32
 	if !words {
 		known = prev.vectorsBy(v.emb.ID())
+		if known == nil {
+			known = map[string][]float32{}
+		}
+		if err := m.doc.Vectors.addTo(known, v.emb.ID(), m.doc.Intents); err != nil {
+			return err
+		}
 	}
 	fresh, err := embedDistinct(ctx, v, m.doc.Intents, known)
 	if err != nil {
@@ -211,6 +231,23 @@ func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) er
 	}
 	if len(vecs) == 0 {
 		return nil
+	}
+	// Vectors from storage or the previous version must be the embedder's
+	// own: one intent embedded afresh shows its dimension when none was.
+	dim := len(vecs[0])
+	if len(fresh) == 0 && len(known) > 0 {
+		probe, err := v.query(ctx, m.doc.Intents[0].Text)
+		if err != nil {
+			return fmt.Errorf("embed learned intent 0: %w", err)
+		}
+		if probe != nil {
+			dim = len(probe)
+		}
+	}
+	for i, x := range vecs {
+		if len(x) != dim {
+			return fmt.Errorf("learned intent vector %s has %d dimensions, the embedder %s gives %d", ids[i], len(x), v.emb.ID(), dim)
+		}
 	}
 	if len(vecs) < scanAllLimit {
 		m.dim = len(vecs[0])
@@ -271,6 +308,45 @@ func embedDistinct(ctx context.Context, v *vectors, intents []LearnedIntent, kno
 		out[text] = got[j]
 	}
 	return out, nil
+}
+
+// addTo adds the stored vectors to known, by intent text, when they are
+// the learned intents' as the embedder with id embeds them.
+func (uv *UsageVectors) addTo(known map[string][]float32, id string, intents []LearnedIntent) error {
+	if uv == nil || uv.Encoder != id {
+		return nil
+	}
+	if len(uv.Vectors) != len(intents) {
+		return fmt.Errorf("stored vectors: %d for %d learned intents", len(uv.Vectors), len(intents))
+	}
+	for i, v := range uv.Vectors {
+		if v == nil {
+			continue
+		}
+		if len(v) != uv.Dim {
+			return fmt.Errorf("stored vector %d has %d components, not %d", i, len(v), uv.Dim)
+		}
+		known[intents[i].Text] = v
+	}
+	return nil
+}
+
+// UsageVectors are the learned intents' vectors of the usage model in
+// force, when its usage side is a sentence encoder or a remote embedder
+// (nil otherwise: the word vectors are not worth storing).
+func (e *Engine) UsageVectors() *UsageVectors {
+	m := e.usage.Load()
+	if m == nil || m.side.v == nil || m.side.kind == sideWords || len(m.vec) == 0 {
+		return nil
+	}
+	out := &UsageVectors{Encoder: m.side.v.emb.ID(), Vectors: make([][]float32, len(m.vec))}
+	for i, v := range m.vec {
+		if v != nil {
+			out.Dim = len(v)
+			out.Vectors[i] = slices.Clone(v)
+		}
+	}
+	return out
 }
 
 // vectorsBy are the unit vectors of m's learned intents by text, when

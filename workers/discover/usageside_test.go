@@ -267,3 +267,40 @@ func TestEmbedDistinctEmbedsEachNewTextOnce(t *testing.T) {
 		t.Errorf("vectors for %d texts: %v", len(got), slices.Collect(maps.Keys(got)))
 	}
 }
+
+// A model carrying its intents' vectors (a stored version) is put in force
+// with them: nothing is embedded again. Vectors of another dimension than
+// the encoder's are refused.
+func TestStoredUsageVectorsAreUsed(t *testing.T) {
+	enc, err := embed.NewUSELite()
+	if err != nil {
+		evaltest.Unavailable(t, "sentence encoder (make embeddings)", err)
+	}
+	ctx := context.Background()
+	probe, err := enc.EmbedQuery(ctx, "probe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dim := len(probe)
+	// A vector no text embeds to: it can only have come from storage.
+	mark := make([]float32, dim)
+	mark[0] = 1
+	e := newLocalFixture(t)
+	u := &Usage{Version: "stored", Encoder: enc.ID(), Weights: UsageWeights{Near: 4, Vote: 2}, Intents: learnedSQL[:2],
+		Vectors: &UsageVectors{Encoder: enc.ID(), Dim: dim, Vectors: [][]float32{mark, nil}}}
+	if err := e.SetUsage(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	m := e.usage.Load()
+	if !slices.Equal(m.vec[0], mark) {
+		t.Error("the stored vector of intent 0 was not used")
+	}
+	if m.vec[1] == nil || slices.Equal(m.vec[1], mark) {
+		t.Error("intent 1, stored without a vector, was not embedded")
+	}
+	bad := *u
+	bad.Vectors = &UsageVectors{Encoder: enc.ID(), Dim: 3, Vectors: [][]float32{{1, 0, 0}, {0, 1, 0}}}
+	if err := newLocalFixture(t).SetUsage(ctx, &bad); err == nil || !strings.Contains(err.Error(), "dimensions") {
+		t.Errorf("vectors of 3 dimensions for a %d-dimension encoder: %v", dim, err)
+	}
+}

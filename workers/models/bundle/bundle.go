@@ -6,6 +6,8 @@
 //	usage.json      discover.Usage: learned intents per tool, the fused
 //	                weights of the usage signals, the refitted calibration
 //	templates.json  Templates: the predictor's statistics
+//	usage_vectors.bin  the learned intents as the usage model's sentence
+//	                encoder embedded them (VectorsFile), when it has one
 //
 // Files are written to a temporary directory and renamed into place, so a
 // reader never sees half a bundle, and ReadDir checks every file against the
@@ -122,6 +124,19 @@ func (b *Bundle) WriteDir(dir string) error {
 		}
 		m.Files[name] = sum
 	}
+	if b.Usage != nil && b.Usage.Vectors != nil {
+		data, ok, err := encodeVectors(b.Usage.Vectors)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := os.WriteFile(filepath.Join(tmp, VectorsFile), data, 0o644); err != nil {
+				return fmt.Errorf("bundle: %w", err)
+			}
+			sum := sha256.Sum256(data)
+			m.Files[VectorsFile] = hex.EncodeToString(sum[:])
+		}
+	}
 	if _, err := writeJSON(filepath.Join(tmp, ManifestFile), m); err != nil {
 		return err
 	}
@@ -170,6 +185,7 @@ func ReadDir(dir string) (*Bundle, error) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	var vectors *discover.UsageVectors
 	for _, name := range names {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -178,6 +194,12 @@ func ReadDir(dir string) (*Bundle, error) {
 		sum := sha256.Sum256(data)
 		if got := hex.EncodeToString(sum[:]); got != b.Manifest.Files[name] {
 			return nil, fmt.Errorf("bundle %s: %s has sha256 %s, the manifest says %s", dir, name, got, b.Manifest.Files[name])
+		}
+		if name == VectorsFile {
+			if vectors, err = decodeVectors(data); err != nil {
+				return nil, fmt.Errorf("bundle %s: %s: %w", dir, name, err)
+			}
+			continue
 		}
 		var dst any
 		switch name {
@@ -193,6 +215,9 @@ func ReadDir(dir string) (*Bundle, error) {
 		if err := json.Unmarshal(data, dst); err != nil {
 			return nil, fmt.Errorf("bundle %s: %s: %w", dir, name, err)
 		}
+	}
+	if vectors != nil && b.Usage != nil {
+		b.Usage.Vectors = vectors
 	}
 	return &b, nil
 }
