@@ -53,6 +53,9 @@ func TestTrainWithUsageEncoder(t *testing.T) {
 	if !strings.Contains(out, "embedded by use-lite:") {
 		t.Fatalf("train report should name the usage encoder:\n%s", out)
 	}
+	if _, err := os.Stat(filepath.Join(model, "usage_vectors.bin")); err != nil {
+		t.Errorf("the usage-encoder model carries no vectors of its learned intents: %v", err)
+	}
 	usage := readUsage(t, model)
 	if enc, _ := usage["encoder"].(string); !strings.HasPrefix(enc, "use-lite:") {
 		t.Fatalf("usage.json records encoder %q, want the use-lite encoder's id", enc)
@@ -116,11 +119,19 @@ func copyModel(t *testing.T, from, to string, edit func(map[string]any)) string 
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpl, err := os.ReadFile(filepath.Join(from, "templates.json"))
+	files := map[string][]byte{"usage.json": data, "manifest.json": manifest}
+	entries, err := os.ReadDir(from)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range map[string][]byte{"usage.json": data, "manifest.json": manifest, "templates.json": tmpl} {
+	for _, e := range entries { // the other files as they are
+		if _, edited := files[e.Name()]; !edited {
+			if files[e.Name()], err = os.ReadFile(filepath.Join(from, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(to, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}

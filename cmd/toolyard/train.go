@@ -55,7 +55,8 @@ The before/after figures printed at the end are the test slice's.
 Lines that are not valid audit records are reported (file:line: why) and skipped.
 
 Offline (--out DIR): the version is written to DIR (manifest.json with the sha256
-of each file, usage.json, templates.json); evaluate it with 'toolyard eval discovery
+of each file, usage.json, templates.json, and with a usage encoder usage_vectors.bin,
+the learned intents as it embedded them); evaluate it with 'toolyard eval discovery
 --model DIR'. --tools and --audit are then required.
 
 Against a running Toolyard (no --out): the records come from the AUDIT stream
