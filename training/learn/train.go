@@ -342,9 +342,22 @@ func explainAll(ctx context.Context, e *discover.Engine, es []labels.Example, pr
 // ranked with every usage weight 0, so its fused score is the registry's
 // own evidence.
 func rescore(c discover.Explained, w discover.UsageWeights) float64 {
+	return termsOf(c).score(w)
+}
+
+// usageTerms are a candidate's fused score and usage signals, read out of
+// its signal map once: the weight fit scores each row hundreds of times.
+type usageTerms struct{ fused, class, text, textVote, near, vote float64 }
+
+func termsOf(c discover.Explained) usageTerms {
 	s := c.Signals
-	return s[discover.FeatureFused] + w.Class*s[discover.FeatureUsageClass] + w.Text*s[discover.FeatureUsageText] + w.TextVote*s[discover.FeatureUsageTextVote] +
-		w.Near*s[discover.FeatureUsageNear] + w.Vote*s[discover.FeatureUsageVote]
+	return usageTerms{fused: s[discover.FeatureFused], class: s[discover.FeatureUsageClass], text: s[discover.FeatureUsageText],
+		textVote: s[discover.FeatureUsageTextVote], near: s[discover.FeatureUsageNear], vote: s[discover.FeatureUsageVote]}
+}
+
+// score is the fused score under usage weights w.
+func (t usageTerms) score(w discover.UsageWeights) float64 {
+	return t.fused + w.Class*t.class + w.Text*t.text + w.TextVote*t.textVote + w.Near*t.near + w.Vote*t.vote
 }
 
 // ranked orders a row's candidates under w, best first.
@@ -366,9 +379,7 @@ var weightGrid = []float64{0, 0.5, 1, 2, 4, 6, 8}
 func fitWeights(rows []row) discover.UsageWeights {
 	var w discover.UsageWeights
 	fields := []*float64{&w.Class, &w.Text, &w.TextVote, &w.Near, &w.Vote}
-	// The grid scores every row hundreds of times: the signals are read
-	// out of their maps once, and each score needs only the gold tool's
-	// place, not a sorted ranking.
+	// Each score needs only the gold tool's place, not a sorted ranking.
 	sigs := make([]rowSignals, len(rows))
 	for i, r := range rows {
 		sigs[i] = signalsOf(r)
@@ -405,19 +416,17 @@ func fitWeights(rows []row) discover.UsageWeights {
 	return w
 }
 
-// rowSignals are a row's candidates' fused score and usage signals, in
-// rank order, and the gold tool's index among them (-1 when absent).
+// rowSignals are a row's candidates' terms, in rank order, and the gold
+// tool's index among them (-1 when absent).
 type rowSignals struct {
-	gold int
-	sig  [][6]float64
+	gold  int
+	terms []usageTerms
 }
 
 func signalsOf(r row) rowSignals {
-	out := rowSignals{gold: -1, sig: make([][6]float64, len(r.cands))}
+	out := rowSignals{gold: -1, terms: make([]usageTerms, len(r.cands))}
 	for i, c := range r.cands {
-		s := c.Signals
-		out.sig[i] = [6]float64{s[discover.FeatureFused], s[discover.FeatureUsageClass], s[discover.FeatureUsageText],
-			s[discover.FeatureUsageTextVote], s[discover.FeatureUsageNear], s[discover.FeatureUsageVote]}
+		out.terms[i] = termsOf(c)
 		if c.ToolID == r.gold && out.gold < 0 {
 			out.gold = i
 		}
@@ -426,16 +435,12 @@ func signalsOf(r row) rowSignals {
 }
 
 // goldRank is the gold tool's place under w, as ranked (a stable sort)
-// would put it: the candidates scoring above it, and those before it
-// scoring the same. -1 when the gold tool is not a candidate.
+// would put it. -1 when the gold tool is not a candidate.
 func (r rowSignals) goldRank(w discover.UsageWeights) int {
 	if r.gold < 0 {
 		return -1
 	}
-	return placeOf(r.gold, len(r.sig), func(i int) float64 {
-		s := r.sig[i]
-		return s[0] + w.Class*s[1] + w.Text*s[2] + w.TextVote*s[3] + w.Near*s[4] + w.Vote*s[5]
-	})
+	return placeOf(r.gold, len(r.terms), func(i int) float64 { return r.terms[i].score(w) })
 }
 
 // placeOf is the 0-based place of candidate gold among n scored by score,

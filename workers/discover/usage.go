@@ -1,10 +1,10 @@
 package discover
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -104,7 +104,8 @@ type usageModel struct {
 	// with every one: one pass then gives both the nearest intents (the
 	// vote) and each tool's closest (near). Zero rows for intents without
 	// a vector.
-	mat   []float32
+	mat []float32
+	// dim is the learned intents' vectors' dimension.
 	dim   int
 	tools []string // tool of each learned intent, by position
 	// byTool lists each tool's learned intents' positions.
@@ -184,27 +185,24 @@ func (e *Engine) buildUsage(ctx context.Context, u Usage) (*usageModel, error) {
 	return m, nil
 }
 
-// embed puts every learned intent's vector into an index of their own, as
-// the engine embeds a request: intents and requests are the same kind of
-// text. With a sentence encoder, intents the model in force (prev, nil
-// without) embedded with the same encoder keep their vectors: a new
-// version repeats most of the last one's intents, and the encoder takes
-// milliseconds an intent (the word vectors microseconds: they embed
-// afresh, as always). The encoder's index is given the unit vectors
-// either way, so a version built after another ranks exactly as one
-// built alone.
+// embed gives every learned intent its vector, as the engine embeds a
+// request (intents and requests are the same kind of text), and makes them
+// searchable: a matrix scanned whole below scanAllLimit, a graph index
+// above. With a sentence encoder, intents already embedded with it keep
+// their vectors: those the model carries (Usage.Vectors, a stored
+// version), and those of the model in force (prev, nil without), since a
+// new version repeats most of the last one's intents and the encoder takes
+// milliseconds an intent (the word vectors microseconds: they embed afresh,
+// as always). The graph index is given the unit vectors either way, so a
+// version built after another ranks exactly as one built alone.
 func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) error {
-	m.vec = make([][]float32, len(m.doc.Intents))
-	ids := make([]string, 0, len(m.doc.Intents))
-	vecs := make([][]float32, 0, len(m.doc.Intents))
 	words := m.side.kind == sideWords
-	var known map[string][]float32
+	known := map[string][]float32{}
+	stored := 0
 	if !words {
-		known = prev.vectorsBy(v.emb.ID())
-		if known == nil {
-			known = map[string][]float32{}
-		}
-		if err := m.doc.Vectors.addTo(known, v.emb.ID(), m.doc.Intents); err != nil {
+		maps.Copy(known, prev.vectorsBy(v.emb.ID()))
+		var err error
+		if stored, err = m.doc.Vectors.addTo(known, v.emb.ID(), m.doc.Intents); err != nil {
 			return err
 		}
 	}
@@ -212,30 +210,31 @@ func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) er
 	if err != nil {
 		return err
 	}
+	m.vec = make([][]float32, len(m.doc.Intents))
+	put := make([][]float32, len(m.doc.Intents)) // what a graph index gets
+	n, dim := 0, 0
 	for i, in := range m.doc.Intents {
 		nv, ok := known[in.Text]
-		put := nv
+		put[i] = nv
 		if !ok {
 			qv := fresh[in.Text]
 			if qv == nil {
 				continue
 			}
-			nv, put = embed.Normalize(qv), qv
+			nv, put[i] = embed.Normalize(qv), qv
 			if !words {
-				put = nv
+				put[i] = nv
 			}
 		}
 		m.vec[i] = nv
-		ids = append(ids, "i"+strconv.Itoa(i))
-		vecs = append(vecs, put)
+		n, dim = n+1, len(nv)
 	}
-	if len(vecs) == 0 {
+	if n == 0 {
 		return nil
 	}
-	// Vectors from storage or the previous version must be the embedder's
-	// own: one intent embedded afresh shows its dimension when none was.
-	dim := len(vecs[0])
-	if len(fresh) == 0 && len(known) > 0 {
+	// Stored vectors must be the embedder's own: when none was embedded
+	// afresh, one intent is, to show the embedder's dimension.
+	if stored > 0 && len(fresh) == 0 {
 		probe, err := v.query(ctx, m.doc.Intents[0].Text)
 		if err != nil {
 			return fmt.Errorf("embed learned intent 0: %w", err)
@@ -244,24 +243,31 @@ func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) er
 			dim = len(probe)
 		}
 	}
-	for i, x := range vecs {
-		if len(x) != dim {
-			return fmt.Errorf("learned intent vector %s has %d dimensions, the embedder %s gives %d", ids[i], len(x), v.emb.ID(), dim)
+	for i, x := range m.vec {
+		if x != nil && len(x) != dim {
+			return fmt.Errorf("learned intent %d's vector has %d dimensions, the embedder %s gives %d", i, len(x), v.emb.ID(), dim)
 		}
 	}
-	if len(vecs) < scanAllLimit {
-		m.dim = len(vecs[0])
-		m.mat = make([]float32, len(m.vec)*m.dim)
-		for i, v := range m.vec {
-			if v != nil {
-				row := m.mat[i*m.dim : (i+1)*m.dim : (i+1)*m.dim]
-				copy(row, v)
+	m.dim = dim
+	if n < scanAllLimit {
+		m.mat = make([]float32, len(m.vec)*dim)
+		for i, x := range m.vec {
+			if x != nil {
+				row := m.mat[i*dim : (i+1)*dim : (i+1)*dim]
+				copy(row, x)
 				m.vec[i] = row
 			}
 		}
 		return nil
 	}
-	idx, err := vecindex.NewAuto(len(vecs[0]), 0)
+	ids := make([]string, 0, n)
+	vecs := make([][]float32, 0, n)
+	for i, x := range put {
+		if m.vec[i] != nil {
+			ids, vecs = append(ids, intentID(i)), append(vecs, x)
+		}
+	}
+	idx, err := vecindex.NewAuto(dim, 0)
 	if err != nil {
 		return err
 	}
@@ -311,42 +317,39 @@ func embedDistinct(ctx context.Context, v *vectors, intents []LearnedIntent, kno
 }
 
 // addTo adds the stored vectors to known, by intent text, when they are
-// the learned intents' as the embedder with id embeds them.
-func (uv *UsageVectors) addTo(known map[string][]float32, id string, intents []LearnedIntent) error {
+// the learned intents' as the embedder with id embeds them, and says how
+// many it added.
+func (uv *UsageVectors) addTo(known map[string][]float32, id string, intents []LearnedIntent) (int, error) {
 	if uv == nil || uv.Encoder != id {
-		return nil
+		return 0, nil
 	}
 	if len(uv.Vectors) != len(intents) {
-		return fmt.Errorf("stored vectors: %d for %d learned intents", len(uv.Vectors), len(intents))
+		return 0, fmt.Errorf("stored vectors: %d for %d learned intents", len(uv.Vectors), len(intents))
 	}
+	n := 0
 	for i, v := range uv.Vectors {
 		if v == nil {
 			continue
 		}
 		if len(v) != uv.Dim {
-			return fmt.Errorf("stored vector %d has %d components, not %d", i, len(v), uv.Dim)
+			return 0, fmt.Errorf("stored vector %d has %d components, not %d", i, len(v), uv.Dim)
 		}
 		known[intents[i].Text] = v
+		n++
 	}
-	return nil
+	return n, nil
 }
 
 // UsageVectors are the learned intents' vectors of the usage model in
 // force, when its usage side is a sentence encoder or a remote embedder
-// (nil otherwise: the word vectors are not worth storing).
+// (nil otherwise: the word vectors are not worth storing). They are the
+// model's own, shared: read them, never write them.
 func (e *Engine) UsageVectors() *UsageVectors {
 	m := e.usage.Load()
 	if m == nil || m.side.v == nil || m.side.kind == sideWords || len(m.vec) == 0 {
 		return nil
 	}
-	out := &UsageVectors{Encoder: m.side.v.emb.ID(), Vectors: make([][]float32, len(m.vec))}
-	for i, v := range m.vec {
-		if v != nil {
-			out.Dim = len(v)
-			out.Vectors[i] = slices.Clone(v)
-		}
-	}
-	return out
+	return &UsageVectors{Encoder: m.side.v.emb.ID(), Dim: m.dim, Vectors: m.vec}
 }
 
 // vectorsBy are the unit vectors of m's learned intents by text, when
@@ -461,24 +464,11 @@ func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, 
 func (m *usageModel) nearest(cos []float32) []textHit {
 	top := make(weakestFirst, 0, m.k)
 	for i, c := range cos {
-		if m.vec[i] == nil {
-			continue
+		if m.vec[i] != nil {
+			top.offer(m.k, i, float64(c), intentID)
 		}
-		h := textHit{doc: i, score: float64(c)}
-		if len(top) == m.k {
-			if w := top[0]; h.score < w.score || h.score == w.score && intentID(i) > w.id {
-				continue
-			}
-			h.id = intentID(i)
-			top[0] = h
-			heap.Fix(&top, 0)
-			continue
-		}
-		h.id = intentID(i)
-		heap.Push(&top, h)
 	}
-	slices.SortFunc(top, byTextRank)
-	return top
+	return top.best()
 }
 
 // intentID is a learned intent's id: ties between equally near intents go

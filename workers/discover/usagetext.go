@@ -199,32 +199,41 @@ func (u *usageText) search(field int, qterms []string, n int) ([]textHit, float6
 		}
 	}
 	coord := 1 / float64(len(qterms))
-	// The n best in a heap whose root is the weakest kept; the id of a
-	// document is read only when it enters.
 	top := make(weakestFirst, 0, min(n, len(a.touched)))
+	id := func(d int) string { return f.ids[d] }
 	for _, d := range a.touched {
-		h := textHit{doc: int(d), score: math.Round(a.cells[d].score(coord)*1e9) / 1e9}
-		if len(top) == n {
-			if w := top[0]; h.score < w.score || h.score == w.score && f.ids[d] > w.id {
-				continue
-			}
-			h.id = f.ids[d]
-			top[0] = h
-			heap.Fix(&top, 0)
-			continue
-		}
-		h.id = f.ids[d]
-		heap.Push(&top, h)
+		top.offer(n, int(d), math.Round(a.cells[d].score(coord)*1e9)/1e9, id)
 	}
-	slices.SortFunc(top, byTextRank)
-	if len(top) == 0 {
+	hits := top.best()
+	if len(hits) == 0 {
 		return nil, 0
 	}
-	return top, top[0].score
+	return hits, hits[0].score
 }
 
-// weakestFirst is a heap of hits whose root ranks last (byTextRank).
+// weakestFirst keeps the n best hits (byTextRank) in a heap whose root is
+// the weakest kept.
 type weakestFirst []textHit
+
+// offer keeps document doc with score if it is among the n best so far;
+// its id is read only when it is.
+func (h *weakestFirst) offer(n, doc int, score float64, id func(int) string) {
+	if len(*h) == n {
+		if w := (*h)[0]; score < w.score || score == w.score && id(doc) > w.id {
+			return
+		}
+		(*h)[0] = textHit{doc: doc, id: id(doc), score: score}
+		heap.Fix(h, 0)
+		return
+	}
+	heap.Push(h, textHit{doc: doc, id: id(doc), score: score})
+}
+
+// best is what was kept, best first.
+func (h weakestFirst) best() []textHit {
+	slices.SortFunc(h, byTextRank)
+	return h
+}
 
 func (h weakestFirst) Len() int           { return len(h) }
 func (h weakestFirst) Less(i, j int) bool { return byTextRank(h[i], h[j]) > 0 }
