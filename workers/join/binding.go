@@ -2,7 +2,6 @@ package join
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -46,32 +45,17 @@ func Stage(j *Joiner) pipeline.Stage {
 		Subjects: []string{schemas.ResultPrefix + ">"},
 		Setup:    j.Start,
 		Handler: func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
+			r, err := schemas.DecodeInternal[schemas.Result](schemas.KindResult, m.Data)
+			if err != nil {
+				return nil, pipeline.Permanent(err)
+			}
 			session, err := bind.SubjectSession(m.Subject)
 			if err != nil {
 				// No intent waits under a subject that names no session:
 				// pending intents are registered under valid ones only.
 				return nil, nil
 			}
-			// Every result passes here and few are waited on: the intent
-			// id and status are read first, and the whole result (its
-			// output may be large) is decoded only for an intent that an
-			// outer one waits on.
-			var head struct {
-				IntentID string `json:"intent_id"`
-				Status   string `json:"status"`
-			}
-			if err := json.Unmarshal(m.Data, &head); err != nil {
-				return nil, pipeline.Permanent(&schemas.ValidationError{Kind: schemas.KindResult, Problems: []string{err.Error()}})
-			}
-			outer, ok, err := j.waiting(ctx, session, head.IntentID, head.Status)
-			if err != nil || !ok {
-				return nil, err
-			}
-			r, err := schemas.DecodeInternal[schemas.Result](schemas.KindResult, m.Data)
-			if err != nil {
-				return nil, pipeline.Permanent(err)
-			}
-			return nil, j.apply(ctx, session, outer, r)
+			return nil, j.Apply(ctx, session, r)
 		},
 		// No Reject: answering a result with another result would only
 		// confuse the agent; a stuck outer intent is answered by the sweeper.
@@ -110,24 +94,13 @@ func (j *Joiner) Start(ctx context.Context, js jetstream.JetStream) error {
 // published (or answered with the failure). Safe to call again with the same
 // result, from any process.
 func (j *Joiner) Apply(ctx context.Context, session string, r schemas.Result) error {
-	outer, ok, err := j.waiting(ctx, session, r.IntentID, r.Status)
+	if r.IntentID == "" || r.Status == schemas.StatusAccepted {
+		return nil
+	}
+	outer, ok, err := j.store.Outer(ctx, session, r.IntentID)
 	if err != nil || !ok {
 		return err
 	}
-	return j.apply(ctx, session, outer, r)
-}
-
-// waiting returns the outer intent that waits on the result of intent, if
-// one does: a result with an intent and a final status may be an input.
-func (j *Joiner) waiting(ctx context.Context, session, intent, status string) (outer string, ok bool, err error) {
-	if intent == "" || status == schemas.StatusAccepted {
-		return "", false, nil
-	}
-	return j.store.Outer(ctx, session, intent)
-}
-
-// apply records r as an input of outer (see Apply).
-func (j *Joiner) apply(ctx context.Context, session, outer string, r schemas.Result) error {
 	input := Render(r, j.cfg.maxInput)
 	for range maxConflicts {
 		p, rev, found, err := j.store.Get(ctx, session, outer)
