@@ -40,7 +40,9 @@ answers, feedback, imported history; see training/labels), and learns a model
 version over the registry (--tools):
 
   usage      each tool's learned intents, read by discovery as a separate BM25 field
-             and by nearest learned intents (usage_text, usage_near, usage_vote)
+             and by nearest learned intents (usage_text, usage_near, usage_vote), and
+             two classifiers fitted on them, over the request's words (usage_class)
+             and over its vector (usage_vector_class)
   weights    the fused weights of those signals
   calibration  the confidence refitted with them, so tiers stay honest
   templates  the predictor's statistics (next tool, context words), and the learned

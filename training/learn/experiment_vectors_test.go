@@ -44,17 +44,7 @@ func TestExperimentRecallVectors(t *testing.T) {
 		t.Skip("experiment: set LEARNQ_VECS, LEARNQ_TOOLS, LEARNQ_AUDIT, LEARNQ_ROWS, LEARNQ_ROWS_POOL")
 	}
 	all, pool := recallRows(t)
-	tools, err := registry.LoadFile(os.Getenv("LEARNQ_TOOLS"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, _, err := ReadAuditFile(os.Getenv("LEARNQ_AUDIT"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pos, _ := (labels.Guard{}).Apply(labels.Derive(recs, labels.Options{}))
-	pos = slices.DeleteFunc(pos, func(e labels.Example) bool { return e.Negative })
-	vecs := encodeAll(t, pos, tools)
+	pos, vecs := historyVectors(t)
 
 	annotate := func(rs []xrow) {
 		// rows of one tenth come in the order of pos[lo:hi]
@@ -151,23 +141,7 @@ func TestExperimentRecallVectors(t *testing.T) {
 		softs = append(softs, []term{signalTerm(fmt.Sprintf("x_soft_%g", tau))})
 	}
 	for _, ex := range append(softs, [][]term{nil, {signalTerm(xNear3)}, {signalTerm(xCentroid)}, {signalTerm(xToolCos)}, {signalTerm(xNear3), signalTerm(xCentroid), signalTerm(xToolCos)}}...) {
-		ts := append(slices.Clone(baseTerms), ex...)
-		fm, tm := matrix(fit, ts), matrix(test, ts)
-		names := ""
-		for _, t := range ex {
-			names += t.name + " "
-		}
-		for _, obj := range []objective{objectives[0], objectives[2]} {
-			w := fitGeneric(fm, len(ts), obj, grid)
-			c, n := countAll(tm, w), float64(len(tm))
-			line := fmt.Sprintf("+[%s] %s w %v: best 50 hit %.3f R@5 %.3f", names, obj.name, w[1:], c.hit/n, c.r5/n)
-			if pool != nil {
-				pm := matrix(pool, ts)
-				c = countAll(pm, w)
-				line += fmt.Sprintf("; whole pool hit %.3f R@5 %.3f", c.hit/float64(len(pm)), c.r5/float64(len(pm)))
-			}
-			t.Log(line)
-		}
+		logExtraTerms(t, fit, test, pool, ex, grid)
 	}
 }
 
@@ -187,8 +161,59 @@ func intentsBefore(es []labels.Example) map[string][]string {
 	return out
 }
 
+// logExtraTerms fits training's terms and ex on fit under training's
+// objective and under hit + R@5, and logs how each ranks test (and pool,
+// when given).
+func logExtraTerms(t *testing.T, fit, test, pool []xrow, ex []term, grid []float64) {
+	t.Helper()
+	ts := append(slices.Clone(baseTerms), ex...)
+	fm, tm := matrix(fit, ts), matrix(test, ts)
+	names := ""
+	for _, t := range ex {
+		names += t.name + " "
+	}
+	for _, obj := range []objective{objectives[0], objectives[2]} {
+		w := fitGeneric(fm, len(ts), obj, grid)
+		c, n := countAll(tm, w), float64(len(tm))
+		line := fmt.Sprintf("+[%s] %s w %v: best 50 hit %.3f R@5 %.3f", names, obj.name, w[1:], c.hit/n, c.r5/n)
+		if pool != nil {
+			pm := matrix(pool, ts)
+			c = countAll(pm, w)
+			line += fmt.Sprintf("; whole pool hit %.3f R@5 %.3f", c.hit/float64(len(pm)), c.r5/float64(len(pm)))
+		}
+		t.Log(line)
+	}
+	if len(ex) > 0 { // the extra terms alone
+		w := make([]float64, len(ts))
+		for j := len(baseTerms); j < len(ts); j++ {
+			w[j] = 1
+		}
+		c, n := countAll(tm, w), float64(len(tm))
+		t.Logf("   %s alone: best 50 hit %.3f R@5 %.3f", names, c.hit/n, c.r5/n)
+	}
+}
+
+// historyVectors are the positive examples of LEARNQ_AUDIT over the
+// registry LEARNQ_TOOLS, in time order, and encodeAll's vectors of them.
+func historyVectors(t *testing.T) ([]labels.Example, map[string][]float32) {
+	t.Helper()
+	tools, err := registry.LoadFile(os.Getenv("LEARNQ_TOOLS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := ReadAuditFile(os.Getenv("LEARNQ_AUDIT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _ := (labels.Guard{}).Apply(labels.Derive(recs, labels.Options{}))
+	pos = slices.DeleteFunc(pos, func(e labels.Example) bool { return e.Negative })
+	vecs := encodeAll(t, pos, tools)
+	return pos, vecs
+}
+
 // encodeAll is the sentence encoder's vector of every example text and of
-// every tool's text (keyed "tool:<id>"), cached in LEARNQ_VECS.
+// every tool's text (keyed "tool:<id>"), as unit vectors, cached in
+// LEARNQ_VECS; LEARNQ_VEC_ENCODER=words embeds with the word vectors instead.
 func encodeAll(t *testing.T, pos []labels.Example, tools []schemas.Manifest) map[string][]float32 {
 	path := os.Getenv("LEARNQ_VECS")
 	out := map[string][]float32{}
@@ -198,7 +223,13 @@ func encodeAll(t *testing.T, pos []labels.Example, tools []schemas.Manifest) map
 		}
 		return out
 	}
-	enc, err := embed.NewEncoder("use-lite")
+	var enc embed.Embedder
+	var err error
+	if os.Getenv("LEARNQ_VEC_ENCODER") == "words" {
+		enc, err = embed.NewLocal()
+	} else {
+		enc, err = embed.NewEncoder("use-lite")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +254,7 @@ func encodeAll(t *testing.T, pos []labels.Example, tools []schemas.Manifest) map
 		t.Fatal(err)
 	}
 	for i, k := range keys {
-		out[k] = vs[i]
+		out[k] = embed.Normalize(vs[i])
 	}
 	b, _ := json.Marshal(out)
 	if err := os.WriteFile(path, b, 0o600); err != nil {

@@ -153,7 +153,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		if lo == 0 || hi <= lo {
 			continue
 		}
-		if err := engine.SetUsage(ctx, usageOf(engine, side, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil)); err != nil {
+		if _, err := putUsage(ctx, engine, usageOf(engine, side, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil)); err != nil {
 			return nil, rep, err
 		}
 		fr, err := explainAll(ctx, engine, spread(pos[lo:hi], maxFitRows/opts.Folds), func(d, t int) { progress(fmt.Sprintf("ranking fold %d/%d", f+1, opts.Folds), d, t) })
@@ -174,7 +174,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 
 	// The test slice, later than anything fitted, with the history's usage
 	// and the fitted weights and calibration (before: above).
-	if err := engine.SetUsage(ctx, usageOf(engine, side, opts.Version+"-test", history, negs, w, &calib)); err != nil {
+	if _, err := putUsage(ctx, engine, usageOf(engine, side, opts.Version+"-test", history, negs, w, &calib)); err != nil {
 		return nil, rep, err
 	}
 	if rep.After, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing with the model", d, t) }); err != nil {
@@ -185,11 +185,12 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	// A sentence encoder's vectors of the learned intents go with the
 	// version, so that no worker embeds them again; putting the model in
 	// force here embeds only the test slice's intents, the rest carry over.
+	vs, err := putUsage(ctx, engine, u)
+	if err != nil {
+		return nil, rep, err
+	}
 	if words, err := engine.UsageEmbedderID("words"); err == nil && side != words {
-		if err := engine.SetUsage(ctx, u); err != nil {
-			return nil, rep, err
-		}
-		u.Vectors = engine.UsageVectors()
+		u.Vectors = vs
 	}
 	rep.Tools = len(toolsOf(u))
 	rep.Duration = time.Since(start)
@@ -267,6 +268,27 @@ func usageOf(e *discover.Engine, side, version string, es []labels.Example, wron
 		u.Intents = append(u.Intents, discover.LearnedIntent{Tool: ex.Tool, Text: ex.Text})
 	}
 	return u
+}
+
+// putUsage fits u's vector classifier on its learned intents' vectors and
+// puts u in force: first without the classifier, which embeds the intents
+// (the vectors are the engine's), then with it, which reuses them. It
+// returns the vectors.
+func putUsage(ctx context.Context, e *discover.Engine, u *discover.Usage) (*discover.UsageVectors, error) {
+	u.VectorClassifier = nil
+	if err := e.SetUsage(ctx, u); err != nil {
+		return nil, err
+	}
+	vs := e.UsageVectors()
+	vc, err := fitVectorClassifier(ctx, vs, u.Intents)
+	if err != nil || vc == nil {
+		return vs, err
+	}
+	u.VectorClassifier = vc
+	if err := e.SetUsage(ctx, u); err != nil {
+		return nil, err
+	}
+	return e.UsageVectors(), nil
 }
 
 func toolsOf(u *discover.Usage) map[string]bool {
@@ -347,17 +369,17 @@ func rescore(c discover.Explained, w discover.UsageWeights) float64 {
 
 // usageTerms are a candidate's fused score and usage signals, read out of
 // its signal map once: the weight fit scores each row hundreds of times.
-type usageTerms struct{ fused, class, text, textVote, near, vote float64 }
+type usageTerms struct{ fused, class, vectorClass, text, textVote, near, vote float64 }
 
 func termsOf(c discover.Explained) usageTerms {
 	s := c.Signals
-	return usageTerms{fused: s[discover.FeatureFused], class: s[discover.FeatureUsageClass], text: s[discover.FeatureUsageText],
+	return usageTerms{fused: s[discover.FeatureFused], class: s[discover.FeatureUsageClass], vectorClass: s[discover.FeatureUsageVectorClass], text: s[discover.FeatureUsageText],
 		textVote: s[discover.FeatureUsageTextVote], near: s[discover.FeatureUsageNear], vote: s[discover.FeatureUsageVote]}
 }
 
 // score is the fused score under usage weights w.
 func (t usageTerms) score(w discover.UsageWeights) float64 {
-	return t.fused + w.Class*t.class + w.Text*t.text + w.TextVote*t.textVote + w.Near*t.near + w.Vote*t.vote
+	return t.fused + w.Class*t.class + w.VectorClass*t.vectorClass + w.Text*t.text + w.TextVote*t.textVote + w.Near*t.near + w.Vote*t.vote
 }
 
 // ranked orders a row's candidates under w, best first.
@@ -378,7 +400,7 @@ var weightGrid = []float64{0, 0.5, 1, 2, 4, 6, 8}
 // value with the others held, for a few rounds.
 func fitWeights(rows []row) discover.UsageWeights {
 	var w discover.UsageWeights
-	fields := []*float64{&w.Class, &w.Text, &w.TextVote, &w.Near, &w.Vote}
+	fields := []*float64{&w.Class, &w.VectorClass, &w.Text, &w.TextVote, &w.Near, &w.Vote}
 	// Each score needs only the gold tool's place, not a sorted ranking.
 	sigs := make([]rowSignals, len(rows))
 	for i, r := range rows {
@@ -459,7 +481,7 @@ func placeOf(gold, n int, score func(int) float64) int {
 
 // usageFeatures are the signals the learned calibration adds to the
 // engine's own.
-var usageFeatures = []string{discover.FeatureUsageClass, discover.FeatureUsageText, discover.FeatureUsageTextVote, discover.FeatureUsageNear, discover.FeatureUsageVote,
+var usageFeatures = []string{discover.FeatureUsageClass, discover.FeatureUsageVectorClass, discover.FeatureUsageText, discover.FeatureUsageTextVote, discover.FeatureUsageNear, discover.FeatureUsageVote,
 	discover.FeatureUsageMargin, discover.FeatureUsageBest}
 
 // fitCalibration refits the confidence on the fitting slice's top

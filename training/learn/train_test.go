@@ -90,6 +90,11 @@ func TestTrainLearnsUsersWords(t *testing.T) {
 	if b.Manifest.Version != "t1" || len(b.Usage.Intents) == 0 || b.Usage.Calibration == nil || b.Templates == nil {
 		t.Fatalf("bundle %+v", b.Manifest)
 	}
+	// The vector classifier knows every tool with history, on the word
+	// vectors' dimension.
+	if vc := b.Usage.VectorClassifier; vc == nil || len(vc.Tools) != len(asks) || vc.Dim == 0 {
+		t.Errorf("vector classifier %+v, want one over the %d tools with history", vc, len(asks))
+	}
 	// The history holds only requests that needed a tool: the need model
 	// is kept, as a fitted term of the confidence, not refitted.
 	if c := b.Usage.Calibration; c.Need == nil || c.NeedTerm == nil {

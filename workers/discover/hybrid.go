@@ -144,7 +144,7 @@ type pooled struct {
 	selfServe float64
 	// useText, useNear and useVote are the usage model's evidence
 	// (usage.go): 0 without one or without history for the tool.
-	useClass, useText, useTextVote, useNear, useVote float64
+	useClass, useVectorClass, useText, useTextVote, useNear, useVote float64
 	// registry is log10(1 + the number of tools registered), the same for
 	// every candidate.
 	registry float64
@@ -300,7 +300,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf,
 		for _, p := range order {
 			id := p.en.cand.ToolID
 			ev := usage[id]
-			p.useClass, p.useText, p.useTextVote, p.useVote = ev.class, ev.text, ev.textVote, ev.vote
+			p.useClass, p.useVectorClass, p.useText, p.useTextVote, p.useVote = ev.class, ev.vectorClass, ev.text, ev.textVote, ev.vote
 			if uq != nil {
 				p.useNear = um.near(id, uq, usageCos)
 			}

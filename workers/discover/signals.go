@@ -86,6 +86,9 @@ const (
 	// FeatureUsageClass is the usage classifier's P(tool | request)
 	// (classifier.go), 0 without one or for a tool without history.
 	FeatureUsageClass = "usage_class"
+	// FeatureUsageVectorClass is the vector classifier's P(tool | request)
+	// (vectorclass.go), 0 without one or for a tool without history.
+	FeatureUsageVectorClass = "usage_vector_class"
 	// FeatureUsageTextVote is the share of the request's best BM25 matches
 	// among single learned intents that were intents for this tool.
 	FeatureUsageTextVote = "usage_text_vote"
@@ -189,6 +192,7 @@ var signals = []signal{
 	{FeatureSelfServe, "encoder cosine of the request to what the agent does by itself", func(c *poolContext, i int) float64 { return c.ps[i].selfServe }},
 	{FeatureUsageText, "BM25 strength of the tool's learned intents", func(c *poolContext, i int) float64 { return c.ps[i].useText }},
 	{FeatureUsageClass, "the usage classifier's probability of the tool", func(c *poolContext, i int) float64 { return c.ps[i].useClass }},
+	{FeatureUsageVectorClass, "the vector classifier's probability of the tool", func(c *poolContext, i int) float64 { return c.ps[i].useVectorClass }},
 	{FeatureUsageTextVote, "share of the best BM25-matching learned intents that were for the tool", func(c *poolContext, i int) float64 { return c.ps[i].useTextVote }},
 	{FeatureUsageNear, "cosine to the tool's nearest learned intent", func(c *poolContext, i int) float64 { return c.ps[i].useNear }},
 	{FeatureUsageVote, "share of the nearest learned intents that were for the tool", func(c *poolContext, i int) float64 { return c.ps[i].useVote }},

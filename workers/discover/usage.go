@@ -32,7 +32,10 @@ import (
 //     single learned intents that were for the tool;
 //   - usage_near / usage_vote: the request's nearest learned intents by
 //     the engine's embedder, the closest per tool and the share of the
-//     nearest that were for the tool.
+//     nearest that were for the tool;
+//   - usage_class / usage_vector_class: P(tool | request) by classifiers
+//     fitted on the learned intents, over the request's words
+//     (classifier.go) and over its vector (vectorclass.go).
 //
 // A tool without history gets 0 on every usage signal, so the model only
 // adds evidence; Calibration, when set, is the confidence model fitted with
@@ -45,8 +48,11 @@ type Usage struct {
 	// Neighbours is how many nearest learned intents vote (default 10).
 	Neighbours int `json:"neighbours,omitempty"`
 	// Classifier, when set, gives usage_class: P(tool | request).
-	Classifier  *UsageClassifier `json:"classifier,omitempty"`
-	Calibration *Calibration     `json:"calibration,omitempty"`
+	Classifier *UsageClassifier `json:"classifier,omitempty"`
+	// VectorClassifier, when set, gives usage_vector_class: P(tool |
+	// request) over the request's vector as Encoder embeds it.
+	VectorClassifier *VectorClassifier `json:"vector_classifier,omitempty"`
+	Calibration      *Calibration      `json:"calibration,omitempty"`
 	// Encoder is the id of the embedder (embed.Embedder.ID) that embeds
 	// the learned intents and the request for usage_near and usage_vote:
 	// the weights and calibration were fitted on its cosines, so a model
@@ -85,6 +91,8 @@ type UsageWeights struct {
 	TextVote float64 `json:"text_vote"`
 	Near     float64 `json:"near"`
 	Vote     float64 `json:"vote"`
+	// VectorClass weighs usage_vector_class (0 in models without one).
+	VectorClass float64 `json:"vector_class,omitempty"`
 }
 
 // minClassProposal is the classifier probability from which a tool joins
@@ -147,7 +155,10 @@ func (e *Engine) buildUsage(ctx context.Context, u Usage) (*usageModel, error) {
 	if err := u.Classifier.check(); err != nil {
 		return nil, err
 	}
-	for _, w := range []float64{u.Weights.Class, u.Weights.Text, u.Weights.TextVote, u.Weights.Near, u.Weights.Vote} {
+	if err := u.VectorClassifier.check(); err != nil {
+		return nil, err
+	}
+	for _, w := range []float64{u.Weights.Class, u.Weights.Text, u.Weights.TextVote, u.Weights.Near, u.Weights.Vote, u.Weights.VectorClass} {
 		if !finite(w) || w < 0 {
 			return nil, fmt.Errorf("weights %+v: each must be a finite number ≥ 0", u.Weights)
 		}
@@ -249,6 +260,9 @@ func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) er
 		}
 	}
 	m.dim = dim
+	if c := m.doc.VectorClassifier; c != nil && c.Dim != dim {
+		return fmt.Errorf("vector classifier reads %d dimensions, the embedder %s gives %d", c.Dim, v.emb.ID(), dim)
+	}
 	if n < scanAllLimit {
 		m.mat = make([]float32, len(m.vec)*dim)
 		for i, x := range m.vec {
@@ -340,13 +354,15 @@ func (uv *UsageVectors) addTo(known map[string][]float32, id string, intents []L
 	return n, nil
 }
 
-// UsageVectors are the learned intents' vectors of the usage model in
-// force, when its usage side is a sentence encoder or a remote embedder
-// (nil otherwise: the word vectors are not worth storing). They are the
-// model's own, shared: read them, never write them.
+// UsageVectors are the learned intents' unit vectors of the usage model in
+// force, as its usage side embedded them (nil without one, or
+// keyword-only). Only a sentence encoder's or a remote embedder's are worth
+// storing with a version: the word vectors embed an intent in
+// microseconds. They are the model's own, shared: read them, never write
+// them.
 func (e *Engine) UsageVectors() *UsageVectors {
 	m := e.usage.Load()
-	if m == nil || m.side.v == nil || m.side.kind == sideWords || len(m.vec) == 0 {
+	if m == nil || m.side.v == nil || len(m.vec) == 0 {
 		return nil
 	}
 	return &UsageVectors{Encoder: m.side.v.emb.ID(), Dim: m.dim, Vectors: m.vec}
@@ -386,7 +402,7 @@ func (m *usageModel) cosines(uq []float32) []float32 {
 }
 
 // usageEvidence is one tool's usage signals before fusion.
-type usageEvidence struct{ class, text, textVote, vote float64 }
+type usageEvidence struct{ class, vectorClass, text, textVote, vote float64 }
 
 // evidence scores the request against the learned intents: the tools they
 // propose (at most n by text, the tools of the k nearest intents) and each
@@ -427,10 +443,18 @@ func (e *Engine) usageEvidence(ctx context.Context, m *usageModel, text string, 
 	if qv == nil {
 		return out, nil, nil
 	}
+	uq := embed.Normalize(qv)
+	if c := m.doc.VectorClassifier; c != nil {
+		for k, p := range c.probabilities(uq) {
+			ev := out[c.Tools[k]]
+			ev.vectorClass = p
+			out[c.Tools[k]] = ev
+		}
+	}
 	var near []textHit // the k nearest learned intents, best first
 	switch {
 	case m.mat != nil:
-		cos = m.cosines(embed.Normalize(qv))
+		cos = m.cosines(uq)
 		near = m.nearest(cos)
 	case m.vecs != nil:
 		hits, err := m.vecs.Search(qv, m.k, nil)
@@ -507,7 +531,7 @@ func (m *usageModel) near(tool string, qv []float32, cos []float32) float64 {
 func (m *usageModel) fuse(ps []*pooled) {
 	w := m.doc.Weights
 	for _, p := range ps {
-		p.fused += w.Class*p.useClass + w.Text*p.useText + w.TextVote*p.useTextVote + w.Near*p.useNear + w.Vote*p.useVote
+		p.fused += w.Class*p.useClass + w.VectorClass*p.useVectorClass + w.Text*p.useText + w.TextVote*p.useTextVote + w.Near*p.useNear + w.Vote*p.useVote
 	}
 }
 
@@ -521,7 +545,7 @@ func (e *Engine) proposeUsage(ctx context.Context, m *usageModel, text string, q
 	}
 	ids := make([]string, 0, len(ev))
 	for id, u := range ev {
-		if u.text > 0 || u.textVote > 0 || u.vote > 0 || u.class >= minClassProposal {
+		if u.text > 0 || u.textVote > 0 || u.vote > 0 || u.class >= minClassProposal || u.vectorClass >= minClassProposal {
 			ids = append(ids, id)
 		}
 	}

@@ -122,10 +122,15 @@ func TestSetUsageRefusesBadModels(t *testing.T) {
 	bad.Features = append(bad.Features, "no_such_signal")
 	bad.Weights = append(bad.Weights, 1)
 	for name, u := range map[string]*Usage{
-		"negative weight": {Weights: UsageWeights{Near: -1}},
-		"empty text":      {Intents: []LearnedIntent{{Tool: "db/run_sql_query", Text: " "}}},
-		"no tool":         {Intents: []LearnedIntent{{Text: "revenue"}}},
-		"bad calibration": {Calibration: &bad},
+		"negative weight":                   {Weights: UsageWeights{Near: -1}},
+		"empty text":                        {Intents: []LearnedIntent{{Tool: "db/run_sql_query", Text: " "}}},
+		"no tool":                           {Intents: []LearnedIntent{{Text: "revenue"}}},
+		"bad calibration":                   {Calibration: &bad},
+		"vector classifier without weights": {VectorClassifier: &VectorClassifier{Tools: []string{"db/run_sql_query"}, Dim: 100}},
+		"vector classifier row too short":   {VectorClassifier: &VectorClassifier{Tools: []string{"db/run_sql_query"}, Dim: 2, W: [][]float32{{1, 2}}}},
+		"vector classifier NaN weight":      {VectorClassifier: &VectorClassifier{Tools: []string{"db/run_sql_query"}, Dim: 1, W: [][]float32{{float32(math.NaN()), 0}}}},
+		"vector classifier of another dimension": {Intents: learnedSQL,
+			VectorClassifier: &VectorClassifier{Tools: []string{"db/run_sql_query"}, Dim: 3, W: [][]float32{{1, 0, 0, 0}}}},
 	} {
 		if err := e.SetUsage(context.Background(), u); err == nil {
 			t.Errorf("%s: accepted", name)
