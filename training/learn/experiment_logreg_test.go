@@ -121,7 +121,7 @@ func TestExperimentLogReg(t *testing.T) {
 		uv.Vectors = append(uv.Vectors, x)
 	}
 	start := time.Now()
-	vc, err := fitVectorClassifier(context.Background(), uv, ints)
+	vc, err := fitVectorClassifier(context.Background(), uv, ints, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -153,7 +153,8 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		if lo == 0 || hi <= lo {
 			continue
 		}
-		if _, err := putUsage(ctx, engine, usageOf(engine, side, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil)); err != nil {
+		if _, err := putUsage(ctx, engine, usageOf(engine, side, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil),
+			func(d, t int) { progress(fmt.Sprintf("fitting fold %d/%d's vector classifier", f+1, opts.Folds), d, t) }); err != nil {
 			return nil, rep, err
 		}
 		fr, err := explainAll(ctx, engine, spread(pos[lo:hi], maxFitRows/opts.Folds), func(d, t int) { progress(fmt.Sprintf("ranking fold %d/%d", f+1, opts.Folds), d, t) })
@@ -174,7 +175,8 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 
 	// The test slice, later than anything fitted, with the history's usage
 	// and the fitted weights and calibration (before: above).
-	if _, err := putUsage(ctx, engine, usageOf(engine, side, opts.Version+"-test", history, negs, w, &calib)); err != nil {
+	if _, err := putUsage(ctx, engine, usageOf(engine, side, opts.Version+"-test", history, negs, w, &calib),
+		func(d, t int) { progress("fitting the test slice's vector classifier", d, t) }); err != nil {
 		return nil, rep, err
 	}
 	if rep.After, err = Evaluate(ctx, engine, test, func(d, t int) { progress("testing with the model", d, t) }); err != nil {
@@ -185,7 +187,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	// A sentence encoder's vectors of the learned intents go with the
 	// version, so that no worker embeds them again; putting the model in
 	// force here embeds only the test slice's intents, the rest carry over.
-	vs, err := putUsage(ctx, engine, u)
+	vs, err := putUsage(ctx, engine, u, func(d, t int) { progress("fitting the version's vector classifier", d, t) })
 	if err != nil {
 		return nil, rep, err
 	}
@@ -271,24 +273,25 @@ func usageOf(e *discover.Engine, side, version string, es []labels.Example, wron
 }
 
 // putUsage fits u's vector classifier on its learned intents' vectors and
-// puts u in force: first without the classifier, which embeds the intents
-// (the vectors are the engine's), then with it, which reuses them. It
-// returns the vectors.
-func putUsage(ctx context.Context, e *discover.Engine, u *discover.Usage) (*discover.UsageVectors, error) {
-	u.VectorClassifier = nil
+// puts u in force, embedding and indexing the intents once. It returns the
+// vectors. progress hears of the fit.
+func putUsage(ctx context.Context, e *discover.Engine, u *discover.Usage, progress func(done, total int)) (*discover.UsageVectors, error) {
+	vs, err := e.LearnedVectors(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	if u.VectorClassifier, err = fitVectorClassifier(ctx, vs, u.Intents, progress); err != nil {
+		return nil, err
+	}
+	// The vectors just made, so that SetUsage embeds none again (a
+	// sentence encoder's; the word vectors embed afresh in microseconds).
+	stored := u.Vectors
+	u.Vectors = vs
+	defer func() { u.Vectors = stored }()
 	if err := e.SetUsage(ctx, u); err != nil {
 		return nil, err
 	}
-	vs := e.UsageVectors()
-	vc, err := fitVectorClassifier(ctx, vs, u.Intents)
-	if err != nil || vc == nil {
-		return vs, err
-	}
-	u.VectorClassifier = vc
-	if err := e.SetUsage(ctx, u); err != nil {
-		return nil, err
-	}
-	return e.UsageVectors(), nil
+	return vs, nil
 }
 
 func toolsOf(u *discover.Usage) map[string]bool {

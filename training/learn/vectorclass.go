@@ -54,8 +54,9 @@ const (
 
 // fitVectorClassifier fits P(tool | request vector) on the learned
 // intents' vectors (vs.Vectors by intent position; nil entries are
-// skipped); nil when fewer than two tools have a vector.
-func fitVectorClassifier(ctx context.Context, vs *discover.UsageVectors, intents []discover.LearnedIntent) (*discover.VectorClassifier, error) {
+// skipped); nil when fewer than two tools have a vector. progress, when
+// set, hears of the batches done.
+func fitVectorClassifier(ctx context.Context, vs *discover.UsageVectors, intents []discover.LearnedIntent, progress func(done, total int)) (*discover.VectorClassifier, error) {
 	if vs == nil || vs.Dim == 0 || len(vs.Vectors) != len(intents) {
 		return nil, nil
 	}
@@ -90,6 +91,10 @@ func fitVectorClassifier(ctx context.Context, vs *discover.UsageVectors, intents
 	passes := min(max(vectorClassPasses, vectorClassMinEpochs*len(xs)), vectorClassMaxEpochs*len(xs))
 	passes = min(passes, max(len(xs), vectorClassWork/(len(tools)*width)))
 	steps := (passes + vectorClassBatch - 1) / vectorClassBatch
+	total := steps
+	if progress == nil {
+		progress = func(int, int) {}
+	}
 	a := newAdam(len(tools) * width)
 	w := blas32.General{Rows: len(tools), Cols: width, Stride: width, Data: a.w}
 	order := make([]int, len(xs))
@@ -124,6 +129,9 @@ func fitVectorClassifier(ctx context.Context, vs *discover.UsageVectors, intents
 			}
 			blas32.Gemm(blas.Trans, blas.NoTrans, 1, zb, xb, 0, g)
 			a.step(g.Data, float32(len(batch)))
+			if done := total - steps + 1; done%50 == 0 || done == total {
+				progress(done, total)
+			}
 		}
 	}
 	// The search reads unit vectors: the scale goes into the weights.

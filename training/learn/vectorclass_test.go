@@ -39,9 +39,13 @@ func TestFitVectorClassifierLearnsTheTools(t *testing.T) {
 	tools := []string{"a/one", "b/two", "c/three", "d/four", "e/five"}
 	train, intents := clusters(tools, 40, 16, 1)
 	ctx := context.Background()
-	vc, err := fitVectorClassifier(ctx, train, intents)
+	var heard [2]int
+	vc, err := fitVectorClassifier(ctx, train, intents, func(done, total int) { heard = [2]int{done, total} })
 	if err != nil || vc == nil {
 		t.Fatalf("fit: %v %v", vc, err)
+	}
+	if heard[0] == 0 || heard[0] != heard[1] {
+		t.Errorf("progress last heard %d of %d batches, want all", heard[0], heard[1])
 	}
 	if vc.Dim != 16 || !reflect.DeepEqual(vc.Tools, tools) || len(vc.W) != len(tools) || len(vc.W[0]) != 17 {
 		t.Fatalf("shape: dim %d tools %v rows %d", vc.Dim, vc.Tools, len(vc.W))
@@ -69,7 +73,7 @@ func TestFitVectorClassifierLearnsTheTools(t *testing.T) {
 	if n != 100 || float64(right) < 0.9*float64(n) {
 		t.Errorf("right for %d of %d new draws", right, n)
 	}
-	again, err := fitVectorClassifier(ctx, train, intents)
+	again, err := fitVectorClassifier(ctx, train, intents, nil)
 	if err != nil || !reflect.DeepEqual(again, vc) {
 		t.Errorf("a second fit on the same history differs (err %v)", err)
 	}
@@ -86,14 +90,14 @@ func TestFitVectorClassifierNeedsTwoToolsAndVectors(t *testing.T) {
 		"one tool":           {one, intents},
 		"vectors mismatched": {one, intents[:2]},
 	} {
-		if vc, err := fitVectorClassifier(ctx, c.vs, c.intents); vc != nil || err != nil {
+		if vc, err := fitVectorClassifier(ctx, c.vs, c.intents, nil); vc != nil || err != nil {
 			t.Errorf("%s: %v %v, want neither a classifier nor an error", name, vc, err)
 		}
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	two, intents := clusters([]string{"a/one", "b/two"}, 5, 4, 3)
-	if _, err := fitVectorClassifier(cancelled, two, intents); err == nil {
+	if _, err := fitVectorClassifier(cancelled, two, intents, nil); err == nil {
 		t.Error("a cancelled fit returned no error")
 	}
 }

@@ -207,61 +207,22 @@ func (e *Engine) buildUsage(ctx context.Context, u Usage) (*usageModel, error) {
 // as always). The graph index is given the unit vectors either way, so a
 // version built after another ranks exactly as one built alone.
 func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) error {
-	words := m.side.kind == sideWords
-	known := map[string][]float32{}
-	stored := 0
-	if !words {
-		maps.Copy(known, prev.vectorsBy(v.emb.ID()))
-		var err error
-		if stored, err = m.doc.Vectors.addTo(known, v.emb.ID(), m.doc.Intents); err != nil {
-			return err
-		}
-	}
-	fresh, err := embedDistinct(ctx, v, m.doc.Intents, known)
+	vec, put, dim, err := m.vectors(ctx, v, prev)
 	if err != nil {
 		return err
 	}
-	m.vec = make([][]float32, len(m.doc.Intents))
-	put := make([][]float32, len(m.doc.Intents)) // what a graph index gets
-	n, dim := 0, 0
-	for i, in := range m.doc.Intents {
-		nv, ok := known[in.Text]
-		put[i] = nv
-		if !ok {
-			qv := fresh[in.Text]
-			if qv == nil {
-				continue
-			}
-			nv, put[i] = embed.Normalize(qv), qv
-			if !words {
-				put[i] = nv
-			}
-		}
-		m.vec[i] = nv
-		n, dim = n+1, len(nv)
-	}
-	if n == 0 {
+	m.vec, m.dim = vec, dim // every intent has its place, a vector or not
+	if dim == 0 {
 		return nil
 	}
-	// Stored vectors must be the embedder's own: when none was embedded
-	// afresh, one intent is, to show the embedder's dimension.
-	if stored > 0 && len(fresh) == 0 {
-		probe, err := v.query(ctx, m.doc.Intents[0].Text)
-		if err != nil {
-			return fmt.Errorf("embed learned intent 0: %w", err)
-		}
-		if probe != nil {
-			dim = len(probe)
-		}
-	}
-	for i, x := range m.vec {
-		if x != nil && len(x) != dim {
-			return fmt.Errorf("learned intent %d's vector has %d dimensions, the embedder %s gives %d", i, len(x), v.emb.ID(), dim)
-		}
-	}
-	m.dim = dim
 	if c := m.doc.VectorClassifier; c != nil && c.Dim != dim {
 		return fmt.Errorf("vector classifier reads %d dimensions, the embedder %s gives %d", c.Dim, v.emb.ID(), dim)
+	}
+	n := 0
+	for _, x := range vec {
+		if x != nil {
+			n++
+		}
 	}
 	if n < scanAllLimit {
 		m.mat = make([]float32, len(m.vec)*dim)
@@ -290,6 +251,65 @@ func (m *usageModel) embed(ctx context.Context, v *vectors, prev *usageModel) er
 	}
 	m.vecs = idx
 	return nil
+}
+
+// vectors are the learned intents' unit vectors by position (nil for an
+// intent with nothing to embed), what a graph index is given for each (the
+// word vectors' raw ones, else the unit ones), and their dimension (0 when
+// none has a vector); embed says whose vectors are reused.
+func (m *usageModel) vectors(ctx context.Context, v *vectors, prev *usageModel) (vec, put [][]float32, dim int, err error) {
+	words := m.side.kind == sideWords
+	known := map[string][]float32{}
+	stored := 0
+	if !words {
+		maps.Copy(known, prev.vectorsBy(v.emb.ID()))
+		if stored, err = m.doc.Vectors.addTo(known, v.emb.ID(), m.doc.Intents); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	fresh, err := embedDistinct(ctx, v, m.doc.Intents, known)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	vec = make([][]float32, len(m.doc.Intents))
+	put = make([][]float32, len(m.doc.Intents))
+	n := 0
+	for i, in := range m.doc.Intents {
+		nv, ok := known[in.Text]
+		put[i] = nv
+		if !ok {
+			qv := fresh[in.Text]
+			if qv == nil {
+				continue
+			}
+			nv, put[i] = embed.Normalize(qv), qv
+			if !words {
+				put[i] = nv
+			}
+		}
+		vec[i] = nv
+		n, dim = n+1, len(nv)
+	}
+	if n == 0 {
+		return vec, put, 0, nil
+	}
+	// Stored vectors must be the embedder's own: when none was embedded
+	// afresh, one intent is, to show the embedder's dimension.
+	if stored > 0 && len(fresh) == 0 {
+		probe, err := v.query(ctx, m.doc.Intents[0].Text)
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("embed learned intent 0: %w", err)
+		}
+		if probe != nil {
+			dim = len(probe)
+		}
+	}
+	for i, x := range vec {
+		if x != nil && len(x) != dim {
+			return nil, nil, 0, fmt.Errorf("learned intent %d's vector has %d dimensions, the embedder %s gives %d", i, len(x), v.emb.ID(), dim)
+		}
+	}
+	return vec, put, dim, nil
 }
 
 // embedDistinct embeds each distinct text of the intents that known lacks,
@@ -366,6 +386,24 @@ func (e *Engine) UsageVectors() *UsageVectors {
 		return nil
 	}
 	return &UsageVectors{Encoder: m.side.v.emb.ID(), Dim: m.dim, Vectors: m.vec}
+}
+
+// LearnedVectors are u's learned intents' unit vectors as SetUsage would
+// embed them (reusing the model in force's, and u's stored ones, of the
+// same embedder), without putting u in force or indexing them: training
+// fits the vector classifier on them first. nil when u embeds nothing
+// (keyword-only, or no intents).
+func (e *Engine) LearnedVectors(ctx context.Context, u *Usage) (*UsageVectors, error) {
+	side, err := e.usageSideFor(u.Encoder)
+	if err != nil || side.v == nil || len(u.Intents) == 0 {
+		return nil, err
+	}
+	m := &usageModel{doc: *u, side: side}
+	vec, _, dim, err := m.vectors(ctx, side.v, e.usage.Load())
+	if err != nil || dim == 0 {
+		return nil, err
+	}
+	return &UsageVectors{Encoder: side.v.emb.ID(), Dim: dim, Vectors: vec}, nil
 }
 
 // vectorsBy are the unit vectors of m's learned intents by text, when

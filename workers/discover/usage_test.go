@@ -242,3 +242,27 @@ func TestUsageScanFindsTheIndexsNearest(t *testing.T) {
 		}
 	}
 }
+
+// LearnedVectors gives the vectors SetUsage then puts in force, without
+// putting anything in force itself.
+func TestLearnedVectorsAreThoseSetUsageUses(t *testing.T) {
+	ctx := context.Background()
+	e := newLocalFixture(t)
+	u := &Usage{Version: "v", Intents: learnedSQL}
+	vs, err := e.LearnedVectors(ctx, u)
+	if err != nil || vs == nil || len(vs.Vectors) != len(learnedSQL) || vs.Dim == 0 {
+		t.Fatalf("LearnedVectors: %+v, %v", vs, err)
+	}
+	if e.UsageVersion() != "" {
+		t.Fatalf("LearnedVectors put a model in force: %q", e.UsageVersion())
+	}
+	if err := e.SetUsage(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.UsageVectors(); got == nil || !reflect.DeepEqual(got.Vectors, vs.Vectors) || got.Encoder != vs.Encoder {
+		t.Errorf("in force %+v, LearnedVectors gave %+v", got, vs)
+	}
+	if vs, err := e.LearnedVectors(ctx, &Usage{}); vs != nil || err != nil {
+		t.Errorf("no intents: %+v, %v", vs, err)
+	}
+}
