@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/discover/embed"
 	"math"
 	"os"
 	"runtime"
@@ -307,5 +308,77 @@ func TestExperimentLogRegTerm(t *testing.T) {
 	grid := []float64{0, 0.25, 0.5, 1, 2, 4, 6, 8}
 	for _, ex := range [][]term{nil, {signalTerm("x_sm_p")}, {signalTerm("x_sm_sqrt")}, {signalTerm("x_sm_log")}, {rankTerm("x_sm_rr", "x_sm_p")}} {
 		logExtraTerms(t, fit, test, nil, ex, grid)
+	}
+}
+
+// TestExperimentLogRegConcat fits the regression on the word vectors and the
+// sentence encoder's side by side (LEARNQ_VECS_WORDS, LEARNQ_VECS_ENC: the
+// caches of each), against each alone, on the latest tenth.
+func TestExperimentLogRegConcat(t *testing.T) {
+	if os.Getenv("LEARNQ_VECS_WORDS") == "" {
+		t.Skip("experiment: set LEARNQ_VECS_WORDS, LEARNQ_VECS_ENC, LEARNQ_TOOLS, LEARNQ_AUDIT")
+	}
+	t.Setenv("LEARNQ_VECS", os.Getenv("LEARNQ_VECS_WORDS"))
+	t.Setenv("LEARNQ_VEC_ENCODER", "words")
+	pos, words := historyVectors(t)
+	t.Setenv("LEARNQ_VECS", os.Getenv("LEARNQ_VECS_ENC"))
+	t.Setenv("LEARNQ_VEC_ENCODER", "")
+	_, enc := historyVectors(t)
+	lo := len(pos) * 9 / 10
+	intents := intentsBefore(pos[:lo])
+	var ids []string
+	for id := range intents {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	both := func(text string) []float32 {
+		w, e := words[text], enc[text]
+		if w == nil || e == nil {
+			return nil
+		}
+		return embed.Normalize(append(slices.Clone(w), e...))
+	}
+	for _, c := range []struct {
+		name string
+		vec  func(string) []float32
+	}{{"words", func(s string) []float32 { return words[s] }}, {"encoder", func(s string) []float32 { return enc[s] }}, {"both", both}} {
+		uv := &discover.UsageVectors{}
+		var ints []discover.LearnedIntent
+		for _, id := range ids {
+			for _, text := range intents[id] {
+				v := c.vec(text)
+				uv.Vectors = append(uv.Vectors, v)
+				ints = append(ints, discover.LearnedIntent{Tool: id, Text: text})
+				if v != nil {
+					uv.Dim = len(v)
+				}
+			}
+		}
+		vc, err := fitVectorClassifier(context.Background(), uv, ints, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hit, r5 float64
+		for _, ex := range pos[lo:] {
+			q := c.vec(ex.Text)
+			if q == nil {
+				continue
+			}
+			p := discover.Softmax(vc.W, q, nil)
+			g := slices.Index(vc.Tools, ex.Tool)
+			if g < 0 {
+				continue
+			}
+			rank := 0
+			for k := range p {
+				if p[k] > p[g] || p[k] == p[g] && k < g {
+					rank++
+				}
+			}
+			hit += b2f(rank == 0)
+			r5 += b2f(rank < 5)
+		}
+		n := float64(len(pos) - lo)
+		t.Logf("%-8s hit@1 %.3f R@5 %.3f", c.name, hit/n, r5/n)
 	}
 }
