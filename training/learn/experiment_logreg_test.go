@@ -12,6 +12,7 @@ package learn
 import (
 	"context"
 	"fmt"
+	"github.com/toolyard/toolyard/training/labels"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
 	"math"
@@ -30,12 +31,7 @@ func TestExperimentLogReg(t *testing.T) {
 	}
 	pos, vecs := historyVectors(t)
 	lo := len(pos) * 9 / 10
-	intents := intentsBefore(pos[:lo])
-	var toolIDs []string
-	for id := range intents {
-		toolIDs = append(toolIDs, id)
-	}
-	slices.Sort(toolIDs)
+	intents, toolIDs := toolsBefore(pos[:lo])
 	idx := map[string]int{}
 	for i, id := range toolIDs {
 		idx[id] = i
@@ -260,12 +256,7 @@ func TestExperimentLogRegTerm(t *testing.T) {
 	all = segs(all, 5, 9)
 	for seg := 5; seg <= 9; seg++ {
 		lo, hi := len(pos)*seg/10, len(pos)*(seg+1)/10
-		intents := intentsBefore(pos[:lo])
-		var ids []string
-		for id := range intents {
-			ids = append(ids, id)
-		}
-		slices.Sort(ids)
+		intents, ids := toolsBefore(pos[:lo])
 		var X [][]float32
 		var Y []int
 		for k, id := range ids {
@@ -325,12 +316,7 @@ func TestExperimentLogRegConcat(t *testing.T) {
 	t.Setenv("LEARNQ_VEC_ENCODER", "")
 	_, enc := historyVectors(t)
 	lo := len(pos) * 9 / 10
-	intents := intentsBefore(pos[:lo])
-	var ids []string
-	for id := range intents {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
+	intents, ids := toolsBefore(pos[:lo])
 	both := func(text string) []float32 {
 		w, e := words[text], enc[text]
 		if w == nil || e == nil {
@@ -381,4 +367,16 @@ func TestExperimentLogRegConcat(t *testing.T) {
 		n := float64(len(pos) - lo)
 		t.Logf("%-8s hit@1 %.3f R@5 %.3f", c.name, hit/n, r5/n)
 	}
+}
+
+// toolsBefore is intentsBefore's learned intents of es and their tools,
+// sorted.
+func toolsBefore(es []labels.Example) (map[string][]string, []string) {
+	intents := intentsBefore(es)
+	ids := make([]string, 0, len(intents))
+	for id := range intents {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return intents, ids
 }
