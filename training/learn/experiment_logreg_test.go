@@ -118,7 +118,7 @@ func TestExperimentLogReg(t *testing.T) {
 		uv.Vectors = append(uv.Vectors, x)
 	}
 	start := time.Now()
-	vc, err := fitVectorClassifier(context.Background(), uv, ints, nil)
+	vc, err := fitVectorClassifier(context.Background(), uv, ints, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,7 @@ func TestExperimentLogRegConcat(t *testing.T) {
 				}
 			}
 		}
-		vc, err := fitVectorClassifier(context.Background(), uv, ints, nil)
+		vc, err := fitVectorClassifier(context.Background(), uv, ints, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -146,6 +146,9 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		return nil, rep, err
 	}
 	var rows []row
+	// Each usage model's vector classifier starts from the one before:
+	// every history below holds the one before it.
+	var vc *discover.VectorClassifier
 	first := int(float64(cut) * (1 - opts.FitShare))
 	for f := range opts.Folds {
 		lo := first + (cut-first)*f/opts.Folds
@@ -153,10 +156,12 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		if lo == 0 || hi <= lo {
 			continue
 		}
-		if _, err := putUsage(ctx, engine, usageOf(engine, side, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil),
+		fu := usageOf(engine, side, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil)
+		if _, err := putUsage(ctx, engine, fu, vc,
 			func(d, t int) { progress(fmt.Sprintf("fitting fold %d/%d's vector classifier", f+1, opts.Folds), d, t) }); err != nil {
 			return nil, rep, err
 		}
+		vc = fu.VectorClassifier
 		fr, err := explainAll(ctx, engine, spread(pos[lo:hi], maxFitRows/opts.Folds), func(d, t int) { progress(fmt.Sprintf("ranking fold %d/%d", f+1, opts.Folds), d, t) })
 		if err != nil {
 			return nil, rep, err
@@ -175,7 +180,8 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 
 	// The test slice, later than anything fitted, with the history's usage
 	// and the fitted weights and calibration (before: above).
-	if _, err := putUsage(ctx, engine, usageOf(engine, side, opts.Version+"-test", history, negs, w, &calib),
+	tu := usageOf(engine, side, opts.Version+"-test", history, negs, w, &calib)
+	if _, err := putUsage(ctx, engine, tu, vc,
 		func(d, t int) { progress("fitting the test slice's vector classifier", d, t) }); err != nil {
 		return nil, rep, err
 	}
@@ -187,7 +193,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	// A sentence encoder's vectors of the learned intents go with the
 	// version, so that no worker embeds them again; putting the model in
 	// force here embeds only the test slice's intents, the rest carry over.
-	vs, err := putUsage(ctx, engine, u, func(d, t int) { progress("fitting the version's vector classifier", d, t) })
+	vs, err := putUsage(ctx, engine, u, tu.VectorClassifier, func(d, t int) { progress("fitting the version's vector classifier", d, t) })
 	if err != nil {
 		return nil, rep, err
 	}
@@ -274,13 +280,14 @@ func usageOf(e *discover.Engine, side, version string, es []labels.Example, wron
 
 // putUsage fits u's vector classifier on its learned intents' vectors and
 // puts u in force, embedding and indexing the intents once. It returns the
-// vectors. progress hears of the fit.
-func putUsage(ctx context.Context, e *discover.Engine, u *discover.Usage, progress func(done, total int)) (*discover.UsageVectors, error) {
+// vectors. The fit starts from from's weights when set (fitVectorClassifier).
+// progress hears of the fit.
+func putUsage(ctx context.Context, e *discover.Engine, u *discover.Usage, from *discover.VectorClassifier, progress func(done, total int)) (*discover.UsageVectors, error) {
 	vs, err := e.LearnedVectors(ctx, u)
 	if err != nil {
 		return nil, err
 	}
-	if u.VectorClassifier, err = fitVectorClassifier(ctx, vs, u.Intents, progress); err != nil {
+	if u.VectorClassifier, err = fitVectorClassifier(ctx, vs, u.Intents, from, progress); err != nil {
 		return nil, err
 	}
 	// The vectors just made, so that SetUsage embeds none again (a

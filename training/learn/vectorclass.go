@@ -52,13 +52,19 @@ const (
 	// registry, and training ranks six usage models (four folds, the test
 	// slice, the version).
 	vectorClassWork = 6_000_000_000
+	// vectorClassWarmShare divides the batches of a fit that starts from
+	// an earlier part of the history's weights.
+	vectorClassWarmShare = 3
 )
 
 // fitVectorClassifier fits P(tool | request vector) on the learned
 // intents' vectors (vs.Vectors by intent position; nil entries are
-// skipped); nil when fewer than two tools have a vector. progress, when
-// set, hears of the batches done.
-func fitVectorClassifier(ctx context.Context, vs *discover.UsageVectors, intents []discover.LearnedIntent, progress func(done, total int)) (*discover.VectorClassifier, error) {
+// skipped); nil when fewer than two tools have a vector. from, when set,
+// is a classifier fitted on an earlier part of the same history (training
+// fits one per fold, each history holding the one before): the fit starts
+// from its weights, for the tools it knows, and takes a third of the
+// batches. progress, when set, hears of the batches done.
+func fitVectorClassifier(ctx context.Context, vs *discover.UsageVectors, intents []discover.LearnedIntent, from *discover.VectorClassifier, progress func(done, total int)) (*discover.VectorClassifier, error) {
 	if vs == nil || vs.Dim == 0 || len(vs.Vectors) != len(intents) {
 		return nil, nil
 	}
@@ -92,12 +98,20 @@ func fitVectorClassifier(ctx context.Context, vs *discover.UsageVectors, intents
 	width := vs.Dim + 1 // the weights, then the bias
 	passes := min(max(vectorClassPasses, vectorClassMinEpochs*len(xs)), vectorClassMaxEpochs*len(xs))
 	passes = min(passes, max(len(xs), vectorClassWork/(len(tools)*width)))
+	if from != nil && from.Dim == vs.Dim {
+		passes = max(len(xs), passes/vectorClassWarmShare)
+	} else {
+		from = nil
+	}
 	steps := (passes + vectorClassBatch - 1) / vectorClassBatch
 	total := steps
 	if progress == nil {
 		progress = func(int, int) {}
 	}
 	a := newAdam(len(tools) * width)
+	if from != nil {
+		warmStart(a.w, tools, width, from)
+	}
 	w := blas32.General{Rows: len(tools), Cols: width, Stride: width, Data: a.w}
 	order := make([]int, len(xs))
 	for i := range order {
@@ -148,6 +162,27 @@ func fitVectorClassifier(ctx context.Context, vs *discover.UsageVectors, intents
 		}
 	}
 	return &discover.VectorClassifier{Tools: tools, Dim: vs.Dim, W: rows}, nil
+}
+
+// warmStart copies from's weights into w (a row of width per tool of
+// tools), for the tools it knows, undoing the scale the search's weights
+// carry.
+func warmStart(w []float32, tools []string, width int, from *discover.VectorClassifier) {
+	rows := make(map[string][]float32, len(from.Tools))
+	for k, t := range from.Tools {
+		rows[t] = from.W[k]
+	}
+	for k, t := range tools {
+		row, ok := rows[t]
+		if !ok {
+			continue
+		}
+		dst := w[k*width : (k+1)*width]
+		copy(dst, row)
+		for j := range dst[:width-1] {
+			dst[j] /= vectorClassScale
+		}
+	}
 }
 
 // softmaxInPlace turns scores into probabilities.

@@ -40,7 +40,7 @@ func TestFitVectorClassifierLearnsTheTools(t *testing.T) {
 	train, intents := clusters(tools, 40, 16, 1)
 	ctx := context.Background()
 	var heard [2]int
-	vc, err := fitVectorClassifier(ctx, train, intents, func(done, total int) { heard = [2]int{done, total} })
+	vc, err := fitVectorClassifier(ctx, train, intents, nil, func(done, total int) { heard = [2]int{done, total} })
 	if err != nil || vc == nil {
 		t.Fatalf("fit: %v %v", vc, err)
 	}
@@ -73,7 +73,7 @@ func TestFitVectorClassifierLearnsTheTools(t *testing.T) {
 	if n != 100 || float64(right) < 0.9*float64(n) {
 		t.Errorf("right for %d of %d new draws", right, n)
 	}
-	again, err := fitVectorClassifier(ctx, train, intents, nil)
+	again, err := fitVectorClassifier(ctx, train, intents, nil, nil)
 	if err != nil || !reflect.DeepEqual(again, vc) {
 		t.Errorf("a second fit on the same history differs (err %v)", err)
 	}
@@ -90,14 +90,66 @@ func TestFitVectorClassifierNeedsTwoToolsAndVectors(t *testing.T) {
 		"one tool":           {one, intents},
 		"vectors mismatched": {one, intents[:2]},
 	} {
-		if vc, err := fitVectorClassifier(ctx, c.vs, c.intents, nil); vc != nil || err != nil {
+		if vc, err := fitVectorClassifier(ctx, c.vs, c.intents, nil, nil); vc != nil || err != nil {
 			t.Errorf("%s: %v %v, want neither a classifier nor an error", name, vc, err)
 		}
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	two, intents := clusters([]string{"a/one", "b/two"}, 5, 4, 3)
-	if _, err := fitVectorClassifier(cancelled, two, intents, nil); err == nil {
+	if _, err := fitVectorClassifier(cancelled, two, intents, nil, nil); err == nil {
 		t.Error("a cancelled fit returned no error")
+	}
+}
+
+// A fit that starts from an earlier history's classifier takes a third of
+// the batches, and still learns the tools that history lacked.
+func TestFitVectorClassifierWarmStart(t *testing.T) {
+	ctx := context.Background()
+	tools := []string{"a/one", "b/two", "c/three", "d/four"}
+	all, intents := clusters(tools, 60, 16, 5)
+	// the earlier history: the first three tools only
+	early := &discover.UsageVectors{Dim: all.Dim}
+	var earlyIntents []discover.LearnedIntent
+	for i, in := range intents {
+		if in.Tool != "d/four" {
+			early.Vectors, earlyIntents = append(early.Vectors, all.Vectors[i]), append(earlyIntents, in)
+		}
+	}
+	var coldTotal, warmTotal int
+	from, err := fitVectorClassifier(ctx, early, earlyIntents, nil, func(_, total int) { coldTotal = total })
+	if err != nil || from == nil {
+		t.Fatal(from, err)
+	}
+	vc, err := fitVectorClassifier(ctx, all, intents, from, func(_, total int) { warmTotal = total })
+	if err != nil || vc == nil {
+		t.Fatal(vc, err)
+	}
+	cold, err := fitVectorClassifier(ctx, all, intents, nil, func(_, total int) { coldTotal = total })
+	if err != nil || cold == nil {
+		t.Fatal(cold, err)
+	}
+	if warmTotal*vectorClassWarmShare > coldTotal+vectorClassWarmShare {
+		t.Errorf("a warm start took %d batches, a cold one %d", warmTotal, coldTotal)
+	}
+	right := 0
+	for i, v := range all.Vectors {
+		p := discover.Softmax(vc.W, v, nil)
+		best := 0
+		for k := range p {
+			if p[k] > p[best] {
+				best = k
+			}
+		}
+		if vc.Tools[best] == intents[i].Tool {
+			right++
+		}
+	}
+	if right < len(all.Vectors)*9/10 {
+		t.Errorf("warm-started classifier right for %d of %d", right, len(all.Vectors))
+	}
+	// a classifier of another dimension is no start
+	if _, err := fitVectorClassifier(ctx, all, intents, &discover.VectorClassifier{Tools: tools, Dim: 8}, func(_, total int) { warmTotal = total }); err != nil || warmTotal != coldTotal {
+		t.Errorf("a start of another dimension: %d batches, want a cold fit's %d (err %v)", warmTotal, coldTotal, err)
 	}
 }
