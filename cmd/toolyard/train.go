@@ -304,8 +304,8 @@ func printTrainReport(w io.Writer, b *bundle.Bundle, r learn.Report, dir string)
 	fmt.Fprintf(w, "model %s written to %s in %s\n", b.Manifest.Version, dir, r.Duration.Round(time.Millisecond))
 	fmt.Fprintf(w, "  records %d → labelled examples %d (by source %v), negatives %d\n", r.Records, r.Examples, r.BySource, r.Negatives)
 	fmt.Fprintf(w, "  poisoning guard: kept %d, capped per session %d, tools with too few sessions %d\n", r.Guard.Kept, r.Guard.CappedPerSession, r.Guard.TooFewSessions)
-	fmt.Fprintf(w, "  usage: %d learned intents for %d tools, embedded by %s; fused weights class %.2f, text %.2f, text vote %.2f, near %.2f, vote %.2f\n",
-		len(b.Usage.Intents), r.Tools, b.Usage.Encoder, r.Weights.Class, r.Weights.Text, r.Weights.TextVote, r.Weights.Near, r.Weights.Vote)
+	fmt.Fprintf(w, "  usage: %d learned intents for %d tools, embedded by %s; fused weights class %.2f, vector class %.2f, text %.2f, text vote %.2f, near %.2f, vote %.2f\n",
+		len(b.Usage.Intents), r.Tools, b.Usage.Encoder, r.Weights.Class, r.Weights.VectorClass, r.Weights.Text, r.Weights.TextVote, r.Weights.Near, r.Weights.Vote)
 	fmt.Fprintf(w, "  learned shortcuts: %d phrasings hint a direct call\n", r.Shortcuts)
 	fmt.Fprintf(w, "  test slice (%d latest examples, never fitted on):\n", r.After.N)
 	fmt.Fprintf(w, "    %-8s hit@1 %.3f  recall@5 %.3f  ECE %.3f  activated %.1f%% (precision %.3f)\n", "before", r.Before.HitAt1, r.Before.RecallAt5, r.Before.ECE, 100*r.Before.Activated, r.Before.ActivatedPrecision)
