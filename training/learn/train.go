@@ -157,7 +157,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 			continue
 		}
 		fu := usageOf(engine, side, fmt.Sprintf("%s-fold%d", opts.Version, f), pos[:lo], negs, discover.UsageWeights{}, nil)
-		if _, err := putUsage(ctx, engine, fu, vc,
+		if err := putUsage(ctx, engine, fu, vc,
 			func(d, t int) { progress(fmt.Sprintf("fitting fold %d/%d's vector classifier", f+1, opts.Folds), d, t) }); err != nil {
 			return nil, rep, err
 		}
@@ -181,7 +181,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	// The test slice, later than anything fitted, with the history's usage
 	// and the fitted weights and calibration (before: above).
 	tu := usageOf(engine, side, opts.Version+"-test", history, negs, w, &calib)
-	if _, err := putUsage(ctx, engine, tu, vc,
+	if err := putUsage(ctx, engine, tu, vc,
 		func(d, t int) { progress("fitting the test slice's vector classifier", d, t) }); err != nil {
 		return nil, rep, err
 	}
@@ -193,12 +193,11 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	// A sentence encoder's vectors of the learned intents go with the
 	// version, so that no worker embeds them again; putting the model in
 	// force here embeds only the test slice's intents, the rest carry over.
-	vs, err := putUsage(ctx, engine, u, tu.VectorClassifier, func(d, t int) { progress("fitting the version's vector classifier", d, t) })
-	if err != nil {
+	if err := putUsage(ctx, engine, u, tu.VectorClassifier, func(d, t int) { progress("fitting the version's vector classifier", d, t) }); err != nil {
 		return nil, rep, err
 	}
-	if words, err := engine.UsageEmbedderID("words"); err == nil && side != words {
-		u.Vectors = vs
+	if words, err := engine.UsageEmbedderID("words"); err == nil && side == words {
+		u.Vectors = nil
 	}
 	rep.Tools = len(toolsOf(u))
 	rep.Duration = time.Since(start)
@@ -279,26 +278,21 @@ func usageOf(e *discover.Engine, side, version string, es []labels.Example, wron
 }
 
 // putUsage fits u's vector classifier on its learned intents' vectors and
-// puts u in force, embedding and indexing the intents once. It returns the
-// vectors. The fit starts from from's weights when set (fitVectorClassifier).
+// puts u in force with them (u.Vectors), embedding and indexing the
+// intents once. The fit starts from from's weights when set (fitVectorClassifier).
 // progress hears of the fit.
-func putUsage(ctx context.Context, e *discover.Engine, u *discover.Usage, from *discover.VectorClassifier, progress func(done, total int)) (*discover.UsageVectors, error) {
+func putUsage(ctx context.Context, e *discover.Engine, u *discover.Usage, from *discover.VectorClassifier, progress func(done, total int)) error {
 	vs, err := e.LearnedVectors(ctx, u)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if u.VectorClassifier, err = fitVectorClassifier(ctx, vs, u.Intents, from, progress); err != nil {
-		return nil, err
+		return err
 	}
 	// The vectors just made, so that SetUsage embeds none again (a
 	// sentence encoder's; the word vectors embed afresh in microseconds).
-	stored := u.Vectors
 	u.Vectors = vs
-	defer func() { u.Vectors = stored }()
-	if err := e.SetUsage(ctx, u); err != nil {
-		return nil, err
-	}
-	return vs, nil
+	return e.SetUsage(ctx, u)
 }
 
 func toolsOf(u *discover.Usage) map[string]bool {

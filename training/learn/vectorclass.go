@@ -140,7 +140,7 @@ func fitVectorClassifier(ctx context.Context, vs *discover.UsageVectors, intents
 			// gradient by score; G = Zᵀ X.
 			blas32.Gemm(blas.NoTrans, blas.Trans, 1, xb, w, 0, zb)
 			for r, i := range batch {
-				softmaxInPlace(zb.Data[r*len(tools) : (r+1)*len(tools)])
+				discover.SoftmaxInPlace(zb.Data[r*len(tools) : (r+1)*len(tools)])
 				zb.Data[r*len(tools)+ys[i]]--
 			}
 			blas32.Gemm(blas.Trans, blas.NoTrans, 1, zb, xb, 0, g)
@@ -182,24 +182,6 @@ func warmStart(w []float32, tools []string, width int, from *discover.VectorClas
 		for j := range dst[:width-1] {
 			dst[j] /= vectorClassScale
 		}
-	}
-}
-
-// softmaxInPlace turns scores into probabilities.
-func softmaxInPlace(z []float32) {
-	top := float32(math.Inf(-1))
-	for _, v := range z {
-		top = max(top, v)
-	}
-	var sum float64
-	for k, v := range z {
-		e := math.Exp(float64(v - top))
-		z[k] = float32(e)
-		sum += e
-	}
-	inv := float32(1 / sum)
-	for k := range z {
-		z[k] *= inv
 	}
 }
 

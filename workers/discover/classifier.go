@@ -2,7 +2,6 @@ package discover
 
 import (
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -69,18 +68,10 @@ func (c *UsageClassifier) probabilities(terms []string) map[string]float64 {
 			}
 		}
 	}
-	top := math.Inf(-1)
-	for _, v := range z {
-		top = math.Max(top, v)
-	}
-	var sum float64
-	for i, v := range z {
-		z[i] = math.Exp(v - top)
-		sum += z[i]
-	}
+	SoftmaxInPlace(z)
 	out := make(map[string]float64, len(z))
 	for i, v := range z {
-		out[c.Tools[i]] = v / sum
+		out[c.Tools[i]] = v
 	}
 	return out
 }

@@ -142,8 +142,8 @@ type pooled struct {
 	// selfServe is how close the request is to what the agent does by
 	// itself (selfserve.go), the same for every candidate.
 	selfServe float64
-	// useText, useNear and useVote are the usage model's evidence
-	// (usage.go): 0 without one or without history for the tool.
+	// The use* fields are the usage model's evidence, one per usage
+	// signal (usage.go): 0 without one or without history for the tool.
 	useClass, useVectorClass, useText, useTextVote, useNear, useVote float64
 	// registry is log10(1 + the number of tools registered), the same for
 	// every candidate.

@@ -553,13 +553,12 @@ func (e *Engine) calibrationFor(um *usageModel, order []*pooled) *calibModel {
 func (m *usageModel) near(tool string, qv []float32, cos []float32) float64 {
 	best := 0.0
 	for _, i := range m.byTool[tool] {
-		if v := m.vec[i]; v != nil {
-			c := cos
-			if c == nil {
-				best = math.Max(best, float64(dot(qv, v)))
-			} else {
-				best = math.Max(best, float64(c[i]))
-			}
+		switch v := m.vec[i]; {
+		case v == nil:
+		case cos != nil:
+			best = math.Max(best, float64(cos[i]))
+		default:
+			best = math.Max(best, float64(dot(qv, v)))
 		}
 	}
 	return best
