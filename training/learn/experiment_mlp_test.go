@@ -13,7 +13,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -237,5 +236,3 @@ func gemm(ta, tb blas.Transpose, m, n, k int, a []float32, lda int, b []float32,
 		blas32.General{Rows: br, Cols: bc, Stride: ldb, Data: b[:(br-1)*ldb+bc]},
 		beta, blas32.General{Rows: m, Cols: n, Stride: ldc, Data: c[:(m-1)*ldc+n]})
 }
-
-var _ = slices.Index[[]int]

@@ -16,10 +16,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolyard/toolyard/workers/models/bundle"
 	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/models/bundle"
 	"github.com/toolyard/toolyard/workers/route"
 )
 
