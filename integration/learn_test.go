@@ -97,6 +97,14 @@ func TestLearnFromAuditWithoutRestart(t *testing.T) {
 			t.Fatalf("after the rollback the request should be multiple_matches again, got %s %s", r.Status, r.ToolID)
 		}
 	}
+	// The one version is the newest: prune keeps it (workers/models tests
+	// what it deletes).
+	if out := run("models", "prune", "--keep", "1", "--dry-run"); !strings.Contains(out, "would delete 0 versions") || !strings.Contains(out, "kept 1 versions") {
+		t.Errorf("models prune --dry-run:\n%s", out)
+	}
+	if out, err := exec.Command(binary, "models", "prune", "--keep", "0", "--nats", url).CombinedOutput(); err == nil || !strings.Contains(string(out), "at least the newest version must be kept") {
+		t.Errorf("models prune --keep 0: %v\n%s", err, out)
+	}
 }
 
 // replayWithTheStoredModel replays the imported history from the AUDIT

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -15,7 +16,7 @@ import (
 func newModels(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "models",
-		Short: "Trained model versions: list, show, promote, roll back",
+		Short: "Trained model versions: list, show, promote, roll back, prune",
 		Long: `Model versions are written by 'toolyard train' (without --out) into the object store
 bucket "models", with their record (manifest, metrics, eval guard verdict) in the KV
 bucket "models". The version under model.current is in force on every discover
@@ -109,8 +110,56 @@ worker, which follows it and switches without a restart.`,
 			return nil
 		},
 	}
-	cmd.AddCommand(list, show, promote, rollback)
+	var keep int
+	var dryRun bool
+	prune := &cobra.Command{
+		Use:   "prune [--keep N] [--dry-run]",
+		Short: "Delete old versions: keep the one in force, the last N rollback reaches and the N newest",
+		Long: `Every 'toolyard train' stores a version, and 'train' prunes after storing (its
+--keep-versions). prune does the same on demand: it keeps the version in force, the
+--keep versions 'models rollback' would go back to first, and the --keep newest
+versions (candidates and refused ones included), and deletes every other version's
+record and files. Rollback then reaches back --keep versions at most. Files of a
+version with no record (a training stopped while storing it), older than an hour,
+are deleted too. --dry-run prints what would go and changes nothing.`,
+		Example: `  toolyard models prune --keep 5 --dry-run
+  toolyard models prune --keep 5`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, closeNC, err := open(cmd)
+			if err != nil {
+				return err
+			}
+			defer closeNC()
+			rep, err := st.Prune(cmd.Context(), keep, dryRun)
+			if err != nil {
+				return err
+			}
+			printPrune(cmd.OutOrStdout(), rep)
+			return nil
+		},
+	}
+	prune.Flags().IntVar(&keep, "keep", models.DefaultKeep, "newest versions to keep, and versions rollback may go back to (at least 1)")
+	prune.Flags().BoolVar(&dryRun, "dry-run", false, "print what would be deleted, delete nothing")
+	cmd.AddCommand(list, show, promote, rollback, prune)
 	return cmd
+}
+
+// printPrune reports what a prune deleted (or would).
+func printPrune(w io.Writer, rep models.PruneReport) {
+	verb := "deleted"
+	if rep.DryRun {
+		verb = "would delete"
+	}
+	fmt.Fprintf(w, "models: %s %d versions (%.1f MiB of files)", verb, len(rep.Deleted), float64(rep.FreedBytes)/(1<<20))
+	if len(rep.Deleted) > 0 {
+		fmt.Fprintf(w, ": %s", strings.Join(rep.Deleted, ", "))
+	}
+	fmt.Fprintln(w)
+	if len(rep.Orphans) > 0 {
+		fmt.Fprintf(w, "models: and the files of %d versions with no record: %s\n", len(rep.Orphans), strings.Join(rep.Orphans, ", "))
+	}
+	fmt.Fprintf(w, "models: kept %d versions; rollback reaches back %d\n", len(rep.Kept), len(rep.Rollback))
 }
 
 func orNone(v string) string {

@@ -30,6 +30,7 @@ func newTrain(g *globalFlags) *cobra.Command {
 		opts                                       learn.Options
 		guard                                      = learn.DefaultGuard
 		noPromote                                  bool
+		keepVersions                               = models.DefaultKeep
 	)
 	c := &cobra.Command{
 		Use:   "train [--tools FILE] [--audit FILE… | --since D] [--out DIR]",
@@ -67,7 +68,8 @@ unless --tools is; the version is stored in the models bucket, and the eval guar
 scores it against the version in force on the test slice: it is promoted only if
 hit@1 is not worse by more than --guard-hit and ECE not by more than --guard-ece.
 A refused version is kept (see 'toolyard models show V') and the reason printed.
-Discover workers put a promoted version in force without a restart.`,
+Discover workers put a promoted version in force without a restart. After storing,
+old versions are pruned as 'toolyard models prune --keep N' does (--keep-versions).`,
 		Example: `  toolyard train --tools ../shared/bench/metatool/tools.jsonl \
       --audit ../shared/bench/metatool/learn/audit.jsonl --out /tmp/model
   toolyard eval discovery --tools ../shared/bench/metatool/tools.jsonl \
@@ -125,7 +127,7 @@ Discover workers put a promoted version in force without a restart.`,
 				printTrainReport(cmd.OutOrStdout(), b, rep, outDir)
 				return nil
 			}
-			return storeAndGuard(cmd, js, engine, b, rep, guard, !noPromote)
+			return storeAndGuard(cmd, js, engine, b, rep, guard, !noPromote, keepVersions)
 		},
 	}
 	fl := c.Flags()
@@ -136,6 +138,7 @@ Discover workers put a promoted version in force without a restart.`,
 	fl.Float64Var(&guard.HitTolerance, "guard-hit", guard.HitTolerance, "eval guard: hit@1 the new version may lose against the one in force")
 	fl.Float64Var(&guard.ECETolerance, "guard-ece", guard.ECETolerance, "eval guard: ECE the new version may gain against the one in force")
 	fl.BoolVar(&noPromote, "no-promote", false, "store the version and run the guard, but leave the version in force as it is")
+	fl.IntVar(&keepVersions, "keep-versions", keepVersions, "after storing, prune the models bucket as 'toolyard models prune --keep N' does (0: keep every version)")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
 	fl.StringVar(&opts.UsageEncoder, "usage-encoder", "", "what embeds the learned intents and each request for the usage model's nearest-intent signals, recorded in the model: words (the local word vectors), or use-lite on the usage side only (every search the model serves then encodes the request: about 10-20 ms each on 2 shared cores); default: the --encoder when given, else words")
 	fl.StringVar(&version, "version", "", "name of the version (default: the time of training)")
@@ -242,7 +245,31 @@ func streamAudits(cmd *cobra.Command, js jetstream.JetStream, since string) ([]s
 
 // storeAndGuard stores a trained version, scores the version in force on
 // the same test slice, and promotes the new one if the guard agrees.
-func storeAndGuard(cmd *cobra.Command, js jetstream.JetStream, engine *discover.Engine, b *bundle.Bundle, rep learn.Report, cfg learn.GuardConfig, promote bool) error {
+func storeAndGuard(cmd *cobra.Command, js jetstream.JetStream, engine *discover.Engine, b *bundle.Bundle, rep learn.Report, cfg learn.GuardConfig, promote bool, keep int) error {
+	st, err := models.Open(cmd.Context(), js)
+	if err != nil {
+		return err
+	}
+	err = storeGuardPromote(cmd, st, engine, b, rep, cfg, promote)
+	if keep <= 0 || (err != nil && !errors.Is(err, exitCode(3))) {
+		return err
+	}
+	// Stored, whether promoted or refused: the old versions the new one
+	// leaves behind go. A failure here leaves them, and the training stands.
+	pr, perr := st.Prune(cmd.Context(), keep, false)
+	if perr != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: pruning old model versions: %v ('toolyard models prune' retries)\n", perr)
+		return err
+	}
+	if len(pr.Deleted)+len(pr.Orphans) > 0 {
+		printPrune(cmd.OutOrStdout(), pr)
+	}
+	return err
+}
+
+// storeGuardPromote stores the version, runs the eval guard and promotes
+// the version when it passes.
+func storeGuardPromote(cmd *cobra.Command, st *models.Store, engine *discover.Engine, b *bundle.Bundle, rep learn.Report, cfg learn.GuardConfig, promote bool) error {
 	ctx := cmd.Context()
 	out := cmd.OutOrStdout()
 	dir, err := os.MkdirTemp("", "toolyard-train-")
@@ -251,10 +278,6 @@ func storeAndGuard(cmd *cobra.Command, js jetstream.JetStream, engine *discover.
 	}
 	defer os.RemoveAll(dir)
 	if err := b.WriteDir(filepath.Join(dir, "new")); err != nil {
-		return err
-	}
-	st, err := models.Open(ctx, js)
-	if err != nil {
 		return err
 	}
 	if _, err := st.PutVersion(ctx, filepath.Join(dir, "new")); err != nil {

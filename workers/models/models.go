@@ -29,6 +29,8 @@ const (
 type Store struct {
 	js jetstream.JetStream
 	kv jetstream.KeyValue
+	// orphanAge is Prune's: orphanAge, shorter in tests.
+	orphanAge time.Duration
 }
 
 // Open opens the models bucket, creating it if needed. It keeps a history so
@@ -40,7 +42,7 @@ func Open(ctx context.Context, js jetstream.JetStream) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{js: js, kv: kv}, nil
+	return &Store{js: js, kv: kv, orphanAge: orphanAge}, nil
 }
 
 // Publish stores a new version of a model and returns its revision.
