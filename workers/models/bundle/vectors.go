@@ -27,10 +27,14 @@ import (
 // would exceed MaxVectorBytes) is embedded when put in force, as before.
 const VectorsFile = "usage_vectors.bin"
 
-// MaxVectorBytes bounds the vectors a bundle stores: beyond it, a version
-// would weigh more in the models bucket, and on every worker that
-// downloads it, than embedding its intents costs.
-const MaxVectorBytes = 64 << 20
+// MaxVectorBytes bounds the vectors a bundle stores (about 260,000 intents
+// of the sentence encoder's 512 dimensions). Storing is worth it far beyond
+// where it stops: a worker downloads 512 MiB in seconds, while embedding
+// that many intents takes about 20 ms each, an hour and more on two cores,
+// during which searches go on without the new version. The bound keeps a
+// version to what a worker holds in memory twice while loading it, and the
+// models bucket to --keep-versions times that (workers/models/retention.go).
+const MaxVectorBytes = 512 << 20
 
 const vectorsMagic = "toolyard usage vectors v1\n"
 
@@ -44,6 +48,7 @@ func encodeVectors(v *discover.UsageVectors) (data []byte, ok bool, err error) {
 		return nil, false, nil
 	}
 	var b bytes.Buffer
+	b.Grow(len(vectorsMagic) + len(v.Encoder) + 9 + len(v.Vectors)*(1+4*v.Dim))
 	b.WriteString(vectorsMagic)
 	b.WriteString(v.Encoder + "\n")
 	_ = binary.Write(&b, binary.LittleEndian, [2]uint32{uint32(len(v.Vectors)), uint32(v.Dim)})
