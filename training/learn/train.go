@@ -486,7 +486,7 @@ func placeOf(gold, n int, score func(int) float64) int {
 // usageFeatures are the signals the learned calibration adds to the
 // engine's own.
 var usageFeatures = []string{discover.FeatureUsageClass, discover.FeatureUsageVectorClass, discover.FeatureUsageText, discover.FeatureUsageTextVote, discover.FeatureUsageNear, discover.FeatureUsageVote,
-	discover.FeatureUsageMargin, discover.FeatureUsageBest}
+	discover.FeatureUsageMargin, discover.FeatureUsageBest, discover.FeatureUsageAgree}
 
 // fitCalibration refits the confidence on the fitting slice's top
 // candidates under the fitted weights: one logistic model of "the top tool

@@ -271,6 +271,38 @@ func TestMarginExcessFeature(t *testing.T) {
 	}
 }
 
+// usage_agree counts the usage signals on which a candidate leads the pool:
+// ties lead too, and a signal no candidate has (0 everywhere) counts for
+// none.
+func TestUsageAgreeFeature(t *testing.T) {
+	agree := signalIndex(FeatureUsageAgree)
+	cases := []struct {
+		name string
+		ps   []*pooled
+		want []float64
+	}{
+		{"one tool leads every signal", []*pooled{
+			{useClass: 0.9, useVectorClass: 0.8, useText: 1, useTextVote: 0.7, useNear: 0.9, useVote: 0.6},
+			{useClass: 0.1, useVectorClass: 0.1, useText: 0.5, useTextVote: 0.3, useNear: 0.8, useVote: 0.4},
+		}, []float64{1, 0}},
+		{"split", []*pooled{
+			{useClass: 0.9, useVectorClass: 0.2, useText: 1, useNear: 0.5},
+			{useClass: 0.1, useVectorClass: 0.7, useText: 0.5, useNear: 0.8, useVote: 1},
+		}, []float64{2.0 / 6, 3.0 / 6}},
+		{"tie on the vote", []*pooled{{useVote: 0.5}, {useVote: 0.5}}, []float64{1.0 / 6, 1.0 / 6}},
+		{"no history", []*pooled{{fused: 2}, {fused: 1}}, []float64{0, 0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for i, x := range poolFeatures(c.ps) {
+				if math.Abs(x[agree]-c.want[i]) > 1e-12 {
+					t.Errorf("candidate %d: usage_agree %v, want %v", i, x[agree], c.want[i])
+				}
+			}
+		})
+	}
+}
+
 // A calibration document from before margin_excess existed still loads
 // and means what it meant: new features only add names.
 func TestCalibrationOlderDocument(t *testing.T) {

@@ -104,6 +104,10 @@ const (
 	// for every candidate): how close the request is to anything agents
 	// asked before.
 	FeatureUsageBest = "usage_best"
+	// FeatureUsageAgree is the share of the six usage signals on which the
+	// tool leads the pool (0 without history): the learned evidence agreeing
+	// on one tool is surer than any one signal's strength says.
+	FeatureUsageAgree = "usage_agree"
 	// FeatureRegistrySize is log10(1 + the number of registered tools), the
 	// same for every candidate: the same lead means more among 30 distinct
 	// tools than among 4,000 that overlap, so calibration fitted across
@@ -131,6 +135,29 @@ type poolContext struct {
 	// The best and second-best fused score, cosine, encoder cosine and
 	// nearest learned intent, for margins to each candidate's runner-up.
 	fused, cosine, enc, usage [2]float64
+	// usageMax is the pool's best of each usage signal (usageOf).
+	usageMax [len(usageOfPooled)]float64
+}
+
+// usageOfPooled are a candidate's usage signals, for usage_agree.
+var usageOfPooled = [...]func(p *pooled) float64{
+	func(p *pooled) float64 { return p.useClass },
+	func(p *pooled) float64 { return p.useVectorClass },
+	func(p *pooled) float64 { return p.useText },
+	func(p *pooled) float64 { return p.useTextVote },
+	func(p *pooled) float64 { return p.useNear },
+	func(p *pooled) float64 { return p.useVote },
+}
+
+// usageAgree is the share of the usage signals on which candidate i leads.
+func (c *poolContext) usageAgree(i int) float64 {
+	n := 0
+	for k, f := range usageOfPooled {
+		if v := f(c.ps[i]); v > 0 && v >= c.usageMax[k] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(usageOfPooled))
 }
 
 func newPoolContext(ps []*pooled) *poolContext {
@@ -143,6 +170,11 @@ func newPoolContext(ps []*pooled) *poolContext {
 	c.cosine[0], c.cosine[1] = top2(ps, func(p *pooled) float64 { return p.cosine })
 	c.enc[0], c.enc[1] = top2(ps, func(p *pooled) float64 { return p.encCosine })
 	c.usage[0], c.usage[1] = top2(ps, func(p *pooled) float64 { return p.useNear })
+	for k, f := range usageOfPooled {
+		for _, p := range ps {
+			c.usageMax[k] = max(c.usageMax[k], f(p))
+		}
+	}
 	return c
 }
 
@@ -200,6 +232,7 @@ var signals = []signal{
 		return c.ps[i].useNear - runnerUp(c.ps[i].useNear, c.usage)
 	}},
 	{FeatureUsageBest, "best usage_near of any pooled tool", func(c *poolContext, i int) float64 { return c.usage[0] }},
+	{FeatureUsageAgree, "share of the usage signals on which the tool leads the pool", (*poolContext).usageAgree},
 	{FeatureRegistrySize, "log10(1 + the number of registered tools)", func(c *poolContext, i int) float64 { return c.ps[i].registry }},
 	{FeaturePhraseMatch, "share of the describing words inside a run equal to a name or keyword of the tool", func(c *poolContext, i int) float64 { return c.ps[i].phraseMatch }},
 }
