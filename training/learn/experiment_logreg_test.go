@@ -31,18 +31,7 @@ func TestExperimentLogReg(t *testing.T) {
 	}
 	pos, vecs := historyVectors(t)
 	lo := len(pos) * 9 / 10
-	intents, toolIDs := toolsBefore(pos[:lo])
-	idx := map[string]int{}
-	for i, id := range toolIDs {
-		idx[id] = i
-	}
-	var X [][]float32
-	var Y []int
-	for _, id := range toolIDs {
-		for _, text := range intents[id] {
-			X, Y = append(X, vecs[text]), append(Y, idx[id])
-		}
-	}
+	toolIDs, idx, X, Y := learnedXY(pos[:lo], vecs)
 	test := pos[lo:]
 	score := func(name string, f func(q []float32) []float64) {
 		var hit, r5 float64
@@ -367,6 +356,25 @@ func TestExperimentLogRegConcat(t *testing.T) {
 		n := float64(len(pos) - lo)
 		t.Logf("%-8s hit@1 %.3f R@5 %.3f", c.name, hit/n, r5/n)
 	}
+}
+
+// learnedXY are the learned intents of es (toolsBefore) as vectors and
+// tool indexes, with the tools and their indexes; intents without a vector
+// are left out.
+func learnedXY(es []labels.Example, vecs map[string][]float32) (ids []string, idx map[string]int, X [][]float32, Y []int) {
+	intents, ids := toolsBefore(es)
+	idx = map[string]int{}
+	for i, id := range ids {
+		idx[id] = i
+	}
+	for _, id := range ids {
+		for _, text := range intents[id] {
+			if v := vecs[text]; v != nil {
+				X, Y = append(X, v), append(Y, idx[id])
+			}
+		}
+	}
+	return ids, idx, X, Y
 }
 
 // toolsBefore is intentsBefore's learned intents of es and their tools,

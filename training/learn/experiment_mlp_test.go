@@ -25,20 +25,7 @@ func TestExperimentMLP(t *testing.T) {
 	}
 	pos, vecs := historyVectors(t)
 	lo := len(pos) * 9 / 10
-	intents, ids := toolsBefore(pos[:lo])
-	idx := map[string]int{}
-	for i, id := range ids {
-		idx[id] = i
-	}
-	var X [][]float32
-	var Y []int
-	for _, id := range ids {
-		for _, text := range intents[id] {
-			if v := vecs[text]; v != nil {
-				X, Y = append(X, v), append(Y, idx[id])
-			}
-		}
-	}
+	ids, idx, X, Y := learnedXY(pos[:lo], vecs)
 	for _, hidden := range []int{256, 512, 1024} {
 		for _, epochs := range []int{12, 24} {
 			for _, dropout := range []float32{0, 0.3} {

@@ -11,15 +11,12 @@ package prefetch
 
 import (
 	"context"
-	"math"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/toolyard/toolyard/training/eval/evaltest"
-	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
-	"github.com/toolyard/toolyard/workers/models/bundle"
 	"github.com/toolyard/toolyard/workers/route"
 )
 
@@ -31,20 +28,8 @@ func TestExperimentPrefixVectors(t *testing.T) {
 	}
 	th := route.DefaultThresholds()
 	run := func(name, tools, queries, model string) {
-		e, err := discover.New(evaltest.Tools(t, tools), discover.WithEmbedder(emb), discover.WithMode(discover.ModeHybrid))
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := hybridEngine(t, emb, tools, model)
 		defer e.Close()
-		if model != "" {
-			b, err := bundle.ReadDir(model)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := b.Apply(ctx, e); err != nil {
-				t.Fatal(err)
-			}
-		}
 		type tally struct{ n, gated, changed, changedTool, gatedHigh, changedHigh int }
 		leads := []int{1, 2, 3, 4, 5, 6}
 		byLead := map[int]*tally{}
@@ -84,7 +69,7 @@ func TestExperimentPrefixVectors(t *testing.T) {
 				tl := byLead[m]
 				tl.n++
 				pv, _ := emb.EmbedQuery(ctx, prefix)
-				if cos(fv, pv) < 0.8 {
+				if cosine32(fv, pv) < 0.8 {
 					continue
 				}
 				tl.gated++
@@ -129,17 +114,4 @@ func TestExperimentPrefixVectors(t *testing.T) {
 	}
 	run("MetaTool", evaltest.Path(t, "metatool", "tools.jsonl"), evaltest.Path(t, "metatool", "learn", "queries.jsonl"), os.Getenv("TOOLYARD_MODEL_DIR"))
 	run("Seal-Tools", evaltest.Path(t, "sealtools", "tools.jsonl"), evaltest.Path(t, "sealtools", "queries.dev.jsonl"), "")
-}
-
-func cos(a, b []float32) float64 {
-	var d, na, nb float64
-	for i := range a {
-		d += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return d / math.Sqrt(na*nb)
 }

@@ -89,20 +89,8 @@ func measurePrefixRule(t *testing.B) {
 				}
 			}
 		}
-		e, err := discover.New(evaltest.Tools(t, tools), discover.WithEmbedder(emb), discover.WithMode(discover.ModeHybrid))
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := hybridEngine(t, emb, tools, model)
 		defer e.Close()
-		if model != "" {
-			b, err := bundle.ReadDir(model)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := b.Apply(context.Background(), e); err != nil {
-				t.Fatal(err)
-			}
-		}
 		rows, err := CollectPrefixes(context.Background(), e, route.DefaultThresholds(), evaltest.Queries(t, queries), 2, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -134,4 +122,24 @@ func measurePrefixRule(t *testing.B) {
 				dir.fit, lead, r, dir.fit, f.Covered, f.Intents, 100*f.Coverage, f.Precision, dir.check, c.Covered, c.Intents, 100*c.Coverage, c.Precision)
 		}
 	}
+}
+
+// hybridEngine is a hybrid engine over the tools file with the local word
+// vectors, and the model directory's version in force when model is set.
+func hybridEngine(t testing.TB, emb *embed.Local, tools, model string) *discover.Engine {
+	t.Helper()
+	e, err := discover.New(evaltest.Tools(t, tools), discover.WithEmbedder(emb), discover.WithMode(discover.ModeHybrid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if model != "" {
+		b, err := bundle.ReadDir(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Apply(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e
 }

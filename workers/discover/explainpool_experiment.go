@@ -23,27 +23,5 @@ func (e *Engine) ExplainPool(ctx context.Context, text string) ([]Explained, err
 // answering from a prefix's vectors, with the whole intent's words,
 // changes).
 func (e *Engine) SearchVectorsOf(ctx context.Context, text, vecText string, k int) ([]schemas.Candidate, error) {
-	if k <= 0 {
-		k = e.cfg.topK
-	}
-	q := e.parse(text)
-	qv, qe, mode, err := e.embedQuery(ctx, e.parse(vecText), vecText)
-	if err != nil {
-		return nil, err
-	}
-	var um *usageModel
-	var uq []float32
-	if mode != ModeKeyword {
-		um = e.usage.Load()
-		if uq, err = e.usageQuery(ctx, um, vecText, qv, qe); err != nil {
-			return nil, err
-		}
-	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	allow := e.admit(Filter{})
-	if mode == ModeKeyword {
-		return e.keywordSearch(ctx, q, k, allow)
-	}
-	return e.hybridSearch(ctx, q, vectorsOf{qv, qe, uq}, k, mode, allow, um)
+	return e.searchVectorsOf(ctx, text, vecText, k, Filter{})
 }

@@ -23,6 +23,13 @@ const defaultPool = 50
 // search answers a query in the engine's mode, falling back to keyword
 // search for this query when the intent cannot be embedded.
 func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]schemas.Candidate, error) {
+	return e.searchVectorsOf(ctx, text, text, k, f)
+}
+
+// searchVectorsOf is search with every vector of the request embedded from
+// vecText: the request's own text, but in training/prefetch's experiments
+// (a prefix's vectors with the whole intent's words).
+func (e *Engine) searchVectorsOf(ctx context.Context, text, vecText string, k int, f Filter) ([]schemas.Candidate, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -32,8 +39,11 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 	if err := e.strictCheck(ctx); err != nil {
 		return nil, err
 	}
-	q := e.parse(text)
-	qv, qe, mode, err := e.embedQuery(ctx, q, text)
+	q, vq := e.parse(text), parsedQuery{}
+	if vq = q; vecText != text {
+		vq = e.parse(vecText)
+	}
+	qv, qe, mode, err := e.embedQuery(ctx, vq, vecText)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +51,7 @@ func (e *Engine) search(ctx context.Context, text string, k int, f Filter) ([]sc
 	var uq []float32
 	if mode != ModeKeyword {
 		um = e.usage.Load()
-		if uq, err = e.usageQuery(ctx, um, text, qv, qe); err != nil {
+		if uq, err = e.usageQuery(ctx, um, vecText, qv, qe); err != nil {
 			return nil, err
 		}
 	}
