@@ -113,6 +113,19 @@ func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 		}
 	})
 
+	t.Run("inner answered without running", func(t *testing.T) {
+		// The routing stages answer it (not found, or alternatives): that
+		// answer reaches the join stage as an executed result would.
+		receipt, got, _ := publishCLI(t, url, "nested-unsure", `[TOOL: word count of text="[TOOL: recalibrate the flux of a quasar]"]`)
+		inner, outer := got[receipt.IntentIDs[0]], got[receipt.IntentIDs[1]]
+		if inner.Status == schemas.StatusExecuted || inner.Status == schemas.StatusError || inner.Outer != receipt.IntentIDs[1] {
+			t.Fatalf("inner: %s (outer %q) %s, want an answer of the routing stages naming its outer intent", inner.Status, inner.Outer, inner.Message)
+		}
+		if outer.Status != schemas.StatusError || outer.Error == nil || outer.Error.Code != join.CodeInputFailed {
+			t.Fatalf("outer: %+v, want an input_failed error from join", outer)
+		}
+	})
+
 	t.Run("inner fails", func(t *testing.T) {
 		missing := filepath.Join(dir, "no-such-file.txt")
 		text := fmt.Sprintf(`[TOOL: word count of text="[TOOL: files/head path=%s lines=1]"]`, missing)
@@ -135,7 +148,7 @@ func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 
 // The join stage keeps nothing in memory: with no join worker running the
 // outer intent waits in the pending bucket; a join worker started later
-// (after a crash, say) finds the inner result on the RESULT stream and
+// (after a crash, say) finds the inner result on pipe.join and
 // finishes it — once, however many join workers there are.
 func TestNestedIntentSurvivesJoinWorkerOutage(t *testing.T) {
 	env := startEnv(t)

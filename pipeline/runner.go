@@ -510,9 +510,13 @@ func (r *runner) reportLag(ctx context.Context) {
 			r.metrics.Pending.WithLabelValues(r.stage.Name).Set(float64(info.NumPending))
 			r.metrics.AckPending.WithLabelValues(r.stage.Name).Set(float64(info.NumAckPending))
 		}
-		if st, err := r.js.Stream(ctx, r.stage.Stream); err == nil {
-			for limit, used := range streamUsage(st.CachedInfo()) {
-				r.metrics.StreamUsage.WithLabelValues(r.stage.Stream, limit).Set(used)
+		// The stream it reads, and those every stage writes: results and
+		// audit records have no stage reading them to watch their limits.
+		for _, name := range reportedStreams(r.stage.Stream) {
+			if st, err := r.js.Stream(ctx, name); err == nil {
+				for limit, used := range streamUsage(st.CachedInfo()) {
+					r.metrics.StreamUsage.WithLabelValues(name, limit).Set(used)
+				}
 			}
 		}
 		r.reportDLQ(ctx)

@@ -8,6 +8,18 @@ const (
 	LimitMessages = "messages"
 )
 
+// reportedStreams are the streams whose usage a stage reading from reports:
+// its own, and RESULT and AUDIT, which every stage writes and none reads.
+func reportedStreams(own string) []string {
+	out := []string{own}
+	for _, s := range []string{StreamResult, StreamAudit} {
+		if s != own {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // streamUsage is how full a stream is against each limit it has, from 0 to 1.
 // A limit of zero or less is unlimited and reported as nothing: a stream
 // without a size limit cannot fill, so no alert should watch it.

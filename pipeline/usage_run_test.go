@@ -13,37 +13,41 @@ import (
 )
 
 // A running stage reports how full the stream it reads is, against the
-// stream's own byte limit, so the 80 % alert sees it before a publish fails.
+// stream's own byte limit, so the 80 % alert sees it before a publish fails;
+// and how full RESULT is, which every stage writes and none reads.
 func TestRunnerReportsStreamUsage(t *testing.T) {
 	env := pipelinetest.Start(t)
-	// Waiting messages no stage consumes: the stream holds their bytes.
+	// Waiting messages no stage consumes: the streams hold their bytes.
 	for i := range 20 {
 		publish(t, env, "pipe.elsewhere.x", "a message nobody consumes here", "u-"+string(rune('a'+i)))
-	}
-	info, err := env.JS.Stream(context.Background(), pipeline.StreamPipe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ci := info.CachedInfo()
-	want := float64(ci.State.Bytes) / float64(ci.Config.MaxBytes)
-	if want <= 0 {
-		t.Fatalf("stream holds no bytes (%d) or has no limit (%d)", ci.State.Bytes, ci.Config.MaxBytes)
+		publish(t, env, "result.x", "a result nobody reads here", "r-"+string(rune('a'+i)))
 	}
 	reg := prometheus.NewRegistry()
 	runStage(t, env, forward, pipeline.WithMetrics(pipeline.NewMetrics(reg)))
-	deadline := time.Now().Add(3 * time.Second)
-	got := pipeUsage(t, reg)
-	for got == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-		got = pipeUsage(t, reg)
-	}
-	if got != want {
-		t.Errorf("toolyard_stream_usage_ratio{stream=PIPE,limit=bytes} = %g, want %g", got, want)
+	for _, stream := range []string{pipeline.StreamPipe, pipeline.StreamResult} {
+		info, err := env.JS.Stream(context.Background(), stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ci := info.CachedInfo()
+		want := float64(ci.State.Bytes) / float64(ci.Config.MaxBytes)
+		if want <= 0 {
+			t.Fatalf("%s holds no bytes (%d) or has no limit (%d)", stream, ci.State.Bytes, ci.Config.MaxBytes)
+		}
+		deadline := time.Now().Add(3 * time.Second)
+		got := usageOf(t, reg, stream)
+		for got == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+			got = usageOf(t, reg, stream)
+		}
+		if got != want {
+			t.Errorf("toolyard_stream_usage_ratio{stream=%s,limit=bytes} = %g, want %g", stream, got, want)
+		}
 	}
 }
 
-// pipeUsage reads toolyard_stream_usage_ratio{stream="PIPE",limit="bytes"}, 0 when absent.
-func pipeUsage(t *testing.T, reg *prometheus.Registry) float64 {
+// usageOf reads toolyard_stream_usage_ratio{stream=…,limit="bytes"}, 0 when absent.
+func usageOf(t *testing.T, reg *prometheus.Registry, stream string) float64 {
 	t.Helper()
 	fams, err := reg.Gather()
 	if err != nil {
@@ -58,7 +62,7 @@ func pipeUsage(t *testing.T, reg *prometheus.Registry) float64 {
 			for _, l := range m.GetLabel() {
 				labels[l.GetName()] = l.GetValue()
 			}
-			if labels["stream"] == pipeline.StreamPipe && labels["limit"] == pipeline.LimitBytes {
+			if labels["stream"] == stream && labels["limit"] == pipeline.LimitBytes {
 				return m.GetGauge().GetValue()
 			}
 		}

@@ -21,6 +21,10 @@ type Intent struct {
 	ContextAfter  string `json:"context_after,omitempty"`
 	// DependsOn lists the ids of intents nested inside this one.
 	DependsOn []string `json:"depends_on,omitempty"`
+	// Outer is the id of the intent this one is nested in ("" for one at
+	// the top): every stage that answers it copies it into the result,
+	// whose copy then also goes to the join stage (bind.Result).
+	Outer string `json:"outer,omitempty"`
 	// Nested says where in Text each intent of DependsOn stands: its text
 	// as parsed, and after the join stage its result, which replaces it.
 	Nested       []Nested  `json:"nested,omitempty"`

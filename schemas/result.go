@@ -60,6 +60,9 @@ type Result struct {
 	// model in force has one: the direct call that history says it
 	// resolves to, so the agent can skip discovery next time.
 	Hint *Hint `json:"hint,omitempty"`
+	// Outer is the id of the intent this one is nested in, which waits
+	// for this result ("" for an intent at the top).
+	Outer string `json:"outer,omitempty"`
 }
 
 // Hint is a learned shortcut (the "directive cache"): an intent phrasing

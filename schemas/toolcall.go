@@ -37,4 +37,6 @@ type ToolCall struct {
 	Unmapped []Unmapped `json:"unmapped,omitempty"`
 	// Hint is the intent's learned shortcut (Intent.Hint), for the result.
 	Hint *Hint `json:"hint,omitempty"`
+	// Outer is the intent's Intent.Outer, for the result.
+	Outer string `json:"outer,omitempty"`
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
 	"github.com/toolyard/toolyard/workers/predict"
+	"github.com/toolyard/toolyard/workers/roles"
 	"github.com/toolyard/toolyard/workers/route"
 	statuspage "github.com/toolyard/toolyard/workers/status"
 )
@@ -131,6 +133,9 @@ With --external, no server is embedded: the stages run against --nats.`,
 				log.Warn("streams differ from this configuration and are kept as they are; apply it with 'toolyard streams apply' (with the same --replicas and --retention)",
 					"differences", diffs)
 			}
+			if err := retireConsumers(ctx, js, log); err != nil {
+				return err
+			}
 			set, err := sf.followRegistry(ctx, js, true, log)
 			if err != nil {
 				return err
@@ -225,4 +230,20 @@ func siblingCreds(creds, name string) string {
 		return ""
 	}
 	return filepath.Join(filepath.Dir(creds), name)
+}
+
+// retireConsumers deletes the durable consumers this version's stages no
+// longer read (roles.Retired).
+func retireConsumers(ctx context.Context, js jetstream.JetStream, log *slog.Logger) error {
+	for _, c := range roles.Retired {
+		err := js.DeleteConsumer(ctx, c.Stream, c.Name)
+		switch {
+		case err == nil:
+			log.Info("deleted a consumer this version no longer reads", "stream", c.Stream, "consumer", c.Name, "why", c.Why)
+		case errors.Is(err, jetstream.ErrConsumerNotFound), errors.Is(err, jetstream.ErrStreamNotFound):
+		default:
+			return fmt.Errorf("delete the retired consumer %s on %s: %w", c.Name, c.Stream, err)
+		}
+	}
+	return nil
 }

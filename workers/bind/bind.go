@@ -83,8 +83,20 @@ func Input[T any](k schemas.Kind, m *pipeline.Msg) (T, error) {
 }
 
 // Result encodes a result for the agent's session. Results of an intent share
-// one id whichever stage sends them, so an intent is answered once.
-func Result(r schemas.Result) pipeline.Out {
+// one id whichever stage sends them, so an intent is answered once. The
+// result of a nested intent (Outer set) also goes to the join stage, on
+// pipe.join.<session>: the join stage reads only those, not every result.
+func Result(r schemas.Result) []pipeline.Out {
+	out := result(r)
+	if r.Outer == "" {
+		return []pipeline.Out{out}
+	}
+	join := out
+	join.Subject, join.ID = PipeSubject(StageJoin, r.SessionID), MsgID(r.SessionID, r.IntentID+":"+StageJoin)
+	return []pipeline.Out{out, join}
+}
+
+func result(r schemas.Result) pipeline.Out {
 	if r.V == 0 {
 		r.V = schemas.Version
 	}
@@ -196,14 +208,17 @@ func Rejecter(stage string) pipeline.RejectFunc {
 			msgID = "seq-" + strconv.FormatUint(m.StreamSeq, 10)
 		}
 		res := ErrorResult(stage, session, msgID, ref.IntentID, ref.Text, code, reason)
-		return []pipeline.Out{
-			Result(res),
+		if stage != StageParse {
+			// An agent's output names no outer intent; work between
+			// stages does, and the join stage waits for its answer.
+			res.Outer = ref.Outer
+		}
+		return append(Result(res),
 			Audit(schemas.AuditRecord{
 				SessionID: session, IntentExpressed: ref.Text, Stage: stage,
 				IntentID: ref.IntentID, MessageID: msgID, Decision: "rejected",
 				Result: "error", Error: reason.Error(),
-			}),
-		}
+			}))
 	}
 }
 
@@ -213,6 +228,7 @@ type ref struct {
 	MessageID string
 	IntentID  string
 	Text      string
+	Outer     string
 }
 
 // peek reads what identifies an input of any stage: an AgentOutput or an
@@ -225,6 +241,7 @@ func peek(data []byte) ref {
 		MessageID string          `json:"message_id"`
 		IntentID  string          `json:"intent_id"`
 		Text      string          `json:"text"`
+		Outer     string          `json:"outer"`
 		Intent    json.RawMessage `json:"intent"`
 	}
 	var v fields
@@ -240,7 +257,7 @@ func peek(data []byte) ref {
 	if v.IntentID == "" {
 		v.IntentID = v.ID
 	}
-	return ref{SessionID: v.SessionID, MessageID: v.MessageID, IntentID: v.IntentID, Text: clip(v.Text, 200)}
+	return ref{SessionID: v.SessionID, MessageID: v.MessageID, IntentID: v.IntentID, Text: clip(v.Text, 200), Outer: v.Outer}
 }
 
 // clip shortens s to at most n bytes without splitting a UTF-8 character.

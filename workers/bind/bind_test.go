@@ -50,6 +50,55 @@ func TestRejecterIdentifiesEveryInputShape(t *testing.T) {
 	}
 }
 
+// The result of a nested intent also goes to the join stage, on
+// pipe.join.<session>, with the same bytes and an id of its own; other
+// results do not. A rejected input of a nested intent is answered the same
+// way, whatever stage gave it up, but an agent's output never names an
+// outer intent for the join stage.
+func TestNestedResultsAlsoGoToJoin(t *testing.T) {
+	inner := schemas.Intent{ID: "m1.0", SessionID: "s1", MessageID: "m1", Text: "find the url", Outer: "m1.1"}
+	enc := func(v any) []byte { b, _ := json.Marshal(v); return b }
+	reject := func(stage, subject string, v any) []pipeline.Out {
+		return Rejecter(stage)(&pipeline.Msg{Subject: subject, Data: enc(v)}, pipeline.Permanent(errors.New("bad")))
+	}
+	tests := []struct {
+		name  string
+		outs  []pipeline.Out
+		joins bool
+	}{
+		{"top-level result", Result(schemas.Result{SessionID: "s1", IntentID: "m1.2", Status: schemas.StatusExecuted}), false},
+		{"nested result", Result(schemas.Result{SessionID: "s1", IntentID: "m1.0", Status: schemas.StatusExecuted, Outer: "m1.1"}), true},
+		{"rejected nested intent", reject(StageDiscover, "pipe.discover.s1", inner), true},
+		{"rejected nested routing", reject(StageResolve, "pipe.resolve.s1", schemas.Routed{Intent: inner}), true},
+		{"rejected nested call", reject(StageExecute, "pipe.execute.s1", schemas.ToolCall{IntentID: "m1.0", SessionID: "s1", Outer: "m1.1"}), true},
+		{"rejected top-level intent", reject(StageDiscover, "pipe.discover.s1", schemas.Intent{ID: "m1.2", SessionID: "s1"}), false},
+		{"an agent output naming an outer intent", reject(StageParse, "agent.output.s1", map[string]any{"session_id": "s1", "message_id": "m1", "text": "x", "outer": "m1.1"}), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var joins []pipeline.Out
+			var result pipeline.Out
+			for _, o := range tt.outs {
+				switch {
+				case o.Subject == "pipe.join.s1":
+					joins = append(joins, o)
+				case o.Subject == "result.s1":
+					result = o
+				}
+			}
+			if got := len(joins) == 1; got != tt.joins || len(joins) > 1 {
+				t.Fatalf("%d outs to the join stage, want joins=%v: %+v", len(joins), tt.joins, tt.outs)
+			}
+			if !tt.joins {
+				return
+			}
+			if string(joins[0].Data) != string(result.Data) || joins[0].ID == result.ID || joins[0].ID != MsgID("s1", "m1.0:join") {
+				t.Errorf("join copy %+v, result %+v", joins[0], result)
+			}
+		})
+	}
+}
+
 func TestWithCandidates(t *testing.T) {
 	a := WithCandidates(IntentAudit("route", schemas.Intent{ID: "i", SessionID: "s", Text: "t"}),
 		[]schemas.Candidate{{ToolID: "a", Confidence: 0.9}, {ToolID: "b"}})

@@ -111,12 +111,10 @@ func TestMsgIDsAreSessionScoped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		outs := []pipeline.Out{
-			next,
-			Result(schemas.Result{SessionID: session, MessageID: "m1", Status: schemas.StatusError}),
-			Result(schemas.Result{SessionID: session, MessageID: "m1", IntentID: "m1.0", Status: schemas.StatusExecuted}),
-			Audit(schemas.AuditRecord{SessionID: session, MessageID: "m1", IntentID: "m1.0", Stage: StageParse}),
-		}
+		outs := []pipeline.Out{next}
+		outs = append(outs, Result(schemas.Result{SessionID: session, MessageID: "m1", Status: schemas.StatusError})...)
+		outs = append(outs, Result(schemas.Result{SessionID: session, MessageID: "m1", IntentID: "m1.0", Status: schemas.StatusExecuted, Outer: "m1.1"})...)
+		outs = append(outs, Audit(schemas.AuditRecord{SessionID: session, MessageID: "m1", IntentID: "m1.0", Stage: StageParse}))
 		for _, o := range outs {
 			if other, dup := ids[o.ID]; dup {
 				t.Fatalf("id %q used by %s and %s", o.ID, other, session)

@@ -90,7 +90,7 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 	res := schemas.Result{
 		SessionID: call.SessionID, MessageID: call.MessageID, IntentID: call.IntentID, Intent: call.Intent,
 		ToolID: call.ToolID, Stage: bind.StageExecute, Unmapped: call.Unmapped,
-		Arguments: s.e.ResultArguments(ctx, call), Hint: call.Hint,
+		Arguments: s.e.ResultArguments(ctx, call), Hint: call.Hint, Outer: call.Outer,
 	}
 	if err != nil {
 		var te *ToolError
@@ -119,7 +119,7 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 	}
 	audit = bind.RedactAudit(audit, s.e.toolSchemas(ctx, call.ToolID)...)
 	// Scrubbed before once() keeps them in the execution record.
-	return sc.Outs([]pipeline.Out{bind.Result(res), bind.Audit(audit)}), nil
+	return sc.Outs(append(bind.Result(res), bind.Audit(audit))), nil
 }
 
 // ResultArguments are the arguments of call as its result shows them: as

@@ -32,7 +32,7 @@ func Stage(e *Executor, opts ...StageOption) pipeline.Stage {
 
 func withError(r schemas.Result, code string, err error) schemas.Result {
 	e := bind.ErrorResult(r.Stage, r.SessionID, r.MessageID, r.IntentID, r.Intent, code, err)
-	e.ToolID, e.Output = r.ToolID, r.Output
+	e.ToolID, e.Output, e.Outer = r.ToolID, r.Output, r.Outer
 	return e
 }
 

@@ -305,7 +305,7 @@ func TestStageRunnerRepublishesStoredResult(t *testing.T) {
 	}
 	stored := bind.Result(schemas.Result{SessionID: c.SessionID, MessageID: c.MessageID, IntentID: c.IntentID, ToolID: c.ToolID,
 		Status: schemas.StatusExecuted, Stage: bind.StageExecute, Output: &schemas.ToolOutput{Content: "stored before the crash"}})
-	if err := got.Lease.Finish(ctxFor(t), []pipeline.Out{stored}); err != nil {
+	if err := got.Lease.Finish(ctxFor(t), stored); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := json.Marshal(c)

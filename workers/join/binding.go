@@ -36,13 +36,15 @@ func New(opts ...Option) *Joiner {
 	return &Joiner{cfg: cfg, log: cfg.log.With("stage", bind.StageJoin)}
 }
 
-// Stage binds the joiner to result.> (every result of every session): its
-// setup opens the pending bucket and starts the timeout sweeper.
+// Stage binds the joiner to pipe.join.>, where bind.Result puts a copy of
+// every result of a nested intent (one with an outer intent): the results
+// of intents at the top, most of them, never reach it. Its setup opens the
+// pending bucket and starts the timeout sweeper.
 func Stage(j *Joiner) pipeline.Stage {
 	return pipeline.Stage{
 		Name:     bind.StageJoin,
-		Stream:   pipeline.StreamResult,
-		Subjects: []string{schemas.ResultPrefix + ">"},
+		Stream:   pipeline.StreamPipe,
+		Subjects: []string{bind.PipeFilter(bind.StageJoin)},
 		Setup:    j.Start,
 		Handler: func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
 			r, err := schemas.DecodeInternal[schemas.Result](schemas.KindResult, m.Data)
@@ -206,7 +208,7 @@ func outcomeOuts(p Pending) ([]pipeline.Out, error) {
 		a := bind.IntentAudit(bind.StageJoin, p.Intent)
 		a.Decision, a.Result, a.Error = "not_run", "error", o.Result.Message
 		a.Parameters = inputsAudit(p)
-		return []pipeline.Out{bind.Result(*o.Result), bind.Audit(a)}, nil
+		return append(bind.Result(*o.Result), bind.Audit(a)), nil
 	}
 	return nil, fmt.Errorf("intent %s: outcome has neither an intent nor a result", p.Intent.ID)
 }

@@ -147,6 +147,8 @@ func (p *Pending) done(now time.Time, o Outcome) {
 func (p *Pending) failure(code, msg string) *schemas.Result {
 	in := p.Intent
 	r := bind.ErrorResult(bind.StageJoin, in.SessionID, in.MessageID, in.ID, in.Text, code, errors.New(msg))
+	// A failed input is itself a failed input to the intent further out.
+	r.Outer = in.Outer
 	return &r
 }
 

@@ -114,13 +114,13 @@ func parsedOuts(out schemas.AgentOutput, parsed Parsed, redact func(schemas.Audi
 		id := fmt.Sprintf("%s.problem%d", out.MessageID, i)
 		problemIDs = append(problemIDs, id)
 		res := bind.ErrorResult(bind.StageParse, out.SessionID, out.MessageID, id, "", pr.Code, errors.New(pr.Message))
-		outs = append(outs, bind.Result(res))
+		outs = append(outs, bind.Result(res)...)
 	}
 	ids := append(parsed.IDs(), problemIDs...)
 	outs = append(outs, bind.Result(schemas.Result{
 		SessionID: out.SessionID, MessageID: out.MessageID, Status: schemas.StatusAccepted, Stage: bind.StageParse,
 		IntentIDs: ids, Message: receiptMessage(parsed),
-	}))
+	})...)
 	for _, in := range parsed.Intents {
 		audit := bind.IntentAudit(bind.StageParse, in)
 		audit.Decision, audit.Result = "intent", "parsed"

@@ -89,7 +89,24 @@ func (p *Parser) Parse(out schemas.AgentOutput) (Parsed, error) {
 		return Parsed{}, s.err
 	}
 	s.out.ConversationCut = cut
+	linkOuter(s.out.Intents)
 	return s.out, nil
+}
+
+// linkOuter sets each nested intent's Outer to the intent that lists it in
+// DependsOn, so that every answer to it reaches the join stage.
+func linkOuter(intents []schemas.Intent) {
+	pos := make(map[string]int, len(intents))
+	for i, in := range intents {
+		pos[in.ID] = i
+	}
+	for _, in := range intents {
+		for _, dep := range in.DependsOn {
+			if i, ok := pos[dep]; ok {
+				intents[i].Outer = in.ID
+			}
+		}
+	}
 }
 
 // meta is what every item of one output carries.

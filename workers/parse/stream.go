@@ -20,7 +20,9 @@ import (
 // numbered as Parse numbers them: the items of every Write and of Close,
 // concatenated, are what Parse finds in the whole text, problems included,
 // except for ContextAfter, which holds only the text that had arrived when
-// the intent was emitted (possibly none).
+// the intent was emitted (possibly none), and Outer, which is not set: an
+// inner intent is emitted before its outer one has an id (its DependsOn,
+// emitted later, names it).
 //
 // Memory is bounded: a Stream keeps a context window of text, plus the open
 // marker's paragraph or the open call, not the whole output. Every byte is

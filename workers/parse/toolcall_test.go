@@ -50,7 +50,7 @@ func TestToolCalls(t *testing.T) {
 		{"markers in parameters are data", `<tool_call name="echo">{"text": "[TOOL: no]"}</tool_call> [TOOL: yes]`,
 			[]string{`0 call execute echo {"text":"[TOOL: no]"}`, `1 "yes"`}},
 		{"shares the numbering with intents", `[TOOL: a] <tool_call name="b"/> [TOOL: c [TOOL: d]] <tool_call name="e"/>`,
-			[]string{`0 "a"`, `1 call execute b {}`, `2 "d"`, `3 "c d" <-2`, `4 call execute e {}`}},
+			[]string{`0 "a"`, `1 call execute b {}`, `2 "d" ^3`, `3 "c d" <-2`, `4 call execute e {}`}},
 		{"not a tool_call", `<tool_calls name="x"/> <tool_callx/> <Tool_Call name="x"/>`, nil},
 
 		{"parameters not an object", `<tool_call name="x">[1, 2]</tool_call>`, []string{"! bad_tool_call@0"}},

@@ -39,8 +39,8 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			fail := func(code string, err error) []pipeline.Out {
 				audit.Decision, audit.Result, audit.Error = "unresolved", "error", err.Error()
 				res := bind.ErrorResult(bind.StageResolve, in.SessionID, in.MessageID, in.ID, in.Text, code, err)
-				res.ToolID, res.Hint = audit.ToolID, in.Hint
-				return []pipeline.Out{bind.Result(res), bind.Audit(audit)}
+				res.ToolID, res.Hint, res.Outer = audit.ToolID, in.Hint, in.Outer
+				return append(bind.Result(res), bind.Audit(audit))
 			}
 			tool, ok := reg.Get(audit.ToolID)
 			if !ok {
@@ -65,12 +65,12 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 				res := schemas.Result{
 					SessionID: in.SessionID, MessageID: in.MessageID, IntentID: in.ID, Intent: in.Text,
 					Status: schemas.StatusMultiple, Stage: bind.StageResolve, Matches: out.Matches, Message: out.Message,
-					Hint: in.Hint,
+					Hint: in.Hint, Outer: in.Outer,
 				}
-				return []pipeline.Out{bind.Result(res), bind.Audit(audit)}, nil
+				return append(bind.Result(res), bind.Audit(audit)), nil
 			}
 			call := *out.Call
-			call.Hint = in.Hint
+			call.Hint, call.Outer = in.Hint, in.Outer
 			audit.ToolID, audit.Confidence = call.ToolID, call.Confidence
 			audit.Decision, audit.Result, audit.Parameters, audit.Error = out.Decision, "resolved", call.Parameters, out.Note
 			sc.Add(bind.SecretValues(call.Parameters, auditSchemas(reg, tool, call.ToolID)...)...)
@@ -81,7 +81,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 				res := UnmappedResult(bind.StageResolve, call, called, bind.ResultArguments(call.Parameters, auditSchemas(reg, tool, call.ToolID)...))
 				audit.Decision, audit.Result, audit.Error = DecisionUnmapped, schemas.StatusMissingArguments, res.Message
 				audit = bind.RedactAudit(audit, auditSchemas(reg, tool, call.ToolID)...)
-				return []pipeline.Out{bind.Result(res), bind.Audit(audit)}, nil
+				return append(bind.Result(res), bind.Audit(audit)), nil
 			}
 			audit = bind.RedactAudit(audit, auditSchemas(reg, tool, call.ToolID)...)
 			next, err := bind.Next(bind.StageExecute, in.SessionID, in.ID, call)

@@ -315,6 +315,6 @@ func UnmappedResult(stage string, call schemas.ToolCall, m schemas.Manifest, arg
 	return schemas.Result{
 		SessionID: call.SessionID, MessageID: call.MessageID, IntentID: call.IntentID, Intent: call.Intent,
 		ToolID: call.ToolID, Status: schemas.StatusMissingArguments, Stage: stage,
-		Message: UnmappedMessage(call, m), Arguments: args, Unmapped: call.Unmapped, Hint: call.Hint,
+		Message: UnmappedMessage(call, m), Arguments: args, Unmapped: call.Unmapped, Hint: call.Hint, Outer: call.Outer,
 	}
 }

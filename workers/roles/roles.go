@@ -32,9 +32,19 @@ var StageStreams = map[string]string{
 	bind.StageAnswer:   pipeline.StreamPipe,
 	bind.StageResolve:  pipeline.StreamPipe,
 	bind.StageExecute:  pipeline.StreamPipe,
-	bind.StageJoin:     pipeline.StreamResult,
+	bind.StageJoin:     pipeline.StreamPipe,
 	// the shards of 'toolyard replay --workers' (cmd/toolyard/replay_shards.go)
 	StageReplay: StreamReplay,
+}
+
+// Consumer names a durable consumer of a stream.
+type Consumer struct{ Stream, Name, Why string }
+
+// Retired are durable consumers an earlier version's stages created and
+// this version's do not read. 'toolyard up' deletes them (left, each shows
+// a backlog that grows forever); until then agents may not read them.
+var Retired = []Consumer{
+	{pipeline.StreamResult, bind.StageJoin, "the join stage reads the results of nested intents on pipe.join.>, not every result"},
 }
 
 // The sharded replay's stage, stream and job store.
@@ -177,10 +187,15 @@ func Agent(sessions ...string) (jwt.Permissions, error) {
 	p.Pub.Allow.Add("$JS.API.STREAM.INFO."+pipeline.StreamResult,
 		"$JS.API.CONSUMER.MSG.NEXT."+pipeline.StreamResult+".*", "$JS.API.CONSUMER.INFO."+pipeline.StreamResult+".*",
 		"$JS.API.CONSUMER.DELETE."+pipeline.StreamResult+".*")
-	// ... but never the stages' durable consumers there.
+	// ... but never the stages' durable consumers there, nor those of an
+	// earlier version's stages: they read every session's results.
+	durable := slices.Clone(Retired)
 	for st, stream := range StageStreams {
-		if stream == pipeline.StreamResult {
-			p.Pub.Deny.Add("$JS.API.CONSUMER.DELETE."+stream+"."+st, "$JS.API.CONSUMER.MSG.NEXT."+stream+"."+st)
+		durable = append(durable, Consumer{Stream: stream, Name: st})
+	}
+	for _, c := range durable {
+		if c.Stream == pipeline.StreamResult {
+			p.Pub.Deny.Add("$JS.API.CONSUMER.DELETE."+c.Stream+"."+c.Name, "$JS.API.CONSUMER.MSG.NEXT."+c.Stream+"."+c.Name)
 		}
 	}
 	for _, s := range sessions {

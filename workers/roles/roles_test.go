@@ -133,7 +133,8 @@ func TestPermissionSets(t *testing.T) {
 		{"execute", execute, true, "$JS.API.STREAM.PURGE.AUDIT", false},
 		{"execute", execute, true, "agent.output.alice", false},
 		{"all", all, true, "$JS.ACK.AGENT.parse.1.2.3.4.5", true},
-		{"all", all, true, "$JS.ACK.RESULT.join.1.2.3.4.5", true},
+		{"all", all, true, "$JS.ACK.PIPE.join.1.2.3.4.5", true},
+		{"all", all, true, "$JS.ACK.RESULT.join.1.2.3.4.5", false},
 		{"all", all, true, "$O.models.x", false},
 	}
 	for _, tt := range tests {

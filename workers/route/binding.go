@@ -77,7 +77,7 @@ func Answer(r schemas.Routed, stage string) schemas.Result {
 	return schemas.Result{
 		SessionID: r.Intent.SessionID, MessageID: r.Intent.MessageID, IntentID: r.Intent.ID, Intent: r.Intent.Text,
 		Status: r.Tier, Stage: stage, Matches: r.Candidates, Message: r.Message,
-		Unmatched: r.Unmatched, Available: r.Available, Hint: r.Intent.Hint,
+		Unmatched: r.Unmatched, Available: r.Available, Hint: r.Intent.Hint, Outer: r.Intent.Outer,
 	}
 }
 
@@ -101,7 +101,7 @@ func AnswerStage() pipeline.Stage {
 			}
 			audit := bind.WithCandidates(bind.IntentAudit(bind.StageAnswer, r.Intent), r.Candidates)
 			audit.Decision, audit.Result = "answered", r.Tier
-			return []pipeline.Out{bind.Result(Answer(r, bind.StageAnswer)), bind.Audit(audit)}, nil
+			return append(bind.Result(Answer(r, bind.StageAnswer)), bind.Audit(audit)), nil
 		},
 	}
 }
@@ -155,7 +155,7 @@ func decideMedium(ctx context.Context, r schemas.Routed, o options) (chooseOut, 
 		if o.disambiguator != nil {
 			audit.Error = reason
 		}
-		return chooseOut{out: []pipeline.Out{bind.Result(Answer(r, bind.StageChoose)), bind.Audit(audit)}, reason: reason}, nil
+		return chooseOut{out: append(bind.Result(Answer(r, bind.StageChoose)), bind.Audit(audit)), reason: reason}, nil
 	}
 	next, err := handOff(picked, bind.StageChoose)
 	if err != nil {
