@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -53,6 +54,31 @@ func TestStreamSettingsSurviveRestart(t *testing.T) {
 	if _, err := js.UpdateStream(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
+	// An earlier version's join stage read every result with this consumer.
+	oldJoin := func() {
+		t.Helper()
+		nc, err := natsConnect(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		js, _ := jetstream.New(nc)
+		if _, err := js.CreateConsumer(ctx, pipeline.StreamResult, jetstream.ConsumerConfig{Durable: "join", FilterSubject: "result.>", AckPolicy: jetstream.AckExplicitPolicy}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldJoinGone := func() bool {
+		t.Helper()
+		nc, err := natsConnect(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		js, _ := jetstream.New(nc)
+		_, err = js.Consumer(ctx, pipeline.StreamResult, "join")
+		return errors.Is(err, jetstream.ErrConsumerNotFound)
+	}
+	oldJoin()
 	nc.Close()
 
 	up.kill(syscall.SIGTERM)
@@ -64,13 +90,20 @@ func TestStreamSettingsSurviveRestart(t *testing.T) {
 	if !strings.Contains(again.stderr.String(), "toolyard streams apply") || !strings.Contains(again.stderr.String(), "AUDIT max_age") {
 		t.Errorf("up should warn about the difference and say how to apply:\n%s", again.stderr.String())
 	}
+	if !oldJoinGone() || !strings.Contains(again.stderr.String(), "deleted a consumer this version no longer reads") {
+		t.Errorf("up should delete the retired RESULT join consumer and say so:\n%s", again.stderr.String())
+	}
+	oldJoin() // as a cluster run by workers alone would still have it
 	out, err := exec.Command(binary, "streams", "diff", "--nats", url).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "AUDIT max_age: 2160h0m0s on the server, 720h0m0s here") {
 		t.Errorf("streams diff: %v\n%s", err, out)
 	}
 	out, err = exec.Command(binary, "streams", "apply", "--yes", "--nats", url).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "1 settings applied") {
+	if err != nil || !strings.Contains(string(out), "1 settings applied") || !strings.Contains(string(out), "deleted the consumer join on RESULT") {
 		t.Fatalf("streams apply: %v\n%s", err, out)
+	}
+	if !oldJoinGone() {
+		t.Error("streams apply left the retired RESULT join consumer")
 	}
 	if got := auditAge(); got != 30*24*time.Hour {
 		t.Errorf("after streams apply AUDIT max_age is %s", got)

@@ -17,7 +17,10 @@ func newStreams(g *globalFlags) *cobra.Command {
 		Short: "Toolyard's JetStream streams: show how they differ from a configuration, apply it",
 		Long: `toolyard up and toolyard worker create missing streams and never change existing
 ones, so the limits and replicas an operator set survive restarts. They warn when
-the streams differ from their configuration; 'streams apply' is the explicit update.`,
+the streams differ from their configuration; 'streams apply' is the explicit update.
+It also deletes the durable consumers an earlier version's stages created and this
+one's no longer read ('up' does that at start; a cluster run by workers alone needs
+'streams apply' after an upgrade).`,
 	}
 	var (
 		replicas  int
@@ -68,6 +71,13 @@ the streams differ from their configuration; 'streams apply' is the explicit upd
 				return err
 			}
 			defer closeNC()
+			retired, err := retireConsumers(cmd.Context(), js)
+			for _, c := range retired {
+				fmt.Fprintf(cmd.OutOrStdout(), "deleted the consumer %s on %s: %s\n", c.Name, c.Stream, c.Why)
+			}
+			if err != nil {
+				return err
+			}
 			if len(diffs) == 0 {
 				fmt.Fprintln(cmd.OutOrStdout(), "the streams match the configuration: nothing to apply")
 				return topo.Ensure(cmd.Context(), js)

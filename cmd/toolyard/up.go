@@ -133,8 +133,12 @@ With --external, no server is embedded: the stages run against --nats.`,
 				log.Warn("streams differ from this configuration and are kept as they are; apply it with 'toolyard streams apply' (with the same --replicas and --retention)",
 					"differences", diffs)
 			}
-			if err := retireConsumers(ctx, js, log); err != nil {
+			retired, err := retireConsumers(ctx, js)
+			if err != nil {
 				return err
+			}
+			for _, c := range retired {
+				log.Info("deleted a consumer this version no longer reads", "stream", c.Stream, "consumer", c.Name, "why", c.Why)
 			}
 			set, err := sf.followRegistry(ctx, js, true, log)
 			if err != nil {
@@ -233,17 +237,18 @@ func siblingCreds(creds, name string) string {
 }
 
 // retireConsumers deletes the durable consumers this version's stages no
-// longer read (roles.Retired).
-func retireConsumers(ctx context.Context, js jetstream.JetStream, log *slog.Logger) error {
+// longer read (roles.Retired) and returns those it found.
+func retireConsumers(ctx context.Context, js jetstream.JetStream) ([]roles.Consumer, error) {
+	var deleted []roles.Consumer
 	for _, c := range roles.Retired {
 		err := js.DeleteConsumer(ctx, c.Stream, c.Name)
 		switch {
 		case err == nil:
-			log.Info("deleted a consumer this version no longer reads", "stream", c.Stream, "consumer", c.Name, "why", c.Why)
+			deleted = append(deleted, c)
 		case errors.Is(err, jetstream.ErrConsumerNotFound), errors.Is(err, jetstream.ErrStreamNotFound):
 		default:
-			return fmt.Errorf("delete the retired consumer %s on %s: %w", c.Name, c.Stream, err)
+			return deleted, fmt.Errorf("delete the retired consumer %s on %s: %w", c.Name, c.Stream, err)
 		}
 	}
-	return nil
+	return deleted, nil
 }
