@@ -26,7 +26,9 @@ func TestStreamSettingsSurviveRestart(t *testing.T) {
 	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
 
 	ctx := context.Background()
-	auditAge := func() time.Duration {
+	// withJS runs f on a connection of its own, closed after it: the server
+	// restarts in between.
+	withJS := func(f func(js jetstream.JetStream)) {
 		t.Helper()
 		nc, err := natsConnect(url)
 		if err != nil {
@@ -34,52 +36,48 @@ func TestStreamSettingsSurviveRestart(t *testing.T) {
 		}
 		defer nc.Close()
 		js, _ := jetstream.New(nc)
-		s, err := js.Stream(ctx, pipeline.StreamAudit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s.CachedInfo().Config.MaxAge
+		f(js)
 	}
-	nc, err := natsConnect(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, _ := jetstream.New(nc)
-	s, err := js.Stream(ctx, pipeline.StreamAudit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := s.CachedInfo().Config
-	cfg.MaxAge = 90 * 24 * time.Hour // the operator keeps audit for a quarter
-	if _, err := js.UpdateStream(ctx, cfg); err != nil {
-		t.Fatal(err)
+	auditAge := func() (age time.Duration) {
+		t.Helper()
+		withJS(func(js jetstream.JetStream) {
+			s, err := js.Stream(ctx, pipeline.StreamAudit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			age = s.CachedInfo().Config.MaxAge
+		})
+		return age
 	}
 	// An earlier version's join stage read every result with this consumer.
 	oldJoin := func() {
 		t.Helper()
-		nc, err := natsConnect(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer nc.Close()
-		js, _ := jetstream.New(nc)
-		if _, err := js.CreateConsumer(ctx, pipeline.StreamResult, jetstream.ConsumerConfig{Durable: "join", FilterSubject: "result.>", AckPolicy: jetstream.AckExplicitPolicy}); err != nil {
-			t.Fatal(err)
-		}
+		withJS(func(js jetstream.JetStream) {
+			if _, err := js.CreateConsumer(ctx, pipeline.StreamResult, jetstream.ConsumerConfig{Durable: "join", FilterSubject: "result.>", AckPolicy: jetstream.AckExplicitPolicy}); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
-	oldJoinGone := func() bool {
+	oldJoinGone := func() (gone bool) {
 		t.Helper()
-		nc, err := natsConnect(url)
+		withJS(func(js jetstream.JetStream) {
+			_, err := js.Consumer(ctx, pipeline.StreamResult, "join")
+			gone = errors.Is(err, jetstream.ErrConsumerNotFound)
+		})
+		return gone
+	}
+	withJS(func(js jetstream.JetStream) {
+		s, err := js.Stream(ctx, pipeline.StreamAudit)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer nc.Close()
-		js, _ := jetstream.New(nc)
-		_, err = js.Consumer(ctx, pipeline.StreamResult, "join")
-		return errors.Is(err, jetstream.ErrConsumerNotFound)
-	}
+		cfg := s.CachedInfo().Config
+		cfg.MaxAge = 90 * 24 * time.Hour // the operator keeps audit for a quarter
+		if _, err := js.UpdateStream(ctx, cfg); err != nil {
+			t.Fatal(err)
+		}
+	})
 	oldJoin()
-	nc.Close()
 
 	up.kill(syscall.SIGTERM)
 	again := startProcess(t, args...)
