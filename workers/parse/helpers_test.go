@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -197,6 +198,16 @@ func checkInvariants(t *testing.T, text string, got parse.Parsed, contextChars i
 			}
 		}
 		checkNested(t, i, in, got.Intents)
+		// Outer names the one intent that lists this one in DependsOn.
+		var outers []string
+		for _, o := range got.Intents {
+			if slices.Contains(o.DependsOn, in.ID) {
+				outers = append(outers, o.ID)
+			}
+		}
+		if want := strings.Join(outers, ","); in.Outer != want {
+			t.Errorf("intent %d: Outer %q, but %q list it in DependsOn", i, in.Outer, want)
+		}
 		for _, c := range []string{in.ContextBefore, in.ContextAfter} {
 			if !utf8.ValidString(c) || utf8.RuneCountInString(c) > contextChars {
 				t.Errorf("intent %d: bad context %q", i, c)
