@@ -2,6 +2,7 @@ package discover
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -196,5 +197,31 @@ func TestParseMode(t *testing.T) {
 	}
 	if _, err := ParseMode("fuzzy"); err == nil {
 		t.Error("ParseMode accepted fuzzy")
+	}
+}
+
+// A slow (not local) embedder embeds a repeated request once: the second
+// search ranks the same from the kept vector; another request is embedded.
+func TestRepeatedRequestEmbeddedOnce(t *testing.T) {
+	emb := &fakeEmbedder{}
+	e := newHybrid(t, emb)
+	ctx := context.Background()
+	first, err := e.Search(ctx, "weather forecast for Berlin", 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := emb.queries.Load()
+	again, err := e.Search(ctx, "weather forecast for Berlin", 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := emb.queries.Load(); got != n {
+		t.Errorf("the repeated request was embedded again (%d calls, %d before)", got, n)
+	}
+	if !reflect.DeepEqual(first, again) {
+		t.Errorf("ranked differently from the kept vector:\n%+v\n%+v", first, again)
+	}
+	if _, err := e.Search(ctx, "convert euros to dollars", 3, nil); err != nil || emb.queries.Load() == n {
+		t.Errorf("another request was not embedded: %v", err)
 	}
 }

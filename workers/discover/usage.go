@@ -296,7 +296,7 @@ func (m *usageModel) vectors(ctx context.Context, v *vectors, prev *usageModel) 
 	// Stored vectors must be the embedder's own: when none was embedded
 	// afresh, one intent is, to show the embedder's dimension.
 	if stored > 0 && len(fresh) == 0 {
-		probe, err := v.query(ctx, m.doc.Intents[0].Text)
+		probe, err := v.embedText(ctx, m.doc.Intents[0].Text)
 		if err != nil {
 			return nil, nil, 0, fmt.Errorf("embed learned intent 0: %w", err)
 		}
@@ -332,7 +332,7 @@ func embedDistinct(ctx context.Context, v *vectors, intents []LearnedIntent, kno
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for j, text := range todo {
 		g.Go(func() error {
-			qv, err := v.query(gctx, text)
+			qv, err := v.embedText(gctx, text)
 			if err != nil {
 				return fmt.Errorf("embed learned intent %d: %w", first[text], err)
 			}

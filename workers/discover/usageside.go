@@ -63,7 +63,7 @@ func (e *Engine) usageSideFor(id string) (usageSide, error) {
 			continue
 		}
 		if enc.ID() == id {
-			return usageSide{v: &vectors{emb: enc, log: e.cfg.log}, kind: sideOwn}, nil
+			return usageSide{v: newVectorSide(enc, e.cfg.log), kind: sideOwn}, nil
 		}
 		known = append(known, enc.ID())
 	}

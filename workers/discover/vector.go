@@ -32,17 +32,32 @@ const hnswThreshold = 100_000
 // vectors is the vector side: the embedder, its cache and the index of tool
 // vectors. Its index is updated under the engine's write lock.
 type vectors struct {
-	emb   embed.Embedder
+	emb embed.Embedder
+	// requests embeds requests: emb, or for a slow embedder emb with
+	// the latest requests' vectors kept (embed.CachedQueries).
+	requests embed.Embedder
 	cache embed.Cache
 	idx   vectorIndex
 	log   *slog.Logger
 	warn  limiter
 }
 
+// newVectorSide is a vector side of emb without tools: requests go through
+// a cache of the latest ones unless emb is the local word vectors, which
+// take microseconds.
+func newVectorSide(emb embed.Embedder, log *slog.Logger) *vectors {
+	v := &vectors{emb: emb, requests: emb, log: log}
+	if _, local := emb.(*embed.Local); !local {
+		v.requests = embed.CachedQueries(emb, embed.QueryCacheSize)
+	}
+	return v
+}
+
 // newVectors embeds the tools and indexes their vectors. It fails when the
 // embedder does; the caller then goes on keyword-only.
 func newVectors(ctx context.Context, cfg config, tools []schemas.Manifest) (*vectors, error) {
-	v := &vectors{emb: cfg.embedder, cache: cfg.cache, log: cfg.log}
+	v := newVectorSide(cfg.embedder, cfg.log)
+	v.cache = cfg.cache
 	if _, local := v.emb.(*embed.Local); v.cache == nil && !local {
 		// The local embedder averages word vectors in microseconds: a
 		// cache of its output would only hold a second copy of every
@@ -118,9 +133,19 @@ func (v *vectors) remove(id string) {
 
 // query embeds an intent; nil, nil when it has nothing to embed.
 func (v *vectors) query(ctx context.Context, text string) ([]float32, error) {
-	qv, err := v.emb.EmbedQuery(ctx, text)
+	return embedWith(ctx, v.requests, text)
+}
+
+// embedText embeds a text that is not a request (a learned intent) as a
+// request is, without the requests' cache.
+func (v *vectors) embedText(ctx context.Context, text string) ([]float32, error) {
+	return embedWith(ctx, v.emb, text)
+}
+
+func embedWith(ctx context.Context, emb embed.Embedder, text string) ([]float32, error) {
+	qv, err := emb.EmbedQuery(ctx, text)
 	if err != nil {
-		return nil, fmt.Errorf("embed query with %s: %w", v.emb.ID(), err)
+		return nil, fmt.Errorf("embed query with %s: %w", emb.ID(), err)
 	}
 	if isZero(qv) {
 		return nil, nil
