@@ -89,7 +89,11 @@ p99_with_ms, p99_without_ms and the rest of the report.`,
 			if err != nil {
 				return err
 			}
-			engine, err := discover.New(tools, discover.WithEmbedder(remote), discover.WithMode(discover.ModeHybrid), discover.WithTopK(k))
+			// No request cache: the fresh search at "]" (the time without
+			// prefetch) must pay the embedder as a first request does, not
+			// find the vector the prefetch search just made.
+			engine, err := discover.New(tools, discover.WithEmbedder(remote), discover.WithMode(discover.ModeHybrid), discover.WithTopK(k),
+				discover.WithRequestCache(0))
 			if err != nil {
 				return err
 			}

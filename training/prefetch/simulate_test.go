@@ -42,7 +42,7 @@ func TestPrefetchThroughDelayedOllamaServer(t *testing.T) {
 		{ID: "weather", Description: "Weather forecast for a city: temperature, rain, wind", Keywords: []string{"weather", "forecast"}},
 		{ID: "mail", Description: "Send an email message to someone", Keywords: []string{"email", "mail", "send"}},
 	}
-	engine, err := discover.New(tools, discover.WithEmbedder(remote), discover.WithMode(discover.ModeHybrid))
+	engine, err := discover.New(tools, discover.WithEmbedder(remote), discover.WithMode(discover.ModeHybrid), discover.WithRequestCache(0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,12 +48,15 @@ type config struct {
 	fusion fusionKind
 	// sifTerms weighs hybrid BM25 query terms by their SIF weight.
 	sifTerms bool
+	// requestCache is how many request vectors a slow embedder keeps
+	// (WithRequestCache).
+	requestCache int
 }
 
 func defaultConfig() config {
 	return config{
 		topK: 10, boosts: DefaultFieldBoosts(), maxQueryTerms: 48, compactAfter: 64,
-		pool: defaultPool, fusion: fusionDefault,
+		pool: defaultPool, fusion: fusionDefault, requestCache: embed.QueryCacheSize,
 	}
 }
 
@@ -76,6 +79,13 @@ func WithMaxQueryTerms(n int) Option { return func(c *config) { c.maxQueryTerms 
 // index segment that slows every search a little; each rebuild costs about
 // 130 µs of CPU per tool (1.3 s at 10k tools). See compaction in update.go.
 func WithCompactAfter(n int) Option { return func(c *config) { c.compactAfter = n } }
+
+// WithRequestCache sets how many distinct requests' vectors a slow
+// embedder (remote, or the sentence encoder) keeps, so that a repeated
+// request is not embedded again (embed.CachedQueries; default
+// embed.QueryCacheSize). 0 embeds every request: for measuring an
+// embedder's latency on every search.
+func WithRequestCache(n int) Option { return func(c *config) { c.requestCache = max(n, 0) } }
 
 // WithEmbedder adds the vector side: tools are embedded at New and Put,
 // intents at search, and results of both sides are fused. Without it the

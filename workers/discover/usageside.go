@@ -56,6 +56,12 @@ func (e *Engine) usageSideFor(id string) (usageSide, error) {
 		// signal is computed whatever the model's embedder.
 		return usageSide{}, nil
 	}
+	// The build's own word vectors can always embed: a model trained on
+	// them serves an engine whose registry side is another embedder (a
+	// remote one) with its usage side as trained.
+	if local, err := embed.NewLocal(); err == nil && local.ID() == id {
+		return usageSide{v: newVectorSide(local, e.cfg), kind: sideOwn}, nil
+	}
 	var known []string
 	for _, name := range embed.Encoders {
 		enc, err := embed.NewEncoder(name)
@@ -63,7 +69,7 @@ func (e *Engine) usageSideFor(id string) (usageSide, error) {
 			continue
 		}
 		if enc.ID() == id {
-			return usageSide{v: newVectorSide(enc, e.cfg.log), kind: sideOwn}, nil
+			return usageSide{v: newVectorSide(enc, e.cfg), kind: sideOwn}, nil
 		}
 		known = append(known, enc.ID())
 	}

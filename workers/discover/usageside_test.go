@@ -304,3 +304,32 @@ func TestStoredUsageVectorsAreUsed(t *testing.T) {
 		t.Errorf("vectors of 3 dimensions for a %d-dimension encoder: %v", dim, err)
 	}
 }
+
+// A model whose learned intents the build's own word vectors embedded
+// serves an engine whose registry side is another embedder (a remote one,
+// here a fake): its usage side embeds with the word vectors, as trained.
+func TestWordVectorModelOnAnotherEmbedder(t *testing.T) {
+	local, err := embed.NewLocal()
+	if err != nil {
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
+	}
+	remote := &fakeEmbedder{}
+	e := newHybrid(t, remote)
+	ctx := context.Background()
+	if err := e.SetUsage(ctx, &Usage{Version: "words", Encoder: local.ID(), Intents: learnedSQL}); err != nil {
+		t.Fatalf("a word-vector model on an engine of another embedder: %v", err)
+	}
+	ex, err := e.Explain(ctx, learnedSQL[1].Text, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var near float64
+	for _, c := range ex {
+		if c.ToolID == learnedSQL[1].Tool {
+			near = c.Signals[FeatureUsageNear]
+		}
+	}
+	if near < 0.99 {
+		t.Errorf("a request equal to a learned intent: usage_near %v, want about 1 (the word vectors' cosine)", near)
+	}
+}

@@ -45,10 +45,10 @@ type vectors struct {
 // newVectorSide is a vector side of emb without tools: requests go through
 // a cache of the latest ones unless emb is the local word vectors, which
 // take microseconds.
-func newVectorSide(emb embed.Embedder, log *slog.Logger) *vectors {
-	v := &vectors{emb: emb, requests: emb, log: log}
+func newVectorSide(emb embed.Embedder, cfg config) *vectors {
+	v := &vectors{emb: emb, requests: emb, log: cfg.log}
 	if _, local := emb.(*embed.Local); !local {
-		v.requests = embed.CachedQueries(emb, embed.QueryCacheSize)
+		v.requests = embed.CachedQueries(emb, cfg.requestCache)
 	}
 	return v
 }
@@ -56,7 +56,7 @@ func newVectorSide(emb embed.Embedder, log *slog.Logger) *vectors {
 // newVectors embeds the tools and indexes their vectors. It fails when the
 // embedder does; the caller then goes on keyword-only.
 func newVectors(ctx context.Context, cfg config, tools []schemas.Manifest) (*vectors, error) {
-	v := newVectorSide(cfg.embedder, cfg.log)
+	v := newVectorSide(cfg.embedder, cfg)
 	v.cache = cfg.cache
 	if _, local := v.emb.(*embed.Local); v.cache == nil && !local {
 		// The local embedder averages word vectors in microseconds: a
