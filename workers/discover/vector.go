@@ -36,10 +36,10 @@ type vectors struct {
 	// requests embeds requests: emb, or for a slow embedder emb with
 	// the latest requests' vectors kept (embed.CachedQueries).
 	requests embed.Embedder
-	cache embed.Cache
-	idx   vectorIndex
-	log   *slog.Logger
-	warn  limiter
+	cache    embed.Cache
+	idx      vectorIndex
+	log      *slog.Logger
+	warn     limiter
 }
 
 // newVectorSide is a vector side of emb without tools: requests go through
