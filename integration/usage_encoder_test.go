@@ -13,15 +13,17 @@ import (
 	"time"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
+	"github.com/toolyard/toolyard/training/prefetch"
+	"github.com/toolyard/toolyard/workers/discover/embed"
 )
 
-// A model trained with the sentence encoder on the usage side alone
-// records it, is evaluated with it without a flag, and is refused, with an
-// error naming the embedder, by a build that cannot run that embedder; a
-// model from before the field still loads.
-func TestTrainWithUsageEncoder(t *testing.T) {
-	dir := t.TempDir()
-	tools := filepath.Join("..", "training", "eval", "testdata", "home_tools.jsonl")
+// homeHistory writes our own history for three of the home tools (people
+// asking in their own words, one record per session) and two later
+// queries; it returns the tools, audit and queries files.
+func homeHistory(t *testing.T, dir string) (tools, audit, queries string) {
+	t.Helper()
+	tools = filepath.Join("..", "training", "eval", "testdata", "home_tools.jsonl")
 	// Our own history: people asking for three of the home tools in their
 	// own words, one record per session.
 	asks := map[string][]string{
@@ -41,13 +43,23 @@ func TestTrainWithUsageEncoder(t *testing.T) {
 			}
 		}
 	}
-	audit := filepath.Join(dir, "audit.jsonl")
+	audit = filepath.Join(dir, "audit.jsonl")
 	writeJSONL(t, audit, recs...)
-	queries := filepath.Join(dir, "queries.jsonl")
+	queries = filepath.Join(dir, "queries.jsonl")
 	writeJSONL(t, queries,
 		map[string]any{"id": "q1", "query": "the kitchen floor is a mess of crumbs again", "gold_tool_ids": []string{"home/robot_vacuum"}},
 		map[string]any{"id": "q2", "query": "when will the courier bring my box", "gold_tool_ids": []string{"home/track_package"}})
 
+	return tools, audit, queries
+}
+
+// A model trained with the sentence encoder on the usage side alone
+// records it, is evaluated with it without a flag, and is refused, with an
+// error naming the embedder, by a build that cannot run that embedder; a
+// model from before the field still loads.
+func TestTrainWithUsageEncoder(t *testing.T) {
+	dir := t.TempDir()
+	tools, audit, queries := homeHistory(t, dir)
 	model := filepath.Join(dir, "model")
 	out := toolyard(t, "train", "--tools", tools, "--audit", audit, "--out", model, "--usage-encoder", "use-lite")
 	if !strings.Contains(out, "embedded by use-lite:") {
@@ -142,4 +154,45 @@ func copyModel(t *testing.T, from, to string, edit func(map[string]any)) string 
 		}
 	}
 	return to
+}
+
+// Training with the workers' remote embedder (here a local server speaking
+// Ollama's protocol, backed by the word vectors: a real HTTP embedder, no
+// network) records it as the usage side's embedder, so an engine searching
+// with it takes the model as its own; a model trained on the build's word
+// vectors is taken by that engine too, its usage side embedding with them.
+func TestTrainWithTheWorkersRemoteEmbedder(t *testing.T) {
+	dir := t.TempDir()
+	tools, audit, queries := homeHistory(t, dir)
+	local, err := embed.NewLocal()
+	if err != nil {
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
+	}
+	srv, err := prefetch.StartDelayedOllamaServer(local, "toolyard-local-delayed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	remote := filepath.Join(dir, "remote-model")
+	out := toolyard(t, "train", "--tools", tools, "--audit", audit, "--out", remote,
+		"--embedder", "ollama", "--embedder-model", "toolyard-local-delayed", "--embedder-url", srv.URL())
+	if enc, _ := readUsage(t, remote)["encoder"].(string); !strings.HasPrefix(enc, "ollama:toolyard-local-delayed") || !strings.Contains(out, "embedded by "+enc) {
+		t.Fatalf("usage.json records encoder %q, want the remote embedder's id:\n%s", enc, out)
+	}
+	words := filepath.Join(dir, "word-model")
+	toolyard(t, "train", "--tools", tools, "--audit", audit, "--out", words)
+	for _, model := range []string{remote, words} {
+		ev := toolyard(t, "eval", "prefetch", "--json", "--tools", tools, "--queries", queries, "--model", model,
+			"--tokens-per-second", "400", "--search-latency", "0ms")
+		var rep struct {
+			Intents int     `json:"intents"`
+			HitRate float64 `json:"hit_rate"`
+		}
+		if err := json.Unmarshal([]byte(ev[strings.LastIndex(ev, "{"):]), &rep); err != nil || rep.Intents != 2 {
+			t.Errorf("eval prefetch with %s: %v\n%s", filepath.Base(model), err, ev)
+		}
+	}
+	if out, err := exec.Command(binary, "train", "--tools", tools, "--audit", audit, "--out", filepath.Join(dir, "x"), "--embedder", "none").CombinedOutput(); err == nil || !strings.Contains(string(out), "training needs an embedder") {
+		t.Errorf("train --embedder none: %v\n%s", err, out)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -31,6 +32,7 @@ func newTrain(g *globalFlags) *cobra.Command {
 		guard                                      = learn.DefaultGuard
 		noPromote                                  bool
 		keepVersions                               = models.DefaultKeep
+		embedder                                   embed.Config
 	)
 	c := &cobra.Command{
 		Use:   "train [--tools FILE] [--audit FILE… | --since D] [--out DIR]",
@@ -103,7 +105,7 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 			if err != nil {
 				return err
 			}
-			engine, err := trainEngine(tools, encoder)
+			engine, err := trainEngine(cmd.Context(), tools, embedder, encoder)
 			if err != nil {
 				return err
 			}
@@ -139,6 +141,9 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 	fl.Float64Var(&guard.ECETolerance, "guard-ece", guard.ECETolerance, "eval guard: ECE the new version may gain against the one in force")
 	fl.BoolVar(&noPromote, "no-promote", false, "store the version and run the guard, but leave the version in force as it is")
 	fl.IntVar(&keepVersions, "keep-versions", keepVersions, "after storing, prune the models bucket as 'toolyard models prune --keep N' does (0: keep every version)")
+	fl.StringVar(&embedder.Provider, "embedder", "local", "the embedder the discover workers search with (local, ollama, openai, as for up): the model's weights and calibration are fitted on its cosines")
+	fl.StringVar(&embedder.Model, "embedder-model", "", "embedding model for ollama/openai, as the workers'")
+	fl.StringVar(&embedder.URL, "embedder-url", "", "embedding endpoint for ollama/openai, as the workers'")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
 	fl.StringVar(&opts.UsageEncoder, "usage-encoder", "", "what embeds the learned intents and each request for the usage model's nearest-intent signals, recorded in the model: words (the local word vectors), or use-lite on the usage side only (every search the model serves then encodes the request: about 10-20 ms each on 2 shared cores); default: the --encoder when given, else words")
 	fl.StringVar(&version, "version", "", "name of the version (default: the time of training)")
@@ -156,10 +161,18 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 
 // trainEngine is the hybrid engine training ranks with: the local vectors
 // (a usage model needs them), plus the encoder when asked for.
-func trainEngine(tools []schemas.Manifest, encoder string) (*discover.Engine, error) {
-	emb, err := embed.NewLocal()
+// trainEngine is the engine training ranks with: the workers' embedder
+// (the build's word vectors unless cfg names a remote one) and encoder.
+func trainEngine(ctx context.Context, tools []schemas.Manifest, cfg embed.Config, encoder string) (*discover.Engine, error) {
+	if cfg.Provider == "none" {
+		return nil, errors.New("training needs an embedder: --embedder local (the default), ollama or openai")
+	}
+	emb, err := embed.New(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("training needs the local vectors (run 'make embeddings'): %w", err)
+		if cfg.Provider == "" || cfg.Provider == embed.ProviderLocal {
+			return nil, fmt.Errorf("training needs the local vectors (run 'make embeddings'): %w", err)
+		}
+		return nil, fmt.Errorf("--embedder %s: %w", cfg.Provider, err)
 	}
 	opts := []discover.Option{discover.WithMode(discover.ModeHybrid), discover.WithEmbedder(emb)}
 	enc, err := embed.NewEncoder(encoder)

@@ -15,6 +15,7 @@ import (
 	"github.com/toolyard/toolyard/training/calibrate"
 	"github.com/toolyard/toolyard/training/fit"
 	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/discover/embed"
 )
 
 // newTrainCalibration refits the confidence models on the benchmark dev
@@ -174,7 +175,7 @@ func benchRows(cmd *cobra.Command, bench, encoder, rowsFile string) ([]fit.Row, 
 		return nil, fmt.Errorf("--bench: the benchmark data is needed (shared/bench beside the repository, or TOOLYARD_BENCH): %w", err)
 	}
 	rows, err := fit.CollectBench(cmd.Context(), bench, func(tools []schemas.Manifest) (*discover.Engine, error) {
-		return trainEngine(tools, encoder)
+		return trainEngine(cmd.Context(), tools, embed.Config{}, encoder)
 	}, func(set string, n int) { fmt.Fprintf(stderr, "ranking %d %s queries\n", n, set) })
 	if err != nil {
 		return nil, err
