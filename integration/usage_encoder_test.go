@@ -159,8 +159,9 @@ func copyModel(t *testing.T, from, to string, edit func(map[string]any)) string 
 // Training with the workers' remote embedder (here a local server speaking
 // Ollama's protocol, backed by the word vectors: a real HTTP embedder, no
 // network) records it as the usage side's embedder, so an engine searching
-// with it takes the model as its own; a model trained on the build's word
-// vectors is taken by that engine too, its usage side embedding with them.
+// with it (eval discovery and eval prefetch with that embedder) takes the
+// model as its own; a model trained on the build's word vectors is taken
+// by that engine too, its usage side embedding with them.
 func TestTrainWithTheWorkersRemoteEmbedder(t *testing.T) {
 	dir := t.TempDir()
 	tools, audit, queries := homeHistory(t, dir)
@@ -178,6 +179,10 @@ func TestTrainWithTheWorkersRemoteEmbedder(t *testing.T) {
 		"--embedder", "ollama", "--embedder-model", "toolyard-local-delayed", "--embedder-url", srv.URL())
 	if enc, _ := readUsage(t, remote)["encoder"].(string); !strings.HasPrefix(enc, "ollama:toolyard-local-delayed") || !strings.Contains(out, "embedded by "+enc) {
 		t.Fatalf("usage.json records encoder %q, want the remote embedder's id:\n%s", enc, out)
+	}
+	if ev := toolyard(t, "eval", "discovery", "--tools", tools, "--queries", queries, "--model", remote,
+		"--embedder", "ollama", "--embedder-model", "toolyard-local-delayed", "--embedder-url", srv.URL()); !strings.Contains(ev, "2 queries") {
+		t.Errorf("eval discovery with the workers' embedder:\n%s", ev)
 	}
 	words := filepath.Join(dir, "word-model")
 	toolyard(t, "train", "--tools", tools, "--audit", audit, "--out", words)

@@ -39,6 +39,7 @@ func newEvalDiscovery(g *globalFlags) *cobra.Command {
 		toolsFile, queriesFile, outFile, mode, encoder, modelDir string
 		k                                                        int
 		th                                                       = route.DefaultThresholds()
+		embedder                                                 embed.Config
 	)
 	c := &cobra.Command{
 		Use:   "discovery --tools FILE --queries FILE",
@@ -69,6 +70,13 @@ milliseconds per query and per tool.`,
 			modes, emb, err := evalModes(cmd.ErrOrStderr(), mode)
 			if err != nil {
 				return err
+			}
+			if p := embedder.Provider; emb != nil && p != "" && p != embed.ProviderLocal {
+				// The workers' remote embedder, as a model trained with
+				// 'train --embedder' was fitted on.
+				if emb, err = embed.New(cmd.Context(), embedder); err != nil {
+					return fmt.Errorf("--embedder: %w", err)
+				}
 			}
 			tools, qs, err := loadEvalSet(toolsFile, queriesFile)
 			if err != nil {
@@ -110,6 +118,9 @@ milliseconds per query and per tool.`,
 	fl.StringVar(&outFile, "out", "", "write one JSON line per query here")
 	fl.StringVar(&mode, "mode", "auto", "retrieval: keyword, vector, hybrid, all, or auto (hybrid when the vectors are built)")
 	fl.StringVar(&encoder, "encoder", "none", encoderUsage)
+	fl.StringVar(&embedder.Provider, "embedder", "local", "the vector side's embedder: local (the build's word vectors), ollama or openai (as for up and train)")
+	fl.StringVar(&embedder.Model, "embedder-model", "", "embedding model for ollama/openai")
+	fl.StringVar(&embedder.URL, "embedder-url", "", "embedding endpoint for ollama/openai")
 	fl.IntVar(&k, "k", 10, "candidates per query")
 	fl.StringVar(&modelDir, "model", "", modelUsage)
 	fl.Float64Var(&th.Activate, "activate-threshold", th.Activate, "tier threshold for activation")
