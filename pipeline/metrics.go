@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"sync"
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -31,6 +34,28 @@ type Metrics struct {
 	// stage of its process, not from its stream (local.go); they are
 	// counted in Messages too.
 	LocalHandOffs *prometheus.CounterVec
+
+	// usageAt is when each stream's usage was last read: the stages of a
+	// process share these metrics and mostly read the same streams, so
+	// one of them reads each stream per tick (usageDue).
+	usageMu sync.Mutex
+	usageAt map[string]time.Time
+}
+
+// usageDue says whether a stream's usage is to be read now, at most once
+// per every (less a margin, as the stages' tickers drift) for all the
+// stages sharing m.
+func (m *Metrics) usageDue(stream string, now time.Time, every time.Duration) bool {
+	m.usageMu.Lock()
+	defer m.usageMu.Unlock()
+	if last, ok := m.usageAt[stream]; ok && now.Sub(last) < every*3/4 {
+		return false
+	}
+	if m.usageAt == nil {
+		m.usageAt = map[string]time.Time{}
+	}
+	m.usageAt[stream] = now
+	return true
 }
 
 // Outcomes of one message, the "outcome" label of toolyard_stage_messages_total.

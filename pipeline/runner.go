@@ -512,7 +512,11 @@ func (r *runner) reportLag(ctx context.Context) {
 		}
 		// The stream it reads, and those every stage writes: results and
 		// audit records have no stage reading them to watch their limits.
+		// A stream is read once per tick for the whole process.
 		for _, name := range reportedStreams(r.stage.Stream) {
+			if !r.metrics.usageDue(name, time.Now(), r.cfg.lagEvery) {
+				continue
+			}
 			if st, err := r.js.Stream(ctx, name); err == nil {
 				for limit, used := range streamUsage(st.CachedInfo()) {
 					r.metrics.StreamUsage.WithLabelValues(name, limit).Set(used)

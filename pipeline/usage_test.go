@@ -3,6 +3,7 @@ package pipeline
 import (
 	"maps"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -27,6 +28,31 @@ func TestStreamUsage(t *testing.T) {
 	} {
 		if got := streamUsage(tc.in); !maps.Equal(got, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The stages of a process share their metrics: each stream's usage is read
+// by one of them per tick, whichever comes first.
+func TestUsageDueOncePerTick(t *testing.T) {
+	m := &Metrics{}
+	t0 := time.Unix(1000, 0)
+	every := 4 * time.Second
+	steps := []struct {
+		stream string
+		at     time.Duration
+		due    bool
+	}{
+		{StreamPipe, 0, true},
+		{StreamPipe, 10 * time.Millisecond, false}, // another stage, same tick
+		{StreamResult, 10 * time.Millisecond, true},
+		{StreamPipe, 2 * time.Second, false},
+		{StreamPipe, 3 * time.Second, true}, // the next tick, drifted early
+		{StreamPipe, 3*time.Second + time.Millisecond, false},
+	}
+	for i, s := range steps {
+		if got := m.usageDue(s.stream, t0.Add(s.at), every); got != s.due {
+			t.Errorf("step %d (%s at %s): due %v, want %v", i, s.stream, s.at, got, s.due)
 		}
 	}
 }

@@ -159,9 +159,7 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 	return c
 }
 
-// trainEngine is the hybrid engine training ranks with: the local vectors
-// (a usage model needs them), plus the encoder when asked for.
-// trainEngine is the engine training ranks with: the workers' embedder
+// trainEngine is the hybrid engine training ranks with: the workers' embedder
 // (the build's word vectors unless cfg names a remote one) and encoder.
 func trainEngine(ctx context.Context, tools []schemas.Manifest, cfg embed.Config, encoder string) (*discover.Engine, error) {
 	if cfg.Provider == "none" {

@@ -2,10 +2,11 @@ package learn
 
 import (
 	"context"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
 
 	"github.com/toolyard/toolyard/workers/discover"
 )

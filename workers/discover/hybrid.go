@@ -39,8 +39,9 @@ func (e *Engine) searchVectorsOf(ctx context.Context, text, vecText string, k in
 	if err := e.strictCheck(ctx); err != nil {
 		return nil, err
 	}
-	q, vq := e.parse(text), parsedQuery{}
-	if vq = q; vecText != text {
+	q := e.parse(text)
+	vq := q // what the vectors are embedded from
+	if vecText != text {
 		vq = e.parse(vecText)
 	}
 	qv, qe, mode, err := e.embedQuery(ctx, vq, vecText)

@@ -95,10 +95,6 @@ func (s *Store) Prune(ctx context.Context, keep int, dryRun bool) (PruneReport, 
 	if err != nil && !errors.Is(err, jetstream.ErrNoObjectsFound) {
 		return rep, fmt.Errorf("list the %s bucket: %w", ObjectBucket, err)
 	}
-	deleting := map[string]bool{}
-	for _, v := range rep.Deleted {
-		deleting[v] = true
-	}
 	var doomed []string // object names
 	orphans := map[string]bool{}
 	for _, f := range files {
@@ -106,7 +102,7 @@ func (s *Store) Prune(ctx context.Context, keep int, dryRun bool) (PruneReport, 
 		switch {
 		case !ok:
 			continue // not a version's file: not Prune's to delete
-		case deleting[v]:
+		case recorded[v] && !protected[v]:
 		case !recorded[v] && time.Since(f.ModTime) >= s.orphanAge:
 			orphans[v] = true
 		default:

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -96,6 +97,9 @@ func (p *Parser) Parse(out schemas.AgentOutput) (Parsed, error) {
 // linkOuter sets each nested intent's Outer to the intent that lists it in
 // DependsOn, so that every answer to it reaches the join stage.
 func linkOuter(intents []schemas.Intent) {
+	if !slices.ContainsFunc(intents, func(in schemas.Intent) bool { return len(in.DependsOn) > 0 }) {
+		return // the usual output: nothing nested, no index to build
+	}
 	pos := make(map[string]int, len(intents))
 	for i, in := range intents {
 		pos[in.ID] = i

@@ -50,6 +50,3 @@ func (c *cachedQueries) EmbedQuery(ctx context.Context, text string) ([]float32,
 	c.lru.Add(key, slices.Clone(v))
 	return v, nil
 }
-
-// Unwrap is the embedder it caches for.
-func (c *cachedQueries) Unwrap() Embedder { return c.Embedder }
