@@ -26,13 +26,7 @@ import (
 )
 
 func TestExperimentLogReg(t *testing.T) {
-	if os.Getenv("LEARNQ_VECS") == "" {
-		t.Skip("experiment: set LEARNQ_VECS, LEARNQ_TOOLS, LEARNQ_AUDIT")
-	}
-	pos, vecs := historyVectors(t)
-	lo := len(pos) * 9 / 10
-	toolIDs, idx, X, Y := learnedXY(pos[:lo], vecs)
-	test := pos[lo:]
+	test, vecs, toolIDs, idx, X, Y := vectorSplit(t)
 	score := func(name string, f func(q []float32) []float64) {
 		var hit, r5 float64
 		for _, ex := range test {
@@ -356,6 +350,20 @@ func TestExperimentLogRegConcat(t *testing.T) {
 		n := float64(len(pos) - lo)
 		t.Logf("%-8s hit@1 %.3f R@5 %.3f", c.name, hit/n, r5/n)
 	}
+}
+
+// vectorSplit is the vector experiments' data: the history's latest tenth
+// (test) and the learned intents before it as vectors and tool indexes
+// (learnedXY), with every text's vector; it skips without LEARNQ_VECS.
+func vectorSplit(t *testing.T) (test []labels.Example, vecs map[string][]float32, ids []string, idx map[string]int, X [][]float32, Y []int) {
+	t.Helper()
+	if os.Getenv("LEARNQ_VECS") == "" {
+		t.Skip("experiment: set LEARNQ_VECS, LEARNQ_TOOLS, LEARNQ_AUDIT")
+	}
+	pos, vecs := historyVectors(t)
+	lo := len(pos) * 9 / 10
+	ids, idx, X, Y = learnedXY(pos[:lo], vecs)
+	return pos[lo:], vecs, ids, idx, X, Y
 }
 
 // learnedXY are the learned intents of es (toolsBefore) as vectors and

@@ -12,7 +12,6 @@ package learn
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -20,18 +19,13 @@ import (
 )
 
 func TestExperimentMLP(t *testing.T) {
-	if os.Getenv("LEARNQ_VECS") == "" {
-		t.Skip("experiment: set LEARNQ_VECS, LEARNQ_TOOLS, LEARNQ_AUDIT")
-	}
-	pos, vecs := historyVectors(t)
-	lo := len(pos) * 9 / 10
-	ids, idx, X, Y := learnedXY(pos[:lo], vecs)
+	test, vecs, ids, idx, X, Y := vectorSplit(t)
 	for _, hidden := range []int{256, 512, 1024} {
 		for _, epochs := range []int{12, 24} {
 			for _, dropout := range []float32{0, 0.3} {
 				m := fitMLP(X, Y, len(ids), hidden, epochs, 0.002, 1e-4, dropout)
 				var hit, r5, n float64
-				for _, ex := range pos[lo:] {
+				for _, ex := range test {
 					g, ok := idx[ex.Tool]
 					q := vecs[ex.Text]
 					if !ok || q == nil {
