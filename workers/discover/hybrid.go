@@ -213,7 +213,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf,
 	}
 
 	ts := e.searchTerms(q)
-	cls := e.textClauses(ts, e.termWeights(q, ts))
+	cls := e.textClauses(ts)
 	var proposed []string
 	var mentioned map[string]float64
 	if len(cls) > 0 && mode != ModeVector {

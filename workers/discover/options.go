@@ -46,8 +46,6 @@ type config struct {
 	available func(id string) bool
 	// fusion picks the score fusion; tests compare the variants.
 	fusion fusionKind
-	// sifTerms weighs hybrid BM25 query terms by their SIF weight.
-	sifTerms bool
 	// requestCache is how many request vectors a slow embedder keeps
 	// (WithRequestCache).
 	requestCache int

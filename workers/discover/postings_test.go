@@ -43,22 +43,20 @@ func TestTopTextIsBleveTop(t *testing.T) {
 					q := e.parse(text)
 					ts := e.searchTerms(q)
 					allow := e.admit(f)
-					for _, weights := range [][]float64{nil, e.termWeights(q, ts)} {
-						cls := e.textClauses(ts, weights)
-						got, err := e.topText(context.Background(), cls, allow, n)
-						if err != nil {
-							e.mu.RUnlock()
-							t.Fatal(err)
-						}
-						want, err := e.retrieve(context.Background(), disjunction(cls), nil, allow, n)
-						if err != nil {
-							e.mu.RUnlock()
-							t.Fatal(err)
-						}
-						if !slices.Equal(got, want) {
-							e.mu.RUnlock()
-							t.Fatalf("%s: postings-proposed top differs from bleve's:\n got %v\nwant %v", name, got, want)
-						}
+					cls := e.textClauses(ts)
+					got, err := e.topText(context.Background(), cls, allow, n)
+					if err != nil {
+						e.mu.RUnlock()
+						t.Fatal(err)
+					}
+					want, err := e.retrieve(context.Background(), disjunction(cls), nil, allow, n)
+					if err != nil {
+						e.mu.RUnlock()
+						t.Fatal(err)
+					}
+					if !slices.Equal(got, want) {
+						e.mu.RUnlock()
+						t.Fatalf("%s: postings-proposed top differs from bleve's:\n got %v\nwant %v", name, got, want)
 					}
 					e.mu.RUnlock()
 				}
@@ -106,7 +104,7 @@ func TestPostingsScoreAsBleve(t *testing.T) {
 	defer e.mu.RUnlock()
 	compared := 0
 	for _, text := range syntheticQueries(20) {
-		cls := e.textClauses(e.searchTerms(e.parse(text)), nil)
+		cls := e.textClauses(e.searchTerms(e.parse(text)))
 		if len(cls) == 0 {
 			continue
 		}
@@ -173,7 +171,7 @@ func TestScoreTextFromPostingsEqualsBleve(t *testing.T) {
 		defer e.mu.RUnlock()
 		q := e.parse(text)
 		ts := e.searchTerms(q)
-		cls := e.textClauses(ts, e.termWeights(q, ts))
+		cls := e.textClauses(ts)
 		ids := slices.Sorted(maps.Keys(e.tools))
 		hits, _, err := e.searchIndex(ctx, idsQuery{text: disjunction(cls), ids: ids}, len(ids))
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 // textQuery matches any term in any text field that has it, each field
 // with its boost. Caller holds the read lock.
 func (e *Engine) textQuery(ts []string) query.Query {
-	return disjunction(e.textClauses(ts, nil))
+	return disjunction(e.textClauses(ts))
 }
 
 func filtered(q, filter query.Query) query.Query {

@@ -55,7 +55,7 @@ func (e *Engine) keywordSearch(ctx context.Context, q parsedQuery, k int, allow 
 	if len(ts) == 0 {
 		return []schemas.Candidate{}, nil
 	}
-	cls := e.textClauses(ts, nil)
+	cls := e.textClauses(ts)
 	hits, err := e.topText(ctx, cls, allow, max(k, minPool))
 	if err != nil {
 		return nil, err

@@ -252,25 +252,3 @@ func cosines(qv [][]float32, v []float32, out []float32) float32 {
 // the vector index's kernel (AVX2 with FMA where the CPU has it: 3.6× the
 // portable loop at dimension 100).
 func dot(a, b []float32) float32 { return vecindex.Dot(a, b) }
-
-// termWeights are the SIF weights a/(a+p(w)) of the words the terms come
-// from, by their frequency in the embedder's corpus: in chatty requests
-// the most common words (help, find, information) are request phrasing
-// more often than a description of the tool, and a registry of a few
-// hundred tools is too small for idf to know that. nil without word
-// vectors, or when disabled.
-func (e *Engine) termWeights(q parsedQuery, ts []string) []float64 {
-	if e.soft == nil || !e.cfg.sifTerms {
-		return nil
-	}
-	out := make([]float64, len(ts))
-	for i, t := range ts {
-		w, ok := q.surface[t]
-		if !ok {
-			out[i] = 1
-			continue
-		}
-		out[i] = e.soft.lv.WordWeight(w)
-	}
-	return out
-}
