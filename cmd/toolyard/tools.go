@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolyard/toolyard/workers/discover"
-	"github.com/toolyard/toolyard/workers/models"
 	"io"
 	"log/slog"
 	"os"
@@ -19,7 +17,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/models"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/stages"
 )
@@ -325,16 +325,31 @@ func newToolsList(g *globalFlags) *cobra.Command {
 func newToolsSearch(g *globalFlags) *cobra.Command {
 	var rf registryFlags
 	var k int
+	var explain bool
 	c := &cobra.Command{
 		Use:   "search QUERY…",
 		Short: "Search the registry as the discover stage does, with each tool's confidence",
-		Args:  cobra.MinimumNArgs(1),
+		Long: `Search the registry as the discover stage does, with each tool's confidence
+(with the trained model in force, unless --registry reads a file).
+
+--explain also says why the top tool got its confidence, which decides the tier
+(activated at 0.85 and above, multiple matches from 0.5, weak matches from 0.3):
+the confidence model's two parts, P(the request needs a tool) and P(this tool is
+the right one | it does), each a logistic model over named signals, with every
+signal's value, its weight and what it measures. With --json it prints the
+candidates with all their signals and that breakdown.`,
+		Example: `  toolyard tools search "how long has the machine been up"
+  toolyard tools search --explain --registry ops/sample/tools.jsonl "sha256 of a file"`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			set, err := rf.set(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
 			query := strings.Join(args, " ")
+			if explain {
+				return explainSearch(cmd, set.Engine(), query, k, rf.asJSON)
+			}
 			cands, err := set.Engine().Search(cmd.Context(), query, k, nil)
 			if err != nil {
 				return err
@@ -342,21 +357,26 @@ func newToolsSearch(g *globalFlags) *cobra.Command {
 			if rf.asJSON {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(cands)
 			}
-			if len(cands) == 0 {
-				fmt.Fprintf(cmd.OutOrStdout(), "No tool matches %q.\n", query)
-				return nil
-			}
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "CONFIDENCE\tID\tDESCRIPTION")
-			for _, c := range cands {
-				fmt.Fprintf(w, "%.2f\t%s\t%s\n", c.Confidence, c.ToolID, clip(c.Description, 70))
-			}
-			return w.Flush()
+			return printCandidates(cmd.OutOrStdout(), query, cands)
 		},
 	}
 	rf.register(c)
 	c.Flags().IntVar(&k, "k", 10, "how many tools to show")
+	c.Flags().BoolVar(&explain, "explain", false, "also say why the top tool got its confidence: the confidence model's terms, with each signal's value and weight")
 	return c
+}
+
+func printCandidates(out io.Writer, query string, cands []schemas.Candidate) error {
+	if len(cands) == 0 {
+		fmt.Fprintf(out, "No tool matches %q.\n", query)
+		return nil
+	}
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "CONFIDENCE\tID\tDESCRIPTION")
+	for _, c := range cands {
+		fmt.Fprintf(w, "%.2f\t%s\t%s\n", c.Confidence, c.ToolID, clip(c.Description, 70))
+	}
+	return w.Flush()
 }
 
 func clip(s string, n int) string {

@@ -28,23 +28,31 @@ func (e *Engine) Explain(ctx context.Context, text string, k int) ([]Explained, 
 // explain ranks as a search for the best k and returns the best cut
 // candidates (all of the pool when cut < 0).
 func (e *Engine) explain(ctx context.Context, text string, k, cut int) ([]Explained, error) {
+	out, _, err := e.explainWith(ctx, text, k, cut)
+	return out, err
+}
+
+// explainWith is explain and the confidence model that gave the
+// confidences.
+func (e *Engine) explainWith(ctx context.Context, text string, k, cut int) ([]Explained, Calibration, error) {
 	q := e.parse(text)
 	qv, qe, mode, err := e.embedQuery(ctx, q, text)
 	if err != nil || mode == ModeKeyword {
-		return nil, err
+		return nil, Calibration{}, err
 	}
 	um := e.usage.Load()
 	uq, err := e.usageQuery(ctx, um, text, qv, qe)
 	if err != nil {
-		return nil, err
+		return nil, Calibration{}, err
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	order, err := e.pooledRanking(ctx, q, vectorsOf{qv, qe, uq}, k, mode, e.admit(Filter{}), um)
 	if err != nil || len(order) == 0 {
-		return nil, err
+		return nil, Calibration{}, err
 	}
-	e.calibrationFor(um, order).confidences(order)
+	calib := e.calibrationFor(um, order)
+	calib.confidences(order)
 	xs := poolFeatures(order)
 	if cut >= 0 {
 		order = order[:min(cut, len(order))]
@@ -58,5 +66,5 @@ func (e *Engine) explain(ctx context.Context, text string, k, cut int) ([]Explai
 		}
 		out[i] = Explained{ToolID: p.en.cand.ToolID, Confidence: p.conf, Signals: m}
 	}
-	return slices.Clip(out), nil
+	return slices.Clip(out), calib.doc, nil
 }

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolyard/toolyard/workers/discover"
+)
+
+// explainSearch prints a search's candidates and why the top one got its
+// confidence (discover.Engine.Why).
+func explainSearch(cmd *cobra.Command, e *discover.Engine, query string, k int, asJSON bool) error {
+	why, err := e.Why(cmd.Context(), query, k)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if asJSON {
+		return json.NewEncoder(out).Encode(why)
+	}
+	cands, err := e.Search(cmd.Context(), query, k, nil)
+	if err != nil {
+		return err
+	}
+	if err := printCandidates(out, query, cands); err != nil || len(cands) == 0 {
+		return err
+	}
+	if why.Top == nil {
+		fmt.Fprintln(out, "\nDiscovery runs on keywords alone here (no word vectors in this build): its confidence is the keyword heuristic, with no model to explain.")
+		return nil
+	}
+	return printBreakdown(out, why.Candidates[0].ToolID, *why.Top)
+}
+
+func printBreakdown(out io.Writer, tool string, b discover.Breakdown) error {
+	fmt.Fprintf(out, "\nWhy %s is at %.2f (confidence model %s):\n", tool, b.Confidence, b.Calibration)
+	switch {
+	case b.NeedTerm != nil:
+		fmt.Fprintf(out, "  confidence = σ(%.2f + the terms below + %.2f × logit P(needs a tool) %.2f)\n", b.RightBias, *b.NeedTerm, b.PNeed)
+	case len(b.Need) > 0:
+		fmt.Fprintf(out, "  confidence = P(needs a tool) %.2f × P(right | needs a tool) %.2f\n", b.PNeed, b.PRight)
+	}
+	fmt.Fprintf(out, "  P(right | needs a tool) = σ(%.2f + the terms), terms by what they add:\n", b.RightBias)
+	if err := printTerms(out, b.Right); err != nil {
+		return err
+	}
+	if len(b.Need) == 0 {
+		return nil
+	}
+	fmt.Fprintf(out, "  P(needs a tool) = σ(%.2f + the terms), terms by what they add:\n", b.NeedBias)
+	return printTerms(out, b.Need)
+}
+
+// printTerms lists a model's terms, the largest contribution first.
+func printTerms(out io.Writer, terms []discover.Contribution) error {
+	terms = slices.Clone(terms)
+	slices.SortStableFunc(terms, func(a, b discover.Contribution) int {
+		x, y := math.Abs(a.Weight*a.Value), math.Abs(b.Weight*b.Value)
+		switch {
+		case x > y:
+			return -1
+		case x < y:
+			return 1
+		}
+		return 0
+	})
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "    TERM\tVALUE\tWEIGHT\tADDS\tWHAT IT MEASURES")
+	for _, t := range terms {
+		fmt.Fprintf(w, "    %s\t%.3f\t%.3f\t%+.3f\t%s\n", t.Term, t.Value, t.Weight, t.Weight*t.Value, t.Doc)
+	}
+	return w.Flush()
+}

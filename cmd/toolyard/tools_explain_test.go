@@ -1,0 +1,48 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolyard/toolyard/training/eval/evaltest"
+	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/discover/embed"
+)
+
+// tools search --explain says why the top tool got its confidence, in text
+// and as JSON, on a registry file (no server).
+func TestToolsSearchExplains(t *testing.T) {
+	if _, err := embed.NewLocal(); err != nil {
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
+	}
+	registry := filepath.Join("..", "..", "ops", "sample", "tools.jsonl")
+	out, stderr, err := runRoot("tools", "search", "--explain", "--k", "3", "--registry", registry, "how much space is left on the disk")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, want := range []string{
+		"CONFIDENCE", "system/disk_free", "Why system/disk_free is at", "confidence model default-",
+		"P(needs a tool)", "P(right | needs a tool) = σ(", "TERM", "cosine of the intent and tool vectors",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	out, stderr, err = runRoot("tools", "search", "--explain", "--json", "--k", "3", "--registry", registry, "how much space is left on the disk")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var why discover.Reasons
+	if err := json.Unmarshal([]byte(out), &why); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if len(why.Candidates) != 3 || why.Top == nil || why.Candidates[0].ToolID != "system/disk_free" || len(why.Top.Right) == 0 {
+		t.Fatalf("--json: %+v", why)
+	}
+	if got := why.Top.PNeed * why.Top.PRight; why.Top.NeedTerm == nil && (got-why.Top.Confidence > 1e-9 || why.Top.Confidence-got > 1e-9) {
+		t.Errorf("--json: P(need) %v × P(right) %v ≠ confidence %v", why.Top.PNeed, why.Top.PRight, why.Top.Confidence)
+	}
+}
