@@ -37,6 +37,7 @@ test: build mcp-servers ## every test: unit, short fuzz runs, integration (real 
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzRedactParameters$$' -fuzztime $(FUZZTIME) ./workers/bind/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzValidateSessionID$$' -fuzztime $(FUZZTIME) ./schemas/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCheckJSONUTF8$$' -fuzztime $(FUZZTIME) ./schemas/
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZTIME) ./workers/predict/
 
 fuzz: ## longer fuzz runs of the parsers
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m ./workers/parse/
@@ -45,6 +46,7 @@ fuzz: ## longer fuzz runs of the parsers
 	$(GO) test -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime 5m ./workers/join/
 	$(GO) test -run '^$$' -fuzz '^FuzzValidateSessionID$$' -fuzztime 5m ./schemas/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONUTF8$$' -fuzztime 5m ./schemas/
+	$(GO) test -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime 5m ./workers/predict/
 
 bench: build ## benchmarks: pipeline throughput and latency, parser MB/s, search, resolve
 	$(GO) test -run '^$$' -bench . -benchtime 3s -timeout 30m ./workers/... ./integration/...
