@@ -85,6 +85,11 @@ func TestLearnFromAuditWithoutRestart(t *testing.T) {
 	if rows := strings.Split(run("tools", "search", request), "\n"); len(rows) < 2 || !strings.Contains(rows[1], "WeatherTool") {
 		t.Errorf("tools search should rank WeatherTool first with the model in force:\n%s", strings.Join(rows, "\n"))
 	}
+	// --explain breaks the confidence down by the trained model's own
+	// calibration, whose need enters as a term.
+	if why := run("tools", "search", "--explain", "--k", "3", request); !strings.Contains(why, "Why WeatherTool is at") || !strings.Contains(why, "logit P(needs a tool)") {
+		t.Errorf("tools search --explain should explain WeatherTool by the trained model's calibration:\n%s", why)
+	}
 	if !regexp.MustCompile(`\*\s+` + regexp.QuoteMeta(version) + `\s+promoted`).MatchString(run("models", "list")) {
 		t.Errorf("models list does not mark %s in force", version)
 	}
