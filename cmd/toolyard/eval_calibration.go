@@ -26,6 +26,7 @@ func newEvalCalibration() *cobra.Command {
 		threshold            = route.DefaultThresholds().Activate
 		rightSpec, needSpec  string
 		pooling              float64
+		heldOut              bool
 	)
 	c := &cobra.Command{
 		Use:   "calibration",
@@ -47,10 +48,17 @@ Figures: activated = share of requests with a right tool whose top confidence
 reaches --activate-threshold; precision = share of activated requests that are
 right; no-tool act. = share of requests needing no tool that were activated;
 ECE over 10 bins; cov@0.95 = the most coverage any threshold gives at 95%
-precision.`,
+precision.
+
+--held-out also scores the shipped model and the model fitted here on the held-out
+request sets (training/eval/testdata/holdout, run from the project root): registries
+and requests written by sessions that saw neither this work nor the other sets,
+which nothing is fitted on. A model that does better left-one-out but worse there
+was tuned to the collections.`,
 		Example: `  toolyard eval calibration
   toolyard eval calibration --collection mine=tools.jsonl:requests.jsonl --out calibration.json
-  toolyard eval calibration --save-rows /tmp/rows.jsonl   # then --rows /tmp/rows.jsonl to refit fast`,
+  toolyard eval calibration --save-rows /tmp/rows.jsonl   # then --rows /tmp/rows.jsonl to refit fast
+  toolyard eval calibration --held-out`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			spec, err := calibrationSpec(rightSpec, needSpec)
@@ -87,6 +95,14 @@ precision.`,
 				All:       calibrate.ByCollection(all, rows, threshold),
 				Model:     all,
 			}
+			if heldOut {
+				held, err := rankCollections(cmd, calibrate.HeldOutCollections(), encoder)
+				if err != nil {
+					return fmt.Errorf("--held-out (run from the project root): %w", err)
+				}
+				report.HeldOutShipped = calibrate.ByCollection(shipped, held, threshold)
+				report.HeldOutFitted = calibrate.ByCollection(all, held, threshold)
+			}
 			if out != "" {
 				if err := writeFileWith(out, func(w io.Writer) error {
 					enc := json.NewEncoder(w)
@@ -116,6 +132,7 @@ precision.`,
 	fl.Float64Var(&threshold, "activate-threshold", threshold, "tier threshold for activation")
 	fl.StringVar(&rightSpec, "right-signals", strings.Join(calibrate.DefaultSpec().Right, ","), "signals of P(right | needs a tool), comma-separated (see 'toolyard eval calibration --help' and docs/discovery.md)")
 	fl.Float64Var(&pooling, "pooling", 0, "how much a collection's size counts in the fit: 0 every collection the same, 1 every request the same")
+	fl.BoolVar(&heldOut, "held-out", false, "also score the shipped and the fitted model on the held-out request sets, which nothing is fitted on")
 	fl.StringVar(&needSpec, "need-signals", strings.Join(calibrate.DefaultSpec().Need, ","), "signals of P(needs a tool), comma-separated; empty: no need factor")
 	return c
 }
@@ -128,6 +145,10 @@ type calibrationReport struct {
 	LOCO      []calibrate.Fold     `json:"leave_one_collection_out"`
 	All       []calibrate.Fold     `json:"fitted_on_all"`
 	Model     discover.Calibration `json:"model"`
+	// The held-out sets (--held-out), scored by the shipped model and by
+	// the one fitted on every collection.
+	HeldOutShipped []calibrate.Fold `json:"held_out_shipped,omitempty"`
+	HeldOutFitted  []calibrate.Fold `json:"held_out_fitted,omitempty"`
 }
 
 func (r calibrationReport) print(w io.Writer, shipped string) {
@@ -145,6 +166,23 @@ func (r calibrationReport) print(w io.Writer, shipped string) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "activation threshold %.2f; 'left out' rows come from a model fitted on the other collections\n", r.Threshold)
+	if len(r.HeldOutShipped) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nheld-out sets (never fitted on):")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "set\tmodel\trequests\twith tool\tactivated\tprecision\tno-tool act.\tECE\tcov@0.95\t\n")
+	for i := range r.HeldOutShipped {
+		for _, f := range []struct {
+			name string
+			fold calibrate.Fold
+		}{{"shipped " + shipped, r.HeldOutShipped[i]}, {"fitted on all", r.HeldOutFitted[i]}} {
+			m := f.fold.Metrics
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f%%\t%.3f\t%.1f%%\t%.3f\t%.1f%%\t\n", f.fold.LeftOut, f.name, m.Requests, m.WithTool,
+				100*m.Activated, m.Precision, 100*m.NoToolActivated, m.ECE, 100*m.CoverageAt95)
+		}
+	}
+	tw.Flush()
 }
 
 func calibrationSpec(right, need string) (calibrate.Spec, error) {
@@ -194,6 +232,12 @@ func calibrationRows(cmd *cobra.Command, specs []string, bench, encoder, rowsIn 
 			fmt.Fprintf(cmd.ErrOrStderr(), "collection %s not found: left out\n", missing)
 		})
 	}
+	return rankCollections(cmd, cols, encoder)
+}
+
+// rankCollections ranks every request of the collections with hybrid
+// discovery (and the sentence encoder, if named) and returns their rows.
+func rankCollections(cmd *cobra.Command, cols []calibrate.Collection, encoder string) ([]calibrate.Row, error) {
 	emb, err := embed.NewLocal()
 	if err != nil {
 		return nil, fmt.Errorf("calibration needs the local vectors (run 'make embeddings'): %w", err)
