@@ -42,11 +42,15 @@ func printBreakdown(out io.Writer, tool string, b discover.Breakdown) error {
 	fmt.Fprintf(out, "\nWhy %s is at %.2f (confidence model %s):\n", tool, b.Confidence, b.Calibration)
 	switch {
 	case b.NeedTerm != nil:
-		fmt.Fprintf(out, "  confidence = σ(%.2f + the terms below + %.2f × logit P(needs a tool) %.2f)\n", b.RightBias, *b.NeedTerm, b.PNeed)
+		fmt.Fprintf(out, "  confidence = σ(%.2f + the terms below + %.2f × logit P(needs a tool)), with P(needs a tool) %.2f\n", b.RightBias, *b.NeedTerm, b.PNeed)
 	case len(b.Need) > 0:
 		fmt.Fprintf(out, "  confidence = P(needs a tool) %.2f × P(right | needs a tool) %.2f\n", b.PNeed, b.PRight)
 	}
-	fmt.Fprintf(out, "  P(right | needs a tool) = σ(%.2f + the terms), terms by what they add:\n", b.RightBias)
+	if b.NeedTerm != nil {
+		fmt.Fprintln(out, "  the terms, by what they add:")
+	} else {
+		fmt.Fprintf(out, "  P(right | needs a tool) = σ(%.2f + the terms), terms by what they add:\n", b.RightBias)
+	}
 	if err := printTerms(out, b.Right); err != nil {
 		return err
 	}
