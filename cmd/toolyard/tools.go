@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/schemas"
-	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/models"
 	"github.com/toolyard/toolyard/workers/registry"
@@ -254,35 +252,23 @@ func (r *registryFlags) set(ctx context.Context, g *globalFlags) (*stages.Set, e
 	if err != nil || r.file != "" {
 		return set, err
 	}
-	// Search as the discover workers do: with the trained model in force.
-	if err := applyCurrentModel(ctx, g, set.Engine()); err != nil {
-		return nil, fmt.Errorf("the trained model in force: %w", err)
+	// Search and tier as the workers do: with the calibration, the
+	// thresholds and the trained model in force.
+	if err := loadModels(ctx, g, set); err != nil {
+		return nil, fmt.Errorf("the models in force: %w", err)
 	}
 	return set, nil
 }
 
-// applyCurrentModel puts the server's model version in force (if any) on a
-// client-side engine.
-func applyCurrentModel(ctx context.Context, g *globalFlags, e *discover.Engine) error {
+// loadModels puts the server's models in force on a client-side set:
+// the routing thresholds, the calibration and the trained model version.
+func loadModels(ctx context.Context, g *globalFlags, set *stages.Set) error {
 	st, closeNC, err := openClient(g, "toolyard tools", func(js jetstream.JetStream) (*models.Store, error) { return models.Open(ctx, js) })
 	if err != nil {
 		return err
 	}
 	defer closeNC()
-	cur, _, err := st.CurrentVersion(ctx)
-	if err != nil || cur.Version == "" {
-		return err
-	}
-	dir, err := os.MkdirTemp("", "toolyard-model-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	b, err := st.Download(ctx, cur.Version, filepath.Join(dir, "bundle"))
-	if err != nil {
-		return err
-	}
-	return b.Apply(ctx, e)
+	return set.LoadModels(ctx, st)
 }
 
 func newToolsList(g *globalFlags) *cobra.Command {
@@ -330,14 +316,16 @@ func newToolsSearch(g *globalFlags) *cobra.Command {
 		Use:   "search QUERY…",
 		Short: "Search the registry as the discover stage does, with each tool's confidence",
 		Long: `Search the registry as the discover stage does, with each tool's confidence
-(with the trained model in force, unless --registry reads a file).
+(with the calibration, the routing thresholds and the trained model the server's
+models bucket holds, unless --registry reads a file).
 
---explain also says why the top tool got its confidence, which decides the tier
-(activated at 0.85 and above, multiple matches from 0.5, weak matches from 0.3):
+--explain also says why the top tool got its confidence and which tier it routes
+to (by default activated at 0.85 and above, multiple matches from 0.5, weak
+matches from 0.3):
 the confidence model's two parts, P(the request needs a tool) and P(this tool is
 the right one | it does), each a logistic model over named signals, with every
 signal's value, its weight and what it measures. With --json it prints the
-candidates with all their signals and that breakdown.`,
+candidates with all their signals, that breakdown, the tier and the thresholds.`,
 		Example: `  toolyard tools search "how long has the machine been up"
   toolyard tools search --explain --registry ops/sample/tools.jsonl "sha256 of a file"`,
 		Args: cobra.MinimumNArgs(1),
@@ -348,7 +336,7 @@ candidates with all their signals and that breakdown.`,
 			}
 			query := strings.Join(args, " ")
 			if explain {
-				return explainSearch(cmd, set.Engine(), query, k, rf.asJSON)
+				return explainSearch(cmd, set, query, k, rf.asJSON)
 			}
 			cands, err := set.Engine().Search(cmd.Context(), query, k, nil)
 			if err != nil {

@@ -11,18 +11,33 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/route"
+	"github.com/toolyard/toolyard/workers/stages"
 )
 
+// explained is what --explain --json prints: the reasons, and the tier
+// the top candidate's confidence routes to under the thresholds in force.
+type explained struct {
+	discover.Reasons
+	Tier       string           `json:"tier,omitempty"`
+	Thresholds route.Thresholds `json:"thresholds"`
+}
+
 // explainSearch prints a search's candidates and why the top one got its
-// confidence (discover.Engine.Why).
-func explainSearch(cmd *cobra.Command, e *discover.Engine, query string, k int, asJSON bool) error {
+// confidence (discover.Engine.Why), and the tier it routes to.
+func explainSearch(cmd *cobra.Command, set *stages.Set, query string, k int, asJSON bool) error {
+	e, th := set.Engine(), set.Thresholds()
 	why, err := e.Why(cmd.Context(), query, k)
 	if err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()
 	if asJSON {
-		return json.NewEncoder(out).Encode(why)
+		x := explained{Reasons: why, Thresholds: th}
+		if why.Top != nil {
+			x.Tier = th.Tier(why.Top.Confidence)
+		}
+		return json.NewEncoder(out).Encode(x)
 	}
 	cands, err := e.Search(cmd.Context(), query, k, nil)
 	if err != nil {
@@ -35,11 +50,12 @@ func explainSearch(cmd *cobra.Command, e *discover.Engine, query string, k int, 
 		fmt.Fprintln(out, "\nDiscovery runs on keywords alone here (no word vectors in this build): its confidence is the keyword heuristic, with no model to explain.")
 		return nil
 	}
-	return printBreakdown(out, why.Candidates[0].ToolID, *why.Top)
+	return printBreakdown(out, why.Candidates[0].ToolID, *why.Top, th)
 }
 
-func printBreakdown(out io.Writer, tool string, b discover.Breakdown) error {
-	fmt.Fprintf(out, "\nWhy %s is at %.2f (confidence model %s):\n", tool, b.Confidence, b.Calibration)
+func printBreakdown(out io.Writer, tool string, b discover.Breakdown, th route.Thresholds) error {
+	fmt.Fprintf(out, "\nWhy %s is at %.2f, which routes as %s (activated from %.2f, multiple matches from %.2f, weak from %.2f; confidence model %s):\n",
+		tool, b.Confidence, th.Tier(b.Confidence), th.Activate, th.Multiple, th.Weak, b.Calibration)
 	switch {
 	case b.NeedTerm != nil:
 		fmt.Fprintf(out, "  confidence = σ(%.2f + the terms below + %.2f × logit P(needs a tool)), with P(needs a tool) %.2f\n", b.RightBias, *b.NeedTerm, b.PNeed)

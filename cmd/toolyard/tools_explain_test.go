@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/toolyard/toolyard/training/eval/evaltest"
-	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/route"
 )
 
 // tools search --explain says why the top tool got its confidence, in text
@@ -23,7 +23,7 @@ func TestToolsSearchExplains(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	for _, want := range []string{
-		"CONFIDENCE", "system/disk_free", "Why system/disk_free is at", "confidence model default-",
+		"CONFIDENCE", "system/disk_free", "Why system/disk_free is at", "which routes as ", "confidence model default-",
 		"P(needs a tool)", "P(right | needs a tool) = σ(", "TERM", "cosine of the intent and tool vectors",
 	} {
 		if !strings.Contains(out, want) {
@@ -35,9 +35,12 @@ func TestToolsSearchExplains(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	var why discover.Reasons
+	var why explained
 	if err := json.Unmarshal([]byte(out), &why); err != nil {
 		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if th := route.DefaultThresholds(); why.Thresholds != th || why.Top == nil || why.Tier != th.Tier(why.Top.Confidence) {
+		t.Errorf("--json: tier %q under %+v", why.Tier, why.Thresholds)
 	}
 	if len(why.Candidates) != 3 || why.Top == nil || why.Candidates[0].ToolID != "system/disk_free" || len(why.Top.Right) == 0 {
 		t.Fatalf("--json: %+v", why)

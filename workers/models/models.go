@@ -7,6 +7,7 @@ package models
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -56,6 +57,18 @@ func (s *Store) Publish(ctx context.Context, key string, v any) (uint64, error) 
 		return 0, fmt.Errorf("publish model %s: %w", key, err)
 	}
 	return rev, nil
+}
+
+// Get returns the current version of key, nil when none was published.
+func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
+	e, err := s.kv.Get(ctx, key)
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("read model %s: %w", key, err)
+	}
+	return e.Value(), nil
 }
 
 // Follow calls apply with the current version of key (if any) and with every

@@ -121,14 +121,44 @@ func sameManifest(a, b schemas.Manifest) bool {
 // confidence calibration in force as they are published to the models bucket.
 func (s *Set) FollowModels(ctx context.Context, store *models.Store) {
 	store.Follow(ctx, models.KeyThresholds, s.thresholds.StoreJSON, s.cfg.Log)
-	store.Follow(ctx, models.KeyCalibration, func(data []byte) error {
-		var c discover.Calibration
-		if err := json.Unmarshal(data, &c); err != nil {
-			return fmt.Errorf("calibration document: %w", err)
-		}
-		return s.engine.SetCalibration(c)
-	}, s.cfg.Log)
+	store.Follow(ctx, models.KeyCalibration, s.applyCalibration, s.cfg.Log)
 	store.FollowCurrent(ctx, func(version string) error { return s.applyVersion(ctx, store, version) }, s.cfg.Log)
+}
+
+// LoadModels puts in force, once, what FollowModels follows: the routing
+// thresholds, the calibration and the trained model version the models
+// bucket holds now. A client (toolyard tools search) then ranks and tiers
+// as the workers do.
+func (s *Set) LoadModels(ctx context.Context, store *models.Store) error {
+	for _, m := range []struct {
+		key   string
+		apply func([]byte) error
+	}{{models.KeyThresholds, s.thresholds.StoreJSON}, {models.KeyCalibration, s.applyCalibration}} {
+		data, err := store.Get(ctx, m.key)
+		if err != nil {
+			return err
+		}
+		if data == nil {
+			continue
+		}
+		if err := m.apply(data); err != nil {
+			return fmt.Errorf("model %s: %w", m.key, err)
+		}
+	}
+	cur, _, err := store.CurrentVersion(ctx)
+	if err != nil || cur.Version == "" {
+		return err
+	}
+	return s.applyVersion(ctx, store, cur.Version)
+}
+
+// applyCalibration puts a calibration document in force.
+func (s *Set) applyCalibration(data []byte) error {
+	var c discover.Calibration
+	if err := json.Unmarshal(data, &c); err != nil {
+		return fmt.Errorf("calibration document: %w", err)
+	}
+	return s.engine.SetCalibration(c)
 }
 
 // applyVersion puts a trained model version in force on the discovery
