@@ -5,17 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/toolyard/toolyard/training/eval/evaltest"
-	"github.com/toolyard/toolyard/workers/discover/embed"
 )
 
 // eval calibration --held-out scores the shipped model and the model it
 // fits on the held-out sets, which the fit never sees.
 func TestEvalCalibrationScoresTheHeldOutSets(t *testing.T) {
-	if _, err := embed.NewLocal(); err != nil {
-		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
-	}
+	needWordVectors(t)
 	rows := writeRows(t)
 	t.Chdir(filepath.Join("..", ".."))
 	out, stderr, err := runRoot("eval", "calibration", "--rows", rows, "--held-out", "--json")

@@ -6,17 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolyard/toolyard/training/eval/evaltest"
-	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/route"
 )
 
 // tools search --explain says why the top tool got its confidence, in text
 // and as JSON, on a registry file (no server).
 func TestToolsSearchExplains(t *testing.T) {
-	if _, err := embed.NewLocal(); err != nil {
-		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
-	}
+	needWordVectors(t)
 	registry := filepath.Join("..", "..", "ops", "sample", "tools.jsonl")
 	out, stderr, err := runRoot("tools", "search", "--explain", "--k", "3", "--registry", registry, "how much space is left on the disk")
 	if err != nil {

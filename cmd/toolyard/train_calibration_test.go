@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"github.com/toolyard/toolyard/training/calibrate"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"github.com/toolyard/toolyard/training/fit"
 	"github.com/toolyard/toolyard/workers/discover"
+	"github.com/toolyard/toolyard/workers/discover/embed"
 )
 
 // writeRows writes rows of random signals (a --rows file), labels drawn
@@ -36,6 +38,15 @@ func writeRows(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// needWordVectors fails the test in CI, and skips it locally, when the
+// build has no word vectors.
+func needWordVectors(t *testing.T) {
+	t.Helper()
+	if _, err := embed.NewLocal(); err != nil {
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
+	}
 }
 
 func runRoot(args ...string) (string, string, error) {
