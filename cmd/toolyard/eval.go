@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -67,16 +68,9 @@ milliseconds per query and per tool.`,
       --queries ../shared/bench/sealtools/queries.dev.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			modes, emb, err := evalModes(cmd.ErrOrStderr(), mode)
+			modes, emb, err := evalModes(cmd.Context(), cmd.ErrOrStderr(), mode, embedder)
 			if err != nil {
 				return err
-			}
-			if p := embedder.Provider; emb != nil && p != "" && p != embed.ProviderLocal {
-				// The workers' remote embedder, as a model trained with
-				// 'train --embedder' was fitted on.
-				if emb, err = embed.New(cmd.Context(), embedder); err != nil {
-					return fmt.Errorf("--embedder: %w", err)
-				}
 			}
 			tools, qs, err := loadEvalSet(toolsFile, queriesFile)
 			if err != nil {
@@ -136,7 +130,11 @@ const encoderUsage = "sentence encoder added to hybrid discovery: none or use-li
 // vectors, the local embedder. Asking for vectors that are not built is an
 // error here, since a measurement must measure what it says; auto falls
 // back to keyword and says so.
-func evalModes(log io.Writer, mode string) ([]discover.Mode, embed.Embedder, error) {
+// evalModes are the retrieval modes --mode names and the embedder of their
+// vector side: cfg's (the build's word vectors unless --embedder names the
+// workers' remote one, as a model trained with 'train --embedder' was
+// fitted on); nil for keyword only.
+func evalModes(ctx context.Context, log io.Writer, mode string, cfg embed.Config) ([]discover.Mode, embed.Embedder, error) {
 	var modes []discover.Mode
 	if strings.EqualFold(strings.TrimSpace(mode), "all") {
 		modes = []discover.Mode{discover.ModeKeyword, discover.ModeVector, discover.ModeHybrid}
@@ -150,7 +148,7 @@ func evalModes(log io.Writer, mode string) ([]discover.Mode, embed.Embedder, err
 	if len(modes) == 1 && modes[0] == discover.ModeKeyword {
 		return modes, nil, nil
 	}
-	emb, err := embed.NewLocal()
+	emb, err := embed.New(ctx, cfg)
 	switch {
 	case err == nil:
 		if modes[0] == discover.ModeAuto {
@@ -160,6 +158,8 @@ func evalModes(log io.Writer, mode string) ([]discover.Mode, embed.Embedder, err
 	case errors.Is(err, embed.ErrUnavailable) && modes[0] == discover.ModeAuto:
 		fmt.Fprintf(log, "vectors unavailable (%v): keyword-only; run 'make embeddings' for hybrid\n", err)
 		return []discover.Mode{discover.ModeKeyword}, nil, nil
+	case cfg.Provider != "" && cfg.Provider != embed.ProviderLocal:
+		return nil, nil, fmt.Errorf("--embedder %s: %w", cfg.Provider, err)
 	default:
 		return nil, nil, fmt.Errorf("--mode %s needs the local vectors (run 'make embeddings'): %w", mode, err)
 	}

@@ -74,7 +74,7 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 				return fmt.Errorf("--mode all is for 'eval discovery'; choose one of keyword, vector, hybrid, auto")
 			}
 			stderr := cmd.ErrOrStderr()
-			modes, emb, err := evalModes(stderr, mode)
+			modes, emb, err := evalModes(cmd.Context(), stderr, mode, embed.Config{Provider: embed.ProviderLocal})
 			if err != nil {
 				return err
 			}

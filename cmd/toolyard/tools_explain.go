@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/stages"
@@ -39,16 +40,27 @@ func explainSearch(cmd *cobra.Command, set *stages.Set, query string, k int, asJ
 		}
 		return json.NewEncoder(out).Encode(x)
 	}
-	cands, err := e.Search(cmd.Context(), query, k, nil)
-	if err != nil {
-		return err
-	}
-	if err := printCandidates(out, query, cands); err != nil || len(cands) == 0 {
-		return err
-	}
 	if why.Top == nil {
+		// Keyword-only, or nothing matched: no model to explain.
+		cands, err := e.Search(cmd.Context(), query, k, nil)
+		if err != nil {
+			return err
+		}
+		if err := printCandidates(out, query, cands); err != nil || len(cands) == 0 {
+			return err
+		}
 		fmt.Fprintln(out, "\nDiscovery runs on keywords alone here (no word vectors in this build): its confidence is the keyword heuristic, with no model to explain.")
 		return nil
+	}
+	// The explained ranking is the search's (discover.Engine.Why): its
+	// candidates are listed, with the registry's descriptions.
+	cands := make([]schemas.Candidate, len(why.Candidates))
+	for i, c := range why.Candidates {
+		m, _ := set.Registry().Get(c.ToolID)
+		cands[i] = schemas.Candidate{ToolID: c.ToolID, Confidence: c.Confidence, Description: m.Description}
+	}
+	if err := printCandidates(out, query, cands); err != nil {
+		return err
 	}
 	return printBreakdown(out, why.Candidates[0].ToolID, *why.Top, th)
 }

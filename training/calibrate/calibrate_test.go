@@ -23,6 +23,20 @@ var (
 	rowsErr  error
 )
 
+// hybridEngines builds the engines collections are ranked with: hybrid,
+// on the build's word vectors (without them the test fails in CI and
+// skips locally).
+func hybridEngines(t *testing.T) func([]schemas.Manifest) (*discover.Engine, error) {
+	t.Helper()
+	emb, err := embed.NewLocal()
+	if err != nil {
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
+	}
+	return func(tools []schemas.Manifest) (*discover.Engine, error) {
+		return discover.New(tools, discover.WithMode(discover.ModeHybrid), discover.WithEmbedder(emb))
+	}
+}
+
 // defaultRows ranks the default collections once for every test. Without
 // the bench data or the vectors it fails in CI and skips locally.
 func defaultRows(t *testing.T) []Row {
@@ -34,14 +48,8 @@ func defaultRows(t *testing.T) []Row {
 	if len(missing) > 0 {
 		evaltest.Unavailable(t, "collections", fmt.Errorf("not found: %v", missing))
 	}
-	emb, err := embed.NewLocal()
-	if err != nil {
-		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
-	}
+	newEngine := hybridEngines(t)
 	rowsOnce.Do(func() {
-		newEngine := func(tools []schemas.Manifest) (*discover.Engine, error) {
-			return discover.New(tools, discover.WithMode(discover.ModeHybrid), discover.WithEmbedder(emb))
-		}
 		for _, c := range cols {
 			rs, err := Rows(context.Background(), c, newEngine)
 			if err != nil {
@@ -106,13 +114,7 @@ func TestSmallRegistriesLeftOut(t *testing.T) {
 // tuned on fails here, not in a user's first hour.
 func TestHeldOutSets(t *testing.T) {
 	t.Chdir(root)
-	emb, err := embed.NewLocal()
-	if err != nil {
-		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
-	}
-	newEngine := func(tools []schemas.Manifest) (*discover.Engine, error) {
-		return discover.New(tools, discover.WithMode(discover.ModeHybrid), discover.WithEmbedder(emb))
-	}
+	newEngine := hybridEngines(t)
 	floors := map[string]struct{ activated, precision, noTool, ece float64 }{
 		"holdout-sample": {0.52, 0.92, 0.13, 0.13},
 		"holdout-ops":    {0.52, 0.87, 0.13, 0.11},

@@ -39,20 +39,13 @@ type Breakdown struct {
 // Breakdown returns the terms of c for a candidate with the given signals
 // (Explained.Signals); its Confidence equals c.Confidence(signals).
 func (c Calibration) Breakdown(signals map[string]float64) Breakdown {
-	b := Breakdown{Calibration: c.Version, RightBias: c.Bias, PNeed: 1, NeedTerm: c.NeedTerm}
+	b := Breakdown{Calibration: c.Version, RightBias: c.Bias}
 	b.Right = contributions(c.Features, c.Weights, signals)
 	if c.Need != nil {
 		b.Need = contributions(c.Need.Features, c.Need.Weights, signals)
-		b.NeedBias = c.Need.Bias
-		b.PNeed = termsProbability(c.Need.Bias, c.Need.Features, c.Need.Weights, signals)
+		b.NeedBias, b.NeedTerm = c.Need.Bias, c.NeedTerm
 	}
-	b.PRight = termsProbability(c.Bias, c.Features, c.Weights, signals)
-	if c.Need != nil && c.NeedTerm != nil {
-		b.PRight = clamp01(sigmoid(termsZ(c.Bias, c.Features, c.Weights, signals) + *c.NeedTerm*NeedLogit(b.PNeed)))
-		b.Confidence = b.PRight
-		return b
-	}
-	b.Confidence = b.PNeed * b.PRight
+	b.PNeed, b.PRight, b.Confidence = c.parts(signals)
 	return b
 }
 

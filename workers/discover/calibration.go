@@ -311,15 +311,24 @@ func DefaultEncoderCalibration() Calibration {
 // itself uses the compiled form; TestCalibrationConfidenceMatchesSearch
 // keeps the two equal.
 func (c Calibration) Confidence(signals map[string]float64) float64 {
-	if c.Need != nil && c.NeedTerm != nil {
-		need := termsProbability(c.Need.Bias, c.Need.Features, c.Need.Weights, signals)
-		return clamp01(sigmoid(termsZ(c.Bias, c.Features, c.Weights, signals) + *c.NeedTerm*logit(need, needLogitLimit)))
-	}
-	p := termsProbability(c.Bias, c.Features, c.Weights, signals)
+	_, _, conf := c.parts(signals)
+	return conf
+}
+
+// parts are P(needs a tool) (1 without a need model), the right model's
+// probability (with a need term, the whole confidence) and the confidence.
+func (c Calibration) parts(signals map[string]float64) (pNeed, pRight, conf float64) {
+	pNeed = 1
 	if c.Need != nil {
-		p *= termsProbability(c.Need.Bias, c.Need.Features, c.Need.Weights, signals)
+		pNeed = termsProbability(c.Need.Bias, c.Need.Features, c.Need.Weights, signals)
 	}
-	return p
+	z := termsZ(c.Bias, c.Features, c.Weights, signals)
+	if c.Need != nil && c.NeedTerm != nil {
+		conf = clamp01(sigmoid(z + *c.NeedTerm*logit(pNeed, needLogitLimit)))
+		return pNeed, conf, conf
+	}
+	pRight = clamp01(sigmoid(z))
+	return pNeed, pRight, pNeed * pRight
 }
 
 // NeedLogit is logit P(need) as a NeedTerm model reads it (clipped).

@@ -117,23 +117,34 @@ func sameManifest(a, b schemas.Manifest) bool {
 	return registry.ContentHash(a) == registry.ContentHash(b)
 }
 
-// FollowModels puts new versions of the routing thresholds and the
-// confidence calibration in force as they are published to the models bucket.
+// documentModel is a model the models bucket holds as one JSON document
+// under its key, and how a set puts a version of it in force.
+type documentModel struct {
+	key   string
+	apply func([]byte) error
+}
+
+// documentModels are the set's: the routing thresholds and the confidence
+// calibration. The trained model version is followed on its own key.
+func (s *Set) documentModels() []documentModel {
+	return []documentModel{{models.KeyThresholds, s.thresholds.StoreJSON}, {models.KeyCalibration, s.applyCalibration}}
+}
+
+// FollowModels puts new versions of the routing thresholds, the
+// confidence calibration and the trained model in force as they are
+// published to the models bucket.
 func (s *Set) FollowModels(ctx context.Context, store *models.Store) {
-	store.Follow(ctx, models.KeyThresholds, s.thresholds.StoreJSON, s.cfg.Log)
-	store.Follow(ctx, models.KeyCalibration, s.applyCalibration, s.cfg.Log)
+	for _, m := range s.documentModels() {
+		store.Follow(ctx, m.key, m.apply, s.cfg.Log)
+	}
 	store.FollowCurrent(ctx, func(version string) error { return s.applyVersion(ctx, store, version) }, s.cfg.Log)
 }
 
-// LoadModels puts in force, once, what FollowModels follows: the routing
-// thresholds, the calibration and the trained model version the models
-// bucket holds now. A client (toolyard tools search) then ranks and tiers
-// as the workers do.
+// LoadModels puts in force, once, what FollowModels follows, as the models
+// bucket holds it now. A client (toolyard tools search) then ranks and
+// tiers as the workers do.
 func (s *Set) LoadModels(ctx context.Context, store *models.Store) error {
-	for _, m := range []struct {
-		key   string
-		apply func([]byte) error
-	}{{models.KeyThresholds, s.thresholds.StoreJSON}, {models.KeyCalibration, s.applyCalibration}} {
+	for _, m := range s.documentModels() {
 		data, err := store.Get(ctx, m.key)
 		if err != nil {
 			return err
