@@ -195,13 +195,15 @@ func simulateStream(ctx context.Context, e Engine, q eval.Query, cfg Config) (pr
 			flights = append(flights, f)
 			mu.Unlock()
 			o.predictions++
+			// The search goroutine owns cands and err until done is closed;
+			// the entry itself is only read here, as the lookup at "]" sees it.
+			intent := schemas.Intent{ID: fmt.Sprintf("%s-p%d", session, o.predictions), SessionID: session, Text: pr.Text}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				defer close(f.done)
-				c, err := e.Discover(ctx, schemas.Intent{ID: fmt.Sprintf("%s-p%d", session, o.predictions), SessionID: session, Text: pr.Text})
+				c, err := e.Discover(ctx, intent)
 				f.cands, f.err = c.Candidates, err
-				f.entry.At = time.Now()
 			}()
 		}
 	}
