@@ -6,8 +6,10 @@ PKGS    := ./...
 # not seconds, since a wall-clock -fuzztime races the fuzzing coordinator on a
 # loaded machine and fails with "context deadline exceeded" (golang/go#75804).
 FUZZTIME ?= 20000x
+# make fuzz: about a minute to five per target on 2 cores.
+FUZZLONG ?= 1000000x
 
-.PHONY: all build run test unit integration fuzz bench lint deps browser clean
+.PHONY: all build run test unit integration fuzz race bench lint deps browser clean
 
 all: build
 
@@ -39,14 +41,19 @@ test: build mcp-servers ## every test: unit, short fuzz runs, integration (real 
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCheckJSONUTF8$$' -fuzztime $(FUZZTIME) ./schemas/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZTIME) ./workers/predict/
 
-fuzz: ## longer fuzz runs of the parsers
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m ./workers/parse/
-	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime 5m ./workers/parse/
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m ./workers/kiwi/
-	$(GO) test -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime 5m ./workers/join/
-	$(GO) test -run '^$$' -fuzz '^FuzzValidateSessionID$$' -fuzztime 5m ./schemas/
-	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONUTF8$$' -fuzztime 5m ./schemas/
-	$(GO) test -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime 5m ./workers/predict/
+fuzz: ## longer fuzz runs of every fuzz target (FUZZLONG executions each)
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZLONG) ./workers/parse/
+	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZLONG) ./workers/parse/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZLONG) ./workers/kiwi/
+	$(GO) test -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime $(FUZZLONG) ./workers/join/
+	$(GO) test -run '^$$' -fuzz '^FuzzRoute$$' -fuzztime $(FUZZLONG) ./workers/route/
+	$(GO) test -run '^$$' -fuzz '^FuzzRedactParameters$$' -fuzztime $(FUZZLONG) ./workers/bind/
+	$(GO) test -run '^$$' -fuzz '^FuzzValidateSessionID$$' -fuzztime $(FUZZLONG) ./schemas/
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONUTF8$$' -fuzztime $(FUZZLONG) ./schemas/
+	$(GO) test -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZLONG) ./workers/predict/
+
+race: ## the data race detector over the packages whose goroutines share state (not part of make test: building them with -race takes about two minutes on 2 cores)
+	$(GO) test -race -count=1 ./pipeline/ ./workers/predict/ ./workers/join/ ./workers/effects/ ./workers/session/ ./workers/execute/ ./training/prefetch/
 
 bench: build ## benchmarks: pipeline throughput and latency, parser MB/s, search, resolve
 	$(GO) test -run '^$$' -bench . -benchtime 3s -timeout 30m ./workers/... ./integration/...
