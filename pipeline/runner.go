@@ -350,8 +350,9 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 	switch {
 	case err == nil:
 		// A plain ack, not a confirmed one: waiting for the server's
-		// confirmation of every ack cost 7 % of the pipeline's CPU (paired
-		// runs of 'toolyard bench pipeline', 2026-11-26) and bought nothing.
+		// confirmation of every ack cost 2–8 % of the pipeline's CPU (the
+		// medians of three paired series of 'toolyard bench pipeline',
+		// 2026-11-26) and bought nothing.
 		// The outputs are published with ids, so a redelivery caused by a
 		// lost ack republishes duplicates the streams drop, and a call that
 		// already ran republishes its stored result (workers/effects).
