@@ -26,7 +26,7 @@ import (
 // local handler fails, for any reason, is published to its stream
 // unchanged, where the stage's own consumer retries, rejects or
 // dead-letters it exactly as without chaining. What it saves is, per
-// chained hand-off, a stored message, its delivery and its double ack.
+// chained hand-off, a stored message, its delivery and its ack.
 type Local struct {
 	mu      sync.RWMutex
 	runners []*runner
