@@ -352,10 +352,11 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 		// A plain ack, not a confirmed one: waiting for the server's
 		// confirmation of every ack cost 2–8 % of the pipeline's CPU (the
 		// medians of three paired series of 'toolyard bench pipeline',
-		// 2026-11-26) and bought nothing.
-		// The outputs are published with ids, so a redelivery caused by a
-		// lost ack republishes duplicates the streams drop, and a call that
-		// already ran republishes its stored result (workers/effects).
+		// 2026-11-26) and bought a log line. A lost ack shows as a
+		// redelivery (the redeliveries metric) and costs nothing twice: the
+		// outputs are published with ids, so the repeated delivery
+		// republishes duplicates the streams drop, and a call that already
+		// ran republishes its stored result (workers/effects).
 		if aerr := jm.Ack(); aerr != nil {
 			log().Warn("ack failed; message will be redelivered", "error", aerr)
 		}
