@@ -2,6 +2,7 @@ package integration
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -36,17 +37,22 @@ func positive(t *testing.T, got map[string]any, keys ...string) map[string]float
 // intent through them, reports the contract's keys with sane values, and,
 // with --raw, plain JetStream's figure from the same kind of server.
 func TestBenchPipelineCLI(t *testing.T) {
+	const uptime = "how long has the system been up"
 	for _, tc := range []struct {
 		name    string
 		args    []string
 		raw     bool
 		workers float64
+		tool    string
 	}{
-		{"pipeline", []string{"--intents", "200"}, false, 0},
-		{"with raw", []string{"--intents", "200", "--raw", "--raw-messages", "20000"}, true, 0},
+		{"pipeline", []string{"--intents", "200"}, false, 0, "toolyard/help"},
+		{"with raw", []string{"--intents", "200", "--raw", "--raw-messages", "20000"}, true, 0, "toolyard/help"},
 		// The stages in two worker processes over TCP with the worker
 		// credential, as an operator runs them.
-		{"worker processes", []string{"--intents", "200", "--workers", "2", "--local-handoff=false"}, false, 2},
+		{"worker processes", []string{"--intents", "200", "--workers", "2", "--local-handoff=false"}, false, 2, "toolyard/help"},
+		// A subprocess tool of a registry file, found by discovery and run
+		// by the executor for every intent: none fails, so each ran.
+		{"a tool of --tools", []string{"--intents", "200", "--tools", "../ops/sample/tools.jsonl", "--tool", uptime}, false, 0, uptime},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := benchJSON(t, tc.args...)
@@ -60,6 +66,9 @@ func TestBenchPipelineCLI(t *testing.T) {
 			// Throughput and time agree: every intent was counted once.
 			if n := v["intents_per_s"] * v["seconds"]; n < 199 || n > 201 {
 				t.Errorf("intents_per_s × seconds = %v, want 200", n)
+			}
+			if got["tool"] != tc.tool {
+				t.Errorf("tool %v, want %q", got["tool"], tc.tool)
 			}
 			if w, _ := got["workers"].(float64); w != tc.workers {
 				t.Errorf("workers %v, want %v", got["workers"], tc.workers)
@@ -95,5 +104,34 @@ func TestBenchPipelineAgainstExternalServer(t *testing.T) {
 	}
 	if _, ok := got["stage_concurrency"]; ok {
 		t.Errorf("stage_concurrency reported for stages the benchmark does not run: %v", got)
+	}
+}
+
+// Words no tool answers fail the run at once, with the agent's answer
+// rather than a guess that the stages are down; --tools is refused where
+// it cannot apply.
+func TestBenchPipelineToolErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no such tool", []string{"--intents", "10", "--tool", "frobnicate the quux"}, "not_found"},
+		{"brackets", []string{"--intents", "10", "--tool", "[x]"}, "without brackets"},
+		{"tools with worker processes", []string{"--intents", "10", "--workers", "2", "--tools", "../ops/sample/tools.jsonl"}, "--workers processes read only the builtins"},
+		{"tools with --nats", []string{"--intents", "10", "--nats", "nats://127.0.0.1:1", "--tools", "../ops/sample/tools.jsonl"}, "the workers' registry answers"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := runToolyard(append([]string{"bench", "pipeline"}, tc.args...)...)
+			if err == nil {
+				t.Fatalf("no error:\n%s", out)
+			}
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("output does not say %q:\n%s", tc.want, out)
+			}
+			if strings.Contains(out, "are the stages running") {
+				t.Errorf("blames the stages for an answer they gave:\n%s", out)
+			}
+		})
 	}
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"runtime/pprof"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -17,7 +19,9 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/pipeline/bench"
+	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/stages"
 )
 
@@ -40,6 +44,8 @@ type benchOutput struct {
 	// Workers is how many worker processes ran the stages (--workers); 0:
 	// this process did.
 	Workers int `json:"workers,omitempty"`
+	// Tool is the words inside each [TOOL: …] (--tool).
+	Tool string `json:"tool"`
 	bench.Report
 	*bench.RawReport
 }
@@ -49,7 +55,7 @@ func newBenchPipeline(g *globalFlags) *cobra.Command {
 		intents, perOutput, inFlight, concurrency, rawMessages int
 		raw, asJSON, localHandOff                              bool
 		workers                                                int
-		cpuProfile                                             string
+		cpuProfile, tool, toolsFile                            string
 	)
 	cmd := &cobra.Command{
 		Use:   "pipeline",
@@ -57,7 +63,12 @@ func newBenchPipeline(g *globalFlags) *cobra.Command {
 		Long: `Publishes agent outputs whose intents run the builtin toolyard/help tool (it
 answers at once, so the figures are the pipeline's own) with a bounded number in
 flight, and measures intents per second and each output's latency from publish
-to its last result.
+to its last result. --tool puts other words in the intents: a request that the
+registry answers by running a tool, whose executor is then measured too (the
+workers' registry with --nats; with the embedded server the builtins, and the
+tools of --tools FILE). A bare tool id is an activation, which the embedded
+benchmark's stages (no session tool sets) refuse. An output whose result is not
+'executed' counts as failed, and the command says why the first one failed.
 
 By default it starts its own embedded server in a temporary data directory
 (authentication on, as 'up' runs it), runs every stage in this process connected
@@ -71,20 +82,27 @@ asynchronously, consumed and acked through one temporary file-backed stream
 (it needs the right to create streams). Progress goes to stderr.`,
 		Example: `  toolyard bench pipeline --intents 5000 --raw
   toolyard bench pipeline --intents 20000 --json
+  toolyard bench pipeline --intents 2000 --tools ops/sample/tools.jsonl --tool "how long has the system been up"
   toolyard bench pipeline --nats nats://nats-1:4222 --creds admin.creds --intents 10000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			opts := []bench.Option{bench.WithIntents(intents), bench.WithIntentsPerOutput(perOutput), bench.WithInFlight(inFlight),
+			if strings.TrimSpace(tool) == "" || strings.ContainsAny(tool, "[]") {
+				return fmt.Errorf("--tool %q: want the words of a request, without brackets", tool)
+			}
+			opts := []bench.Option{bench.WithIntents(intents), bench.WithIntentsPerOutput(perOutput), bench.WithInFlight(inFlight), bench.WithTool(tool),
 				bench.WithProgress(2*time.Second, func(p bench.Progress) {
 					fmt.Fprintf(cmd.ErrOrStderr(), "bench: %d of %d intents in %.1f s\n", p.Done, p.Total, p.Elapsed.Seconds())
 				})}
-			out := benchOutput{Server: "embedded", StageConcurrency: concurrency}
+			out := benchOutput{Server: "embedded", StageConcurrency: concurrency, Tool: tool}
 			var js jetstream.JetStream
 			// stopStages lets the raw figure have the server to itself, as
 			// the pipeline had.
 			stopStages := func() {}
 			if cmd.Flags().Changed("nats") {
+				if toolsFile != "" {
+					return errors.New("--tools registers tools for the embedded server's stages; with --nats the workers' registry answers (add tools with 'toolyard tools add')")
+				}
 				nc, err := g.connect("toolyard-bench")
 				if err != nil {
 					return withUpHint(err)
@@ -99,7 +117,17 @@ asynchronously, consumed and acked through one temporary file-backed stream
 				if workers > 0 {
 					out.Workers = workers
 				}
-				env, err := startBenchServer(ctx, concurrency, localHandOff, workers, slog.Default())
+				var tools []schemas.Manifest
+				if toolsFile != "" {
+					if workers > 0 {
+						return errors.New("--tools registers tools for the stages of this process; the --workers processes read only the builtins")
+					}
+					var err error
+					if tools, err = registry.LoadFile(toolsFile); err != nil {
+						return fmt.Errorf("--tools: %w", err)
+					}
+				}
+				env, err := startBenchServer(ctx, concurrency, localHandOff, workers, tools, slog.Default())
 				if err != nil {
 					return err
 				}
@@ -131,11 +159,13 @@ asynchronously, consumed and acked through one temporary file-backed stream
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&intents, "intents", 5000, "intents to send")
+	fl.StringVar(&tool, "tool", bench.DefaultTool, "the words inside each [TOOL: …]: a request the registry answers by running a tool; the default, a builtin that answers at once, measures the pipeline alone")
 	fl.IntVar(&perOutput, "per-output", 1, "intents in each agent output")
 	fl.IntVar(&inFlight, "in-flight", 32, "agent outputs waiting for their results at once (each a session of its own)")
 	fl.IntVar(&concurrency, "concurrency", defaultConcurrency, "messages handled at once per stage (embedded server only; as 'up --concurrency')")
 	fl.IntVar(&workers, "workers", 0, "run the stages in this many worker processes of this binary (each runs every stage, connected over TCP with the worker credential) instead of in this process: how the pipeline scales with processes (embedded server only)")
 	fl.BoolVar(&localHandOff, "local-handoff", true, "stages hand work straight to the next one in this process (embedded server only; as 'up --local-handoff')")
+	fl.StringVar(&toolsFile, "tools", "", "a registry file (JSONL or JSON array of manifests) for the embedded server's stages, beside the builtins: tools for --tool to run (not with --nats or --workers)")
 	fl.BoolVar(&raw, "raw", false, "also measure plain JetStream publish + consume + ack on the same server")
 	fl.IntVar(&rawMessages, "raw-messages", 100_000, "messages (512 B) for --raw")
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
@@ -205,7 +235,7 @@ type benchServer struct {
 // starts one (authentication on), and every stage on an in-process admin
 // connection, as 'up' runs them; the benchmark's client has a connection of
 // its own, as an agent would.
-func startBenchServer(ctx context.Context, concurrency int, localHandOff bool, workers int, log *slog.Logger) (*benchServer, error) {
+func startBenchServer(ctx context.Context, concurrency int, localHandOff bool, workers int, tools []schemas.Manifest, log *slog.Logger) (*benchServer, error) {
 	dir, err := os.MkdirTemp("", "toolyard-bench-")
 	if err != nil {
 		return nil, err
@@ -251,7 +281,7 @@ func startBenchServer(ctx context.Context, concurrency int, localHandOff bool, w
 	// A benchmark sends its sessions' outputs as fast as the pipeline takes
 	// them, which is what it measures, not what an agent should do: the
 	// per-session rate and execution limits are off.
-	set, err := stages.New(stages.Config{Limits: &stages.Limits{SessionRate: -1, SessionExecutions: -1}, Log: log})
+	set, err := stages.New(stages.Config{Tools: tools, Limits: &stages.Limits{SessionRate: -1, SessionExecutions: -1}, Log: log})
 	if err != nil {
 		return fail(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -68,8 +69,12 @@ func WithInFlight(n int) Option { return func(c *pipelineConfig) { c.inFlight = 
 // before it counts as failed (default 30 s).
 func WithOutputTimeout(d time.Duration) Option { return func(c *pipelineConfig) { c.timeout = d } }
 
-// WithTool sets the words inside each [TOOL: …] (default "toolyard/help":
-// a builtin that answers at once, so the figures are the pipeline's own).
+// DefaultTool is the tool the benchmark asks for unless WithTool says
+// otherwise: a builtin that answers at once, so the figures are the
+// pipeline's own.
+const DefaultTool = "toolyard/help"
+
+// WithTool sets the words inside each [TOOL: …] (default DefaultTool).
 func WithTool(words string) Option { return func(c *pipelineConfig) { c.tool = words } }
 
 // WithOutputText makes every output text, holding intents intents (for
@@ -90,7 +95,7 @@ func WithProgress(every time.Duration, fn func(Progress)) Option {
 // publish agent.output.* and read the RESULT stream. One output is sent and
 // answered first, untimed, so start-up costs are not measured.
 func Pipeline(ctx context.Context, js jetstream.JetStream, opts ...Option) (Report, error) {
-	cfg := pipelineConfig{intents: 1000, perOutput: 1, inFlight: 32, timeout: 30 * time.Second, tool: "toolyard/help"}
+	cfg := pipelineConfig{intents: 1000, perOutput: 1, inFlight: 32, timeout: 30 * time.Second, tool: DefaultTool}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -119,7 +124,10 @@ func Pipeline(ctx context.Context, js jetstream.JetStream, opts ...Option) (Repo
 		return roundTrip(ctx, js, w, session, msgID, text, k, cfg.timeout)
 	}
 	if _, err := send("bench-"+run+"-warmup", run+"-warmup", cfg.perOutput); err != nil {
-		return Report{}, fmt.Errorf("warm-up output: %w (are the stages running?)", err)
+		if errors.Is(err, errNoAnswer) {
+			return Report{}, fmt.Errorf("warm-up output: %w (are the stages running?)", err)
+		}
+		return Report{}, fmt.Errorf("warm-up output: %w", err)
 	}
 
 	outputs := (cfg.intents + cfg.perOutput - 1) / cfg.perOutput
@@ -193,6 +201,9 @@ func Pipeline(ctx context.Context, js jetstream.JetStream, opts ...Option) (Repo
 	return rep, nil
 }
 
+// errNoAnswer: an output's results did not all come in time.
+var errNoAnswer = errors.New("no answer")
+
 // roundTrip publishes one output of text, which holds k intents, and waits
 // for its k results.
 func roundTrip(ctx context.Context, js jetstream.JetStream, w *resultWatch, session, msgID, text string, k int, timeout time.Duration) (time.Duration, error) {
@@ -219,7 +230,7 @@ func roundTrip(ctx context.Context, js jetstream.JetStream, w *resultWatch, sess
 				return 0, fmt.Errorf("output %s: intent %s: %s: %s", msgID, r.IntentID, r.Status, r.Message)
 			}
 		case <-timer.C:
-			return 0, fmt.Errorf("output %s: %d of %d results after %s", msgID, got, k, timeout)
+			return 0, fmt.Errorf("output %s: %d of %d results after %s: %w", msgID, got, k, timeout, errNoAnswer)
 		case <-ctx.Done():
 			return 0, ctx.Err()
 		}
