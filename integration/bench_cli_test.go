@@ -2,6 +2,7 @@ package integration
 
 import (
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -38,21 +39,30 @@ func positive(t *testing.T, got map[string]any, keys ...string) map[string]float
 // with --raw, plain JetStream's figure from the same kind of server.
 func TestBenchPipelineCLI(t *testing.T) {
 	const uptime = "how long has the system been up"
+	// What one intent of one output stores: the output, an audit record per
+	// decision (parse, discover, route, resolve, execute), the hand-offs
+	// that go through PIPE (only to execute when the stages chain in
+	// process), the execution record's claim and result, a receipt and a
+	// result.
+	chained := map[string]float64{"AGENT": 1, "AUDIT": 5, "PIPE": 1, "KV_executions": 2, "RESULT": 2}
+	unchained := maps.Clone(chained)
+	unchained["PIPE"] = 4
 	for _, tc := range []struct {
 		name    string
 		args    []string
 		raw     bool
 		workers float64
 		tool    string
+		stored  map[string]float64
 	}{
-		{"pipeline", []string{"--intents", "200"}, false, 0, "toolyard/help"},
-		{"with raw", []string{"--intents", "200", "--raw", "--raw-messages", "20000"}, true, 0, "toolyard/help"},
+		{"pipeline", []string{"--intents", "200"}, false, 0, "toolyard/help", chained},
+		{"with raw", []string{"--intents", "200", "--raw", "--raw-messages", "20000"}, true, 0, "toolyard/help", chained},
 		// The stages in two worker processes over TCP with the worker
 		// credential, as an operator runs them.
-		{"worker processes", []string{"--intents", "200", "--workers", "2", "--local-handoff=false"}, false, 2, "toolyard/help"},
+		{"worker processes", []string{"--intents", "200", "--workers", "2", "--local-handoff=false"}, false, 2, "toolyard/help", unchained},
 		// A subprocess tool of a registry file, found by discovery and run
 		// by the executor for every intent: none fails, so each ran.
-		{"a tool of --tools", []string{"--intents", "200", "--tools", "../ops/sample/tools.jsonl", "--tool", uptime}, false, 0, uptime},
+		{"a tool of --tools", []string{"--intents", "200", "--tools", "../ops/sample/tools.jsonl", "--tool", uptime}, false, 0, uptime, chained},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := benchJSON(t, tc.args...)
@@ -66,6 +76,15 @@ func TestBenchPipelineCLI(t *testing.T) {
 			// Throughput and time agree: every intent was counted once.
 			if n := v["intents_per_s"] * v["seconds"]; n < 199 || n > 201 {
 				t.Errorf("intents_per_s × seconds = %v, want 200", n)
+			}
+			stored := map[string]float64{}
+			if m, ok := got["stored_per_intent"].(map[string]any); ok {
+				for k, v := range m {
+					stored[k], _ = v.(float64)
+				}
+			}
+			if !maps.Equal(stored, tc.stored) {
+				t.Errorf("stored per intent %v, want %v", stored, tc.stored)
 			}
 			if got["tool"] != tc.tool {
 				t.Errorf("tool %v, want %q", got["tool"], tc.tool)
@@ -104,6 +123,10 @@ func TestBenchPipelineAgainstExternalServer(t *testing.T) {
 	}
 	if _, ok := got["stage_concurrency"]; ok {
 		t.Errorf("stage_concurrency reported for stages the benchmark does not run: %v", got)
+	}
+	// Other clients may write to a server the benchmark does not own.
+	if _, ok := got["stored_per_intent"]; ok {
+		t.Errorf("stored_per_intent reported for a server others may write to: %v", got)
 	}
 }
 

@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"math"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -46,6 +49,10 @@ type benchOutput struct {
 	Workers int `json:"workers,omitempty"`
 	// Tool is the words inside each [TOOL: …] (--tool).
 	Tool string `json:"tool"`
+	// StoredPerIntent is what each intent stored, by stream (KV buckets
+	// are the KV_ streams): the cost the server pays for it. Embedded
+	// server only, where nothing else writes.
+	StoredPerIntent map[string]float64 `json:"stored_per_intent,omitempty"`
 	bench.Report
 	*bench.RawReport
 }
@@ -76,6 +83,10 @@ as 'up' connects them, with the per-session limits off, and removes everything
 afterwards. With --nats it runs against that server or cluster instead and only
 publishes and measures: the stages are the operator's workers, with their
 limits (each in-flight output is a session of its own).
+
+With the embedded server the JSON also says what each intent stored, by stream
+(stored_per_intent; KV buckets are the KV_ streams), counted from the streams'
+sequence numbers: the messages the server wrote for it.
 
 --raw also measures plain JetStream on the same server: messages published
 asynchronously, consumed and acked through one temporary file-backed stream
@@ -138,10 +149,25 @@ asynchronously, consumed and acked through one temporary file-backed stream
 			if err != nil {
 				return err
 			}
+			var before bench.Sequences
+			if out.LocalHandOff != nil {
+				if before, err = bench.StreamSequences(ctx, js); err != nil {
+					return err
+				}
+			}
 			rep, err := bench.Pipeline(ctx, js, opts...)
 			stopProfile()
 			out.Report = rep
+			// Stopped stages have published all they will: the count is complete.
 			stopStages()
+			if before != nil && err == nil {
+				after, serr := bench.StreamSequences(ctx, js)
+				if serr != nil {
+					return serr
+				}
+				// The untimed warm-up output's intents stored too.
+				out.StoredPerIntent = bench.PerIntent(before, after, rep.Intents+perOutput)
+			}
 			if err != nil {
 				_ = printBench(cmd.OutOrStdout(), out, asJSON)
 				return err
@@ -193,6 +219,16 @@ func printBench(w io.Writer, out benchOutput, asJSON bool) error {
 	fmt.Fprintf(tw, "  latency per output\tp50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms\n", r.P50MS, r.P90MS, r.P99MS, r.MaxMS)
 	if r.Failed > 0 {
 		fmt.Fprintf(tw, "  failed outputs\t%d (first: %s)\n", r.Failed, r.FirstFailure)
+	}
+	if len(out.StoredPerIntent) > 0 {
+		names := slices.Sorted(maps.Keys(out.StoredPerIntent))
+		parts := make([]string, len(names))
+		total := 0.0
+		for i, n := range names {
+			parts[i] = fmt.Sprintf("%s %g", n, out.StoredPerIntent[n])
+			total += out.StoredPerIntent[n]
+		}
+		fmt.Fprintf(tw, "  stored per intent\t%g messages: %s\n", math.Round(total*100)/100, strings.Join(parts, ", "))
 	}
 	if x := out.RawReport; x != nil {
 		fmt.Fprintf(tw, "raw JetStream\t(one file-backed stream, %d B messages)\n", x.Size)
