@@ -110,7 +110,8 @@ asynchronously, consumed and acked through one temporary file-backed stream
 			// stopStages lets the raw figure have the server to itself, as
 			// the pipeline had.
 			stopStages := func() {}
-			if cmd.Flags().Changed("nats") {
+			embedded := !cmd.Flags().Changed("nats")
+			if !embedded {
 				if toolsFile != "" {
 					return errors.New("--tools registers tools for the embedded server's stages; with --nats the workers' registry answers (add tools with 'toolyard tools add')")
 				}
@@ -149,8 +150,9 @@ asynchronously, consumed and acked through one temporary file-backed stream
 			if err != nil {
 				return err
 			}
+			// What the intents store is counted where nothing else writes.
 			var before bench.Sequences
-			if out.LocalHandOff != nil {
+			if embedded {
 				if before, err = bench.StreamSequences(ctx, js); err != nil {
 					return err
 				}
