@@ -167,8 +167,7 @@ asynchronously, consumed and acked through one temporary file-backed stream
 				if serr != nil {
 					return serr
 				}
-				// The untimed warm-up output's intents stored too.
-				out.StoredPerIntent = bench.PerIntent(before, after, rep.Intents+perOutput)
+				out.StoredPerIntent = bench.PerIntent(before, after, rep.Intents+rep.WarmUpIntents)
 			}
 			if err != nil {
 				_ = printBench(cmd.OutOrStdout(), out, asJSON)

@@ -35,6 +35,9 @@ type Report struct {
 	// all their results in time; FirstFailure says why the first one failed.
 	Failed       int    `json:"failed"`
 	FirstFailure string `json:"first_failure,omitempty"`
+	// WarmUpIntents are the intents of the untimed warm-up output: sent
+	// and answered too, but not in Intents.
+	WarmUpIntents int `json:"-"`
 }
 
 // Progress is how far a run is, for callers that report long runs.
@@ -131,7 +134,7 @@ func Pipeline(ctx context.Context, js jetstream.JetStream, opts ...Option) (Repo
 	}
 
 	outputs := (cfg.intents + cfg.perOutput - 1) / cfg.perOutput
-	rep := Report{Intents: cfg.intents, Outputs: outputs, IntentsPerOutput: cfg.perOutput, InFlight: min(cfg.inFlight, outputs)}
+	rep := Report{Intents: cfg.intents, Outputs: outputs, IntentsPerOutput: cfg.perOutput, InFlight: min(cfg.inFlight, outputs), WarmUpIntents: cfg.perOutput}
 	var (
 		lat      Latencies
 		next     atomic.Int64

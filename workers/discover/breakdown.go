@@ -1,9 +1,6 @@
 package discover
 
-import (
-	"context"
-	"strings"
-)
+import "context"
 
 // Contribution is one term of a confidence model for one candidate: the
 // signal's value and the weight the model gives it. Weight × Value is what
@@ -52,8 +49,7 @@ func (c Calibration) Breakdown(signals map[string]float64) Breakdown {
 func contributions(features []string, weights []float64, signals map[string]float64) []Contribution {
 	out := make([]Contribution, len(features))
 	for i, f := range features {
-		sig, _, _ := strings.Cut(f, ">")
-		out[i] = Contribution{Term: f, Doc: SignalDoc(strings.TrimSpace(sig)), Value: TermValue(f, signals), Weight: weights[i]}
+		out[i] = Contribution{Term: f, Doc: termDoc(f), Value: TermValue(f, signals), Weight: weights[i]}
 	}
 	return out
 }

@@ -58,6 +58,16 @@ func TermValue(name string, bySignal map[string]float64) float64 {
 	return math.Max(0, v-t.knot)
 }
 
+// termDoc is what a model term measures: its signal's doc ("" for an
+// unknown term).
+func termDoc(name string) string {
+	t, err := parseTerm(name)
+	if err != nil {
+		return ""
+	}
+	return signals[t.index].doc
+}
+
 // CheckTerm says whether name is a model term a Calibration may use.
 func CheckTerm(name string) error {
 	_, err := parseTerm(name)
