@@ -14,7 +14,7 @@ import (
 // connection.
 func openClient[T any](g *globalFlags, name string, open func(jetstream.JetStream) (T, error)) (T, func(), error) {
 	var zero T
-	nc, err := g.connect(name)
+	nc, err := g.clientConnect(name)
 	if err != nil {
 		return zero, nil, withUpHint(err)
 	}

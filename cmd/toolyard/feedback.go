@@ -28,7 +28,7 @@ wrong answer for those words. Intent ids are in receipts and results.`,
 			if !req.Wrong && req.ToolID == "" {
 				return errors.New("say which tool the intent wanted (--tool X) or that its tool was wrong (--wrong)")
 			}
-			nc, err := g.connect("toolyard feedback")
+			nc, err := g.clientConnect("toolyard feedback")
 			if err != nil {
 				return withUpHint(err)
 			}

@@ -23,16 +23,30 @@ type globalFlags struct {
 	conn     connFlags
 	logLevel string
 	logJSON  bool
+	// refusal ends a client command when the server refuses it.
+	refusal *refusal
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := newRoot().ExecuteContext(ctx)
+	g := &globalFlags{}
+	err := newRootFor(g).ExecuteContext(ctx)
+	if refused := g.refusal.refused(); refused != nil && err != nil {
+		// Whatever the command was waiting for when the server refused
+		// it, the refusal is the cause.
+		err = refused
+	}
 	var ec exitCode
 	switch {
 	case errors.As(err, &ec):
 		os.Exit(int(ec))
+	case err != nil && ctx.Err() != nil:
+		// Ctrl-C or SIGTERM ended the command: say so rather than
+		// report the "context canceled" it caused, and exit as a shell
+		// does for an interrupted command.
+		fmt.Fprintln(os.Stderr, "toolyard: interrupted:", err)
+		os.Exit(130)
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "toolyard:", err)
 		os.Exit(1)
@@ -44,8 +58,12 @@ type exitCode int
 
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
-func newRoot() *cobra.Command {
-	g := &globalFlags{}
+func newRoot() *cobra.Command { return newRootFor(&globalFlags{}) }
+
+func newRootFor(g *globalFlags) *cobra.Command {
+	if g.refusal == nil {
+		g.refusal = &refusal{}
+	}
 	root := &cobra.Command{
 		Use:   "toolyard",
 		Short: "Turn the tool intents agents write in plain words into executed tool calls",
@@ -59,8 +77,12 @@ Start everything in one process with 'toolyard up', publish agent output with
 against the same NATS server or cluster.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
-			setupLogging(g)
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := setupLogging(g); err != nil {
+				return err
+			}
+			cmd.SetContext(g.refusal.withContext(cmd.Context()))
+			return nil
 		},
 	}
 	root.PersistentFlags().StringVar(&g.nats, "nats", envOr("TOOLYARD_NATS", envOr("NATS_URL", defaultNATS)), "NATS server or cluster URL (env TOOLYARD_NATS or NATS_URL)")
@@ -71,10 +93,10 @@ against the same NATS server or cluster.`,
 	return root
 }
 
-func setupLogging(g *globalFlags) {
+func setupLogging(g *globalFlags) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
-		level = slog.LevelInfo
+		return fmt.Errorf("--log-level %q: want debug, info, warn or error", g.logLevel)
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	var h slog.Handler = slog.NewTextHandler(os.Stderr, opts)
@@ -83,6 +105,7 @@ func setupLogging(g *globalFlags) {
 	}
 	// No log line holds a secret of a message the process is handling.
 	slog.SetDefault(slog.New(redactLogs(h)))
+	return nil
 }
 
 func envOr(key, def string) string {

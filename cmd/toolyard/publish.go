@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -81,7 +82,7 @@ prefetches the searches of the intents it sees coming.`,
 			if err := schemas.Validate(schemas.KindAgentOutput, data); err != nil {
 				return err
 			}
-			nc, err := g.connect("toolyard-publish")
+			nc, err := g.clientConnect("toolyard-publish")
 			if err != nil {
 				return withUpHint(err)
 			}
@@ -130,7 +131,7 @@ prefetches the searches of the intents it sees coming.`,
 					return fmt.Errorf("read results: %w", err)
 				}
 			}
-			return awaitResults(ctx, results, out.MessageID, enc, cmd.ErrOrStderr())
+			return awaitResults(ctx, results, out, enc, cmd.ErrOrStderr())
 		},
 	}
 	fl := cmd.Flags()
@@ -173,23 +174,28 @@ func readConversation(path string) ([]schemas.Message, error) {
 }
 
 // awaitResults prints this output's results until every intent is answered.
-func awaitResults(ctx context.Context, results jetstream.Consumer, messageID string, enc *json.Encoder, stderr io.Writer) error {
+func awaitResults(ctx context.Context, results jetstream.Consumer, out schemas.AgentOutput, enc *json.Encoder, stderr io.Writer) error {
+	messageID := out.MessageID
 	var expected map[string]bool // nil until the receipt arrives
 	answered := map[string]bool{}
 	for {
 		msg, err := results.Next(jetstream.FetchContext(ctx))
 		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
-				var missing []string
-				for id := range expected {
-					if !answered[id] {
-						missing = append(missing, id)
-					}
+			if errors.Is(ctx.Err(), context.Canceled) {
+				if cause := context.Cause(ctx); errors.Is(cause, nats.ErrPermissionViolation) {
+					return cause
 				}
+				// Ctrl-C: the output was published and runs on, so this
+				// is not a timeout; say how to see its results.
+				fmt.Fprintf(stderr, "toolyard: interrupted while waiting for %s; the output was published and runs on: 'toolyard publish --session %s --message-id %s --wait' shows its results (nothing runs twice)\n",
+					waitingFor(expected, answered), out.SessionID, messageID)
+				return exitCode(130)
+			}
+			if ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
 				if expected == nil {
 					fmt.Fprintln(stderr, "toolyard: no receipt for this output yet: is a parse worker running?")
 				} else {
-					fmt.Fprintf(stderr, "toolyard: timed out waiting for %d result(s): %s\n", len(missing), strings.Join(missing, ", "))
+					fmt.Fprintf(stderr, "toolyard: timed out waiting for %s\n", waitingFor(expected, answered))
 				}
 				return exitCode(2)
 			}
@@ -218,6 +224,22 @@ func awaitResults(ctx context.Context, results jetstream.Consumer, messageID str
 			return nil
 		}
 	}
+}
+
+// waitingFor names what has not arrived yet: the receipt, or the
+// intents without a result.
+func waitingFor(expected, answered map[string]bool) string {
+	if expected == nil {
+		return "the receipt"
+	}
+	var missing []string
+	for id := range expected {
+		if !answered[id] {
+			missing = append(missing, id)
+		}
+	}
+	slices.Sort(missing)
+	return fmt.Sprintf("%d result(s): %s", len(missing), strings.Join(missing, ", "))
 }
 
 func allAnswered(expected, answered map[string]bool) bool {

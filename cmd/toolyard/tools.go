@@ -170,15 +170,23 @@ matches nothing is an error, and nothing is removed then.`,
 }
 
 // matchToolIDs expands tools remove's arguments against the registry: ids
-// as they are (a missing one is reported by the removal), prefixes ending in
-// / and globs to the ids they match. patterns says whether any was a prefix
-// or glob; one that matches nothing is an error.
+// as they are, prefixes ending in / and globs to the ids they match.
+// patterns says whether any was a prefix or glob. An argument that matches
+// nothing is an error before anything is removed, as the help promises
+// (the removal still reports a tool someone else removed meanwhile).
 func matchToolIDs(all []schemas.Manifest, args []string) (ids []string, patterns bool, err error) {
 	seen := map[string]bool{}
+	registered := make(map[string]bool, len(all))
+	for _, m := range all {
+		registered[m.ID] = true
+	}
 	for _, a := range args {
 		prefix := strings.HasSuffix(a, "/")
 		glob := strings.ContainsAny(a, "*?[")
 		if !prefix && !glob {
+			if !registered[a] {
+				return nil, false, fmt.Errorf("not registered: %s; nothing removed", a)
+			}
 			if !seen[a] {
 				seen[a] = true
 				ids = append(ids, a)

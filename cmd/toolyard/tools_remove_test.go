@@ -20,7 +20,10 @@ func TestMatchToolIDs(t *testing.T) {
 		err      string
 	}{
 		{[]string{"ops/ping"}, []string{"ops/ping"}, false, ""},
-		{[]string{"ops/missing"}, []string{"ops/missing"}, false, ""}, // reported by the removal
+		{[]string{"ops/missing"}, nil, false, "not registered: ops/missing; nothing removed"},
+		// One argument matching nothing removes nothing, not the others.
+		{[]string{"ops/ping", "ops/missing"}, nil, false, "not registered: ops/missing"},
+		{[]string{"metatool/", "nothing/"}, nil, false, `"nothing/" matches no tool`},
 		{[]string{"metatool/"}, []string{"metatool/a", "metatool/b"}, true, ""},
 		{[]string{"github/*issue*", "ops/ping"}, []string{"github/create_issue", "github/list_issues", "ops/ping"}, true, ""},
 		{[]string{"metatool/", "metatool/a"}, []string{"metatool/a", "metatool/b"}, true, ""},
