@@ -1,0 +1,91 @@
+package integration
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// runSplit runs toolyard and returns its exit code, standard output and
+// standard error.
+func runSplit(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("toolyard %s: %v", strings.Join(args, " "), err)
+	}
+	return code, out.String(), errb.String()
+}
+
+// A client command the server refuses ends at once with one line naming the
+// credential and what it may not do, instead of waiting out its timeout and
+// reporting "context deadline exceeded" with a guess that the server is
+// down; an expired credential is said to be expired.
+func TestClientCommandsSayWhatTheServerRefused(t *testing.T) {
+	url, data := securedUp(t)
+	mine := filepath.Join(t.TempDir(), "mine.creds")
+	toolyard(t, "creds", "agent", "--data", data, "--session", "mine", "--out", mine)
+
+	for _, args := range [][]string{
+		{"publish", "--session", "theirs", "--wait", "--timeout", "20s", "[TOOL: kernel version]"},
+		{"publish", "--session", "theirs", "--timeout", "20s", "hello"},
+		{"session", "tools", "mine"},
+		{"tools", "list"},
+		{"dlq", "list"},
+	} {
+		code, _, stderr := runSplit(t, "", append(args, "--nats", url, "--creds", mine)...)
+		if code != 1 || !strings.Contains(stderr, "refused the credentials in "+mine) || !strings.Contains(stderr, "Permissions Violation for") ||
+			strings.Contains(stderr, "deadline exceeded") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("toolyard %s with an agent credential of another session: exit %d, stderr:\n%s\nwant exit 1 and one line naming the credential and the refusal",
+				strings.Join(args, " "), code, stderr)
+		}
+	}
+	// The agent's own session still works with the same credential.
+	if code, stdout, stderr := runSplit(t, "", "publish", "--nats", url, "--creds", mine, "--session", "mine", "--wait", "--timeout", "30s", "[TOOL: kernel version]"); code != 0 {
+		t.Errorf("publish to the agent's own session: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	short := filepath.Join(t.TempDir(), "short.creds")
+	toolyard(t, "creds", "agent", "--data", data, "--session", "mine", "--ttl", "1s", "--out", short)
+	time.Sleep(2100 * time.Millisecond)
+	code, _, stderr := runSplit(t, "", "publish", "--nats", url, "--creds", short, "--session", "mine", "hello")
+	if code != 1 || !strings.Contains(stderr, "the credential in "+short+" expired at") {
+		t.Errorf("publish with an expired credential: exit %d, stderr:\n%s\nwant it to say the credential expired", code, stderr)
+	}
+}
+
+// Ctrl-C while publish waits is an interruption, not a timeout: it says
+// the output runs on and how to see its results, and exits 130.
+func TestPublishInterruptedSaysSo(t *testing.T) {
+	_, url := startUp(t, "")
+	slow := `{"id": "test/slow", "description": "Wait a while doing nothing", "executor": {"kind": "subprocess", "argv": ["sleep", "3"], "timeout": "20s"}}`
+	if code, out, stderr := runSplit(t, slow, "tools", "add", "--nats", url, "-"); code != 0 {
+		t.Fatalf("tools add: exit %d\n%s%s", code, out, stderr)
+	}
+	pub := startProcess(t, "publish", "--nats", url, "--session", "intr", "--message-id", "intr-1", "--wait", "--timeout", "60s", `<tool_call name="test/slow">{}</tool_call>`)
+	pub.waitOutput(t, `"status":"accepted"`, 30*time.Second)
+	pub.kill(syscall.SIGINT)
+	out := pub.stderr.String()
+	if code := pub.cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(out, "interrupted while waiting for 1 result(s): intr-1.0") ||
+		!strings.Contains(out, "--message-id intr-1 --wait") || strings.Contains(out, "timed out") {
+		t.Errorf("publish interrupted: exit %d, output:\n%s\nwant exit 130 and 'interrupted while waiting', with the command that shows the results", code, out)
+	}
+	// The command it names shows the results; nothing ran twice.
+	code, stdout, stderr := runSplit(t, "", "publish", "--nats", url, "--session", "intr", "--message-id", "intr-1", "--wait", "--timeout", "30s")
+	if code != 0 || strings.Count(stdout, `"status":"executed"`) != 1 {
+		t.Errorf("the hinted command: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
