@@ -69,12 +69,7 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 			ctx := cmd.Context()
 			// Fails at once when NATS is down at start; later, reconnects
 			// with growing waits and says so once per change of state.
-			nc, err := g.connect("toolyard-mcp",
-				nats.CustomReconnectDelay(reconnectDelay),
-				nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-					slog.Warn("NATS connection lost; MCP calls fail until it is back, reconnecting", "nats", g.nats, "error", err)
-				}),
-				nats.ReconnectHandler(func(c *nats.Conn) { slog.Info("NATS connection back", "nats", c.ConnectedUrl()) }))
+			nc, err := g.connect("toolyard-mcp", connStateLog(g.nats)...)
 			if err != nil {
 				return withUpHint(err)
 			}
@@ -107,6 +102,22 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 	fl.StringVar(&sess, "session", "", "Toolyard session id of the stdio client (default: a new one)")
 	fl.DurationVar(&timeout, "timeout", 60*time.Second, "how long a request or a tool run may take")
 	return c
+}
+
+// connStateLog reconnects with reconnectDelay and logs one line per change
+// of the connection's state. Closing the connection on the way out is no
+// loss: it is not logged as one.
+func connStateLog(url string) []nats.Option {
+	return []nats.Option{
+		nats.CustomReconnectDelay(reconnectDelay),
+		nats.DisconnectErrHandler(func(c *nats.Conn, err error) {
+			if c.IsClosed() {
+				return
+			}
+			slog.Warn("NATS connection lost; MCP calls fail until it is back, reconnecting", "nats", url, "error", err)
+		}),
+		nats.ReconnectHandler(func(c *nats.Conn) { slog.Info("NATS connection back", "nats", c.ConnectedUrl()) }),
+	}
 }
 
 // reconnectDelay backs off from a quarter second to five seconds between
