@@ -113,27 +113,46 @@ func object(props map[string]any, required ...string) map[string]any {
 
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 
-func (c *conn) addMeta() {
-	c.srv.AddTool(&mcp.Tool{Name: ToolFindTools, Title: "Find tools",
-		Description: "Search the tool registry for tools that do what you describe, and add the good matches to your tool list; then call the right one by its name.",
-		InputSchema: object(map[string]any{
-			"query": str("what the tools should do, in plain words"),
-			"k":     map[string]any{"type": "integer", "minimum": 1, "maximum": 50, "description": "how many to look at (default 5)"},
-		}, "query")}, c.findTools)
-	c.srv.AddTool(&mcp.Tool{Name: ToolActivate, Title: "Activate a tool",
-		Description: "Add a registered tool, by id, to your tool list; then call it by the name the reply gives.",
-		InputSchema: object(map[string]any{"id": str("the tool id, e.g. files/checksum")}, "id")}, c.activate)
-	c.srv.AddTool(&mcp.Tool{Name: ToolResolveIntent, Title: "Do something, in plain words",
-		Description: "Say what you want done in plain words (e.g. \"show disk usage of /tmp\"): Toolyard finds the tool, " +
-			"fills its arguments and runs it, or answers with the alternatives when it is not sure.",
-		InputSchema: object(map[string]any{"text": str("what you want done")}, "text")}, c.resolveIntent)
-	c.srv.AddTool(&mcp.Tool{Name: ToolExecute, Title: "Run a tool by id",
-		Description: "Run a registered tool by id with arguments (validated against its schema).",
-		InputSchema: object(map[string]any{
-			"tool_id":   str("the tool id, e.g. files/checksum"),
-			"arguments": map[string]any{"type": "object", "description": "the tool's arguments"},
-		}, "tool_id")}, c.execute)
+// metaTool is one of the gateway's own tools and its handler.
+type metaTool struct {
+	tool    *mcp.Tool
+	handler mcp.ToolHandler
 }
+
+// metaTools are the tools every client sees beside its session's set.
+func (c *conn) metaTools() []metaTool {
+	return []metaTool{
+		{&mcp.Tool{Name: ToolFindTools, Title: "Find tools",
+			Description: "Search the tool registry for tools that do what you describe, and add the good matches to your tool list; then call the right one by its name.",
+			InputSchema: object(map[string]any{
+				"query": str("what the tools should do, in plain words"),
+				"k":     map[string]any{"type": "integer", "minimum": 1, "maximum": 50, "description": "how many to look at (default 5)"},
+			}, "query")}, c.findTools},
+		{&mcp.Tool{Name: ToolActivate, Title: "Activate a tool",
+			Description: "Add a registered tool, by id, to your tool list; then call it by the name the reply gives.",
+			InputSchema: object(map[string]any{"id": str("the tool id, e.g. files/checksum")}, "id")}, c.activate},
+		{&mcp.Tool{Name: ToolResolveIntent, Title: "Do something, in plain words",
+			Description: "Say what you want done in plain words (e.g. \"show disk usage of /tmp\"): Toolyard finds the tool, " +
+				"fills its arguments and runs it, or answers with the alternatives when it is not sure.",
+			InputSchema: object(map[string]any{"text": str("what you want done")}, "text")}, c.resolveIntent},
+		{&mcp.Tool{Name: ToolExecute, Title: "Run a tool by id",
+			Description: "Run a registered tool by id with arguments (validated against its schema).",
+			InputSchema: object(map[string]any{
+				"tool_id":   str("the tool id, e.g. files/checksum"),
+				"arguments": map[string]any{"type": "object", "description": "the tool's arguments"},
+			}, "tool_id")}, c.execute},
+	}
+}
+
+func (c *conn) addMeta() {
+	for _, m := range c.metaTools() {
+		c.addMetaTool(m.tool, m.handler)
+	}
+}
+
+// addMetaTool adds a meta-tool whose handler runs only on arguments that fit
+// its input schema.
+func (c *conn) addMetaTool(t *mcp.Tool, h mcp.ToolHandler) { c.srv.AddTool(t, checked(t, h)) }
 
 // args decodes a call's arguments.
 func args(req *mcp.CallToolRequest, v any) error {
