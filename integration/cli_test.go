@@ -235,6 +235,10 @@ func TestClientErrorsAreClear(t *testing.T) {
 		{[]string{"worker", "--nats", "nats://127.0.0.1:1"}, "--stage is required"},
 		{[]string{"worker", "--stage", "parsing"}, `unknown stage "parsing"`},
 		{[]string{"tools", "list", "--registry", "/nonexistent.jsonl"}, "no such file"},
+		{[]string{"feedback", "--session", "a.b", "--intent", "x.0", "--wrong", "--nats", "nats://127.0.0.1:1"}, "--session: invalid session id"},
+		{[]string{"feedback", "--intent", "x.0", "--wrong", "--nats", "nats://127.0.0.1:1"}, "--session: invalid session id"},
+		{[]string{"feedback", "--session", "s", "--wrong", "--nats", "nats://127.0.0.1:1"}, "--intent is required"},
+		{[]string{"--log-level", "loud", "tools", "list", "--registry", "/nonexistent.jsonl"}, `--log-level "loud"`},
 	}
 	for _, tt := range tests {
 		out, err := exec.Command(binary, tt.args...).CombinedOutput()

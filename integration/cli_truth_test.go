@@ -89,3 +89,20 @@ func TestPublishInterruptedSaysSo(t *testing.T) {
 		t.Errorf("the hinted command: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// An export filtered on a stage that writes no audit records says so,
+// instead of passing for an empty history.
+func TestAuditExportNamesAnUnknownStage(t *testing.T) {
+	env := startEnv(t)
+	url := env.Server.ClientURL()
+	for _, tt := range []struct{ stage, want, not string }{
+		{"bogus", `exported 0 records: no stage "bogus" writes audit records; the stages are parse,`, ""},
+		{"route", "exported 0 records", "no stage"},
+		{"import", "exported 0 records", "no stage"},
+	} {
+		code, _, stderr := runSplit(t, "", "audit", "export", "--nats", url, "--stage", tt.stage)
+		if code != 0 || !strings.Contains(stderr, tt.want) || tt.not != "" && strings.Contains(stderr, tt.not) {
+			t.Errorf("audit export --stage %s: exit %d, stderr %q; want %q", tt.stage, code, stderr, tt.want)
+		}
+	}
+}
