@@ -226,9 +226,11 @@ type registryFlags struct {
 	asJSON bool
 }
 
-func (r *registryFlags) register(c *cobra.Command) {
+// register adds the flags; jsonHelp says what --json prints, which differs
+// between list (JSON lines) and search (one JSON document).
+func (r *registryFlags) register(c *cobra.Command, jsonHelp string) {
 	c.Flags().StringVar(&r.file, "registry", "", "read this registry file instead of the server's registry")
-	c.Flags().BoolVar(&r.asJSON, "json", false, "print JSON")
+	c.Flags().BoolVar(&r.asJSON, "json", false, jsonHelp)
 }
 
 // set builds a stage set over the file, or over a snapshot of the server's registry.
@@ -312,7 +314,7 @@ func newToolsList(g *globalFlags) *cobra.Command {
 			return w.Flush()
 		},
 	}
-	rf.register(c)
+	rf.register(c, "print the manifests as JSON lines, one tool a line (the builtin meta-tools included)")
 	return c
 }
 
@@ -356,7 +358,7 @@ candidates with all their signals, that breakdown, the tier and the thresholds.`
 			return printCandidates(cmd.OutOrStdout(), query, cands)
 		},
 	}
-	rf.register(c)
+	rf.register(c, "print one JSON document: the ranked candidates as an array (with --explain, an object: the candidates with their signals, the top tool's terms, its tier and the thresholds)")
 	c.Flags().IntVar(&k, "k", 10, "how many tools to show")
 	c.Flags().BoolVar(&explain, "explain", false, "also say why the top tool got its confidence: the confidence model's terms, with each signal's value and weight")
 	return c
