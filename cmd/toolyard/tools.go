@@ -146,7 +146,7 @@ matches nothing is an error, and nothing is removed then.`,
 			}
 			ids, patterns, err := matchToolIDs(all, args)
 			if err != nil {
-				return err
+				return fmt.Errorf("%w; nothing removed", err)
 			}
 			if patterns && !yes {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d tools match:\n  %s\n", len(ids), strings.Join(ids, "\n  "))
@@ -169,11 +169,12 @@ matches nothing is an error, and nothing is removed then.`,
 	return c
 }
 
-// matchToolIDs expands tools remove's arguments against the registry: ids
-// as they are, prefixes ending in / and globs to the ids they match.
-// patterns says whether any was a prefix or glob. An argument that matches
-// nothing is an error before anything is removed, as the help promises
-// (the removal still reports a tool someone else removed meanwhile).
+// matchToolIDs expands the tool arguments of tools remove, sign and verify
+// against the registry: ids as they are, prefixes ending in / and globs to
+// the ids they match. patterns says whether any was a prefix or glob. An
+// argument that matches nothing is an error before anything is done, as
+// the help promises (a removal still reports a tool someone else removed
+// meanwhile).
 func matchToolIDs(all []schemas.Manifest, args []string) (ids []string, patterns bool, err error) {
 	seen := map[string]bool{}
 	registered := make(map[string]bool, len(all))
@@ -185,7 +186,7 @@ func matchToolIDs(all []schemas.Manifest, args []string) (ids []string, patterns
 		glob := strings.ContainsAny(a, "*?[")
 		if !prefix && !glob {
 			if !registered[a] {
-				return nil, false, fmt.Errorf("not registered: %s; nothing removed", a)
+				return nil, false, fmt.Errorf("not registered: %s", a)
 			}
 			if !seen[a] {
 				seen[a] = true
@@ -214,7 +215,7 @@ func matchToolIDs(all []schemas.Manifest, args []string) (ids []string, patterns
 			}
 		}
 		if n == 0 {
-			return nil, false, fmt.Errorf("%q matches no tool in the registry; nothing removed", a)
+			return nil, false, fmt.Errorf("%q matches no tool in the registry", a)
 		}
 	}
 	return ids, patterns, nil

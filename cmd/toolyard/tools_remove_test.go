@@ -20,7 +20,7 @@ func TestMatchToolIDs(t *testing.T) {
 		err      string
 	}{
 		{[]string{"ops/ping"}, []string{"ops/ping"}, false, ""},
-		{[]string{"ops/missing"}, nil, false, "not registered: ops/missing; nothing removed"},
+		{[]string{"ops/missing"}, nil, false, "not registered: ops/missing"},
 		// One argument matching nothing removes nothing, not the others.
 		{[]string{"ops/ping", "ops/missing"}, nil, false, "not registered: ops/missing"},
 		{[]string{"metatool/", "nothing/"}, nil, false, `"nothing/" matches no tool`},
