@@ -43,7 +43,9 @@ or standard input with "-" (or no text at all). Intents in the text are written
 With --wait, prints every result for this output from result.<session>, one JSON
 object a line, and exits once each intent is answered. The first line is the
 receipt (status "accepted") listing the intent ids to expect.
-Exit status: 0 when every result arrived, 2 on timeout.
+Exit status: 0 when every result arrived, 2 on timeout, 130 when interrupted
+(Ctrl-C: the output runs on; republishing its --message-id with --wait shows
+its results), 1 on any other error.
 
 With --stream, the text is first written to agent.stream.<session> token by token
 at --tokens-per-second, as an agent streaming its output would ({session_id,
