@@ -75,32 +75,56 @@ const instructions = "Toolyard lists only the tools this session has active. To 
 // Server returns the MCP server of one connection for session, with its
 // active tools listed, and keeps the list in step with the session's set
 // until ctx ends or the client's session closes.
+//
+// The SDK's HTTP handler asks for a server on every request, to read its
+// protocol versions, and keeps only those that start a session; so a server
+// does nothing until its first request after initialize: only then does it list the
+// session's tools and watch its set. A server never used holds no watch,
+// goroutine or context (each used to watch until the process ended: one
+// JetStream consumer more per HTTP request).
 func (g *Gateway) Server(ctx context.Context, session string) *mcp.Server {
-	ctx, cancel := context.WithCancel(ctx)
 	c := &conn{g: g, session: session, active: map[string]string{}}
 	c.srv = mcp.NewServer(&mcp.Implementation{Name: "toolyard", Title: "Toolyard gateway", Version: g.version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 		// The SDK narrates every connection at info; its warnings are enough.
 		Logger: slog.New(minLevel{g.log.Handler(), slog.LevelWarn}),
-		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
-			go func() { _ = req.Session.Wait(); cancel() }()
-		},
 	})
 	c.addMeta()
+	var once sync.Once
+	c.srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(rctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			// After initialize: its reply goes out before any
+			// notifications/tools/list_changed the listing causes.
+			if method != "initialize" {
+				once.Do(func() { c.start(ctx, req.GetSession()) })
+			}
+			return next(rctx, method, req)
+		}
+	})
+	return c.srv
+}
+
+// start lists the session's tools and watches its set until ctx ends or
+// the client's session ss closes.
+func (c *conn) start(ctx context.Context, ss mcp.Session) {
+	ctx, cancel := context.WithCancel(ctx)
+	if s, ok := ss.(*mcp.ServerSession); ok {
+		go func() { _ = s.Wait(); cancel() }()
+	}
 	if err := c.sync(ctx); err != nil {
-		g.log.Warn("session tools not listed yet", "session", session, "error", err)
+		c.g.log.Warn("session tools not listed yet", "session", c.session, "error", err)
 	}
 	go func() {
-		if err := g.backend.WatchSet(ctx, session, func() {
+		defer cancel()
+		if err := c.g.backend.WatchSet(ctx, c.session, func() {
 			if err := c.sync(ctx); err != nil && ctx.Err() == nil {
-				g.log.Warn("session tools not refreshed", "session", session, "error", err)
+				c.g.log.Warn("session tools not refreshed", "session", c.session, "error", err)
 			}
 		}); err != nil && ctx.Err() == nil {
-			g.log.Warn("session set not watched: the list refreshes after this connection's own calls", "session", session, "error", err)
+			c.g.log.Warn("session set not watched: the list refreshes after this connection's own calls", "session", c.session, "error", err)
 		}
 	}()
-	return c.srv
 }
 
 func object(props map[string]any, required ...string) map[string]any {
