@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -90,7 +91,37 @@ against the same NATS server or cluster.`,
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	root.PersistentFlags().BoolVar(&g.logJSON, "log-json", false, "log as JSON lines")
 	root.AddCommand(newUp(g), newWorker(g), newPublish(g), newTools(g), newEval(g), newTrain(g), newReplay(g), newAudit(g), newFeedback(g), newModels(g), newDLQ(g), newStreams(g), newDocs(g), newSession(g), newOutputs(g), newMCP(g), newCreds(), newBench(g))
+	refuseUnknownSubcommands(root)
 	return root
+}
+
+// groupOnly marks a command that only groups others (its run refuses
+// anything but --help), so the CLI reference shows no use line for it.
+const groupOnly = "toolyard/group-only"
+
+// refuseUnknownSubcommands makes every command that only groups others
+// (dlq, tools, models, …) refuse a name that is none of them. Cobra checks
+// that on the root only: below it, it printed the group's help and exited
+// 0, so a misspelt 'toolyard dlq purg --yes' passed for done.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		if sub.HasSubCommands() && !sub.Runnable() {
+			sub.Annotations = map[string]string{groupOnly: "true"}
+			sub.SuggestionsMinimumDistance = 2
+			sub.Args = cobra.ArbitraryArgs
+			sub.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return cmd.Help()
+				}
+				hint := ""
+				if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+					hint = " (did you mean " + strings.Join(s, " or ") + "?)"
+				}
+				return fmt.Errorf("unknown command %q for %q%s; see '%s --help'", args[0], cmd.CommandPath(), hint, cmd.CommandPath())
+			}
+		}
+		refuseUnknownSubcommands(sub)
+	}
 }
 
 func setupLogging(g *globalFlags) error {
