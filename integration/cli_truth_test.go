@@ -3,6 +3,7 @@ package integration
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -104,5 +105,30 @@ func TestAuditExportNamesAnUnknownStage(t *testing.T) {
 		if code != 0 || !strings.Contains(stderr, tt.want) || tt.not != "" && strings.Contains(stderr, tt.not) {
 			t.Errorf("audit export --stage %s: exit %d, stderr %q; want %q", tt.stage, code, stderr, tt.want)
 		}
+	}
+}
+
+// A different tool under a registered id is refused with the way to
+// overwrite it that the command at hand has: --replace on tools add and
+// import; tools import --replace for up --registry, which has no such flag.
+func TestRegistryConflictNamesTheWayToReplace(t *testing.T) {
+	env := startEnv(t)
+	url := env.Server.ClientURL()
+	first := `{"id": "conflict/tool", "description": "the registered one"}`
+	second := `{"id": "conflict/tool", "description": "another under the same id"}`
+	if code, out, stderr := runSplit(t, first, "tools", "add", "--nats", url, "-"); code != 0 {
+		t.Fatalf("tools add: exit %d\n%s%s", code, out, stderr)
+	}
+	code, _, stderr := runSplit(t, second, "tools", "add", "--nats", url, "-")
+	if code != 1 || !strings.Contains(stderr, `["conflict/tool"]; nothing imported (overwrite them with --replace`) {
+		t.Errorf("tools add of a different tool under a registered id: exit %d, stderr %q", code, stderr)
+	}
+	file := filepath.Join(t.TempDir(), "tools.jsonl")
+	if err := os.WriteFile(file, []byte(second+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runSplit(t, "", "up", "--external", "--nats", url, "--registry", file, "--http", "")
+	if code != 1 || !strings.Contains(stderr, "'toolyard tools import --replace "+file+"'") || strings.Contains(stderr, "use replace") {
+		t.Errorf("up --registry with a different tool under a registered id: exit %d, stderr:\n%s", code, stderr)
 	}
 }

@@ -108,6 +108,9 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 			return nil, err
 		}
 		rep, err := store.Import(ctx, ms, false)
+		if errors.Is(err, registry.ErrConflict) {
+			return nil, fmt.Errorf("import %s: %w (the registry keeps its own; to overwrite them: 'toolyard tools import --replace %s' against the running server)", f.registry, err, f.registry)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("import %s: %w", f.registry, err)
 		}

@@ -53,7 +53,7 @@ func newToolsImport(g *globalFlags) *cobra.Command {
 imports them all or none. A tool identical to the registered one is left alone; a
 different tool under a registered id is refused unless --replace.`,
 		Example: `  toolyard tools import ops/sample/tools.jsonl
-  toolyard tools import --namespace metatool shared/bench/metatool/tools.jsonl`,
+  toolyard tools import --namespace metatool ../shared/bench/metatool/tools.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var all []schemas.Manifest
@@ -113,6 +113,9 @@ func importManifests(cmd *cobra.Command, g *globalFlags, ms []schemas.Manifest, 
 	}
 	defer closeFn()
 	rep, err := store.Import(cmd.Context(), ms, replace)
+	if errors.Is(err, registry.ErrConflict) {
+		return fmt.Errorf("%w; nothing imported (overwrite them with --replace, or give these tools other ids)", err)
+	}
 	if err != nil {
 		return err
 	}
