@@ -2,7 +2,9 @@ package integration
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,5 +132,37 @@ func TestRegistryConflictNamesTheWayToReplace(t *testing.T) {
 	code, _, stderr = runSplit(t, "", "up", "--external", "--nats", url, "--registry", file, "--http", "")
 	if code != 1 || !strings.Contains(stderr, "'toolyard tools import --replace "+file+"'") || strings.Contains(stderr, "use replace") {
 		t.Errorf("up --registry with a different tool under a registered id: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// up refuses a bad setting with one line naming it, exit 1: a misspelt
+// --embedder used to start keyword-only with a warning in the log, and an
+// error found after the embedded server started came with a stray
+// "io: read/write on closed pipe" line from the connection cut under it.
+func TestUpRefusesBadSettingsInOneLine(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--embedder", "wordvec"}, `toolyard: --embedder "wordvec": want local, ollama, openai or none`},
+		{[]string{"--activate-threshold", "0.4", "--multiple-threshold", "0.6"}, "toolyard: thresholds must satisfy weak <= multiple <= activate"},
+		{[]string{"--discovery", "fuzzy"}, `toolyard: unknown discovery mode "fuzzy"`},
+	} {
+		args := append([]string{"up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "--http", ""}, tt.args...)
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		cmd := exec.CommandContext(ctx, binary, args...)
+		out, err := cmd.CombinedOutput()
+		timedOut := ctx.Err() != nil
+		cancel()
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			// Start-up logs (time=…) and the root warning are not the cause.
+			if !strings.HasPrefix(l, "time=") && !strings.HasPrefix(l, "WARNING:") {
+				lines = append(lines, l)
+			}
+		}
+		if timedOut || cmd.ProcessState.ExitCode() != 1 || len(lines) != 1 || !strings.HasPrefix(lines[0], tt.want) {
+			t.Errorf("up %v: %v, exit %d, output lines %q\nwant exit 1 and the one line %q", tt.args, err, cmd.ProcessState.ExitCode(), lines, tt.want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -185,6 +186,14 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 	enc, err := embed.NewEncoder(f.encoder)
 	if err != nil {
 		return nil, fmt.Errorf("--encoder: %w", err)
+	}
+	// A misspelt provider is a configuration error, not an embedder that
+	// is down: it used to start keyword-only with a warning in the log.
+	f.embedder.Provider = strings.ToLower(f.embedder.Provider)
+	switch f.embedder.Provider {
+	case "", "none", embed.ProviderLocal, embed.ProviderOllama, embed.ProviderOpenAI:
+	default:
+		return nil, fmt.Errorf("--embedder %q: want %s, %s, %s or none", f.embedder.Provider, embed.ProviderLocal, embed.ProviderOllama, embed.ProviderOpenAI)
 	}
 	opts := []discover.Option{discover.WithMode(mode)}
 	keywordOnly := func(reason string, args ...any) ([]discover.Option, error) {

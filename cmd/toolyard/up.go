@@ -73,7 +73,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 				if err != nil {
 					return withUpHint(err)
 				}
-				defer nc.Drain()
+				defer drainWait(nc)
 				natsURL, data = g.nats, "(external server)"
 				if js, err = jetstream.New(nc); err != nil {
 					return err
@@ -108,7 +108,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 				if err != nil {
 					return err
 				}
-				defer nc.Drain()
+				defer drainWait(nc)
 				natsURL = srv.ClientURL()
 				if js, err = jetstream.New(nc); err != nil {
 					return err

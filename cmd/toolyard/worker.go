@@ -81,7 +81,7 @@ never executes a tool); each shard uses every core of its process.`,
 			if err != nil {
 				return withUpHint(err)
 			}
-			defer nc.Drain()
+			defer drainWait(nc)
 			js, err := jetstream.New(nc)
 			if err != nil {
 				return err
