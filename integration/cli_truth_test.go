@@ -136,7 +136,9 @@ func TestRegistryConflictNamesTheWayToReplace(t *testing.T) {
 }
 
 // up refuses a bad setting with one line naming it, exit 1: a misspelt
-// --embedder used to start keyword-only with a warning in the log, and an
+// --embedder used to start keyword-only with a warning in the log,
+// --concurrency 0 and --seed-k -1 were taken (the banner said concurrency 0
+// while each stage ran 4; every session's seeding failed later), and an
 // error found after the embedded server started came with a stray
 // "io: read/write on closed pipe" line from the connection cut under it.
 func TestUpRefusesBadSettingsInOneLine(t *testing.T) {
@@ -147,6 +149,10 @@ func TestUpRefusesBadSettingsInOneLine(t *testing.T) {
 		{[]string{"--embedder", "wordvec"}, `toolyard: --embedder "wordvec": want local, ollama, openai or none`},
 		{[]string{"--activate-threshold", "0.4", "--multiple-threshold", "0.6"}, "toolyard: thresholds must satisfy weak <= multiple <= activate"},
 		{[]string{"--discovery", "fuzzy"}, `toolyard: unknown discovery mode "fuzzy"`},
+		{[]string{"--concurrency", "0"}, "toolyard: --concurrency 0: want at least 1"},
+		{[]string{"--max-deliver", "0"}, "toolyard: --max-deliver 0: want at least 1"},
+		{[]string{"--ack-wait", "0s"}, "toolyard: --ack-wait 0s: want a positive duration"},
+		{[]string{"--seed-k", "-1"}, "toolyard: --seed-k -1: want at least 1"},
 	} {
 		args := append([]string{"up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "--http", ""}, tt.args...)
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -89,6 +89,44 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
+// check refuses settings that are wrong before anything starts, each in
+// one line naming its flag: some were taken silently (--concurrency 0 ran
+// 4 a stage and the banner said 0; --max-deliver 0 dead-lettered on the
+// first failure; --seed-k -1 failed every session's seeding later).
+func (f *stageFlags) check() error {
+	if err := f.trace.check(); err != nil {
+		return err
+	}
+	if err := f.thresholds().Validate(); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		flag string
+		ok   bool
+		want string
+	}{
+		{"--concurrency", f.concurrency >= 1, "at least 1"},
+		{"--max-deliver", f.maxDeliver >= 1, "at least 1"},
+		{"--ack-wait", f.ackWait > 0, "a positive duration"},
+		{"--seed-k", !f.sess.on || f.sess.seedK >= 1, "at least 1"},
+	} {
+		if !c.ok {
+			return fmt.Errorf("%s %s: want %s", c.flag, f.flagValue(c.flag), c.want)
+		}
+	}
+	return nil
+}
+
+// flagValue is the value a flag was given, as typed.
+func (f *stageFlags) flagValue(name string) string {
+	if f.sess.cmd != nil {
+		if fl := f.sess.cmd.Flags().Lookup(strings.TrimPrefix(name, "--")); fl != nil {
+			return fl.Value.String()
+		}
+	}
+	return "?"
+}
+
 // thresholds are the routing tiers the flags set.
 func (f *stageFlags) thresholds() route.Thresholds {
 	return route.Thresholds{Activate: f.activate, Multiple: f.multiple, Weak: f.weak}

@@ -54,7 +54,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			log := slog.Default()
-			if err := sf.trace.check(); err != nil {
+			if err := sf.check(); err != nil {
 				return err
 			}
 			topo := pipeline.DefaultTopology().WithReplicas(replicas)

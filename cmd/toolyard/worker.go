@@ -56,7 +56,7 @@ never executes a tool); each shard uses every core of its process.`,
   toolyard worker --stage execute --nats nats://10.0.0.5:4222 --http :9101`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := sf.trace.check(); err != nil {
+			if err := sf.check(); err != nil {
 				return err
 			}
 			if len(stageList) == 0 {
