@@ -239,6 +239,8 @@ func TestClientErrorsAreClear(t *testing.T) {
 		{[]string{"feedback", "--intent", "x.0", "--wrong", "--nats", "nats://127.0.0.1:1"}, "--session: invalid session id"},
 		{[]string{"feedback", "--session", "s", "--wrong", "--nats", "nats://127.0.0.1:1"}, "--intent is required"},
 		{[]string{"--log-level", "loud", "tools", "list", "--registry", "/nonexistent.jsonl"}, `--log-level "loud"`},
+		{[]string{"bench", "pipeline", "--intents", "0"}, "--intents 0: want at least 1"},
+		{[]string{"bench", "pipeline", "--in-flight", "-1"}, "--in-flight -1: want at least 1"},
 	}
 	for _, tt := range tests {
 		out, err := exec.Command(binary, tt.args...).CombinedOutput()
