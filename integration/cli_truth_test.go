@@ -172,3 +172,22 @@ func TestUpRefusesBadSettingsInOneLine(t *testing.T) {
 		}
 	}
 }
+
+// A worker started with another stage's credential fails naming the
+// refusal and the credential it needs, not only "context deadline exceeded"
+// (and the stage once, not twice).
+func TestWorkerWithAnotherStagesCredentialSaysSo(t *testing.T) {
+	url, data := securedUp(t)
+	parse := filepath.Join(t.TempDir(), "parse.creds")
+	toolyard(t, "creds", "worker", "--data", data, "--stage", "parse", "--out", parse)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "worker", "--stage", "route", "--nats", url, "--creds", parse, "--http", "")
+	out, _ := cmd.CombinedOutput()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	last := lines[len(lines)-1]
+	if ctx.Err() != nil || cmd.ProcessState.ExitCode() != 1 || !strings.Contains(last, "the server refused the credentials in "+parse) ||
+		!strings.Contains(last, "a worker credential covers only its stages") || strings.Contains(last, "stage route: stage route") {
+		t.Errorf("worker --stage route with a parse credential: exit %d, last line:\n%s", cmd.ProcessState.ExitCode(), last)
+	}
+}

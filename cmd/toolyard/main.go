@@ -34,9 +34,13 @@ func main() {
 	g := &globalFlags{}
 	err := newRootFor(g).ExecuteContext(ctx)
 	if refused := g.refusal.refused(); refused != nil && err != nil {
-		// Whatever the command was waiting for when the server refused
-		// it, the refusal is the cause.
-		err = refused
+		if g.refusal.cancelled() {
+			// Whatever the command was waiting for when the server
+			// refused it, the refusal is the cause.
+			err = refused
+		} else {
+			err = fmt.Errorf("%w; earlier, %v", err, refused)
+		}
 	}
 	var ec exitCode
 	switch {

@@ -17,9 +17,10 @@ import (
 // client command waits for its timeout and then reports "context deadline
 // exceeded", hiding the one thing the user must change: the credential.
 type refusal struct {
-	mu     sync.Mutex
-	cancel context.CancelCauseFunc
-	err    error
+	mu      sync.Mutex
+	cancel  context.CancelCauseFunc
+	err     error
+	stopped bool // the refusal cancelled the command
 }
 
 // withContext derives the command's context, cancelled when the server
@@ -39,22 +40,49 @@ func (r *refusal) refused() error {
 	return r.err
 }
 
+// cancelled says whether the refusal ended the command.
+func (r *refusal) cancelled() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopped
+}
+
 // option is the error handler of a client command's connection: the first
 // permissions violation cancels the command with a cause naming the
 // credential; other asynchronous errors are logged.
-func (r *refusal) option(creds string) nats.Option {
+func (r *refusal) option(creds string) nats.Option { return r.handler(creds, true, clientHint) }
+
+// observe is the error handler of a long-running process's connection
+// (worker, up --external): a refusal is logged and kept, to be named if the
+// process then fails, but ends nothing (an execute worker's NATS-request
+// tool refused on its connection is that call's error, not the worker's).
+func (r *refusal) observe(creds string) nats.Option { return r.handler(creds, false, workerHint) }
+
+// What a refused credential covers, as a client command and a stage
+// process use them.
+const (
+	clientHint = "an agent credential covers only its own sessions: 'toolyard creds agent --session S'; registry, streams, models and the DLQ need the admin credential, DATA/creds/admin.creds"
+	workerHint = "a worker credential covers only its stages: 'toolyard creds worker --stage S', or DATA/creds/worker.creds for every stage"
+)
+
+func (r *refusal) handler(creds string, cancel bool, hint string) nats.Option {
 	return nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 		if !errors.Is(err, nats.ErrPermissionViolation) {
 			slog.Warn("NATS", "error", err)
 			return
+		}
+		refused := refusedError(err, creds, hint)
+		if !cancel {
+			slog.Warn("NATS refused an operation", "error", refused)
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if r.err != nil {
 			return
 		}
-		r.err = refusedError(err, creds)
-		if r.cancel != nil {
+		r.err = refused
+		if cancel && r.cancel != nil {
+			r.stopped = true
 			r.cancel(r.err)
 		}
 	})
@@ -62,11 +90,10 @@ func (r *refusal) option(creds string) nats.Option {
 
 // refusedError says what was refused to which credential, and which
 // credential would be allowed.
-func refusedError(err error, creds string) error {
+func refusedError(err error, creds, hint string) error {
 	what := strings.TrimSpace(strings.TrimPrefix(err.Error(), nats.ErrPermissionViolation.Error()+":"))
 	if i := strings.Index(what, " on connection"); i > 0 {
 		what = what[:i]
 	}
-	return fmt.Errorf("%w: the server refused %s: %s (an agent credential covers only its own sessions: 'toolyard creds agent --session S'; registry, streams, models and the DLQ need the admin credential, DATA/creds/admin.creds)",
-		nats.ErrPermissionViolation, credsName(creds), what)
+	return fmt.Errorf("%w: the server refused %s: %s (%s)", nats.ErrPermissionViolation, credsName(creds), what, hint)
 }

@@ -322,10 +322,10 @@ func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set 
 				pipeline.WithConcurrency(f.concurrency), pipeline.WithAckWait(f.ackWait),
 				pipeline.WithMaxDeliver(f.maxDeliver), pipeline.WithMetrics(metrics),
 				pipeline.WithLogger(log), pipeline.WithTracerProvider(tp), pipeline.WithLocal(local))
-			if err != nil {
+			if err != nil && !strings.HasPrefix(err.Error(), "stage "+name+":") {
 				return fmt.Errorf("stage %s: %w", name, err)
 			}
-			return nil
+			return err
 		})
 	}
 	return g.Wait()

@@ -69,7 +69,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 			creds := g.conn.credsFile()
 			if external {
 				sf.guard.toolConn = g.toolConnector(&sf.guard)
-				nc, err := g.connect("toolyard-up")
+				nc, err := g.connect("toolyard-up", g.refusal.observe(g.conn.credsFile()))
 				if err != nil {
 					return withUpHint(err)
 				}

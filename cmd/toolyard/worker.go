@@ -77,7 +77,7 @@ never executes a tool); each shard uses every core of its process.`,
 			}
 			ctx := cmd.Context()
 			log := slog.Default().With("pid", pidString())
-			nc, err := g.connect("toolyard-worker-" + strings.Join(stageList, "+"))
+			nc, err := g.connect("toolyard-worker-"+strings.Join(stageList, "+"), g.refusal.observe(g.conn.credsFile()))
 			if err != nil {
 				return withUpHint(err)
 			}
