@@ -191,3 +191,26 @@ func TestWorkerWithAnotherStagesCredentialSaysSo(t *testing.T) {
 		t.Errorf("worker --stage route with a parse credential: exit %d, last line:\n%s", cmd.ProcessState.ExitCode(), last)
 	}
 }
+
+// When the server goes away while publish waits, it says so and how to
+// see the results later, rather than "no heartbeat received" or a timeout.
+func TestPublishSaysWhenTheServerIsGone(t *testing.T) {
+	up, url := startUp(t, "")
+	slow := `{"id": "test/slow", "description": "Wait a while doing nothing", "executor": {"kind": "subprocess", "argv": ["sleep", "5"], "timeout": "20s"}}`
+	if code, out, stderr := runSplit(t, slow, "tools", "add", "--nats", url, "-"); code != 0 {
+		t.Fatalf("tools add: exit %d\n%s%s", code, out, stderr)
+	}
+	pub := startProcess(t, "publish", "--nats", url, "--session", "gone", "--message-id", "gone-1", "--wait", "--timeout", "20s", `<tool_call name="test/slow">{}</tool_call>`)
+	pub.waitOutput(t, `"status":"accepted"`, 30*time.Second)
+	up.kill(syscall.SIGKILL)
+	select {
+	case <-pub.done:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("publish still waiting a minute after the server went away:\n%s", pub.stderr.String())
+	}
+	out := pub.stderr.String()
+	if code := pub.cmd.ProcessState.ExitCode(); code == 0 || !strings.Contains(out, "the connection to NATS at "+url+" is down") ||
+		!strings.Contains(out, "--message-id gone-1 --wait") {
+		t.Errorf("publish after the server went away: exit %d, output:\n%s\nwant it to say the connection is down and how to see the results", code, out)
+	}
+}

@@ -133,7 +133,12 @@ prefetches the searches of the intents it sees coming.`,
 					return fmt.Errorf("read results: %w", err)
 				}
 			}
-			return awaitResults(ctx, results, out, enc, cmd.ErrOrStderr())
+			return awaitResults(ctx, results, out, enc, cmd.ErrOrStderr(), func() string {
+				if nc.IsConnected() {
+					return ""
+				}
+				return fmt.Sprintf("; the connection to NATS at %s is down (is 'toolyard up' running?)", g.nats)
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -175,8 +180,10 @@ func readConversation(path string) ([]schemas.Message, error) {
 	return conv, nil
 }
 
-// awaitResults prints this output's results until every intent is answered.
-func awaitResults(ctx context.Context, results jetstream.Consumer, out schemas.AgentOutput, enc *json.Encoder, stderr io.Writer) error {
+// awaitResults prints this output's results until every intent is
+// answered. down says why nothing arrives when the connection is down (""
+// when it is up), for the timeout's message.
+func awaitResults(ctx context.Context, results jetstream.Consumer, out schemas.AgentOutput, enc *json.Encoder, stderr io.Writer, down func() string) error {
 	messageID := out.MessageID
 	var expected map[string]bool // nil until the receipt arrives
 	answered := map[string]bool{}
@@ -195,11 +202,17 @@ func awaitResults(ctx context.Context, results jetstream.Consumer, out schemas.A
 			}
 			if ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
 				if expected == nil {
-					fmt.Fprintln(stderr, "toolyard: no receipt for this output yet: is a parse worker running?")
+					fmt.Fprintf(stderr, "toolyard: no receipt for this output yet: is a parse worker running?%s\n", down())
 				} else {
-					fmt.Fprintf(stderr, "toolyard: timed out waiting for %s\n", waitingFor(expected, answered))
+					fmt.Fprintf(stderr, "toolyard: timed out waiting for %s%s\n", waitingFor(expected, answered), down())
 				}
 				return exitCode(2)
+			}
+			if errors.Is(err, jetstream.ErrNoHeartbeat) || down() != "" {
+				// The server went away under the reader: the output was
+				// stored before, and runs on when it is back.
+				return fmt.Errorf("read results: %w while waiting for %s%s; the output was published: 'toolyard publish --session %s --message-id %s --wait' shows its results once the server is back",
+					err, waitingFor(expected, answered), down(), out.SessionID, messageID)
 			}
 			return fmt.Errorf("read results: %w", err)
 		}
