@@ -66,6 +66,13 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 			if stdio == (addr != "") {
 				return errors.New("choose one transport: --stdio or --http ADDR")
 			}
+			if addr != "" {
+				// Checked before connecting: a bad address is the cause,
+				// whatever NATS says.
+				if _, _, err := net.SplitHostPort(addr); err != nil {
+					return fmt.Errorf("--http %q: want HOST:PORT: %w", addr, err)
+				}
+			}
 			ctx := cmd.Context()
 			// Fails at once when NATS is down at start; later, reconnects
 			// with growing waits and says so once per change of state.
@@ -149,7 +156,7 @@ func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string) error {
 	mux.Handle("/mcp", checkRequestSession(handler))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("--http %s: %w", addr, err)
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
