@@ -344,11 +344,19 @@ candidates with all their signals, that breakdown, the tier and the thresholds.`
   toolyard tools search --explain --registry ops/sample/tools.jsonl "sha256 of a file"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			query := strings.Join(args, " ")
+			// Checked before the registry is read: an empty request
+			// answered "No tool matches" and --k 0 showed 10.
+			if strings.TrimSpace(query) == "" {
+				return errors.New("the request is empty: say in words what the tool should do")
+			}
+			if k < 1 {
+				return fmt.Errorf("--k %d: want at least 1", k)
+			}
 			set, err := rf.set(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
-			query := strings.Join(args, " ")
 			if explain {
 				return explainSearch(cmd, set, query, k, rf.asJSON)
 			}
