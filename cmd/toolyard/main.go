@@ -82,6 +82,7 @@ Start everything in one process with 'toolyard up', publish agent output with
 against the same NATS server or cluster.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildVersion(),
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			if err := setupLogging(g); err != nil {
 				return err

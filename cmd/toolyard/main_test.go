@@ -80,3 +80,17 @@ func TestUnknownSubcommandIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// --version names the build, as the MCP gateway announces it.
+func TestVersionFlag(t *testing.T) {
+	var b strings.Builder
+	root := newRoot()
+	root.SetOut(&b)
+	root.SetArgs([]string{"--version"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.HasPrefix(got, "toolyard version ") || !strings.Contains(got, buildVersion()) || buildVersion() == "" {
+		t.Errorf("--version printed %q", got)
+	}
+}

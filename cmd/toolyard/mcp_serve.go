@@ -85,7 +85,7 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 			if err != nil {
 				return err
 			}
-			gw := gateway.New(backend, gateway.WithLogger(slog.Default()))
+			gw := gateway.New(backend, gateway.WithLogger(slog.Default()), gateway.WithVersion(buildVersion()))
 			if stdio {
 				if sess == "" {
 					sess = "mcp-" + nuid.Next()
