@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -82,7 +83,7 @@ func newToolsAdd(g *globalFlags) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "add [MANIFEST.json | -]",
 		Short:   "Add one tool from a manifest JSON object (a file, or standard input)",
-		Example: `  echo '{"id":"ops/ping","description":"Check that a host answers","executor":{"kind":"subprocess","argv":["ping","-c1","{host}"]}}' | toolyard tools add -`,
+		Example: `  echo '{"id": "ops/ping", "description": "Check that a host answers", "parameters": {"type": "object", "required": ["host"], "properties": {"host": {"type": "string"}}}, "executor": {"kind": "subprocess", "argv": ["ping", "-c1", "{host}"], "timeout": "5s"}}' | toolyard tools add -`,
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var data []byte
@@ -97,6 +98,9 @@ func newToolsAdd(g *globalFlags) *cobra.Command {
 			}
 			m, err := schemas.ValidateManifest(data)
 			if err != nil {
+				if manyManifests(data) {
+					return fmt.Errorf("%w: tools add takes one manifest object; for a JSONL file or a JSON array use 'toolyard tools import FILE'", err)
+				}
 				return err
 			}
 			return importManifests(cmd, g, []schemas.Manifest{m}, replace)
@@ -170,6 +174,21 @@ matches nothing is an error, and nothing is removed then.`,
 	}
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "remove what a prefix or glob matches without asking")
 	return c
+}
+
+// manyManifests says whether data is a JSON array or more than one JSON
+// value (JSON lines): what tools import reads, not tools add.
+func manyManifests(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var first json.RawMessage
+	if dec.Decode(&first) != nil {
+		return false
+	}
+	if t := bytes.TrimSpace(first); len(t) > 0 && t[0] == '[' {
+		return true
+	}
+	var next json.RawMessage
+	return dec.Decode(&next) == nil
 }
 
 // matchToolIDs expands the tool arguments of tools remove, sign and verify

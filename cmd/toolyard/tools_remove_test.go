@@ -43,3 +43,24 @@ func TestMatchToolIDs(t *testing.T) {
 		}
 	}
 }
+
+// tools add is told apart from tools import's inputs: a JSON array or
+// several JSON values are many manifests.
+func TestManyManifests(t *testing.T) {
+	tests := []struct {
+		in   string
+		many bool
+	}{
+		{`{"id": "a/b", "description": "one"}`, false},
+		{"{\"id\": \"a/b\"}\n{\"id\": \"a/c\"}\n", true},
+		{`[{"id": "a/b", "description": "one"}]`, true},
+		{` [] `, true},
+		{`{"id": "a/b"`, false},
+		{``, false},
+	}
+	for _, tt := range tests {
+		if got := manyManifests([]byte(tt.in)); got != tt.many {
+			t.Errorf("manyManifests(%q) = %v, want %v", tt.in, got, tt.many)
+		}
+	}
+}
