@@ -240,6 +240,7 @@ func TestClientErrorsAreClear(t *testing.T) {
 		{[]string{"feedback", "--session", "s", "--wrong", "--nats", "nats://127.0.0.1:1"}, "--intent is required"},
 		{[]string{"--log-level", "loud", "tools", "list", "--registry", "/nonexistent.jsonl"}, `--log-level "loud"`},
 		{[]string{"bench", "pipeline", "--intents", "0"}, "--intents 0: want at least 1"},
+		{[]string{"publish", "--session", "s", "--wait", "--timeout", "0s", "hi", "--nats", "nats://127.0.0.1:1"}, "--timeout 0s: want a positive duration"},
 		{[]string{"tools", "search", "--registry", "../ops/sample/tools.jsonl", "--k", "0", "disk usage"}, "--k 0: want at least 1"},
 		{[]string{"tools", "search", "--registry", "../ops/sample/tools.jsonl", "  "}, "the request is empty"},
 		{[]string{"mcp", "serve", "--http", "8765", "--nats", "nats://127.0.0.1:1"}, `--http "8765": want HOST:PORT`},

@@ -59,6 +59,11 @@ prefetches the searches of the intents it sees coming.`,
 			if err := schemas.ValidateSessionID(session); err != nil {
 				return fmt.Errorf("--session: %w", err)
 			}
+			// A timeout already past failed later as "context deadline
+			// exceeded (is 'toolyard up' running?)".
+			if timeout <= 0 {
+				return fmt.Errorf("--timeout %s: want a positive duration", timeout)
+			}
 			text, err := readText(cmd.InOrStdin(), args)
 			if err != nil {
 				return err
