@@ -66,6 +66,9 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 			if stdio == (addr != "") {
 				return errors.New("choose one transport: --stdio or --http ADDR")
 			}
+			if timeout <= 0 {
+				return fmt.Errorf("--timeout %s: want a positive duration (every call would fail at once)", timeout)
+			}
 			if addr != "" {
 				// Checked before connecting: a bad address is the cause,
 				// whatever NATS says.
