@@ -142,7 +142,8 @@ prefetches the searches of the intents it sees coming.`,
 				if nc.IsConnected() {
 					return ""
 				}
-				return fmt.Sprintf("; the connection to NATS at %s is down (is 'toolyard up' running?)", g.nats)
+				return fmt.Sprintf("; the connection to NATS at %s is down (is 'toolyard up' running?); the output was published: 'toolyard publish --session %s --message-id %s --wait' shows its results once the server is back",
+					g.nats, session, out.MessageID)
 			})
 		},
 	}
@@ -192,8 +193,13 @@ func awaitResults(ctx context.Context, results jetstream.Consumer, out schemas.A
 	messageID := out.MessageID
 	var expected map[string]bool // nil until the receipt arrives
 	answered := map[string]bool{}
+	reader, err := pipeline.NewReader(ctx, results)
+	if err != nil {
+		return fmt.Errorf("read results: %w", err)
+	}
+	defer reader.Stop()
 	for {
-		msg, err := results.Next(jetstream.FetchContext(ctx))
+		msg, err := reader.Next()
 		if err != nil {
 			if errors.Is(ctx.Err(), context.Canceled) {
 				if cause := context.Cause(ctx); errors.Is(cause, nats.ErrPermissionViolation) {
@@ -216,8 +222,7 @@ func awaitResults(ctx context.Context, results jetstream.Consumer, out schemas.A
 			if errors.Is(err, jetstream.ErrNoHeartbeat) || down() != "" {
 				// The server went away under the reader: the output was
 				// stored before, and runs on when it is back.
-				return fmt.Errorf("read results: %w while waiting for %s%s; the output was published: 'toolyard publish --session %s --message-id %s --wait' shows its results once the server is back",
-					err, waitingFor(expected, answered), down(), out.SessionID, messageID)
+				return fmt.Errorf("read results: %w while waiting for %s%s", err, waitingFor(expected, answered), down())
 			}
 			return fmt.Errorf("read results: %w", err)
 		}
