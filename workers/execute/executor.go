@@ -22,6 +22,7 @@ type Executor struct {
 	builtins map[string]schemas.Manifest
 	byMeta   map[string]schemas.Manifest
 	schemas  paramCache
+	helps    helpCache
 	roots    pathRoots
 }
 
