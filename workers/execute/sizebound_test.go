@@ -26,7 +26,7 @@ func TestJSONSizeAtMost(t *testing.T) {
 		{"line separators", "\u2028\u2029", true},
 		{"help-shaped", map[string]any{"id": "t/x", "text": strings.Repeat("<tool_call name=\"t/x\"> & ", 200),
 			"parameters": []any{map[string]any{"name": "n", "required": true, "default": 3.5, "enum": []any{1.0, "a", nil, false}}},
-			"empty": map[string]any{}, "none": []any{}}, true},
+			"empty":      map[string]any{}, "none": []any{}}, true},
 		{"keys escaped", map[string]any{"<&>\x02": "x"}, true},
 		{"struct", struct{ A string }{"x"}, false},
 		{"typed slice", []string{"a"}, false},
