@@ -55,7 +55,7 @@ func (s *stage) setup(ctx context.Context, js jetstream.JetStream) error {
 }
 
 func (s *stage) handle(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-	call, err := schemas.DecodeInternal[schemas.ToolCall](schemas.KindToolCall, m.Data)
+	call, err := bind.Input[schemas.ToolCall](schemas.KindToolCall, m)
 	if err != nil {
 		return nil, pipeline.Permanent(err)
 	}
