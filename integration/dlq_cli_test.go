@@ -84,3 +84,35 @@ func TestDLQCommands(t *testing.T) {
 		t.Errorf("left after purge: %+v", es)
 	}
 }
+
+// A misspelt --stage is an error naming the stages, for every dlq command
+// that takes one, never an empty list or a purge of nothing that looks
+// like success; a real stage with no entries is fine.
+func TestDLQUnknownStageIsRefused(t *testing.T) {
+	_, url := startUp(t, "")
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr bool
+	}{
+		{"list misspelt", []string{"dlq", "list", "--stage", "exectue"}, true},
+		{"replay misspelt", []string{"dlq", "replay", "--all", "--stage", "exectue"}, true},
+		{"purge misspelt", []string{"dlq", "purge", "--stage", "exectue", "--yes"}, true},
+		{"purge by wildcard", []string{"dlq", "purge", "--stage", ">", "--yes"}, true},
+		{"list a stage", []string{"dlq", "list", "--stage", "execute"}, false},
+		{"purge a stage", []string{"dlq", "purge", "--stage", "parse", "--yes"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := exec.Command(binary, append(tc.args, "--nats", url)...).CombinedOutput()
+			if tc.wantErr {
+				if err == nil || !strings.Contains(string(out), "is not a stage (stages: parse, discover") {
+					t.Errorf("%v: want an error naming the stages, got %v:\n%s", tc.args, err, out)
+				}
+				return
+			}
+			if err != nil {
+				t.Errorf("%v: %v\n%s", tc.args, err, out)
+			}
+		})
+	}
+}
