@@ -3,6 +3,8 @@ package integration
 import (
 	"encoding/json"
 	"maps"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -156,5 +158,20 @@ func TestBenchPipelineToolErrors(t *testing.T) {
 				t.Errorf("blames the stages for an answer they gave:\n%s", out)
 			}
 		})
+	}
+}
+
+// With TOOLYARD_NATS set (as in the deploy files' containers) and no
+// --nats, bench measures an embedded server of its own: it says so, so the
+// figure is not taken for the cluster's.
+func TestBenchPipelineSaysItIgnoresTOOLYARDNATS(t *testing.T) {
+	c := exec.Command(binary, "bench", "pipeline", "--intents", "5")
+	c.Env = append(os.Environ(), "TOOLYARD_NATS=nats://127.0.0.1:1")
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), `TOOLYARD_NATS is set, but without --nats this measures an embedded server of its own`) {
+		t.Errorf("bench does not say it ignores TOOLYARD_NATS:\n%s", out)
 	}
 }

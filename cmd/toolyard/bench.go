@@ -111,6 +111,18 @@ asynchronously, consumed and acked through one temporary file-backed stream
 			// the pipeline had.
 			stopStages := func() {}
 			embedded := !cmd.Flags().Changed("nats")
+			if embedded {
+				// Every other command connects to $TOOLYARD_NATS: say that
+				// this one measures its own server, or an operator in a
+				// container where it is set takes the figure for the
+				// cluster's.
+				for _, k := range []string{"TOOLYARD_NATS", "NATS_URL"} {
+					if os.Getenv(k) != "" {
+						fmt.Fprintf(cmd.ErrOrStderr(), "bench: %s is set, but without --nats this measures an embedded server of its own; give --nats \"$%s\" to measure your workers\n", k, k)
+						break
+					}
+				}
+			}
 			if !embedded {
 				if toolsFile != "" {
 					return errors.New("--tools registers tools for the embedded server's stages; with --nats the workers' registry answers (add tools with 'toolyard tools add')")
