@@ -17,10 +17,8 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/bind"
-	"github.com/toolyard/toolyard/workers/effects"
-	"github.com/toolyard/toolyard/workers/predict"
 	"github.com/toolyard/toolyard/workers/roles"
-	"github.com/toolyard/toolyard/workers/route"
+	"github.com/toolyard/toolyard/workers/stages"
 	statuspage "github.com/toolyard/toolyard/workers/status"
 )
 
@@ -79,7 +77,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 					return err
 				}
 				ops = pipeline.NewOps(nc)
-				ops.Registry.MustRegister(append(append(route.Collectors(), effects.Takeovers), predict.Collectors()...)...)
+				ops.Registry.MustRegister(stages.Collectors()...)
 			} else {
 				host, port, err := splitHostPort(listen)
 				if err != nil {
@@ -114,7 +112,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 					return err
 				}
 				ops = pipeline.NewOps(nc)
-				ops.Registry.MustRegister(append(append(route.Collectors(), effects.Takeovers), predict.Collectors()...)...)
+				ops.Registry.MustRegister(stages.Collectors()...)
 			}
 			// Streams are created when missing and otherwise kept as they
 			// are: an operator's changes survive a restart. Differences from

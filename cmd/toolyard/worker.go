@@ -16,9 +16,6 @@ import (
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/pipeline/auth"
 	"github.com/toolyard/toolyard/workers/bind"
-	"github.com/toolyard/toolyard/workers/effects"
-	"github.com/toolyard/toolyard/workers/predict"
-	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/stages"
 )
 
@@ -103,7 +100,7 @@ never executes a tool); each shard uses every core of its process.`,
 				return err
 			}
 			ops := pipeline.NewOps(nc)
-			ops.Registry.MustRegister(append(append(route.Collectors(), effects.Takeovers), predict.Collectors()...)...)
+			ops.Registry.MustRegister(stages.Collectors()...)
 			if sf.httpAddr != "" {
 				addr, err := ops.Serve(ctx, sf.httpAddr, log)
 				if err != nil {
