@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/pipeline/auth"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/roles"
 	"github.com/toolyard/toolyard/workers/stages"
@@ -63,6 +64,9 @@ With --external, no server is embedded: the stages run against --nats.`,
 			}
 			var js jetstream.JetStream
 			var natsURL string
+			// keysData is the --data that mints credentials: the data
+			// directory, or with --external the keys' directory.
+			keysData := data
 			var ops *pipeline.Ops
 			creds := g.conn.credsFile()
 			if external {
@@ -73,6 +77,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 				}
 				defer nc.Drain()
 				natsURL, data = g.nats, "(external server)"
+				keysData = keysDir(creds)
 				if js, err = jetstream.New(nc); err != nil {
 					return err
 				}
@@ -172,7 +177,7 @@ Access:    anonymous clients are refused. Admin: %s; workers: %s;
            an agent, for its own session only: %s creds agent --data %s --session demo --out demo.creds
 Stop with Ctrl-C.
 `, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), sf.discovery, bind.Stages, sf.concurrency, os.Args[0], clientFlags(natsURL, creds),
-				orNoCreds(creds), orNoCreds(siblingCreds(creds, "worker.creds")), os.Args[0], data)
+				orNoCreds(creds), orNoCreds(siblingCreds(creds, "worker.creds")), os.Args[0], keysData)
 			err = sf.runStages(ctx, js, set, sf.withPrefetch(sf.sess.withStages(bind.Stages)), ops.Metrics, log)
 			log.Info("stopped")
 			return err
@@ -227,6 +232,20 @@ func orNoCreds(s string) string {
 
 // siblingCreds is the file named name next to creds, when creds is one
 // that up wrote.
+// keysDir is the directory whose auth/ holds the keys that signed creds,
+// when creds sits where 'creds server-config --data KEYS' wrote it
+// (KEYS/creds/admin.creds beside KEYS/auth): the --data that mints an
+// agent's credential. Otherwise "KEYS", for the operator to fill in.
+func keysDir(creds string) string {
+	if creds != "" && filepath.Base(filepath.Dir(creds)) == credsDir {
+		dir := filepath.Dir(filepath.Dir(creds))
+		if _, err := os.Stat(filepath.Join(dir, auth.KeysDir)); err == nil {
+			return dir
+		}
+	}
+	return "KEYS"
+}
+
 func siblingCreds(creds, name string) string {
 	if creds == "" || filepath.Base(creds) != "admin.creds" {
 		return ""
