@@ -72,6 +72,9 @@ never executes a tool); each shard uses every core of its process.`,
 					return fmt.Errorf("unknown stage %q (stages: %s)", s, strings.Join(bind.Stages, ", "))
 				}
 			}
+			if err := checkStageCreds(g.conn.credsFile(), stageList); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			log := slog.Default().With("pid", pidString())
 			nc, err := g.connect("toolyard-worker-" + strings.Join(stageList, "+"))
