@@ -24,6 +24,7 @@ func TestWorkerRefusesAnotherStagesCredential(t *testing.T) {
 		{"one of several", "execute,join", execute, "may not take stage join's work"},
 		{"its own stage", "execute", execute, "connect to NATS at " + down},
 		{"every stage", "discover,join", filepath.Join(keys, "creds", "worker.creds"), "connect to NATS at " + down},
+		{"no such file", "discover", filepath.Join(keys, "nope.creds"), "do not exist ('toolyard up --data DATA' writes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := exec.Command(binary, "worker", "--stage", tc.stages, "--creds", tc.creds, "--nats", down, "--http", "").CombinedOutput()
