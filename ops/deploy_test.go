@@ -127,13 +127,13 @@ func TestAlertRules(t *testing.T) {
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
 
-// seriesIn lists the toolyard_ series a query names, without the suffixes
-// Prometheus adds to a histogram.
-func seriesIn(expr string) []string {
+// seriesIn lists the toolyard_ series a query names, a histogram's
+// _bucket, _sum and _count series as the histogram's own name (known).
+func seriesIn(expr string, known map[string]bool) []string {
 	var out []string
 	for _, n := range seriesName.FindAllString(expr, -1) {
 		for _, suf := range []string{"_bucket", "_sum", "_count"} {
-			if base, ok := strings.CutSuffix(n, suf); ok && strings.HasSuffix(base, "_seconds") {
+			if base, ok := strings.CutSuffix(n, suf); ok && known[base] {
 				n = base
 			}
 		}
@@ -168,7 +168,7 @@ func TestGrafanaDashboard(t *testing.T) {
 			t.Errorf("panel %q queries nothing", p.Title)
 		}
 		for _, tg := range p.Targets {
-			names := seriesIn(tg.Expr)
+			names := seriesIn(tg.Expr, known)
 			if len(names) == 0 {
 				t.Errorf("panel %q: no toolyard_ series in %s", p.Title, tg.Expr)
 			}
