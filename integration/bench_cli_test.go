@@ -175,3 +175,24 @@ func TestBenchPipelineSaysItIgnoresTOOLYARDNATS(t *testing.T) {
 		t.Errorf("bench does not say it ignores TOOLYARD_NATS:\n%s", out)
 	}
 }
+
+// How long an output may wait is the operator's to set (a run through a
+// worker kill needs more than the workers' --ack-wait), and an output
+// that waited too long names the flag.
+func TestBenchPipelineOutputTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"not positive", []string{"--output-timeout", "0s"}, "--output-timeout 0s: want a positive duration"},
+		{"too short to answer", []string{"--output-timeout", "1ns"}, "results after 1ns (--output-timeout)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := runToolyard(append([]string{"bench", "pipeline", "--intents", "5"}, tc.args...)...)
+			if err == nil || !strings.Contains(out, tc.want) {
+				t.Errorf("want an error saying %q, got %v:\n%s", tc.want, err, out)
+			}
+		})
+	}
+}
