@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/roles"
 )
 
 // k8sObject holds the fields of a manifest that tie it to Toolyard (stages,
@@ -33,6 +34,7 @@ type k8sObject struct {
 			Type     string            `yaml:"type"`
 			Metadata map[string]string `yaml:"metadata"`
 		} `yaml:"triggers"`
+		Replicas int `yaml:"replicas"`
 		Template struct {
 			Spec struct {
 				Containers []struct {
@@ -99,7 +101,7 @@ func TestK8sWorkersScaledOnLag(t *testing.T) {
 				t.Errorf("%s: stream %q is not one a stage reads", o.Metadata.Name, stream)
 			}
 			// A stage's durable consumer is named after the stage (pipeline/runner.go).
-			if !slices.Contains(bind.Stages, consumer) {
+			if _, ok := roles.StageStreams[consumer]; !ok {
 				t.Errorf("%s: consumer %q is not a stage", o.Metadata.Name, consumer)
 			}
 			scaled[consumer] = true
