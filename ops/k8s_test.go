@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -132,6 +133,13 @@ func TestNATSHelmValues(t *testing.T) {
 				Enabled bool `yaml:"enabled"`
 			} `yaml:"monitor"`
 		} `yaml:"config"`
+		Service struct {
+			Ports struct {
+				Monitor struct {
+					Enabled bool `yaml:"enabled"`
+				} `yaml:"monitor"`
+			} `yaml:"ports"`
+		} `yaml:"service"`
 	}
 	if err := yaml.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
@@ -139,5 +147,16 @@ func TestNATSHelmValues(t *testing.T) {
 	c := v.Config
 	if !c.Cluster.Enabled || c.Cluster.Replicas < 3 || !c.JetStream.Enabled || !c.Monitor.Enabled {
 		t.Errorf("nats-values.yaml: want a JetStream cluster of 3 with monitoring (KEDA reads lag there), got %+v", c)
+	}
+	// KEDA's scaler first asks the endpoint of keda.yaml, the chart's
+	// Service: the chart leaves the monitoring port off that Service
+	// (service.ports.monitor.enabled: false) unless the values turn it on.
+	for _, o := range readObjects(t, "deploy/k8s/keda.yaml") {
+		for _, tr := range o.Spec.Triggers {
+			host := strings.Split(tr.Metadata["natsServerMonitoringEndpoint"], ".")[0]
+			if host == "nats" && !v.Service.Ports.Monitor.Enabled {
+				t.Errorf("%s reads %s, but nats-values.yaml does not put the monitoring port on the Service nats (service.ports.monitor.enabled)", o.Metadata.Name, tr.Metadata["natsServerMonitoringEndpoint"])
+			}
+		}
 	}
 }
