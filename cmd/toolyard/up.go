@@ -56,6 +56,9 @@ With --external, no server is embedded: the stages run against --nats.`,
 			if err := sf.trace.check(); err != nil {
 				return err
 			}
+			if err := sf.checkRunner(); err != nil {
+				return err
+			}
 			topo := pipeline.DefaultTopology().WithReplicas(replicas)
 			for _, r := range retention {
 				if err := topo.ParseLimits(r); err != nil {
