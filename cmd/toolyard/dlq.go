@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
@@ -97,9 +99,14 @@ purge removes entries.`,
 			}
 			out := map[string]any{"dead_letter": d, "headers": d.Header}
 			var payload any
-			if json.Unmarshal(d.Data, &payload) == nil {
+			switch {
+			case !utf8.Valid(d.Data):
+				// Decoding would replace the bad bytes with U+FFFD and
+				// hide what was wrong with the message: show them all.
+				out["message_base64"] = base64.StdEncoding.EncodeToString(d.Data)
+			case json.Unmarshal(d.Data, &payload) == nil:
 				out["message"] = payload
-			} else {
+			default:
 				out["message_text"] = string(d.Data)
 			}
 			enc := json.NewEncoder(cmd.OutOrStdout())
