@@ -81,6 +81,7 @@ func (g *globalFlags) connect(name string, extra ...nats.Option) (*nats.Conn, er
 	if err != nil {
 		return nil, err
 	}
+	opts = append([]nats.Option{nats.ErrorHandler(recordDenied)}, opts...)
 	nc, err := pipeline.Connect(g.nats, name, append(opts, extra...)...)
 	if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) {
 		return nil, fmt.Errorf("%w: the server refused %s (give --creds FILE or NATS_CREDS: 'toolyard up --data DATA' writes DATA/creds/admin.creds, 'toolyard creds agent' mints a session's)", err, credsName(g.conn.credsFile()))

@@ -34,7 +34,7 @@ func main() {
 	case errors.As(err, &ec):
 		os.Exit(int(ec))
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "toolyard:", err)
+		fmt.Fprintln(os.Stderr, "toolyard:", withDeniedHint(err))
 		os.Exit(1)
 	}
 }
