@@ -78,7 +78,7 @@ func age(t time.Time) string {
 }
 
 // sortedKeys lists a map's keys in order, for a stable page.
-func sortedKeys(m map[string]int) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -87,7 +87,7 @@ func sortedKeys(m map[string]int) []string {
 	return keys
 }
 
-var page = template.Must(template.New("status").Funcs(template.FuncMap{"age": age, "keys": sortedKeys}).Parse(`<!doctype html>
+var page = template.Must(template.New("status").Funcs(template.FuncMap{"age": age, "keys": sortedKeys[int], "feedbackKeys": sortedKeys[*FeedbackTally]}).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Toolyard status</title>
 <meta http-equiv="refresh" content="5">
 <style>
@@ -113,6 +113,9 @@ th{background:#f4f4f4}
 <table id="prefetch"><tr><th>Discovery</th><th class="num">Intents</th></tr>
 {{range $k := keys .Activity.Discovery}}<tr><td>{{$k}}</td><td class="num">{{index $.Activity.Discovery $k}}</td></tr>
 {{else}}<tr><td colspan="2">none yet</td></tr>{{end}}</table>
+<table id="feedback"><tr><th>Feedback on</th><th class="num">Top tool right</th><th class="num">Wrong</th><th class="num">Precision</th></tr>
+{{range $t := feedbackKeys .Activity.Feedback}}{{with index $.Activity.Feedback $t}}<tr><td>{{$t}}</td><td class="num">{{.Right}}</td><td class="num{{if .Wrong}} bad{{end}}">{{.Wrong}}</td><td class="num">{{printf "%.2f" .Precision}}</td></tr>{{end}}
+{{else}}<tr><td colspan="4">no feedback yet (<code>toolyard feedback</code>)</td></tr>{{end}}</table>
 <table id="tools"><tr><th>Tool</th><th class="num">Calls</th><th class="num">Errors</th><th>Last call</th></tr>
 {{range .Activity.Tools}}<tr><td>{{.ID}}</td><td class="num">{{.Calls}}</td><td class="num{{if .Errors}} bad{{end}}">{{.Errors}}</td><td>{{age .Last}}</td></tr>
 {{else}}<tr><td colspan="4">no tool calls yet</td></tr>{{end}}</table>
