@@ -109,10 +109,12 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 		}
 		res = withError(res, code, err)
 		audit.Decision, audit.Result, audit.Error = "failed", "error", err.Error()
+		s.e.observeCall(call.ToolID, code)
 	} else {
 		res.Status, res.Output = schemas.StatusExecuted, &out
 		res.Message = UnmappedNote(call)
 		audit.Decision, audit.Result = "executed", "success"
+		s.e.observeCall(call.ToolID, "")
 	}
 	// The output leaves the executor here: what the tool printed of its
 	// secrets goes no further, not even to the object store.
