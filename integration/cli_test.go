@@ -166,6 +166,7 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 				Wrong int `json:"wrong"`
 			} `json:"feedback"`
 		} `json:"activity"`
+		Rates map[string]float64 `json:"rates_per_s"`
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -176,6 +177,13 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 			break
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+	// A second read measures each stage's rate against the first.
+	if err := json.Unmarshal([]byte(get("/status.json")), &status); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := status.Rates["PIPE/execute"]; !ok {
+		t.Errorf("status rates %v: no rate for the execute stage on a second read", status.Rates)
 	}
 	var consumers []string
 	for _, st := range status.Streams {
