@@ -9,7 +9,11 @@ COPY . .
 RUN CGO_ENABLED=0 make build
 
 FROM debian:bookworm-slim
-RUN useradd --system --uid 10001 toolyard
+# /keys belongs to the image's user: compose mounts a new named volume
+# there, which takes the directory's owner, so the keys service (running
+# as that user) can write the keys and credentials into it (0700: the
+# servers read it as root).
+RUN useradd --system --uid 10001 toolyard && install -d -o toolyard -g toolyard -m 0700 /keys
 COPY --from=build /src/bin/toolyard /usr/local/bin/toolyard
 USER toolyard
 ENTRYPOINT ["toolyard"]

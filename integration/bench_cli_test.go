@@ -3,6 +3,8 @@ package integration
 import (
 	"encoding/json"
 	"maps"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -154,6 +156,42 @@ func TestBenchPipelineToolErrors(t *testing.T) {
 			}
 			if strings.Contains(out, "are the stages running") {
 				t.Errorf("blames the stages for an answer they gave:\n%s", out)
+			}
+		})
+	}
+}
+
+// With TOOLYARD_NATS set (as in the deploy files' containers) and no
+// --nats, bench measures an embedded server of its own: it says so, so the
+// figure is not taken for the cluster's.
+func TestBenchPipelineSaysItIgnoresTOOLYARDNATS(t *testing.T) {
+	c := exec.Command(binary, "bench", "pipeline", "--intents", "5")
+	c.Env = append(os.Environ(), "TOOLYARD_NATS=nats://127.0.0.1:1")
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), `TOOLYARD_NATS is set, but without --nats this measures an embedded server of its own`) {
+		t.Errorf("bench does not say it ignores TOOLYARD_NATS:\n%s", out)
+	}
+}
+
+// How long an output may wait is the operator's to set (a run through a
+// worker kill needs more than the workers' --ack-wait), and an output
+// that waited too long names the flag.
+func TestBenchPipelineOutputTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"not positive", []string{"--output-timeout", "0s"}, "--output-timeout 0s: want a positive duration"},
+		{"too short to answer", []string{"--output-timeout", "1ns"}, "results after 1ns (--output-timeout)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := runToolyard(append([]string{"bench", "pipeline", "--intents", "5"}, tc.args...)...)
+			if err == nil || !strings.Contains(out, tc.want) {
+				t.Errorf("want an error saying %q, got %v:\n%s", tc.want, err, out)
 			}
 		})
 	}

@@ -92,6 +92,26 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 			t.Errorf("/metrics lacks %s", want)
 		}
 	}
+	// Feedback on both activated intents, judged against their routing:
+	// the metric counts activation's precision where agents said.
+	for _, args := range [][]string{
+		{"--intent", tools["system/uptime"].IntentID, "--tool", "system/uptime"},
+		{"--intent", tools["files/count_lines"].IntentID, "--wrong"},
+	} {
+		out, err := exec.Command(binary, append([]string{"feedback", "--nats", url, "--session", "cli"}, args...)...).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), `"tier":"activated"`) {
+			t.Errorf("feedback %v: %v\n%s", args, err, out)
+		}
+	}
+	metrics = get("/metrics")
+	for _, want := range []string{
+		`toolyard_feedback_total{tier="activated",verdict="right"} 1`,
+		`toolyard_feedback_total{tier="activated",verdict="wrong"} 1`,
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
 	if got := get("/healthz"); !strings.Contains(got, "ok") {
 		t.Errorf("/healthz: %q", got)
 	}
@@ -141,7 +161,12 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 				Stage string `json:"stage"`
 				Error string `json:"error"`
 			} `json:"failures"`
+			Feedback map[string]struct {
+				Right int `json:"right"`
+				Wrong int `json:"wrong"`
+			} `json:"feedback"`
 		} `json:"activity"`
+		Rates map[string]float64 `json:"rates_per_s"`
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -152,6 +177,13 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 			break
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+	// A second read measures each stage's rate against the first.
+	if err := json.Unmarshal([]byte(get("/status.json")), &status); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := status.Rates["PIPE/execute"]; !ok {
+		t.Errorf("status rates %v: no rate for the execute stage on a second read", status.Rates)
 	}
 	var consumers []string
 	for _, st := range status.Streams {
@@ -174,13 +206,16 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 	if calls["system/uptime"] == 0 || calls["files/count_lines"] == 0 {
 		t.Errorf("status tools: %+v", status.Activity.Tools)
 	}
+	if f := status.Activity.Feedback["activated"]; f.Right != 1 || f.Wrong != 1 {
+		t.Errorf("status feedback: %+v, want activated 1 right and 1 wrong", status.Activity.Feedback)
+	}
 	if len(status.Activity.Failures) == 0 {
 		t.Errorf("status lists no failure after a failing call")
 	}
 	if status.DeadLetters.ByStage["parse"] == 0 {
 		t.Errorf("status dead letters: %+v", status.DeadLetters)
 	}
-	for _, want := range []string{`id="tiers"`, `id="tools"`, `id="failures"`, `id="dlq"`, "system/uptime", `http-equiv="refresh"`} {
+	for _, want := range []string{`id="tiers"`, `id="feedback"`, `id="tools"`, `id="failures"`, `id="dlq"`, "system/uptime", `http-equiv="refresh"`} {
 		if page := get("/"); !strings.Contains(page, want) {
 			t.Errorf("status page lacks %s", want)
 		}

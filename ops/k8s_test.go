@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/roles"
 )
 
 // k8sObject holds the fields of a manifest that tie it to Toolyard (stages,
@@ -33,6 +35,7 @@ type k8sObject struct {
 			Type     string            `yaml:"type"`
 			Metadata map[string]string `yaml:"metadata"`
 		} `yaml:"triggers"`
+		Replicas int `yaml:"replicas"`
 		Template struct {
 			Spec struct {
 				Containers []struct {
@@ -99,7 +102,7 @@ func TestK8sWorkersScaledOnLag(t *testing.T) {
 				t.Errorf("%s: stream %q is not one a stage reads", o.Metadata.Name, stream)
 			}
 			// A stage's durable consumer is named after the stage (pipeline/runner.go).
-			if !slices.Contains(bind.Stages, consumer) {
+			if _, ok := roles.StageStreams[consumer]; !ok {
 				t.Errorf("%s: consumer %q is not a stage", o.Metadata.Name, consumer)
 			}
 			scaled[consumer] = true
@@ -130,6 +133,13 @@ func TestNATSHelmValues(t *testing.T) {
 				Enabled bool `yaml:"enabled"`
 			} `yaml:"monitor"`
 		} `yaml:"config"`
+		Service struct {
+			Ports struct {
+				Monitor struct {
+					Enabled bool `yaml:"enabled"`
+				} `yaml:"monitor"`
+			} `yaml:"ports"`
+		} `yaml:"service"`
 	}
 	if err := yaml.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
@@ -137,5 +147,16 @@ func TestNATSHelmValues(t *testing.T) {
 	c := v.Config
 	if !c.Cluster.Enabled || c.Cluster.Replicas < 3 || !c.JetStream.Enabled || !c.Monitor.Enabled {
 		t.Errorf("nats-values.yaml: want a JetStream cluster of 3 with monitoring (KEDA reads lag there), got %+v", c)
+	}
+	// KEDA's scaler first asks the endpoint of keda.yaml, the chart's
+	// Service: the chart leaves the monitoring port off that Service
+	// (service.ports.monitor.enabled: false) unless the values turn it on.
+	for _, o := range readObjects(t, "deploy/k8s/keda.yaml") {
+		for _, tr := range o.Spec.Triggers {
+			host := strings.Split(tr.Metadata["natsServerMonitoringEndpoint"], ".")[0]
+			if host == "nats" && !v.Service.Ports.Monitor.Enabled {
+				t.Errorf("%s reads %s, but nats-values.yaml does not put the monitoring port on the Service nats (service.ports.monitor.enabled)", o.Metadata.Name, tr.Metadata["natsServerMonitoringEndpoint"])
+			}
+		}
 	}
 }

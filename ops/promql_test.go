@@ -33,8 +33,8 @@ func checkRules(content []byte) (*rulefmt.RuleGroups, []error) {
 }
 
 // selectedSeries parses a query and lists the metric names it selects,
-// a histogram's _bucket, _sum and _count read as the histogram.
-func selectedSeries(query string) ([]string, error) {
+// a histogram's _bucket, _sum and _count read as the histogram (known).
+func selectedSeries(query string, known map[string]bool) ([]string, error) {
 	expr, err := promQL.ParseExpr(query)
 	if err != nil {
 		return nil, err
@@ -44,7 +44,7 @@ func selectedSeries(query string) ([]string, error) {
 		if vs, ok := node.(*parser.VectorSelector); ok {
 			name := vs.Name
 			for _, suf := range []string{"_bucket", "_sum", "_count"} {
-				if base, ok := strings.CutSuffix(name, suf); ok && strings.HasSuffix(base, "_seconds") {
+				if base, ok := strings.CutSuffix(name, suf); ok && known[base] {
 					name = base
 				}
 			}
@@ -72,7 +72,7 @@ func TestAlertRulesAsPromtool(t *testing.T) {
 	for _, g := range groups.Groups {
 		for _, r := range g.Rules {
 			rules++
-			series, err := selectedSeries(r.Expr)
+			series, err := selectedSeries(r.Expr, known)
 			if err != nil {
 				t.Errorf("%s: %v", r.Alert, err)
 				continue
@@ -194,7 +194,7 @@ func TestGrafanaDashboardValid(t *testing.T) {
 				t.Errorf("panel %q: refId %q missing or used twice", p.Title, tg.RefID)
 			}
 			refs[tg.RefID] = true
-			series, err := selectedSeries(tg.Expr)
+			series, err := selectedSeries(tg.Expr, known)
 			if err != nil {
 				t.Errorf("panel %q: %s: %v", p.Title, tg.Expr, err)
 				continue

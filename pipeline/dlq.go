@@ -158,6 +158,14 @@ func (r *runner) reportDLQ(ctx context.Context) {
 	}
 	n := info.State.Subjects[subject]
 	r.metrics.DLQEntries.WithLabelValues(r.stage.Name).Set(float64(n))
+	age := 0.0
+	if n > 0 {
+		// The stage's first entry: a get that jumps to its subject.
+		if m, err := st.GetMsg(ctx, info.State.FirstSeq, jetstream.WithGetMsgSubject(subject)); err == nil {
+			age = max(0, time.Since(m.Time).Seconds())
+		}
+	}
+	r.metrics.DLQOldestAge.WithLabelValues(r.stage.Name).Set(age)
 	if share := info.Config.MaxMsgsPerSubject; share > 0 {
 		r.metrics.DLQShareUsage.WithLabelValues(r.stage.Name).Set(float64(n) / float64(share))
 	}

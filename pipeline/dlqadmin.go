@@ -53,6 +53,23 @@ func DeadLetters(ctx context.Context, js jetstream.JetStream, stage string, sinc
 	})
 }
 
+// DeadLetterCount is how many entries one stage has in the DLQ.
+func DeadLetterCount(ctx context.Context, js jetstream.JetStream, stage string) (uint64, error) {
+	stream, err := js.Stream(ctx, StreamDLQ)
+	if err != nil {
+		return 0, fmt.Errorf("open %s: %w", StreamDLQ, err)
+	}
+	info, err := stream.Info(ctx, jetstream.WithSubjectFilter(DLQSubject(stage)))
+	if err != nil {
+		return 0, fmt.Errorf("%s entries of stage %s: %w", StreamDLQ, stage, err)
+	}
+	var n uint64
+	for _, c := range info.State.Subjects {
+		n += c
+	}
+	return n, nil
+}
+
 // DeadLetterByID reads one DLQ entry.
 func DeadLetterByID(ctx context.Context, js jetstream.JetStream, id uint64) (DeadLetter, error) {
 	stream, err := js.Stream(ctx, StreamDLQ)

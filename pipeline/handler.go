@@ -15,7 +15,9 @@ type Msg struct {
 	Header  nats.Header
 	// Value is what Data encodes, as the stage that handed it over built
 	// it, when that stage runs in this process (Local): the handler may
-	// take it instead of decoding Data, and owns it. Nil from a stream.
+	// take it instead of decoding Data, and owns it. Nil from a stream,
+	// unless the stage's own Secrets func, which runs first, decoded Data
+	// and left the value here for its handler.
 	Value any
 	// NumDelivered counts deliveries of this message, 1 on the first.
 	NumDelivered uint64

@@ -15,6 +15,9 @@ import (
 func KeyValue(ctx context.Context, js jetstream.JetStream, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
 	kv, err := js.KeyValue(ctx, cfg.Bucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		if cfg.Replicas == 0 {
+			cfg.Replicas = BucketReplicas(ctx, js)
+		}
 		kv, err = js.CreateKeyValue(ctx, cfg)
 		if errors.Is(err, jetstream.ErrBucketExists) {
 			kv, err = js.KeyValue(ctx, cfg.Bucket)
@@ -31,6 +34,9 @@ func KeyValue(ctx context.Context, js jetstream.JetStream, cfg jetstream.KeyValu
 func ObjectStore(ctx context.Context, js jetstream.JetStream, cfg jetstream.ObjectStoreConfig) (jetstream.ObjectStore, error) {
 	obj, err := js.ObjectStore(ctx, cfg.Bucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		if cfg.Replicas == 0 {
+			cfg.Replicas = BucketReplicas(ctx, js)
+		}
 		obj, err = js.CreateObjectStore(ctx, cfg)
 		if errors.Is(err, jetstream.ErrBucketExists) {
 			obj, err = js.ObjectStore(ctx, cfg.Bucket)
@@ -40,6 +46,20 @@ func ObjectStore(ctx context.Context, js jetstream.JetStream, cfg jetstream.Obje
 		return nil, fmt.Errorf("open object store %s: %w", cfg.Bucket, err)
 	}
 	return obj, nil
+}
+
+// BucketReplicas is the replica count of a bucket created without one: that
+// of the PIPE stream (1 when there is none yet). On a cluster whose streams
+// were made R3 ('streams apply --replicas 3'), the registry, the models and
+// the stages' state then survive the loss of a server as the work does; a
+// bucket left at one replica would stop every worker that starts while its
+// one server is down ("stream is offline").
+func BucketReplicas(ctx context.Context, js jetstream.JetStream) int {
+	s, err := js.Stream(ctx, StreamPipe)
+	if err != nil {
+		return 1
+	}
+	return max(s.CachedInfo().Config.Replicas, 1)
 }
 
 // Sleep waits for d or until ctx ends.

@@ -30,6 +30,10 @@ type Metrics struct {
 	// the alert fires at 0.8, before its dead letters are refused.
 	DLQEntries    *prometheus.GaugeVec
 	DLQShareUsage *prometheus.GaugeVec
+	// DLQOldestAge is the age of a stage's oldest dead letter (0 when it
+	// has none): entries nobody looks at grow old, and replaying them
+	// late runs work the agent has long stopped waiting for.
+	DLQOldestAge *prometheus.GaugeVec
 	// LocalHandOffs counts messages a stage took directly from another
 	// stage of its process, not from its stream (local.go); they are
 	// counted in Messages too.
@@ -106,8 +110,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		DLQShareUsage: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "toolyard_dlq_share_usage_ratio", Help: "Share of a stage's DLQ share (max dead letters per stage) in use (0–1).",
 		}, []string{"stage"}),
+		DLQOldestAge: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "toolyard_dlq_oldest_age_seconds", Help: "Age of a stage's oldest dead letter in the DLQ (0 when it has none).",
+		}, []string{"stage"}),
 	}
 	reg.MustRegister(m.Messages, m.Redeliveries, m.Latency, m.InFlight, m.Pending, m.AckPending, m.StreamUsage, m.Backpressure, m.LocalHandOffs, m.DLQRefused,
-		m.DLQEntries, m.DLQShareUsage)
+		m.DLQEntries, m.DLQShareUsage, m.DLQOldestAge)
 	return m
 }

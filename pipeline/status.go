@@ -36,6 +36,9 @@ type ConsumerStatus struct {
 	AckPending  int    `json:"ack_pending"`
 	Redelivered int    `json:"redelivered"`
 	Waiting     int    `json:"waiting_pulls"`
+	// Acked is the consumer's ack floor: deliveries handled so far, its
+	// change over time the stage's rate.
+	Acked uint64 `json:"acked"`
 }
 
 // ReadStatus reads the state of the topology's streams.
@@ -62,7 +65,7 @@ func ReadStatus(ctx context.Context, js jetstream.JetStream) (Status, error) {
 			}
 			ss.Consumers = append(ss.Consumers, ConsumerStatus{
 				Name: ci.Name, Pending: ci.NumPending, AckPending: ci.NumAckPending,
-				Redelivered: ci.NumRedelivered, Waiting: ci.NumWaiting,
+				Redelivered: ci.NumRedelivered, Waiting: ci.NumWaiting, Acked: ci.AckFloor.Consumer,
 			})
 		}
 		st.Streams = append(st.Streams, ss)

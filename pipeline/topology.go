@@ -131,12 +131,30 @@ func (t Topology) Ensure(ctx context.Context, js jetstream.JetStream) error {
 	return nil
 }
 
-// Apply creates the streams or updates them to this configuration.
+// Missing names the topology's streams that do not exist yet: Ensure and
+// Apply create them.
+func (t Topology) Missing(ctx context.Context, js jetstream.JetStream) ([]string, error) {
+	var out []string
+	for _, cfg := range t.Streams() {
+		_, err := js.Stream(ctx, cfg.Name)
+		if errors.Is(err, jetstream.ErrStreamNotFound) {
+			out = append(out, cfg.Name)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("stream %s: %w", cfg.Name, err)
+		}
+	}
+	return out, nil
+}
+
+// Apply creates the streams or updates them to this configuration, and
+// gives the existing buckets the streams' replicas.
 func (t Topology) Apply(ctx context.Context, js jetstream.JetStream) error {
 	for _, cfg := range t.Streams() {
 		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
 			return fmt.Errorf("create or update stream %s: %w", cfg.Name, err)
 		}
 	}
-	return nil
+	return t.applyBucketReplicas(ctx, js)
 }

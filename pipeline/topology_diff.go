@@ -12,6 +12,8 @@ import (
 // Differences lists how the existing streams' configurations differ from
 // this topology, one line per setting ("AUDIT max_age: 720h0m0s on the
 // server, 2160h0m0s here"); streams that do not exist yet are not listed.
+// The KV buckets and object stores are compared on their replicas, which
+// follow the streams' (BucketReplicas).
 func (t Topology) Differences(ctx context.Context, js jetstream.JetStream) ([]string, error) {
 	var out []string
 	for _, want := range t.Streams() {
@@ -48,7 +50,11 @@ func (t Topology) Differences(ctx context.Context, js jetstream.JetStream) ([]st
 			}
 		}
 	}
-	return out, nil
+	buckets, err := t.bucketDifferences(ctx, js)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, buckets...), nil
 }
 
 // noCap reads the server's -1 and an unset 0 alike: no cap.

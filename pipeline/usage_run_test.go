@@ -104,10 +104,13 @@ func TestRunnerReportsDLQShare(t *testing.T) {
 	if err := topo.Apply(ctx, env.JS); err != nil {
 		t.Fatal(err)
 	}
+	// Another stage's entry first, and older: the age is the stage's own.
+	publish(t, env, pipeline.DLQSubject("other"), "another stage's", "o-1")
+	time.Sleep(time.Second)
+	firstOwn := time.Now()
 	for i := range 6 {
 		publish(t, env, pipeline.DLQSubject("test"), "a dead letter", "d-"+string(rune('a'+i)))
 	}
-	publish(t, env, pipeline.DLQSubject("other"), "another stage's", "o-1")
 	reg := prometheus.NewRegistry()
 	m := pipeline.NewMetrics(reg)
 	runStage(t, env, forward, pipeline.WithMetrics(m))
@@ -117,6 +120,9 @@ func TestRunnerReportsDLQShare(t *testing.T) {
 	}
 	if got := testutil.ToFloat64(m.DLQEntries.WithLabelValues("test")); got != 6 {
 		t.Errorf("toolyard_dlq_entries{stage=test} = %g, want 6", got)
+	}
+	if got, most := testutil.ToFloat64(m.DLQOldestAge.WithLabelValues("test")), time.Since(firstOwn).Seconds(); got <= 0 || got > most {
+		t.Errorf("toolyard_dlq_oldest_age_seconds{stage=test} = %g, want in (0, %g]: the age of the stage's first entry", got, most)
 	}
 	if got := testutil.ToFloat64(m.DLQShareUsage.WithLabelValues("test")); got != 0.75 {
 		t.Errorf("toolyard_dlq_share_usage_ratio{stage=test} = %g, want 0.75", got)

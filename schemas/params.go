@@ -43,16 +43,27 @@ func (p *ParamSchema) Validate(args map[string]any) error {
 	if args == nil {
 		args = map[string]any{}
 	}
-	// Round-trip through JSON so Go values (ints, typed slices) take the shapes
-	// the validator expects.
+	var inst any = args
+	if !validatorShaped(args) {
+		var err error
+		if inst, err = jsonShaped(args); err != nil {
+			return err
+		}
+	}
+	return p.check(inst)
+}
+
+// jsonShaped round-trips args through JSON so Go values (typed slices,
+// structs) take the shapes the validator expects.
+func jsonShaped(args map[string]any) (any, error) {
 	data, err := json.Marshal(args)
 	if err != nil {
-		return fmt.Errorf("arguments cannot be encoded: %w", err)
+		return nil, fmt.Errorf("arguments cannot be encoded: %w", err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return err
-	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(data))
+}
+
+func (p *ParamSchema) check(inst any) error {
 	if err := p.sch.Validate(inst); err != nil {
 		return fmt.Errorf("%s", strings.Join(problems(err), "; "))
 	}

@@ -63,6 +63,7 @@ func newBenchPipeline(g *globalFlags) *cobra.Command {
 		raw, asJSON, localHandOff                              bool
 		workers                                                int
 		cpuProfile, tool, toolsFile                            string
+		outputTimeout                                          time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "pipeline",
@@ -111,7 +112,11 @@ asynchronously, consumed and acked through one temporary file-backed stream
 					return fmt.Errorf("%s %d: want at least 1", c.flag, c.v)
 				}
 			}
+			if outputTimeout <= 0 {
+				return fmt.Errorf("--output-timeout %s: want a positive duration", outputTimeout)
+			}
 			opts := []bench.Option{bench.WithIntents(intents), bench.WithIntentsPerOutput(perOutput), bench.WithInFlight(inFlight), bench.WithTool(tool),
+				bench.WithOutputTimeout(outputTimeout),
 				bench.WithProgress(2*time.Second, func(p bench.Progress) {
 					fmt.Fprintf(cmd.ErrOrStderr(), "bench: %d of %d intents in %.1f s\n", p.Done, p.Total, p.Elapsed.Seconds())
 				})}
@@ -121,6 +126,18 @@ asynchronously, consumed and acked through one temporary file-backed stream
 			// the pipeline had.
 			stopStages := func() {}
 			embedded := !cmd.Flags().Changed("nats")
+			if embedded {
+				// Every other command connects to $TOOLYARD_NATS: say that
+				// this one measures its own server, or an operator in a
+				// container where it is set takes the figure for the
+				// cluster's.
+				for _, k := range []string{"TOOLYARD_NATS", "NATS_URL"} {
+					if os.Getenv(k) != "" {
+						fmt.Fprintf(cmd.ErrOrStderr(), "bench: %s is set, but without --nats this measures an embedded server of its own; give --nats \"$%s\" to measure your workers\n", k, k)
+						break
+					}
+				}
+			}
 			if !embedded {
 				if toolsFile != "" {
 					return errors.New("--tools registers tools for the embedded server's stages; with --nats the workers' registry answers (add tools with 'toolyard tools add')")
@@ -206,6 +223,7 @@ asynchronously, consumed and acked through one temporary file-backed stream
 	fl.BoolVar(&raw, "raw", false, "also measure plain JetStream publish + consume + ack on the same server")
 	fl.IntVar(&rawMessages, "raw-messages", 100_000, "messages (512 B) for --raw")
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
+	fl.DurationVar(&outputTimeout, "output-timeout", 30*time.Second, "how long one output may wait for its results before it counts as failed; to measure through worker kills or a node's loss, make it outlast the workers' --ack-wait (a message a killed worker held is handed on only then)")
 	fl.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the pipeline run (this process: with the embedded server, the server and every stage) to this file, for 'go tool pprof'")
 	return cmd
 }

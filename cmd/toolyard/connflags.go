@@ -82,6 +82,7 @@ func (g *globalFlags) connect(name string, extra ...nats.Option) (*nats.Conn, er
 	if err != nil {
 		return nil, err
 	}
+	opts = append([]nats.Option{nats.ErrorHandler(recordDenied)}, opts...)
 	nc, err := pipeline.Connect(g.nats, name, append(opts, extra...)...)
 	if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) {
 		file := g.conn.credsFile()

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,11 +10,16 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/predict"
+	"github.com/toolyard/toolyard/workers/session"
+	"github.com/toolyard/toolyard/workers/stages"
 )
 
 func newDLQ(g *globalFlags) *cobra.Command {
@@ -42,6 +49,9 @@ purge removes entries.`,
 				return err
 			}
 			defer closeNC()
+			if err := checkDLQStage(cmd.Context(), js, stage); err != nil {
+				return err
+			}
 			enc := json.NewEncoder(cmd.OutOrStdout())
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			if !asJSON {
@@ -89,9 +99,14 @@ purge removes entries.`,
 			}
 			out := map[string]any{"dead_letter": d, "headers": d.Header}
 			var payload any
-			if json.Unmarshal(d.Data, &payload) == nil {
+			switch {
+			case !utf8.Valid(d.Data):
+				// Decoding would replace the bad bytes with U+FFFD and
+				// hide what was wrong with the message: show them all.
+				out["message_base64"] = base64.StdEncoding.EncodeToString(d.Data)
+			case json.Unmarshal(d.Data, &payload) == nil:
 				out["message"] = payload
-			} else {
+			default:
 				out["message_text"] = string(d.Data)
 			}
 			enc := json.NewEncoder(cmd.OutOrStdout())
@@ -111,6 +126,9 @@ purge removes entries.`,
 				return err
 			}
 			defer closeNC()
+			if err := checkDLQStage(cmd.Context(), js, stage); err != nil {
+				return err
+			}
 			var ds []pipeline.DeadLetter
 			if all {
 				err = pipeline.DeadLetters(cmd.Context(), js, stage, time.Time{}, func(d pipeline.DeadLetter) error { ds = append(ds, d); return nil })
@@ -146,6 +164,14 @@ purge removes entries.`,
 	purge := &cobra.Command{
 		Use: "purge [--stage S]", Short: "Remove dead letters (all, or one stage's)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			js, closeNC, err := open()
+			if err != nil {
+				return err
+			}
+			defer closeNC()
+			if err := checkDLQStage(cmd.Context(), js, stage); err != nil {
+				return err
+			}
 			what := "every dead letter"
 			if stage != "" {
 				what = "the dead letters of stage " + stage
@@ -155,11 +181,6 @@ purge removes entries.`,
 					return errors.New("nothing removed (confirm with --yes)")
 				}
 			}
-			js, closeNC, err := open()
-			if err != nil {
-				return err
-			}
-			defer closeNC()
 			n, err := pipeline.PurgeDeadLetters(cmd.Context(), js, stage)
 			if err != nil {
 				return err
@@ -172,6 +193,22 @@ purge removes entries.`,
 	purge.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask")
 	cmd.AddCommand(list, show, replay, purge)
 	return cmd
+}
+
+// checkDLQStage refuses a --stage that names no stage, so a misspelt one
+// ("exectue") is an error rather than an empty list, a replay of nothing
+// or a purge of nothing that looks like success. A name with entries in
+// the DLQ (a stage of an earlier version) is accepted.
+func checkDLQStage(ctx context.Context, js jetstream.JetStream, stage string) error {
+	if stage == "" || stages.Valid(stage) {
+		return nil
+	}
+	if !strings.ContainsAny(stage, ".*> \t") {
+		if n, err := pipeline.DeadLetterCount(ctx, js, stage); err == nil && n > 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("--stage %q is not a stage (stages: %s, %s, %s)", stage, strings.Join(bind.Stages, ", "), predict.StageName, session.StageName)
 }
 
 func parseID(s string) (uint64, error) {

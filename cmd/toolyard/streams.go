@@ -49,15 +49,22 @@ one's no longer read ('up' does that at start; a cluster run by workers alone ne
 	diff := &cobra.Command{
 		Use: "diff", Short: "Show how the streams differ from the configuration (built-in defaults, --replicas, --retention)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, _, diffs, closeNC, err := differences(cmd)
+			topo, js, diffs, closeNC, err := differences(cmd)
 			if err != nil {
 				return err
 			}
 			defer closeNC()
+			missing, err := topo.Missing(cmd.Context(), js)
+			if err != nil {
+				return err
+			}
+			for _, name := range missing {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s does not exist yet: 'toolyard streams apply' creates it\n", name)
+			}
 			for _, d := range diffs {
 				fmt.Fprintln(cmd.OutOrStdout(), d)
 			}
-			if len(diffs) == 0 {
+			if len(diffs) == 0 && len(missing) == 0 {
 				fmt.Fprintln(cmd.OutOrStdout(), "the streams match the configuration")
 			}
 			return nil
@@ -78,9 +85,22 @@ one's no longer read ('up' does that at start; a cluster run by workers alone ne
 			if err != nil {
 				return err
 			}
+			missing, err := topo.Missing(cmd.Context(), js)
+			if err != nil {
+				return err
+			}
 			if len(diffs) == 0 {
+				if err := topo.Ensure(cmd.Context(), js); err != nil {
+					return err
+				}
+				if len(missing) > 0 {
+					// Say so: an operator creating a cluster's streams
+					// wants to see them made, at the replicas asked for.
+					fmt.Fprintf(cmd.OutOrStdout(), "created %s (%d replica(s))\n", strings.Join(missing, ", "), max(replicas, 1))
+					return nil
+				}
 				fmt.Fprintln(cmd.OutOrStdout(), "the streams match the configuration: nothing to apply")
-				return topo.Ensure(cmd.Context(), js)
+				return nil
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "changes:\n  %s\n", strings.Join(diffs, "\n  "))
 			if !yes && !confirm(cmd, "apply them?") {
@@ -88,6 +108,9 @@ one's no longer read ('up' does that at start; a cluster run by workers alone ne
 			}
 			if err := topo.Apply(cmd.Context(), js); err != nil {
 				return err
+			}
+			if len(missing) > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "created %s (%d replica(s))\n", strings.Join(missing, ", "), max(replicas, 1))
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%d settings applied\n", len(diffs))
 			return nil

@@ -16,11 +16,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/pipeline/auth"
 	"github.com/toolyard/toolyard/workers/bind"
-	"github.com/toolyard/toolyard/workers/effects"
-	"github.com/toolyard/toolyard/workers/predict"
 	"github.com/toolyard/toolyard/workers/roles"
-	"github.com/toolyard/toolyard/workers/route"
+	"github.com/toolyard/toolyard/workers/stages"
 	statuspage "github.com/toolyard/toolyard/workers/status"
 )
 
@@ -57,6 +56,9 @@ With --external, no server is embedded: the stages run against --nats.`,
 			if err := sf.check(); err != nil {
 				return err
 			}
+			if err := sf.checkRunner(); err != nil {
+				return err
+			}
 			topo := pipeline.DefaultTopology().WithReplicas(replicas)
 			for _, r := range retention {
 				if err := topo.ParseLimits(r); err != nil {
@@ -65,6 +67,9 @@ With --external, no server is embedded: the stages run against --nats.`,
 			}
 			var js jetstream.JetStream
 			var natsURL string
+			// keysData is the --data that mints credentials: the data
+			// directory, or with --external the keys' directory.
+			keysData := data
 			var ops *pipeline.Ops
 			creds := g.conn.credsFile()
 			if external {
@@ -75,11 +80,12 @@ With --external, no server is embedded: the stages run against --nats.`,
 				}
 				defer drainWait(nc)
 				natsURL, data = g.nats, "(external server)"
+				keysData = keysDir(creds)
 				if js, err = jetstream.New(nc); err != nil {
 					return err
 				}
 				ops = pipeline.NewOps(nc)
-				ops.Registry.MustRegister(append(append(route.Collectors(), effects.Takeovers), predict.Collectors()...)...)
+				ops.Registry.MustRegister(stages.Collectors()...)
 			} else {
 				host, port, err := splitHostPort(listen)
 				if err != nil {
@@ -114,7 +120,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 					return err
 				}
 				ops = pipeline.NewOps(nc)
-				ops.Registry.MustRegister(append(append(route.Collectors(), effects.Takeovers), predict.Collectors()...)...)
+				ops.Registry.MustRegister(stages.Collectors()...)
 			}
 			// Streams are created when missing and otherwise kept as they
 			// are: an operator's changes survive a restart. Differences from
@@ -174,7 +180,7 @@ Access:    anonymous clients are refused. Admin: %s; workers: %s;
            an agent, for its own session only: %s creds agent --data %s --session demo --out demo.creds
 Stop with Ctrl-C.
 `, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), sf.discovery, bind.Stages, sf.concurrency, os.Args[0], clientFlags(natsURL, creds),
-				orNoCreds(creds), orNoCreds(siblingCreds(creds, "worker.creds")), os.Args[0], data)
+				orNoCreds(creds), orNoCreds(siblingCreds(creds, "worker.creds")), os.Args[0], keysData)
 			err = sf.runStages(ctx, js, set, sf.withPrefetch(sf.sess.withStages(bind.Stages)), ops.Metrics, log)
 			log.Info("stopped")
 			return err
@@ -229,6 +235,20 @@ func orNoCreds(s string) string {
 
 // siblingCreds is the file named name next to creds, when creds is one
 // that up wrote.
+// keysDir is the directory whose auth/ holds the keys that signed creds,
+// when creds sits where 'creds server-config --data KEYS' wrote it
+// (KEYS/creds/admin.creds beside KEYS/auth): the --data that mints an
+// agent's credential. Otherwise "KEYS", for the operator to fill in.
+func keysDir(creds string) string {
+	if creds != "" && filepath.Base(filepath.Dir(creds)) == credsDir {
+		dir := filepath.Dir(filepath.Dir(creds))
+		if _, err := os.Stat(filepath.Join(dir, auth.KeysDir)); err == nil {
+			return dir
+		}
+	}
+	return "KEYS"
+}
+
 func siblingCreds(creds, name string) string {
 	if creds == "" || filepath.Base(creds) != "admin.creds" {
 		return ""

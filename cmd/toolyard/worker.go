@@ -16,9 +16,6 @@ import (
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/pipeline/auth"
 	"github.com/toolyard/toolyard/workers/bind"
-	"github.com/toolyard/toolyard/workers/effects"
-	"github.com/toolyard/toolyard/workers/predict"
-	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/stages"
 )
 
@@ -59,6 +56,9 @@ never executes a tool); each shard uses every core of its process.`,
 			if err := sf.check(); err != nil {
 				return err
 			}
+			if err := sf.checkRunner(); err != nil {
+				return err
+			}
 			if len(stageList) == 0 {
 				return fmt.Errorf("--stage is required (one of %s)", strings.Join(bind.Stages, ", "))
 			}
@@ -74,6 +74,9 @@ never executes a tool); each shard uses every core of its process.`,
 				if !stages.Valid(s) {
 					return fmt.Errorf("unknown stage %q (stages: %s)", s, strings.Join(bind.Stages, ", "))
 				}
+			}
+			if err := checkStageCreds(g.conn.credsFile(), stageList); err != nil {
+				return err
 			}
 			ctx := cmd.Context()
 			log := slog.Default().With("pid", pidString())
@@ -103,7 +106,7 @@ never executes a tool); each shard uses every core of its process.`,
 				return err
 			}
 			ops := pipeline.NewOps(nc)
-			ops.Registry.MustRegister(append(append(route.Collectors(), effects.Takeovers), predict.Collectors()...)...)
+			ops.Registry.MustRegister(stages.Collectors()...)
 			if sf.httpAddr != "" {
 				addr, err := ops.Serve(ctx, sf.httpAddr, log)
 				if err != nil {

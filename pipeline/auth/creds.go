@@ -140,3 +140,44 @@ func ExpiredAt(file string, now time.Time) time.Time {
 	}
 	return time.Time{}
 }
+
+// MayPublish says whether the credential in file may publish to subject
+// (a literal subject): allowed by its publish permissions (none listed
+// allows everything) and not denied. A worker checks it at start-up for
+// each stage's consumer, so a credential minted for another stage is
+// refused at once with its cause, rather than as a request timing out.
+func MayPublish(file, subject string) (bool, error) {
+	uc, err := readUser(file)
+	if err != nil {
+		return false, err
+	}
+	for _, d := range uc.Pub.Deny {
+		if subjectMatches(d, subject) {
+			return false, nil
+		}
+	}
+	if len(uc.Pub.Allow) == 0 {
+		return true, nil
+	}
+	for _, a := range uc.Pub.Allow {
+		if subjectMatches(a, subject) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// subjectMatches says whether the literal subject matches pattern, whose
+// tokens may be * (one token) or a final > (one or more).
+func subjectMatches(pattern, subject string) bool {
+	p, s := strings.Split(pattern, "."), strings.Split(subject, ".")
+	for i, tok := range p {
+		if tok == ">" {
+			return len(s) > i
+		}
+		if i >= len(s) || (tok != "*" && tok != s[i]) {
+			return false
+		}
+	}
+	return len(p) == len(s)
+}

@@ -233,7 +233,7 @@ func roundTrip(ctx context.Context, js jetstream.JetStream, w *resultWatch, sess
 				return 0, fmt.Errorf("output %s: intent %s: %s: %s", msgID, r.IntentID, r.Status, r.Message)
 			}
 		case <-timer.C:
-			return 0, fmt.Errorf("output %s: %d of %d results after %s: %w", msgID, got, k, timeout, errNoAnswer)
+			return 0, fmt.Errorf("output %s: %d of %d results after %s (--output-timeout): %w", msgID, got, k, timeout, errNoAnswer)
 		case <-ctx.Done():
 			return 0, ctx.Err()
 		}

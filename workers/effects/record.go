@@ -111,8 +111,13 @@ const recordVersion = 1
 
 func encodeRecord(r Record) []byte {
 	r.V = recordVersion
+	outs := r.Outputs
+	r.Outputs = nil
 	data, _ := json.Marshal(r) // a Record holds only JSON-safe values
-	return data
+	if len(outs) == 0 {
+		return data
+	}
+	return appendOutputs(data, outs)
 }
 
 // errCorrupt: a record no version of this code wrote.

@@ -1,6 +1,7 @@
 package execute
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,7 +55,7 @@ func (s *stage) setup(ctx context.Context, js jetstream.JetStream) error {
 }
 
 func (s *stage) handle(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-	call, err := schemas.DecodeInternal[schemas.ToolCall](schemas.KindToolCall, m.Data)
+	call, err := bind.Input[schemas.ToolCall](schemas.KindToolCall, m)
 	if err != nil {
 		return nil, pipeline.Permanent(err)
 	}
@@ -75,9 +76,12 @@ func (s *stage) handle(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, er
 func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.Out, error) {
 	start := time.Now()
 	var out schemas.ToolOutput
+	var args map[string]any
 	err := s.checkRedacted(ctx, call)
 	if err == nil {
-		out, err = s.e.Execute(ctx, call)
+		out, args, err = s.e.ExecuteForResult(ctx, call)
+	} else {
+		args = s.e.ResultArguments(ctx, call)
 	}
 	if err != nil && IsTransient(err) {
 		return nil, err
@@ -90,7 +94,7 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 	res := schemas.Result{
 		SessionID: call.SessionID, MessageID: call.MessageID, IntentID: call.IntentID, Intent: call.Intent,
 		ToolID: call.ToolID, Stage: bind.StageExecute, Unmapped: call.Unmapped,
-		Arguments: s.e.ResultArguments(ctx, call), Hint: call.Hint, Outer: call.Outer,
+		Arguments: args, Hint: call.Hint, Outer: call.Outer,
 	}
 	if err != nil {
 		var te *ToolError
@@ -105,10 +109,12 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 		}
 		res = withError(res, code, err)
 		audit.Decision, audit.Result, audit.Error = "failed", "error", err.Error()
+		s.e.observeCall(call.ToolID, code)
 	} else {
 		res.Status, res.Output = schemas.StatusExecuted, &out
 		res.Message = UnmappedNote(call)
 		audit.Decision, audit.Result = "executed", "success"
+		s.e.observeCall(call.ToolID, "")
 	}
 	// The output leaves the executor here: what the tool printed of its
 	// secrets goes no further, not even to the object store.
@@ -127,13 +133,31 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 // are valid, as given when not, the secret ones (in the tool's schema or
 // those it delegates to) redacted.
 func (e *Executor) ResultArguments(ctx context.Context, call schemas.ToolCall) map[string]any {
-	params := call.Parameters
-	if m, ok := e.manifest(call.ToolID); ok {
-		if ran, _, err := e.prepare(m, params); err == nil {
-			params = ran
+	return e.shownArguments(ctx, call, nil)
+}
+
+// shownArguments is ResultArguments given ran, the arguments as a run
+// already prepared them with the schema of the tool the call names (see
+// shownBy); with nil they are prepared here.
+func (e *Executor) shownArguments(ctx context.Context, call schemas.ToolCall, ran map[string]any) map[string]any {
+	params := ran
+	if params == nil {
+		params = call.Parameters
+		if m, ok := e.manifest(call.ToolID); ok {
+			if p, _, err := e.prepare(m, params); err == nil {
+				params = p
+			}
 		}
 	}
 	return bind.ResultArguments(params, e.toolSchemas(ctx, call.ToolID)...)
+}
+
+// shownBy reports whether arguments prepared with m are what
+// ResultArguments would prepare for a call naming id: m is the manifest id
+// names (a registry tool may stand in for a meta-tool's builtin).
+func (e *Executor) shownBy(m schemas.Manifest, id string) bool {
+	named, ok := e.manifest(id)
+	return ok && named.ID == m.ID && bytes.Equal(named.Parameters, m.Parameters)
 }
 
 // UnmappedNote tells the agent which stated values the call did not use

@@ -3,6 +3,7 @@ package execute
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"time"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -21,6 +22,7 @@ type Executor struct {
 	builtins map[string]schemas.Manifest
 	byMeta   map[string]schemas.Manifest
 	schemas  paramCache
+	helps    helpCache
 	roots    pathRoots
 }
 
@@ -52,13 +54,29 @@ func New(reg *registry.Registry, search SearchFunc, opts ...Option) *Executor {
 // (subprocesses) or a JSON-shaped value (builtins). A *ToolError comes with
 // the output of the failed run; see the package doc for the other errors.
 func (e *Executor) Execute(ctx context.Context, call schemas.ToolCall) (schemas.ToolOutput, error) {
+	out, _, err := e.execute(ctx, call)
+	return out, err
+}
+
+// ExecuteForResult runs a call as Execute does and also returns its
+// arguments as its result shows them (what ResultArguments returns), taken
+// from the validation the run itself did instead of validating them again.
+func (e *Executor) ExecuteForResult(ctx context.Context, call schemas.ToolCall) (schemas.ToolOutput, map[string]any, error) {
+	out, ran, err := e.execute(ctx, call)
+	return out, e.shownArguments(ctx, call, ran), err
+}
+
+// execute runs a call; ran is what its arguments became when the schema of
+// the tool it names prepared them (nil when the run never got that far).
+func (e *Executor) execute(ctx context.Context, call schemas.ToolCall) (schemas.ToolOutput, map[string]any, error) {
 	if err := ctx.Err(); err != nil {
-		return schemas.ToolOutput{}, transient(err)
+		return schemas.ToolOutput{}, nil, transient(err)
 	}
 	start := time.Now()
 	ctx, span := startCallSpan(ctx, call)
 	ctx = withCallKey(ctx, call)
-	out, err := e.withRetries(ctx, call, func(ctx context.Context) (schemas.ToolOutput, error) { return e.dispatch(ctx, call) })
+	var ran map[string]any
+	out, err := e.withRetries(ctx, call, func(ctx context.Context) (schemas.ToolOutput, error) { return e.dispatch(ctx, call, &ran) })
 	if out.DurationMS == 0 {
 		out.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	}
@@ -67,10 +85,11 @@ func (e *Executor) Execute(ctx context.Context, call schemas.ToolCall) (schemas.
 			"transient", IsTransient(err), "err", err)
 	}
 	endCallSpan(ctx, span, out, err)
-	return out, err
+	return out, ran, err
 }
 
-func (e *Executor) dispatch(ctx context.Context, call schemas.ToolCall) (schemas.ToolOutput, error) {
+// dispatch runs a call once; it sets *ran as execute describes.
+func (e *Executor) dispatch(ctx context.Context, call schemas.ToolCall, ran *map[string]any) (schemas.ToolOutput, error) {
 	switch call.MetaTool {
 	case schemas.MetaSearch, schemas.MetaLoad, schemas.MetaHelp:
 		m := e.byMeta[call.MetaTool]
@@ -78,18 +97,22 @@ func (e *Executor) dispatch(ctx context.Context, call schemas.ToolCall) (schemas
 		if err != nil {
 			return schemas.ToolOutput{}, err
 		}
+		if e.shownBy(m, call.ToolID) {
+			*ran = maps.Clone(params)
+		}
 		return e.builtinOutput(ctx, call.MetaTool, call, params)
 	case schemas.MetaExecute, "":
 		if call.ToolID == "" {
 			return schemas.ToolOutput{}, badCall(ErrBadCall, "execute needs a tool_id; find one with [TOOL: search for tools that …]")
 		}
-		return e.run(ctx, call)
+		return e.run(ctx, call, ran)
 	}
 	return schemas.ToolOutput{}, badCall(ErrBadCall, "unknown meta-tool %q (meta-tools: search, load, help, execute)", call.MetaTool)
 }
 
-// run executes the registry tool call.ToolID, following delegation.
-func (e *Executor) run(ctx context.Context, call schemas.ToolCall) (schemas.ToolOutput, error) {
+// run executes the registry tool call.ToolID, following delegation; it
+// sets *ran to the arguments as the first tool's schema prepared them.
+func (e *Executor) run(ctx context.Context, call schemas.ToolCall, ran *map[string]any) (schemas.ToolOutput, error) {
 	chain, err := e.chain(ctx, call.ToolID)
 	if err != nil {
 		return schemas.ToolOutput{}, err
@@ -113,6 +136,8 @@ func (e *Executor) run(ctx context.Context, call schemas.ToolCall) (schemas.Tool
 	if err != nil {
 		return schemas.ToolOutput{}, err
 	}
+	// A copy: the tool gets params and must not change what the result shows.
+	*ran = maps.Clone(params)
 	if len(chain) > 1 {
 		if params, info, err = e.prepare(m, params); err != nil {
 			return schemas.ToolOutput{}, err

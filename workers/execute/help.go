@@ -53,12 +53,7 @@ func (e *Executor) help(ctx context.Context, call schemas.ToolCall, params map[s
 		}
 		return map[string]any{"text": text, "meta_tools": metas}, nil
 	}
-	m, _ := e.manifest(id)
-	ps, err := describeParams(m)
-	if err != nil {
-		return nil, err
-	}
-	return jsonValue(toolHelp(m, ps))
+	return e.toolHelpValue(id)
 }
 
 // paramDoc is one parameter as help shows it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/toolyard/toolyard/pipeline"
@@ -20,14 +21,18 @@ const recordWait = 10 * time.Second
 // messages, and leaves a call another live worker holds to that worker.
 func (s *stage) once(ctx context.Context, call schemas.ToolCall) ([]pipeline.Out, error) {
 	id := effects.ID{SessionID: call.SessionID, IntentID: call.IntentID, ToolID: call.ToolID}
-	log := s.cfg.log.With("intent_id", call.IntentID, "session", call.SessionID, "tool", call.ToolID)
+	// Made only when something is logged: most calls log nothing, and With
+	// copies its attributes each time.
+	log := func() *slog.Logger {
+		return s.cfg.log.With("intent_id", call.IntentID, "session", call.SessionID, "tool", call.ToolID)
+	}
 	got, err := s.cfg.executions.Acquire(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("execution record of intent %s: %w", call.IntentID, err)
 	}
 	switch {
 	case got.Done != nil:
-		log.Info("call already executed; publishing its stored result again", "claims", got.Done.Claims, "finished_at", got.Done.FinishedAt)
+		log().Info("call already executed; publishing its stored result again", "claims", got.Done.Claims, "finished_at", got.Done.FinishedAt)
 		return got.Done.Outs(), nil
 	case got.Busy != nil:
 		return nil, pipeline.RetryAfter(fmt.Errorf("intent %s is being executed by %s (claim renewed until %s); looking again later",
@@ -35,7 +40,7 @@ func (s *stage) once(ctx context.Context, call schemas.ToolCall) ([]pipeline.Out
 	}
 	lease := got.Lease
 	if lease.TakenOver() {
-		log.Warn("running a call whose earlier claim lapsed: its worker died, perhaps after the tool ran; the tool gets the same idempotency key",
+		log().Warn("running a call whose earlier claim lapsed: its worker died, perhaps after the tool ran; the tool gets the same idempotency key",
 			"claims", lease.Record().Claims)
 	}
 	runCtx := lease.Keep(ctx)
@@ -46,7 +51,7 @@ func (s *stage) once(ctx context.Context, call schemas.ToolCall) ([]pipeline.Out
 		// A transient failure: give the call back so that its next
 		// delivery runs it at once, not after the lease lapses.
 		if rerr := lease.Release(endCtx); rerr != nil && !errors.Is(rerr, effects.ErrLeaseLost) {
-			log.Warn("claim not released; the next delivery waits for it to lapse", "error", rerr)
+			log().Warn("claim not released; the next delivery waits for it to lapse", "error", rerr)
 		}
 		if cause := context.Cause(runCtx); errors.Is(cause, effects.ErrLeaseLost) {
 			return nil, pipeline.RetryAfter(fmt.Errorf("intent %s: %w", call.IntentID, cause), s.cfg.executions.Lease())
@@ -57,12 +62,12 @@ func (s *stage) once(ctx context.Context, call schemas.ToolCall) ([]pipeline.Out
 		if errors.Is(err, effects.ErrLeaseLost) {
 			// Another worker took the call over while this one ran it; the
 			// record it finishes is the call's answer.
-			log.Warn("claim lost while the tool ran; leaving the answer to the worker that took over", "error", err)
+			log().Warn("claim lost while the tool ran; leaving the answer to the worker that took over", "error", err)
 			return nil, pipeline.RetryAfter(err, s.cfg.executions.Lease())
 		}
 		// Publishing beats losing the answer; only a redelivery (after a
 		// crash before the ack) would run the tool again.
-		log.Warn("result not stored in the execution record; publishing it anyway", "error", err)
+		log().Warn("result not stored in the execution record; publishing it anyway", "error", err)
 	}
 	return outs, nil
 }

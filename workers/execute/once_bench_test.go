@@ -25,18 +25,24 @@ func BenchmarkStageHandler(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		opts []StageOption
+		// params: the help for a tool (what bench pipeline asks for), asked
+		// as the runner asks: the secrets first, then the handler.
+		params map[string]any
 	}{
-		{"without_effects", nil},
-		{"exactly_once", []StageOption{WithExecutions(x)}},
+		{"without_effects", nil, nil},
+		{"exactly_once", []StageOption{WithExecutions(x)}, nil},
+		{"exactly_once_tool_help", []StageOption{WithExecutions(x)}, map[string]any{"item_id": HelpID}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			st := Stage(e, bc.opts...)
 			ctx := context.Background()
 			for i := 0; b.Loop(); i++ {
 				c := schemas.ToolCall{V: schemas.Version, IntentID: fmt.Sprintf("%s-%d.0", bc.name, i), SessionID: "bench",
-					MetaTool: schemas.MetaHelp}
+					MetaTool: schemas.MetaHelp, ToolID: HelpID, Parameters: bc.params}
 				data, _ := json.Marshal(c)
-				if _, err := st.Handler(ctx, &pipeline.Msg{Subject: "pipe.execute.bench", Data: data, NumDelivered: 1}); err != nil {
+				m := &pipeline.Msg{Subject: "pipe.execute.bench", Data: data, NumDelivered: 1}
+				hctx := pipeline.WithScrubber(ctx, pipeline.NewScrubber(st.Secrets(ctx, m)...))
+				if _, err := st.Handler(hctx, m); err != nil {
 					b.Fatal(err)
 				}
 			}

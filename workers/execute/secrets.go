@@ -76,9 +76,15 @@ func headerSecrets(headers map[string]string) []string {
 // stageSecrets is the stage's pipeline.SecretsFunc: the secrets of the
 // call an input carries.
 func (s *stage) stageSecrets(ctx context.Context, m *pipeline.Msg) []string {
-	call, err := schemas.DecodeInternal[schemas.ToolCall](schemas.KindToolCall, m.Data)
+	call, err := bind.Input[schemas.ToolCall](schemas.KindToolCall, m)
 	if err != nil {
 		return nil
+	}
+	// The runner asks for the secrets just before it runs the handler on
+	// the same message: the handler takes the call decoded here instead of
+	// decoding it again (bind.Input).
+	if m.Value == nil {
+		m.Value = call
 	}
 	return s.e.Secrets(ctx, call)
 }

@@ -29,6 +29,11 @@ const (
 // leaving a reference and a preview; without a store (or if storing
 // fails) the output is cut to the inline limit and marked truncated.
 func (s *stage) spill(ctx context.Context, call schemas.ToolCall, out *schemas.ToolOutput) {
+	// Most outputs are far below the limit: those need not be encoded here
+	// only to be measured (the result encodes them anyway).
+	if text, ok := out.Content.(string); ok && len(text) <= InlineOutputBytes || jsonSizeAtMost(out.Content, InlineOutputBytes) {
+		return
+	}
 	data, ctype := outputBytes(out.Content)
 	if len(data) <= InlineOutputBytes {
 		return

@@ -32,7 +32,7 @@ func (e *Executor) runSubprocess(ctx context.Context, m schemas.Manifest, call s
 	dir := x.Dir
 	switch {
 	case dir == "":
-		tmp, err := os.MkdirTemp("", "toolyard-"+filepath.Base(m.ID)+"-")
+		tmp, err := scratchDir(m.ID)
 		if err != nil {
 			return schemas.ToolOutput{}, transient(err)
 		}

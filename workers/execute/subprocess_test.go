@@ -357,3 +357,29 @@ func TestSubprocessEscapedDescendantDoesNotHoldTheCall(t *testing.T) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// Calls' scratch directories are made in one directory of the process's,
+// not straight in the temp directory: there they appeared and vanished
+// with every call, and a tool listing /tmp (ls -l) failed when one
+// vanished mid-listing.
+func TestSubprocessScratchDirsShareOneParent(t *testing.T) {
+	e := newExecutor(t, []schemas.Manifest{tool("t/pwd", "", "pwd")})
+	var parents []string
+	for range 2 {
+		out, err := run(t, e, call("t/pwd", nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parents = append(parents, filepath.Dir(strings.TrimSpace(out.Content.(string))))
+	}
+	if parents[0] != parents[1] || filepath.Clean(parents[0]) == filepath.Clean(os.TempDir()) {
+		t.Fatalf("scratch directories made in %q and %q: want one stable directory below %s", parents[0], parents[1], os.TempDir())
+	}
+	fi, err := os.Stat(parents[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o711 {
+		t.Errorf("scratch parent %s: mode %v; want 0711 (reachable, not listable)", parents[0], fi.Mode().Perm())
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolyard/toolyard/schemas"
 )
@@ -24,6 +25,9 @@ type Registry struct {
 	// secretNames counts, per parameter name, the tools whose schema marks
 	// a top-level property of that name secret (see SecretParam).
 	secretNames map[string]int
+	// gen counts changes, so what is derived from manifests can be cached
+	// until the next one (see Generation).
+	gen atomic.Uint64
 }
 
 // New returns a registry holding the given manifests.
@@ -56,6 +60,7 @@ func (r *Registry) put(m schemas.Manifest) {
 	}
 	r.tools[m.ID] = m
 	r.countSecrets(m, 1)
+	r.gen.Add(1)
 }
 
 // Remove deletes a tool; it reports whether the tool was there.
@@ -67,7 +72,17 @@ func (r *Registry) Remove(id string) bool {
 		r.countSecrets(old, -1)
 	}
 	delete(r.tools, id)
+	if ok {
+		r.gen.Add(1)
+	}
 	return ok
+}
+
+// Generation changes whenever a manifest is added, replaced or removed. A
+// value built from manifests after reading Generation is current for as
+// long as Generation returns the same number.
+func (r *Registry) Generation() uint64 {
+	return r.gen.Load()
 }
 
 // Len is the number of tools.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
 )
 
 func TestReadFormats(t *testing.T) {
@@ -62,6 +64,30 @@ func TestLoadBenchRegistries(t *testing.T) {
 		}
 		if len(ms) < 100 {
 			t.Fatalf("%s: only %d tools", p, len(ms))
+		}
+	}
+}
+
+func TestGenerationMovesOnEveryChange(t *testing.T) {
+	a := schemas.Manifest{ID: "t/a", Name: "A", Description: "x"}
+	r := New(a)
+	steps := []struct {
+		name   string
+		change func()
+		moves  bool
+	}{
+		{"nothing", func() {}, false},
+		{"read", func() { r.Get("t/a"); r.All() }, false},
+		{"add", func() { r.Put(schemas.Manifest{ID: "t/b", Name: "B", Description: "x"}) }, true},
+		{"replace with the same manifest", func() { r.Put(a) }, true},
+		{"remove", func() { r.Remove("t/b") }, true},
+		{"remove what is not there", func() { r.Remove("t/b") }, false},
+	}
+	for _, s := range steps {
+		before := r.Generation()
+		s.change()
+		if moved := r.Generation() != before; moved != s.moves {
+			t.Errorf("%s: generation moved = %v, want %v", s.name, moved, s.moves)
 		}
 	}
 }

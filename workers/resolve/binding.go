@@ -44,6 +44,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			}
 			tool, ok := reg.Get(audit.ToolID)
 			if !ok {
+				observe(OutcomeUnknownTool, 0, 0, 0)
 				return fail(bind.CodeUnknownTool, fmt.Errorf("tool %q is no longer in the registry; search again", audit.ToolID)), nil
 			}
 			out, err := cfg.resolve(ctx, r, tool, reg.Get)
@@ -54,12 +55,17 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			var missing *MissingError
 			var invalid *InvalidError
 			switch {
-			case errors.As(err, &missing) || errors.As(err, &invalid):
+			case errors.As(err, &missing):
+				observe(OutcomeMissing, len(missing.Found), len(missing.Missing), 0)
+				return fail(bind.CodeInvalidArgs, err), nil
+			case errors.As(err, &invalid):
+				observe(OutcomeInvalid, 0, 0, 0)
 				return fail(bind.CodeInvalidArgs, err), nil
 			case err != nil:
 				return nil, err
 			}
 			if out.Call == nil {
+				observe(OutcomeAlternatives, 0, 0, 0)
 				audit = bind.WithCandidates(audit, out.Matches)
 				audit.Decision, audit.Result, audit.Error = out.Decision, schemas.StatusMultiple, out.Note
 				res := schemas.Result{
@@ -75,6 +81,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			audit.Decision, audit.Result, audit.Parameters, audit.Error = out.Decision, "resolved", call.Parameters, out.Note
 			sc.Add(bind.SecretValues(call.Parameters, auditSchemas(reg, tool, call.ToolID)...)...)
 			if len(Unplaced(call)) > 0 {
+				observe(OutcomeUnplaced, len(call.Parameters), 0, len(call.Unmapped))
 				// A value the intent states would go unused although the
 				// tool takes it: the agent says how it is meant instead.
 				called, _ := reg.Get(call.ToolID)
@@ -88,6 +95,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 			if err != nil {
 				return nil, err
 			}
+			observe(OutcomeResolved, len(call.Parameters), 0, len(call.Unmapped))
 			return []pipeline.Out{next, bind.Audit(audit)}, nil
 		},
 	}

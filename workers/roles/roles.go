@@ -140,6 +140,14 @@ func Worker(stages ...string) (jwt.Permissions, error) {
 		if !ok {
 			return jwt.Permissions{}, fmt.Errorf("no stage %q (stages: %s)", st, strings.Join(AllStages(), ", "))
 		}
+		if st == bind.StageExecute {
+			// The executor keeps --keep-outputs large outputs per tool:
+			// deleting an older one purges its chunks from the object
+			// store's stream (by subject; the store is the executor's own).
+			for _, b := range workerWritesObj {
+				p.Pub.Allow.Add("$JS.API.STREAM.PURGE.OBJ_" + b)
+			}
+		}
 		// only this stage's durable consumer: a worker of one stage cannot
 		// take, ack or reconfigure another stage's work.
 		c := stream + "." + st

@@ -19,7 +19,9 @@ var (
 )
 
 // Collectors are the metrics to register.
-func Collectors() []prometheus.Collector { return []prometheus.Collector{Decisions, Confidence} }
+func Collectors() []prometheus.Collector {
+	return []prometheus.Collector{Decisions, Confidence, Judged}
+}
 
 func observe(d Decision) {
 	Decisions.WithLabelValues(d.Tier).Inc()

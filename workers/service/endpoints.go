@@ -215,9 +215,9 @@ func (s *Service) resolveAndRunCall(ctx context.Context, r schemas.Routed) (sche
 		called, _ := s.set.Registry().Get(call.ToolID)
 		return stamp(resolve.UnmappedResult(StageService, call, called, s.set.Executor().ResultArguments(ctx, call))), &call
 	}
-	output, err := s.set.Executor().Execute(ctx, call)
+	output, args, err := s.set.Executor().ExecuteForResult(ctx, call)
 	res := schemas.Result{SessionID: in.SessionID, MessageID: in.MessageID, IntentID: in.ID, Intent: in.Text,
-		ToolID: call.ToolID, Stage: StageService, Arguments: s.set.Executor().ResultArguments(ctx, call), Unmapped: call.Unmapped}
+		ToolID: call.ToolID, Stage: StageService, Arguments: args, Unmapped: call.Unmapped}
 	if err != nil {
 		var te *execute.ToolError
 		if errors.As(err, &te) {

@@ -26,6 +26,12 @@ type FeedbackRequest struct {
 type FeedbackReply struct {
 	Recorded bool   `json:"recorded"`
 	Subject  string `json:"subject"`
+	// Tier is the tier the intent was routed to ("unknown" when its
+	// decision is not in the audit), Verdict what the feedback says of
+	// the top tool then (right, wrong, unknown); both empty for feedback
+	// given before, which is not counted again.
+	Tier    string `json:"tier,omitempty"`
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // Feedback decisions in the audit record (training/labels reads them).
@@ -82,8 +88,18 @@ func (s *Service) feedback(ctx context.Context, data []byte) (any, error) {
 	}
 	subject := schemas.AuditSubject(StageFeedback, req.SessionID)
 	id := "feedback:" + req.SessionID + ":" + req.IntentID + ":" + rec.Decision + ":" + req.ToolID
-	if _, err := js.Publish(ctx, subject, body, jetstream.WithMsgID(id)); err != nil {
+	ack, err := js.Publish(ctx, subject, body, jetstream.WithMsgID(id))
+	if err != nil {
 		return nil, &requestError{code: codeUnavail, err: err}
 	}
-	return FeedbackReply{Recorded: true, Subject: subject}, nil
+	reply := FeedbackReply{Recorded: true, Subject: subject}
+	if ack.Duplicate {
+		// The same feedback again: recorded once, counted once.
+		return reply, nil
+	}
+	var jerr error
+	if reply.Tier, reply.Verdict, jerr = judgeFeedback(ctx, js, req); jerr != nil {
+		s.log.Warn("feedback recorded, its intent's routing not found", "session_id", req.SessionID, "intent_id", req.IntentID, "err", jerr)
+	}
+	return reply, nil
 }

@@ -6,8 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/service"
 )
 
@@ -56,5 +59,69 @@ func TestFeedbackIsRecordedInAudit(t *testing.T) {
 	if len(recs) != 2 || recs[0].Decision != service.FeedbackCorrect || recs[0].ToolID != "files/checksum" || recs[0].IntentID != "m1.0" ||
 		recs[1].Decision != service.FeedbackWrong || recs[1].IntentID != "m1.1" {
 		t.Errorf("records %+v", recs)
+	}
+}
+
+// Feedback is judged against the routing decision its intent got: the
+// reply and toolyard_feedback_total say the tier and whether the top tool
+// was right; the same feedback again is recorded and counted once.
+func TestFeedbackIsJudgedAgainstTheRouting(t *testing.T) {
+	f := start(t, false)
+	ctx := context.Background()
+	if err := pipeline.DefaultTopology().Ensure(ctx, f.env.JS); err != nil {
+		t.Fatal(err)
+	}
+	// Route records as the route stage writes them, for two sessions; the
+	// intent asked about first is not the session's latest.
+	for _, r := range []schemas.AuditRecord{
+		{SessionID: "j1", IntentID: "m1.0", Stage: "route", Decision: schemas.TierActivated, ToolID: "files/checksum"},
+		{SessionID: "j2", IntentID: "m1.0", Stage: "route", Decision: schemas.TierMultiple, ToolID: "files/head"},
+		{SessionID: "j1", IntentID: "m2.0", Stage: "route", Decision: schemas.TierActivated, ToolID: "system/uptime"},
+		{SessionID: "j1", IntentID: "m3.0", Stage: "route", Decision: schemas.TierMultiple, ToolID: "files/head"},
+	} {
+		r.V, r.Timestamp, r.Result, r.Parameters = schemas.Version, time.Now().UTC(), r.Decision, map[string]any{}
+		data, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.env.JS.Publish(ctx, schemas.AuditSubject("route", r.SessionID), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(tier, verdict string) float64 {
+		return testutil.ToFloat64(route.Judged.WithLabelValues(tier, verdict))
+	}
+	for _, tt := range []struct {
+		name, body, tier, verdict string
+		counted                   bool
+	}{
+		{"right, an older intent", `{"session_id": "j1", "intent_id": "m1.0", "tool_id": "files/checksum"}`, schemas.TierActivated, route.VerdictRight, true},
+		{"the same again", `{"session_id": "j1", "intent_id": "m1.0", "tool_id": "files/checksum"}`, "", "", false},
+		{"another tool wanted", `{"session_id": "j1", "intent_id": "m2.0", "tool_id": "files/checksum"}`, schemas.TierActivated, route.VerdictWrong, true},
+		{"the latest, wrong", `{"session_id": "j1", "intent_id": "m3.0", "wrong": true}`, schemas.TierMultiple, route.VerdictWrong, true},
+		{"another session's intent of the same id", `{"session_id": "j2", "intent_id": "m1.0", "tool_id": "files/head"}`, schemas.TierMultiple, route.VerdictRight, true},
+		{"never routed", `{"session_id": "j1", "intent_id": "m9.0", "tool_id": "files/head"}`, route.TierUnknown, route.VerdictUnknown, true},
+		{"a session without records", `{"session_id": "j3", "intent_id": "m1.0", "wrong": true}`, route.TierUnknown, route.VerdictUnknown, true},
+	} {
+		tier, verdict := tt.tier, tt.verdict
+		if !tt.counted {
+			tier, verdict = schemas.TierActivated, route.VerdictRight // what the first one counted
+		}
+		before := count(tier, verdict)
+		data, code, desc := request(t, f.env.NC, service.SubjectFeedback, tt.body)
+		if code != "" {
+			t.Fatalf("%s: %s %s", tt.name, code, desc)
+		}
+		r := decode[service.FeedbackReply](t, data)
+		if !r.Recorded || r.Tier != tt.tier || r.Verdict != tt.verdict {
+			t.Errorf("%s: reply %+v, want tier %q verdict %q", tt.name, r, tt.tier, tt.verdict)
+		}
+		want := before
+		if tt.counted {
+			want++
+		}
+		if got := count(tier, verdict); got != want {
+			t.Errorf("%s: toolyard_feedback_total{tier=%q,verdict=%q} = %v, want %v", tt.name, tier, verdict, got, want)
+		}
 	}
 }

@@ -68,7 +68,7 @@ var endpointTable = []endpoint{
 	{"tools_list", SubjectToolsList, (*Service).toolsList, `{["session_id"]} → ToolSet`},
 	{"tools_get", SubjectToolsGet, (*Service).toolsGet, `{["session_id"],"id"} → Manifest`},
 	{"session_end", SubjectSessionEnd, (*Service).sessionEnd, `{["session_id"]} → {"session_id","ended","cleared"}`},
-	{"feedback", SubjectFeedback, (*Service).feedback, `{["session_id"],"intent_id",("tool_id"|"wrong")} → {"recorded","subject"}`},
+	{"feedback", SubjectFeedback, (*Service).feedback, `{["session_id"],"intent_id",("tool_id"|"wrong")} → {"recorded","subject",["tier","verdict"]}`},
 }
 
 // Error codes in the Nats-Service-Error-Code header.

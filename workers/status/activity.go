@@ -12,6 +12,9 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/route"
+	"github.com/toolyard/toolyard/workers/service"
 )
 
 // Activity is what the latest audit records say.
@@ -28,6 +31,27 @@ type Activity struct {
 	Tools []ToolActivity `json:"tools"`
 	// Failures are the latest error records, newest first.
 	Failures []Failure `json:"failures"`
+	// Feedback counts the feedback records whose intent's routing is in
+	// the window, by the tier it was routed to: whether the top tool was
+	// the one the agent wanted (route.Judge).
+	Feedback map[string]*FeedbackTally `json:"feedback"`
+
+	routed map[[2]string]schemas.AuditRecord // session, intent → route record
+	judged []schemas.AuditRecord             // feedback records
+}
+
+// FeedbackTally is feedback on one tier's top tools.
+type FeedbackTally struct {
+	Right int `json:"right"`
+	Wrong int `json:"wrong"`
+}
+
+// Precision is the share of judged intents whose top tool was right.
+func (f FeedbackTally) Precision() float64 {
+	if f.Right+f.Wrong == 0 {
+		return 0
+	}
+	return float64(f.Right) / float64(f.Right+f.Wrong)
 }
 
 // ToolActivity is one tool's calls in the window.
@@ -52,7 +76,7 @@ const maxFailures = 10
 
 // ReadActivity reads the last n records of AUDIT.
 func ReadActivity(ctx context.Context, js jetstream.JetStream, n int) (Activity, error) {
-	a := Activity{Tiers: map[string]int{}, Discovery: map[string]int{}}
+	a := Activity{Tiers: map[string]int{}, Discovery: map[string]int{}, Feedback: map[string]*FeedbackTally{}}
 	stream, err := js.Stream(ctx, pipeline.StreamAudit)
 	if err != nil {
 		return a, err
@@ -94,6 +118,7 @@ func ReadActivity(ctx context.Context, js jetstream.JetStream, n int) (Activity,
 			break
 		}
 	}
+	a.judge()
 	for _, t := range tools {
 		a.Tools = append(a.Tools, *t)
 	}
@@ -110,10 +135,16 @@ func ReadActivity(ctx context.Context, js jetstream.JetStream, n int) (Activity,
 func (a *Activity) add(r schemas.AuditRecord, tools map[string]*ToolActivity) {
 	a.Records++
 	switch r.Stage {
-	case "route":
+	case bind.StageRoute:
 		if r.Decision != "" {
 			a.Tiers[r.Decision]++
+			if a.routed == nil {
+				a.routed = map[[2]string]schemas.AuditRecord{}
+			}
+			a.routed[[2]string{r.SessionID, r.IntentID}] = r
 		}
+	case service.StageFeedback:
+		a.judged = append(a.judged, r)
 	case "discover":
 		if r.Result == "discovered" || r.Result == "prefetched" {
 			a.Discovery[r.Result]++
@@ -140,4 +171,29 @@ func (a *Activity) add(r schemas.AuditRecord, tools map[string]*ToolActivity) {
 			a.Failures = a.Failures[1:]
 		}
 	}
+}
+
+// judge tallies the window's feedback against the routing decisions in it.
+func (a *Activity) judge() {
+	for _, f := range a.judged {
+		r, ok := a.routed[[2]string{f.SessionID, f.IntentID}]
+		if !ok {
+			continue
+		}
+		verdict := route.Judge(r.ToolID, f.ToolID, f.Decision == service.FeedbackWrong)
+		if verdict == route.VerdictUnknown {
+			continue
+		}
+		t := a.Feedback[r.Decision]
+		if t == nil {
+			t = &FeedbackTally{}
+			a.Feedback[r.Decision] = t
+		}
+		if verdict == route.VerdictRight {
+			t.Right++
+		} else {
+			t.Wrong++
+		}
+	}
+	a.routed, a.judged = nil, nil
 }

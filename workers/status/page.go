@@ -19,6 +19,9 @@ type Page struct {
 	pipeline.Status
 	DeadLetters DeadLetters `json:"dead_letters"`
 	Activity    Activity    `json:"activity"`
+	// Rates are the stages' messages handled per second since the page
+	// was last read, by "stream/consumer" (none on a first read).
+	Rates map[string]float64 `json:"rates_per_s"`
 	// Problems are the parts that could not be read (the rest is shown).
 	Problems []string `json:"problems,omitempty"`
 }
@@ -78,7 +81,7 @@ func age(t time.Time) string {
 }
 
 // sortedKeys lists a map's keys in order, for a stable page.
-func sortedKeys(m map[string]int) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -87,7 +90,7 @@ func sortedKeys(m map[string]int) []string {
 	return keys
 }
 
-var page = template.Must(template.New("status").Funcs(template.FuncMap{"age": age, "keys": sortedKeys}).Parse(`<!doctype html>
+var page = template.Must(template.New("status").Funcs(template.FuncMap{"age": age, "keys": sortedKeys[int], "feedbackKeys": sortedKeys[*FeedbackTally], "rate": rateOf}).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Toolyard status</title>
 <meta http-equiv="refresh" content="5">
 <style>
@@ -102,8 +105,8 @@ th{background:#f4f4f4}
 <p>Updated {{.Time.Format "2006-01-02 15:04:05 UTC"}} (every 5 s) · <a href="/metrics">metrics</a> · <a href="/status.json">JSON</a></p>
 {{range .Problems}}<p class="bad">{{.}}</p>{{end}}
 <h2>Stages</h2>
-<table id="stages"><tr><th>Stream</th><th>Stage</th><th class="num">Waiting</th><th class="num">In progress</th><th class="num">Redelivered</th><th class="num">Pulls</th></tr>
-{{range $s := .Streams}}{{range .Consumers}}<tr><td>{{$s.Name}}</td><td>{{.Name}}</td><td class="num">{{.Pending}}</td><td class="num">{{.AckPending}}</td><td class="num">{{.Redelivered}}</td><td class="num">{{.Waiting}}</td></tr>
+<table id="stages"><tr><th>Stream</th><th>Stage</th><th class="num">Waiting</th><th class="num">In progress</th><th class="num">Handled/s</th><th class="num">Redelivered</th><th class="num">Pulls</th></tr>
+{{range $s := .Streams}}{{range .Consumers}}<tr><td>{{$s.Name}}</td><td>{{.Name}}</td><td class="num">{{.Pending}}</td><td class="num">{{.AckPending}}</td><td class="num">{{rate $.Rates $s.Name .Name}}</td><td class="num">{{.Redelivered}}</td><td class="num">{{.Waiting}}</td></tr>
 {{end}}{{end}}</table>
 <h2>Decisions</h2>
 <p>From the last {{.Activity.Records}} audit records.</p>
@@ -113,6 +116,9 @@ th{background:#f4f4f4}
 <table id="prefetch"><tr><th>Discovery</th><th class="num">Intents</th></tr>
 {{range $k := keys .Activity.Discovery}}<tr><td>{{$k}}</td><td class="num">{{index $.Activity.Discovery $k}}</td></tr>
 {{else}}<tr><td colspan="2">none yet</td></tr>{{end}}</table>
+<table id="feedback"><tr><th>Feedback on</th><th class="num">Top tool right</th><th class="num">Wrong</th><th class="num">Precision</th></tr>
+{{range $t := feedbackKeys .Activity.Feedback}}{{with index $.Activity.Feedback $t}}<tr><td>{{$t}}</td><td class="num">{{.Right}}</td><td class="num{{if .Wrong}} bad{{end}}">{{.Wrong}}</td><td class="num">{{printf "%.2f" .Precision}}</td></tr>{{end}}
+{{else}}<tr><td colspan="4">no feedback yet (<code>toolyard feedback</code>)</td></tr>{{end}}</table>
 <table id="tools"><tr><th>Tool</th><th class="num">Calls</th><th class="num">Errors</th><th>Last call</th></tr>
 {{range .Activity.Tools}}<tr><td>{{.ID}}</td><td class="num">{{.Calls}}</td><td class="num{{if .Errors}} bad{{end}}">{{.Errors}}</td><td>{{age .Last}}</td></tr>
 {{else}}<tr><td colspan="4">no tool calls yet</td></tr>{{end}}</table>
@@ -133,6 +139,7 @@ th{background:#f4f4f4}
 
 // Handlers are the status page (HTML, refreshing itself) and its JSON form.
 func Handlers(js jetstream.JetStream) (html, jsonStatus http.Handler) {
+	var meter rateMeter
 	read := func(w http.ResponseWriter, r *http.Request) (Page, bool) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
@@ -141,6 +148,7 @@ func Handlers(js jetstream.JetStream) (html, jsonStatus http.Handler) {
 			http.Error(w, "status unavailable: "+err.Error(), http.StatusServiceUnavailable)
 			return p, false
 		}
+		p.Rates = meter.rates(p.Status)
 		return p, true
 	}
 	html = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,46 @@
+package integration
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// 'up --external' on an operator's server prints how to mint an agent's
+// credential, and the command it prints works: its --data is the keys'
+// directory, not the "(external server)" placeholder it used to print.
+func TestUpExternalBannerMintsAgents(t *testing.T) {
+	dir := t.TempDir()
+	keys := filepath.Join(dir, "keys")
+	toolyard(t, "creds", "server-config", "--data", keys, "--out", filepath.Join(dir, "auth.conf"))
+	port := freePort(t)
+	conf := filepath.Join(dir, "nats.conf")
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf("listen: 127.0.0.1:%d\njetstream { store_dir: %q }\ninclude ./auth.conf\n",
+		port, filepath.Join(dir, "js"))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	node := &clusterNode{conf: conf}
+	node.start(t)
+	t.Cleanup(node.stop)
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	up := startProcess(t, "up", "--external", "--nats", url, "--creds", filepath.Join(keys, "creds", "admin.creds"), "--http", "")
+	up.waitOutput(t, "Stop with Ctrl-C.", 60*time.Second)
+
+	m := regexp.MustCompile(`an agent, for its own session only: \S+ (creds agent --data (\S+) --session demo --out demo.creds)`).FindStringSubmatch(up.stderr.String())
+	if m == nil {
+		t.Fatalf("no agent line in the banner:\n%s", up.stderr.String())
+	}
+	if m[2] != keys {
+		t.Errorf("the banner mints agents with --data %s; the keys are in %s", m[2], keys)
+	}
+	out := filepath.Join(dir, "demo.creds")
+	args := append(strings.Fields(strings.Replace(m[1], "demo.creds", out, 1)), "--nats", url)
+	toolyard(t, args...)
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("the banner's command wrote no credential: %v", err)
+	}
+}
