@@ -270,6 +270,18 @@ func TestClientErrorsAreClear(t *testing.T) {
 		{[]string{"worker", "--nats", "nats://127.0.0.1:1"}, "--stage is required"},
 		{[]string{"worker", "--stage", "parsing"}, `unknown stage "parsing"`},
 		{[]string{"tools", "list", "--registry", "/nonexistent.jsonl"}, "no such file"},
+		{[]string{"feedback", "--session", "a.b", "--intent", "x.0", "--wrong", "--nats", "nats://127.0.0.1:1"}, "--session: invalid session id"},
+		{[]string{"feedback", "--intent", "x.0", "--wrong", "--nats", "nats://127.0.0.1:1"}, "--session: invalid session id"},
+		{[]string{"feedback", "--session", "s", "--wrong", "--nats", "nats://127.0.0.1:1"}, "--intent is required"},
+		{[]string{"--log-level", "loud", "tools", "list", "--registry", "/nonexistent.jsonl"}, `--log-level "loud"`},
+		{[]string{"bench", "pipeline", "--intents", "0"}, "--intents 0: want at least 1"},
+		{[]string{"mcp", "serve", "--stdio", "--timeout", "0s", "--nats", "nats://127.0.0.1:1"}, "--timeout 0s: want a positive duration"},
+		{[]string{"outputs", "list", "files/read", "--timeout", "-1s", "--nats", "nats://127.0.0.1:1"}, "--timeout -1s: want a positive duration"},
+		{[]string{"publish", "--session", "s", "--wait", "--timeout", "0s", "hi", "--nats", "nats://127.0.0.1:1"}, "--timeout 0s: want a positive duration"},
+		{[]string{"tools", "search", "--registry", "../ops/sample/tools.jsonl", "--k", "0", "disk usage"}, "--k 0: want at least 1"},
+		{[]string{"tools", "search", "--registry", "../ops/sample/tools.jsonl", "  "}, "the request is empty"},
+		{[]string{"mcp", "serve", "--http", "8765", "--nats", "nats://127.0.0.1:1"}, `--http "8765": want HOST:PORT`},
+		{[]string{"bench", "pipeline", "--in-flight", "-1"}, "--in-flight -1: want at least 1"},
 	}
 	for _, tt := range tests {
 		out, err := exec.Command(binary, tt.args...).CombinedOutput()

@@ -203,3 +203,61 @@ func TestMCPGatewayConformance(t *testing.T) {
 		})
 	}
 }
+
+// The SDK's HTTP handler asks the gateway for a server on every request
+// (to read its protocol versions) and keeps only those that start a
+// session. A server nobody uses must hold nothing: each used to watch its
+// session's set until the process ended, one JetStream consumer more per
+// HTTP request.
+func TestMCPGatewayHoldsOneWatchPerClient(t *testing.T) {
+	_, url := startUp(t, "")
+	httpPort := freePort(t)
+	gw := startProcess(t, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("127.0.0.1:%d", httpPort))
+	gw.waitOutput(t, "MCP gateway listening", 30*time.Second)
+
+	js := connectJS(t, url)
+	consumers := func() int {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s, err := js.Stream(ctx, "KV_sessions")
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := s.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.State.Consumers
+	}
+	before := consumers()
+	// A session with a tool already active: a client's first tools/list
+	// shows it, although the server lists nothing before its first request.
+	cli(t, 0, "publish", "--nats", url, "--session", "gw-watch", "--wait", "--timeout", "30s", "[TOOL: activate system/uptime]")
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "watch-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{
+		Endpoint:   fmt.Sprintf("http://127.0.0.1:%d/mcp", httpPort),
+		HTTPClient: &http.Client{Transport: sessionHeader{"gw-watch", http.DefaultTransport}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if names := listNames(t, cs); !slices.Contains(names, "system.uptime") {
+		t.Errorf("the first tools/list of a session with system/uptime active: %v", names)
+	}
+	for range 15 {
+		listNames(t, cs)
+	}
+	callText(t, cs, "find_tools", map[string]any{"query": "how much disk space is free"})
+	time.Sleep(500 * time.Millisecond) // any stray watch has been created by now
+	if after := consumers(); after > before+1 {
+		t.Errorf("one client made 17 requests and the gateway holds %d watches of the sessions bucket (%d before it connected); want one", after-before, before)
+	}
+	if names := listNames(t, cs); !slices.Contains(names, "system.disk_free") {
+		t.Errorf("the session's set after find_tools: %v", names)
+	}
+}

@@ -250,6 +250,14 @@ func TestNATSServiceImportedAndCalled(t *testing.T) {
 	if out := toolyard(t, "tools", "verify", "--nats", natsURL, "--trusted-keys", pub, "--registry", "greeter/"); !strings.Contains(out, "greeter/hello\tok\tsigned by "+pub) {
 		t.Fatalf("verify --registry: %s", out)
 	}
+	// Tools are named as tools remove names them: a glob too; a name
+	// matching nothing is an error that says so.
+	if out := toolyard(t, "tools", "verify", "--nats", natsURL, "--trusted-keys", pub, "--registry", "greeter/h*"); !strings.Contains(out, "greeter/hello\tok\tsigned by "+pub) {
+		t.Fatalf("verify --registry GLOB: %s", out)
+	}
+	if out, err := exec.Command(binary, "tools", "verify", "--nats", natsURL, "--trusted-keys", pub, "--registry", "nobody/").CombinedOutput(); err == nil || !strings.Contains(string(out), `"nobody/" matches no tool in the registry`) {
+		t.Fatalf("verify --registry of a prefix matching nothing: %v %s", err, out)
+	}
 	var r schemas.Result
 	for i := 0; ; i++ {
 		session := fmt.Sprintf("greet%d", i+1)

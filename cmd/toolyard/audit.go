@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,9 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/training/learn"
 	"github.com/toolyard/toolyard/workers/auditlog"
+	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/service"
+	"github.com/toolyard/toolyard/workers/session"
 )
 
 func newAudit(g *globalFlags) *cobra.Command {
@@ -134,6 +138,12 @@ many records there are. Times filter on each record's own timestamp.`,
 			if err != nil {
 				return err
 			}
+			if n == 0 && stage != "" && !slices.Contains(auditStages(), stage) {
+				// A misspelt stage matches nothing: say so rather than
+				// let an empty export pass for an empty history.
+				fmt.Fprintf(cmd.ErrOrStderr(), "exported 0 records: no stage %q writes audit records; the stages are %s\n", stage, strings.Join(auditStages(), ", "))
+				return nil
+			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "exported %d records\n", n)
 			return nil
 		},
@@ -145,6 +155,13 @@ many records there are. Times filter on each record's own timestamp.`,
 	fl.StringVar(&stage, "stage", "", "only this stage's records (parse, route, execute, feedback, import, …)")
 	fl.StringVar(&out, "out", "", "write to this file instead of standard output")
 	return c
+}
+
+// auditStages are the stage tokens of the AUDIT stream's subjects
+// (audit.<stage>.<session>): the pipeline's stages, the session stage, the
+// micro service, feedback and imported history.
+func auditStages() []string {
+	return append(slices.Clone(bind.Stages), session.StageName, service.StageService, service.StageFeedback, auditlog.ImportStage)
 }
 
 // parseSince reads a time as a duration back from now or an RFC 3339 time;

@@ -102,6 +102,16 @@ asynchronously, consumed and acked through one temporary file-backed stream
 			if strings.TrimSpace(tool) == "" || strings.ContainsAny(tool, "[]") {
 				return fmt.Errorf("--tool %q: want the words of a request, without brackets", tool)
 			}
+			// Checked before a server starts and a report of nothing is
+			// printed above the error.
+			for _, c := range []struct {
+				flag string
+				v    int
+			}{{"--intents", intents}, {"--per-output", perOutput}, {"--in-flight", inFlight}, {"--concurrency", concurrency}, {"--raw-messages", rawMessages}} {
+				if c.v < 1 {
+					return fmt.Errorf("%s %d: want at least 1", c.flag, c.v)
+				}
+			}
 			if outputTimeout <= 0 {
 				return fmt.Errorf("--output-timeout %s: want a positive duration", outputTimeout)
 			}

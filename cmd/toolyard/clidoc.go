@@ -40,7 +40,7 @@ func writeCLIReference(w io.Writer, root *cobra.Command) error {
 				continue
 			}
 			fmt.Fprintf(w, "\n## %s\n\n%s\n", sub.CommandPath(), sub.Short)
-			if sub.Runnable() {
+			if sub.Runnable() && sub.Annotations[groupOnly] == "" {
 				fmt.Fprintf(w, "\n```\n%s\n```\n", sub.UseLine())
 			}
 			if sub.Long != "" {

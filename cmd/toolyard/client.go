@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -14,7 +15,7 @@ import (
 // connection.
 func openClient[T any](g *globalFlags, name string, open func(jetstream.JetStream) (T, error)) (T, func(), error) {
 	var zero T
-	nc, err := g.connect(name)
+	nc, err := g.clientConnect(name)
 	if err != nil {
 		return zero, nil, withUpHint(err)
 	}
@@ -38,4 +39,23 @@ func withUpHint(err error) error {
 		return err
 	}
 	return fmt.Errorf("%w (is 'toolyard up' running?)", err)
+}
+
+// drainWait drains nc and waits until it is closed (5 s at most). Drain
+// alone returns at once: a process returning next shut its embedded server
+// down under the draining connection (nats.go then printed "io: read/write
+// on closed pipe" below the command's error) or exited before the drain
+// had flushed.
+func drainWait(nc *nats.Conn) {
+	closed := make(chan struct{})
+	nc.SetClosedHandler(func(*nats.Conn) { close(closed) })
+	if err := nc.Drain(); err != nil {
+		nc.Close()
+		return
+	}
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		nc.Close()
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/pflag"
@@ -84,9 +85,20 @@ func (g *globalFlags) connect(name string, extra ...nats.Option) (*nats.Conn, er
 	opts = append([]nats.Option{nats.ErrorHandler(recordDenied)}, opts...)
 	nc, err := pipeline.Connect(g.nats, name, append(opts, extra...)...)
 	if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) {
+		file := g.conn.credsFile()
+		if at := auth.ExpiredAt(file, time.Now()); !at.IsZero() {
+			return nil, fmt.Errorf("%w: the credential in %s expired at %s; mint a new one ('toolyard creds agent --session S --ttl 1h --out FILE' on the machine of 'toolyard up')",
+				err, file, at.UTC().Format(time.RFC3339))
+		}
 		return nil, fmt.Errorf("%w: the server refused %s (give --creds FILE or NATS_CREDS: 'toolyard up --data DATA' writes DATA/creds/admin.creds, 'toolyard creds agent' mints a session's)", err, credsName(g.conn.credsFile()))
 	}
 	return nc, err
+}
+
+// clientConnect is connect for a command that does one job and exits: an
+// operation the server refuses ends it at once, naming the credential.
+func (g *globalFlags) clientConnect(name string) (*nats.Conn, error) {
+	return g.connect(name, g.refusal.option(g.conn.credsFile()))
 }
 
 func credsName(file string) string {

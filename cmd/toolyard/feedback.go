@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
+	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/service"
 )
 
@@ -25,10 +27,19 @@ wrong answer for those words. Intent ids are in receipts and results.`,
   toolyard feedback --session demo --intent turn-7.1 --wrong`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Checked here: the session is a token of the subject the
+			// request goes to, and with a bad one no service can answer
+			// ("no toolyard service answers" would blame the server).
+			if err := schemas.ValidateSessionID(req.SessionID); err != nil {
+				return fmt.Errorf("--session: %w", err)
+			}
+			if strings.TrimSpace(req.IntentID) == "" {
+				return errors.New("--intent is required: the intent's id, from the receipt or its result")
+			}
 			if !req.Wrong && req.ToolID == "" {
 				return errors.New("say which tool the intent wanted (--tool X) or that its tool was wrong (--wrong)")
 			}
-			nc, err := g.connect("toolyard feedback")
+			nc, err := g.clientConnect("toolyard feedback")
 			if err != nil {
 				return withUpHint(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -23,16 +24,34 @@ type globalFlags struct {
 	conn     connFlags
 	logLevel string
 	logJSON  bool
+	// refusal ends a client command when the server refuses it.
+	refusal *refusal
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := newRoot().ExecuteContext(ctx)
+	g := &globalFlags{}
+	err := newRootFor(g).ExecuteContext(ctx)
+	if refused := g.refusal.refused(); refused != nil && err != nil {
+		if g.refusal.cancelled() {
+			// Whatever the command was waiting for when the server
+			// refused it, the refusal is the cause.
+			err = refused
+		} else {
+			err = fmt.Errorf("%w; earlier, %v", err, refused)
+		}
+	}
 	var ec exitCode
 	switch {
 	case errors.As(err, &ec):
 		os.Exit(int(ec))
+	case err != nil && ctx.Err() != nil:
+		// Ctrl-C or SIGTERM ended the command: say so rather than
+		// report the "context canceled" it caused, and exit as a shell
+		// does for an interrupted command.
+		fmt.Fprintln(os.Stderr, "toolyard: interrupted:", err)
+		os.Exit(130)
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "toolyard:", withDeniedHint(err))
 		os.Exit(1)
@@ -44,8 +63,12 @@ type exitCode int
 
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
-func newRoot() *cobra.Command {
-	g := &globalFlags{}
+func newRoot() *cobra.Command { return newRootFor(&globalFlags{}) }
+
+func newRootFor(g *globalFlags) *cobra.Command {
+	if g.refusal == nil {
+		g.refusal = &refusal{}
+	}
 	root := &cobra.Command{
 		Use:   "toolyard",
 		Short: "Turn the tool intents agents write in plain words into executed tool calls",
@@ -59,8 +82,13 @@ Start everything in one process with 'toolyard up', publish agent output with
 against the same NATS server or cluster.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
-			setupLogging(g)
+		Version:       buildVersion(),
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := setupLogging(g); err != nil {
+				return err
+			}
+			cmd.SetContext(g.refusal.withContext(cmd.Context()))
+			return nil
 		},
 	}
 	root.PersistentFlags().StringVar(&g.nats, "nats", envOr("TOOLYARD_NATS", envOr("NATS_URL", defaultNATS)), "NATS server or cluster URL (env TOOLYARD_NATS or NATS_URL)")
@@ -68,13 +96,43 @@ against the same NATS server or cluster.`,
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	root.PersistentFlags().BoolVar(&g.logJSON, "log-json", false, "log as JSON lines")
 	root.AddCommand(newUp(g), newWorker(g), newPublish(g), newTools(g), newEval(g), newTrain(g), newReplay(g), newAudit(g), newFeedback(g), newModels(g), newDLQ(g), newStreams(g), newDocs(g), newSession(g), newOutputs(g), newMCP(g), newCreds(), newBench(g))
+	refuseUnknownSubcommands(root)
 	return root
 }
 
-func setupLogging(g *globalFlags) {
+// groupOnly marks a command that only groups others (its run refuses
+// anything but --help), so the CLI reference shows no use line for it.
+const groupOnly = "toolyard/group-only"
+
+// refuseUnknownSubcommands makes every command that only groups others
+// (dlq, tools, models, …) refuse a name that is none of them. Cobra checks
+// that on the root only: below it, it printed the group's help and exited
+// 0, so a misspelt 'toolyard dlq purg --yes' passed for done.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		if sub.HasSubCommands() && !sub.Runnable() {
+			sub.Annotations = map[string]string{groupOnly: "true"}
+			sub.SuggestionsMinimumDistance = 2
+			sub.Args = cobra.ArbitraryArgs
+			sub.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return cmd.Help()
+				}
+				hint := ""
+				if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+					hint = " (did you mean " + strings.Join(s, " or ") + "?)"
+				}
+				return fmt.Errorf("unknown command %q for %q%s; see '%s --help'", args[0], cmd.CommandPath(), hint, cmd.CommandPath())
+			}
+		}
+		refuseUnknownSubcommands(sub)
+	}
+}
+
+func setupLogging(g *globalFlags) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
-		level = slog.LevelInfo
+		return fmt.Errorf("--log-level %q: want debug, info, warn or error", g.logLevel)
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	var h slog.Handler = slog.NewTextHandler(os.Stderr, opts)
@@ -83,6 +141,7 @@ func setupLogging(g *globalFlags) {
 	}
 	// No log line holds a secret of a message the process is handling.
 	slog.SetDefault(slog.New(redactLogs(h)))
+	return nil
 }
 
 func envOr(key, def string) string {

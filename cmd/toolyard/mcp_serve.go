@@ -66,15 +66,20 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 			if stdio == (addr != "") {
 				return errors.New("choose one transport: --stdio or --http ADDR")
 			}
+			if timeout <= 0 {
+				return fmt.Errorf("--timeout %s: want a positive duration (every call would fail at once)", timeout)
+			}
+			if addr != "" {
+				// Checked before connecting: a bad address is the cause,
+				// whatever NATS says.
+				if _, _, err := net.SplitHostPort(addr); err != nil {
+					return fmt.Errorf("--http %q: want HOST:PORT: %w", addr, err)
+				}
+			}
 			ctx := cmd.Context()
 			// Fails at once when NATS is down at start; later, reconnects
 			// with growing waits and says so once per change of state.
-			nc, err := g.connect("toolyard-mcp",
-				nats.CustomReconnectDelay(reconnectDelay),
-				nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-					slog.Warn("NATS connection lost; MCP calls fail until it is back, reconnecting", "nats", g.nats, "error", err)
-				}),
-				nats.ReconnectHandler(func(c *nats.Conn) { slog.Info("NATS connection back", "nats", c.ConnectedUrl()) }))
+			nc, err := g.connect("toolyard-mcp", connStateLog(g.nats)...)
 			if err != nil {
 				return withUpHint(err)
 			}
@@ -83,7 +88,7 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 			if err != nil {
 				return err
 			}
-			gw := gateway.New(backend, gateway.WithLogger(slog.Default()))
+			gw := gateway.New(backend, gateway.WithLogger(slog.Default()), gateway.WithVersion(buildVersion()))
 			if stdio {
 				if sess == "" {
 					sess = "mcp-" + nuid.Next()
@@ -107,6 +112,22 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 	fl.StringVar(&sess, "session", "", "Toolyard session id of the stdio client (default: a new one)")
 	fl.DurationVar(&timeout, "timeout", 60*time.Second, "how long a request or a tool run may take")
 	return c
+}
+
+// connStateLog reconnects with reconnectDelay and logs one line per change
+// of the connection's state. Closing the connection on the way out is no
+// loss: it is not logged as one.
+func connStateLog(url string) []nats.Option {
+	return []nats.Option{
+		nats.CustomReconnectDelay(reconnectDelay),
+		nats.DisconnectErrHandler(func(c *nats.Conn, err error) {
+			if c.IsClosed() {
+				return
+			}
+			slog.Warn("NATS connection lost; MCP calls fail until it is back, reconnecting", "nats", url, "error", err)
+		}),
+		nats.ReconnectHandler(func(c *nats.Conn) { slog.Info("NATS connection back", "nats", c.ConnectedUrl()) }),
+	}
 }
 
 // reconnectDelay backs off from a quarter second to five seconds between
@@ -138,7 +159,7 @@ func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string) error {
 	mux.Handle("/mcp", checkRequestSession(handler))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("--http %s: %w", addr, err)
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {

@@ -2,10 +2,17 @@ package main
 
 import (
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 )
 
 // The MCP HTTP endpoint refuses an invalid session and a body that is not
@@ -44,4 +51,61 @@ func TestCheckRequestSession(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The gateway's connection logs a loss when the server goes away, and
+// nothing when the gateway itself closes it on the way out (it used to log
+// "NATS connection lost" on every normal exit).
+func TestConnStateLogIgnoresItsOwnClose(t *testing.T) {
+	var logged lockedLog
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
+
+	env := pipelinetest.Start(t)
+	closed := make(chan struct{})
+	connect := func() *nats.Conn {
+		opts := append(connStateLog(env.Server.ClientURL()),
+			nats.UserCredentials(pipelinetest.AdminCreds(env.Server.DataDir())),
+			nats.ClosedHandler(func(*nats.Conn) { close(closed) }))
+		nc, err := nats.Connect(env.Server.ClientURL(), opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return nc
+	}
+	nc := connect()
+	nc.Close()
+	<-closed // callbacks run in order: the disconnect one has run
+	if strings.Contains(logged.String(), "connection lost") {
+		t.Errorf("closing the connection was logged as a loss:\n%s", logged.String())
+	}
+
+	closed = make(chan struct{})
+	nc = connect()
+	defer nc.Close()
+	env.Stop()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logged.String(), "NATS connection lost") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server going away was not logged:\n%s", logged.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -46,6 +46,9 @@ newer ones) or replaced (the same call ran again) is an error, exit status 1.`,
   toolyard publish --session demo --wait "[TOOL: print the big log]" | toolyard outputs get -`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if timeout <= 0 {
+				return fmt.Errorf("--timeout %s: want a positive duration", timeout)
+			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
 			var refs []schemas.OutputRef
@@ -90,6 +93,9 @@ newer ones) or replaced (the same call ran again) is an error, exit status 1.`,
 		Short: "List the stored outputs of a tool, oldest first",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if timeout <= 0 {
+				return fmt.Errorf("--timeout %s: want a positive duration", timeout)
+			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
 			o, closeConn, err := open(ctx)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -42,7 +43,9 @@ or standard input with "-" (or no text at all). Intents in the text are written
 With --wait, prints every result for this output from result.<session>, one JSON
 object a line, and exits once each intent is answered. The first line is the
 receipt (status "accepted") listing the intent ids to expect.
-Exit status: 0 when every result arrived, 2 on timeout.
+Exit status: 0 when every result arrived, 2 on timeout, 130 when interrupted
+(Ctrl-C: the output runs on; republishing its --message-id with --wait shows
+its results), 1 on any other error.
 
 With --stream, the text is first written to agent.stream.<session> token by token
 at --tokens-per-second, as an agent streaming its output would ({session_id,
@@ -55,6 +58,11 @@ prefetches the searches of the intents it sees coming.`,
 			ctx := cmd.Context()
 			if err := schemas.ValidateSessionID(session); err != nil {
 				return fmt.Errorf("--session: %w", err)
+			}
+			// A timeout already past failed later as "context deadline
+			// exceeded (is 'toolyard up' running?)".
+			if timeout <= 0 {
+				return fmt.Errorf("--timeout %s: want a positive duration", timeout)
 			}
 			text, err := readText(cmd.InOrStdin(), args)
 			if err != nil {
@@ -81,7 +89,7 @@ prefetches the searches of the intents it sees coming.`,
 			if err := schemas.Validate(schemas.KindAgentOutput, data); err != nil {
 				return err
 			}
-			nc, err := g.connect("toolyard-publish")
+			nc, err := g.clientConnect("toolyard-publish")
 			if err != nil {
 				return withUpHint(err)
 			}
@@ -130,7 +138,13 @@ prefetches the searches of the intents it sees coming.`,
 					return fmt.Errorf("read results: %w", err)
 				}
 			}
-			return awaitResults(ctx, results, out.MessageID, enc, cmd.ErrOrStderr())
+			return awaitResults(ctx, results, out, enc, cmd.ErrOrStderr(), func() string {
+				if nc.IsConnected() {
+					return ""
+				}
+				return fmt.Sprintf("; the connection to NATS at %s is down (is 'toolyard up' running?); the output was published: 'toolyard publish --session %s --message-id %s --wait' shows its results once the server is back",
+					g.nats, session, out.MessageID)
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -172,26 +186,43 @@ func readConversation(path string) ([]schemas.Message, error) {
 	return conv, nil
 }
 
-// awaitResults prints this output's results until every intent is answered.
-func awaitResults(ctx context.Context, results jetstream.Consumer, messageID string, enc *json.Encoder, stderr io.Writer) error {
+// awaitResults prints this output's results until every intent is
+// answered. down says why nothing arrives when the connection is down (""
+// when it is up), for the timeout's message.
+func awaitResults(ctx context.Context, results jetstream.Consumer, out schemas.AgentOutput, enc *json.Encoder, stderr io.Writer, down func() string) error {
+	messageID := out.MessageID
 	var expected map[string]bool // nil until the receipt arrives
 	answered := map[string]bool{}
+	reader, err := pipeline.NewReader(ctx, results)
+	if err != nil {
+		return fmt.Errorf("read results: %w", err)
+	}
+	defer reader.Stop()
 	for {
-		msg, err := results.Next(jetstream.FetchContext(ctx))
+		msg, err := reader.Next()
 		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
-				var missing []string
-				for id := range expected {
-					if !answered[id] {
-						missing = append(missing, id)
-					}
+			if errors.Is(ctx.Err(), context.Canceled) {
+				if cause := context.Cause(ctx); errors.Is(cause, nats.ErrPermissionViolation) {
+					return cause
 				}
+				// Ctrl-C: the output was published and runs on, so this
+				// is not a timeout; say how to see its results.
+				fmt.Fprintf(stderr, "toolyard: interrupted while waiting for %s; the output was published and runs on: 'toolyard publish --session %s --message-id %s --wait' shows its results (nothing runs twice)\n",
+					waitingFor(expected, answered), out.SessionID, messageID)
+				return exitCode(130)
+			}
+			if ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
 				if expected == nil {
-					fmt.Fprintln(stderr, "toolyard: no receipt for this output yet: is a parse worker running?")
+					fmt.Fprintf(stderr, "toolyard: no receipt for this output yet: is a parse worker running?%s\n", down())
 				} else {
-					fmt.Fprintf(stderr, "toolyard: timed out waiting for %d result(s): %s\n", len(missing), strings.Join(missing, ", "))
+					fmt.Fprintf(stderr, "toolyard: timed out waiting for %s%s\n", waitingFor(expected, answered), down())
 				}
 				return exitCode(2)
+			}
+			if errors.Is(err, jetstream.ErrNoHeartbeat) || down() != "" {
+				// The server went away under the reader: the output was
+				// stored before, and runs on when it is back.
+				return fmt.Errorf("read results: %w while waiting for %s%s", err, waitingFor(expected, answered), down())
 			}
 			return fmt.Errorf("read results: %w", err)
 		}
@@ -218,6 +249,22 @@ func awaitResults(ctx context.Context, results jetstream.Consumer, messageID str
 			return nil
 		}
 	}
+}
+
+// waitingFor names what has not arrived yet: the receipt, or the
+// intents without a result.
+func waitingFor(expected, answered map[string]bool) string {
+	if expected == nil {
+		return "the receipt"
+	}
+	var missing []string
+	for id := range expected {
+		if !answered[id] {
+			missing = append(missing, id)
+		}
+	}
+	slices.Sort(missing)
+	return fmt.Sprintf("%d result(s): %s", len(missing), strings.Join(missing, ", "))
 }
 
 func allAnswered(expected, answered map[string]bool) bool {

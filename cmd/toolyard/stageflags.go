@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -88,6 +89,44 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
+// check refuses settings that are wrong before anything starts, each in
+// one line naming its flag: some were taken silently (--concurrency 0 ran
+// 4 a stage and the banner said 0; --max-deliver 0 dead-lettered on the
+// first failure; --seed-k -1 failed every session's seeding later).
+func (f *stageFlags) check() error {
+	if err := f.trace.check(); err != nil {
+		return err
+	}
+	if err := f.thresholds().Validate(); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		flag string
+		ok   bool
+		want string
+	}{
+		{"--concurrency", f.concurrency >= 1, "at least 1"},
+		{"--max-deliver", f.maxDeliver >= 1, "at least 1"},
+		{"--ack-wait", f.ackWait > 0, "a positive duration"},
+		{"--seed-k", !f.sess.on || f.sess.seedK >= 1, "at least 1"},
+	} {
+		if !c.ok {
+			return fmt.Errorf("%s %s: want %s", c.flag, f.flagValue(c.flag), c.want)
+		}
+	}
+	return nil
+}
+
+// flagValue is the value a flag was given, as typed.
+func (f *stageFlags) flagValue(name string) string {
+	if f.sess.cmd != nil {
+		if fl := f.sess.cmd.Flags().Lookup(strings.TrimPrefix(name, "--")); fl != nil {
+			return fl.Value.String()
+		}
+	}
+	return "?"
+}
+
 // thresholds are the routing tiers the flags set.
 func (f *stageFlags) thresholds() route.Thresholds {
 	return route.Thresholds{Activate: f.activate, Multiple: f.multiple, Weak: f.weak}
@@ -108,6 +147,9 @@ func (f *stageFlags) followRegistry(ctx context.Context, js jetstream.JetStream,
 			return nil, err
 		}
 		rep, err := store.Import(ctx, ms, false)
+		if errors.Is(err, registry.ErrConflict) {
+			return nil, fmt.Errorf("import %s: %w (the registry keeps its own; to overwrite them: 'toolyard tools import --replace %s' against the running server)", f.registry, err, f.registry)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("import %s: %w", f.registry, err)
 		}
@@ -182,6 +224,14 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 	enc, err := embed.NewEncoder(f.encoder)
 	if err != nil {
 		return nil, fmt.Errorf("--encoder: %w", err)
+	}
+	// A misspelt provider is a configuration error, not an embedder that
+	// is down: it used to start keyword-only with a warning in the log.
+	f.embedder.Provider = strings.ToLower(f.embedder.Provider)
+	switch f.embedder.Provider {
+	case "", "none", embed.ProviderLocal, embed.ProviderOllama, embed.ProviderOpenAI:
+	default:
+		return nil, fmt.Errorf("--embedder %q: want %s, %s, %s or none", f.embedder.Provider, embed.ProviderLocal, embed.ProviderOllama, embed.ProviderOpenAI)
 	}
 	opts := []discover.Option{discover.WithMode(mode)}
 	keywordOnly := func(reason string, args ...any) ([]discover.Option, error) {
@@ -272,10 +322,10 @@ func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set 
 				pipeline.WithConcurrency(f.concurrency), pipeline.WithAckWait(f.ackWait),
 				pipeline.WithMaxDeliver(f.maxDeliver), pipeline.WithMetrics(metrics),
 				pipeline.WithLogger(log), pipeline.WithTracerProvider(tp), pipeline.WithLocal(local))
-			if err != nil {
+			if err != nil && !strings.HasPrefix(err.Error(), "stage "+name+":") {
 				return fmt.Errorf("stage %s: %w", name, err)
 			}
-			return nil
+			return err
 		})
 	}
 	return g.Wait()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,7 +54,7 @@ func newToolsImport(g *globalFlags) *cobra.Command {
 imports them all or none. A tool identical to the registered one is left alone; a
 different tool under a registered id is refused unless --replace.`,
 		Example: `  toolyard tools import ops/sample/tools.jsonl
-  toolyard tools import --namespace metatool shared/bench/metatool/tools.jsonl`,
+  toolyard tools import --namespace metatool ../shared/bench/metatool/tools.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var all []schemas.Manifest
@@ -82,7 +83,7 @@ func newToolsAdd(g *globalFlags) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "add [MANIFEST.json | -]",
 		Short:   "Add one tool from a manifest JSON object (a file, or standard input)",
-		Example: `  echo '{"id":"ops/ping","description":"Check that a host answers","executor":{"kind":"subprocess","argv":["ping","-c1","{host}"]}}' | toolyard tools add -`,
+		Example: `  echo '{"id": "ops/ping", "description": "Check that a host answers", "parameters": {"type": "object", "required": ["host"], "properties": {"host": {"type": "string"}}}, "executor": {"kind": "subprocess", "argv": ["ping", "-c1", "{host}"], "timeout": "5s"}}' | toolyard tools add -`,
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var data []byte
@@ -97,6 +98,9 @@ func newToolsAdd(g *globalFlags) *cobra.Command {
 			}
 			m, err := schemas.ValidateManifest(data)
 			if err != nil {
+				if manyManifests(data) {
+					return fmt.Errorf("%w: tools add takes one manifest object; for a JSONL file or a JSON array use 'toolyard tools import FILE'", err)
+				}
 				return err
 			}
 			return importManifests(cmd, g, []schemas.Manifest{m}, replace)
@@ -113,6 +117,9 @@ func importManifests(cmd *cobra.Command, g *globalFlags, ms []schemas.Manifest, 
 	}
 	defer closeFn()
 	rep, err := store.Import(cmd.Context(), ms, replace)
+	if errors.Is(err, registry.ErrConflict) {
+		return fmt.Errorf("%w; nothing imported (overwrite them with --replace, or give these tools other ids)", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -146,7 +153,7 @@ matches nothing is an error, and nothing is removed then.`,
 			}
 			ids, patterns, err := matchToolIDs(all, args)
 			if err != nil {
-				return err
+				return fmt.Errorf("%w; nothing removed", err)
 			}
 			if patterns && !yes {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d tools match:\n  %s\n", len(ids), strings.Join(ids, "\n  "))
@@ -169,16 +176,40 @@ matches nothing is an error, and nothing is removed then.`,
 	return c
 }
 
-// matchToolIDs expands tools remove's arguments against the registry: ids
-// as they are (a missing one is reported by the removal), prefixes ending in
-// / and globs to the ids they match. patterns says whether any was a prefix
-// or glob; one that matches nothing is an error.
+// manyManifests says whether data is a JSON array or more than one JSON
+// value (JSON lines): what tools import reads, not tools add.
+func manyManifests(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var first json.RawMessage
+	if dec.Decode(&first) != nil {
+		return false
+	}
+	if t := bytes.TrimSpace(first); len(t) > 0 && t[0] == '[' {
+		return true
+	}
+	var next json.RawMessage
+	return dec.Decode(&next) == nil
+}
+
+// matchToolIDs expands the tool arguments of tools remove, sign and verify
+// against the registry: ids as they are, prefixes ending in / and globs to
+// the ids they match. patterns says whether any was a prefix or glob. An
+// argument that matches nothing is an error before anything is done, as
+// the help promises (a removal still reports a tool someone else removed
+// meanwhile).
 func matchToolIDs(all []schemas.Manifest, args []string) (ids []string, patterns bool, err error) {
 	seen := map[string]bool{}
+	registered := make(map[string]bool, len(all))
+	for _, m := range all {
+		registered[m.ID] = true
+	}
 	for _, a := range args {
 		prefix := strings.HasSuffix(a, "/")
 		glob := strings.ContainsAny(a, "*?[")
 		if !prefix && !glob {
+			if !registered[a] {
+				return nil, false, fmt.Errorf("not registered: %s", a)
+			}
 			if !seen[a] {
 				seen[a] = true
 				ids = append(ids, a)
@@ -206,7 +237,7 @@ func matchToolIDs(all []schemas.Manifest, args []string) (ids []string, patterns
 			}
 		}
 		if n == 0 {
-			return nil, false, fmt.Errorf("%q matches no tool in the registry; nothing removed", a)
+			return nil, false, fmt.Errorf("%q matches no tool in the registry", a)
 		}
 	}
 	return ids, patterns, nil
@@ -218,9 +249,11 @@ type registryFlags struct {
 	asJSON bool
 }
 
-func (r *registryFlags) register(c *cobra.Command) {
+// register adds the flags; jsonHelp says what --json prints, which differs
+// between list (JSON lines) and search (one JSON document).
+func (r *registryFlags) register(c *cobra.Command, jsonHelp string) {
 	c.Flags().StringVar(&r.file, "registry", "", "read this registry file instead of the server's registry")
-	c.Flags().BoolVar(&r.asJSON, "json", false, "print JSON")
+	c.Flags().BoolVar(&r.asJSON, "json", false, jsonHelp)
 }
 
 // set builds a stage set over the file, or over a snapshot of the server's registry.
@@ -304,7 +337,7 @@ func newToolsList(g *globalFlags) *cobra.Command {
 			return w.Flush()
 		},
 	}
-	rf.register(c)
+	rf.register(c, "print the manifests as JSON lines, one tool a line (the builtin meta-tools included)")
 	return c
 }
 
@@ -330,11 +363,19 @@ candidates with all their signals, that breakdown, the tier and the thresholds.`
   toolyard tools search --explain --registry ops/sample/tools.jsonl "sha256 of a file"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			query := strings.Join(args, " ")
+			// Checked before the registry is read: an empty request
+			// answered "No tool matches" and --k 0 showed 10.
+			if strings.TrimSpace(query) == "" {
+				return errors.New("the request is empty: say in words what the tool should do")
+			}
+			if k < 1 {
+				return fmt.Errorf("--k %d: want at least 1", k)
+			}
 			set, err := rf.set(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
-			query := strings.Join(args, " ")
 			if explain {
 				return explainSearch(cmd, set, query, k, rf.asJSON)
 			}
@@ -348,7 +389,7 @@ candidates with all their signals, that breakdown, the tier and the thresholds.`
 			return printCandidates(cmd.OutOrStdout(), query, cands)
 		},
 	}
-	rf.register(c)
+	rf.register(c, "print one JSON document: the ranked candidates as an array (with --explain, an object: the candidates with their signals, the top tool's terms, its tier and the thresholds)")
 	c.Flags().IntVar(&k, "k", 10, "how many tools to show")
 	c.Flags().BoolVar(&explain, "explain", false, "also say why the top tool got its confidence: the confidence model's terms, with each signal's value and weight")
 	return c

@@ -49,7 +49,7 @@ the tool unchanged.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			service := args[0]
-			nc, err := g.connect("toolyard-tools-import-nats")
+			nc, err := g.clientConnect("toolyard-tools-import-nats")
 			if err != nil {
 				return withUpHint(err)
 			}

@@ -82,7 +82,7 @@ func newToolsSign(g *globalFlags) *cobra.Command {
 	var inRegistry bool
 	var serial int64
 	c := &cobra.Command{
-		Use:   "sign --key SEED_FILE (MANIFEST_FILE… | --registry ID|PREFIX/…)",
+		Use:   "sign --key SEED_FILE (MANIFEST_FILE… | --registry ID|PREFIX/|GLOB…)",
 		Short: "Sign tool manifests (and the scripts they run) so --require-signed workers run them",
 		Long: `Signs every manifest in each file — JSONL, a JSON array, or one JSON object — and
 writes the file back in the same shape (or to --out). Sign after the last change to a
@@ -137,7 +137,7 @@ tool drops its signature, as it should.
 	}
 	c.Flags().StringVar(&keyFile, "key", "", "account seed file (SA…) to sign with (required)")
 	c.Flags().StringVar(&out, "out", "", "write the signed manifests here instead of back to the file (- for standard output)")
-	c.Flags().BoolVar(&inRegistry, "registry", false, "sign tools in the server's registry: the arguments are tool ids, or PREFIX/ for every tool under it")
+	c.Flags().BoolVar(&inRegistry, "registry", false, "sign tools in the server's registry: the arguments are tool ids, PREFIX/ for every tool under it, or globs ('github/*')")
 	c.Flags().Int64Var(&serial, "serial", 0, "signature serial (must grow with every version of a tool); default: the signing time in milliseconds, or one more than the tool's current serial")
 	_ = c.MarkFlagRequired("key")
 	return c
@@ -148,11 +148,11 @@ func newToolsVerify(g *globalFlags) *cobra.Command {
 	var keysFile, revokedFile string
 	var inRegistry bool
 	c := &cobra.Command{
-		Use:   "verify --trusted-keys A… (MANIFEST_FILE… | --registry [ID|PREFIX/…])",
+		Use:   "verify --trusted-keys A… (MANIFEST_FILE… | --registry [ID|PREFIX/|GLOB…])",
 		Short: "Check tool signatures as --require-signed workers do",
 		Long: `Prints one line per tool: ok, or why a --require-signed worker would refuse it.
 Exits with status 1 if any tool would be refused. With --registry, checks the tools in
-the server's registry (all, or those named by id or PREFIX/).
+the server's registry (all, or those named by id, PREFIX/ or glob).
 
 ` + signingHelp,
 		Example: `  toolyard tools verify --trusted-keys ABCD… tools.jsonl
@@ -218,7 +218,7 @@ the server's registry (all, or those named by id or PREFIX/).
 	c.Flags().StringSliceVar(&keys, "trusted-keys", nil, "public account nkeys (A…) to trust, comma-separated")
 	c.Flags().StringVar(&keysFile, "trusted-keys-file", "", "file of trusted public keys, one per line")
 	c.Flags().StringVar(&revokedFile, "revoked-keys-file", "", "revocation list: public keys whose signatures are refused, one per line")
-	c.Flags().BoolVar(&inRegistry, "registry", false, "check the server's registry instead of files: all tools, or those named by id or PREFIX/")
+	c.Flags().BoolVar(&inRegistry, "registry", false, "check the server's registry instead of files: all tools, or those named by id, PREFIX/ or glob")
 	return c
 }
 
@@ -326,8 +326,9 @@ func (mf *manifestFile) write(dest string, w io.Writer) error {
 	return os.Rename(tmp.Name(), dest)
 }
 
-// registryTools are the registered tools named by ids or PREFIX/ (all when
-// none are named); a pattern that matches nothing is an error.
+// registryTools are the registered tools named by ids, PREFIX/ or globs,
+// as tools remove takes them (all when none are named); an argument that
+// matches nothing is an error.
 func registryTools(cmd *cobra.Command, g *globalFlags, patterns []string) ([]schemas.Manifest, error) {
 	store, closeFn, err := openStore(cmd.Context(), g)
 	if err != nil {
@@ -341,18 +342,17 @@ func registryTools(cmd *cobra.Command, g *globalFlags, patterns []string) ([]sch
 	if len(patterns) == 0 {
 		return all, nil
 	}
-	var out []schemas.Manifest
-	for _, p := range patterns {
-		n := 0
-		for _, m := range all {
-			if m.ID == p || strings.HasSuffix(p, "/") && strings.HasPrefix(m.ID, p) {
-				out = append(out, m)
-				n++
-			}
-		}
-		if n == 0 {
-			return nil, fmt.Errorf("no registered tool is %s (end a prefix with /)", p)
-		}
+	ids, _, err := matchToolIDs(all, patterns)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]schemas.Manifest, len(all))
+	for _, m := range all {
+		byID[m.ID] = m
+	}
+	out := make([]schemas.Manifest, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, byID[id])
 	}
 	return out, nil
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"fmt"
@@ -105,6 +107,7 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 			if err != nil {
 				return err
 			}
+			warnUnregistered(stderr, recs, tools)
 			engine, err := trainEngine(cmd.Context(), tools, embedder, encoder)
 			if err != nil {
 				return err
@@ -207,6 +210,36 @@ func readAudits(stderr io.Writer, files []string) ([]schemas.AuditRecord, error)
 		return nil, fmt.Errorf("no valid audit records in %v (%d bad lines)", files, bad)
 	}
 	return all, nil
+}
+
+// warnUnregistered says when most of the records name tools the registry
+// does not have (history imported before its tools, or for another
+// registry): what is learned about them cannot help discovery here, and
+// the eval guard, comparing two versions that both miss, passes it.
+func warnUnregistered(w io.Writer, recs []schemas.AuditRecord, tools []schemas.Manifest) {
+	registered := make(map[string]bool, len(tools))
+	for _, m := range tools {
+		registered[m.ID] = true
+	}
+	var named, missing int
+	examples := map[string]bool{}
+	for _, r := range recs {
+		if r.ToolID == "" || strings.HasPrefix(r.ToolID, "toolyard/") {
+			continue
+		}
+		named++
+		if !registered[r.ToolID] {
+			missing++
+			if len(examples) < 3 {
+				examples[r.ToolID] = true
+			}
+		}
+	}
+	if named == 0 || 2*missing <= named {
+		return
+	}
+	fmt.Fprintf(w, "warning: %d of the %d records that name a tool name one the registry does not have (%s, …): what is learned about those tools cannot help discovery here; import the tools first ('toolyard tools import FILE'), or train against their registry with --tools\n",
+		missing, named, strings.Join(slices.Sorted(maps.Keys(examples)), ", "))
 }
 
 // trainTools is the registry to train over: --tools, or the running

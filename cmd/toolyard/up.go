@@ -53,7 +53,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			log := slog.Default()
-			if err := sf.trace.check(); err != nil {
+			if err := sf.check(); err != nil {
 				return err
 			}
 			if err := sf.checkRunner(); err != nil {
@@ -74,11 +74,11 @@ With --external, no server is embedded: the stages run against --nats.`,
 			creds := g.conn.credsFile()
 			if external {
 				sf.guard.toolConn = g.toolConnector(&sf.guard)
-				nc, err := g.connect("toolyard-up")
+				nc, err := g.connect("toolyard-up", g.refusal.observe(g.conn.credsFile()))
 				if err != nil {
 					return withUpHint(err)
 				}
-				defer nc.Drain()
+				defer drainWait(nc)
 				natsURL, data = g.nats, "(external server)"
 				keysData = keysDir(creds)
 				if js, err = jetstream.New(nc); err != nil {
@@ -114,7 +114,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 				if err != nil {
 					return err
 				}
-				defer nc.Drain()
+				defer drainWait(nc)
 				natsURL = srv.ClientURL()
 				if js, err = jetstream.New(nc); err != nil {
 					return err

@@ -53,7 +53,7 @@ never executes a tool); each shard uses every core of its process.`,
   toolyard worker --stage execute --nats nats://10.0.0.5:4222 --http :9101`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := sf.trace.check(); err != nil {
+			if err := sf.check(); err != nil {
 				return err
 			}
 			if err := sf.checkRunner(); err != nil {
@@ -80,11 +80,11 @@ never executes a tool); each shard uses every core of its process.`,
 			}
 			ctx := cmd.Context()
 			log := slog.Default().With("pid", pidString())
-			nc, err := g.connect("toolyard-worker-" + strings.Join(stageList, "+"))
+			nc, err := g.connect("toolyard-worker-"+strings.Join(stageList, "+"), g.refusal.observe(g.conn.credsFile()))
 			if err != nil {
 				return withUpHint(err)
 			}
-			defer nc.Drain()
+			defer drainWait(nc)
 			js, err := jetstream.New(nc)
 			if err != nil {
 				return err

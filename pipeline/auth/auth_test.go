@@ -89,3 +89,44 @@ func TestMintedCredentials(t *testing.T) {
 		t.Fatalf("trust %+v", tr)
 	}
 }
+
+func TestExpiredAt(t *testing.T) {
+	k, err := auth.LoadOrCreateKeys(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(ttl time.Duration) string {
+		c, err := k.Mint(auth.User{Name: "agent:bob", TTL: ttl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(t.TempDir(), "bob.creds")
+		if err := c.WriteFile(file); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	hour, never := write(time.Hour), write(0)
+	now := time.Now()
+	tests := []struct {
+		name    string
+		file    string
+		now     time.Time
+		expired bool
+	}{
+		{"valid", hour, now, false},
+		{"past its expiry", hour, now.Add(2 * time.Hour), true},
+		{"never expires", never, now.Add(1000 * time.Hour), false},
+		{"no credential", "", now, false},
+		{"unreadable", filepath.Join(t.TempDir(), "missing.creds"), now, false},
+	}
+	for _, tt := range tests {
+		at := auth.ExpiredAt(tt.file, tt.now)
+		if at.IsZero() == tt.expired {
+			t.Errorf("%s: expired at %v, want expired %v", tt.name, at, tt.expired)
+		}
+		if tt.expired && at.After(tt.now) {
+			t.Errorf("%s: expired at %v, after now %v", tt.name, at, tt.now)
+		}
+	}
+}

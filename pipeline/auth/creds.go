@@ -123,6 +123,24 @@ func PublishesAnywhere(file string) (bool, error) {
 	return len(uc.Pub.Allow) == 0 || uc.Pub.Allow.Contains(">"), nil
 }
 
+// ExpiredAt is when the credential in file expired, as of now; zero when
+// it has not, never expires, or cannot be read. A server refusing an
+// expired credential says only "Authorization Violation", so a client
+// reads the expiry itself to say what to do.
+func ExpiredAt(file string, now time.Time) time.Time {
+	if file == "" {
+		return time.Time{}
+	}
+	uc, err := readUser(file)
+	if err != nil || uc.Expires == 0 {
+		return time.Time{}
+	}
+	if at := time.Unix(uc.Expires, 0); !now.Before(at) {
+		return at
+	}
+	return time.Time{}
+}
+
 // MayPublish says whether the credential in file may publish to subject
 // (a literal subject): allowed by its publish permissions (none listed
 // allows everything) and not denied. A worker checks it at start-up for

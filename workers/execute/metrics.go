@@ -51,8 +51,14 @@ func (b *boundedLabels) label(v string) string {
 // observeCall counts an answered call.
 func (e *Executor) observeCall(toolID, code string) {
 	kind := "unknown"
-	if m, ok := e.manifest(toolID); ok && m.Executor.Kind != "" {
-		kind = m.Executor.Kind
+	if m, ok := e.manifest(toolID); ok {
+		// A registered tool may have no executor (a description only,
+		// as imported catalogues have): its call is answered, not run,
+		// and must not panic here.
+		kind = "none"
+		if m.Executor != nil && m.Executor.Kind != "" {
+			kind = m.Executor.Kind
+		}
 	}
 	outcome := code
 	if outcome == "" {

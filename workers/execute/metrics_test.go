@@ -47,3 +47,15 @@ func TestToolLabelIsBounded(t *testing.T) {
 		t.Errorf("an id seen before is %q, want it kept", got)
 	}
 }
+
+// A call of a registered tool without an executor is counted under kind
+// "none"; counting it dereferenced the missing executor and the stage
+// answered "internal error" (a panic), dead-lettering the call.
+func TestCallOfAToolWithoutExecutorIsCounted(t *testing.T) {
+	e := &Executor{builtins: map[string]schemas.Manifest{"t/described": {ID: "t/described", Description: "no way to run"}}}
+	before := testutil.ToFloat64(Calls.WithLabelValues("t/described", "none", "not_runnable"))
+	e.observeCall("t/described", "not_runnable")
+	if got := testutil.ToFloat64(Calls.WithLabelValues("t/described", "none", "not_runnable")) - before; got != 1 {
+		t.Errorf("counted %v times, want 1", got)
+	}
+}

@@ -75,32 +75,56 @@ const instructions = "Toolyard lists only the tools this session has active. To 
 // Server returns the MCP server of one connection for session, with its
 // active tools listed, and keeps the list in step with the session's set
 // until ctx ends or the client's session closes.
+//
+// The SDK's HTTP handler asks for a server on every request, to read its
+// protocol versions, and keeps only those that start a session; so a server
+// does nothing until its first request after initialize: only then does it list the
+// session's tools and watch its set. A server never used holds no watch,
+// goroutine or context (each used to watch until the process ended: one
+// JetStream consumer more per HTTP request).
 func (g *Gateway) Server(ctx context.Context, session string) *mcp.Server {
-	ctx, cancel := context.WithCancel(ctx)
 	c := &conn{g: g, session: session, active: map[string]string{}}
 	c.srv = mcp.NewServer(&mcp.Implementation{Name: "toolyard", Title: "Toolyard gateway", Version: g.version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 		// The SDK narrates every connection at info; its warnings are enough.
 		Logger: slog.New(minLevel{g.log.Handler(), slog.LevelWarn}),
-		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
-			go func() { _ = req.Session.Wait(); cancel() }()
-		},
 	})
 	c.addMeta()
+	var once sync.Once
+	c.srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(rctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			// After initialize: its reply goes out before any
+			// notifications/tools/list_changed the listing causes.
+			if method != "initialize" {
+				once.Do(func() { c.start(ctx, req.GetSession()) })
+			}
+			return next(rctx, method, req)
+		}
+	})
+	return c.srv
+}
+
+// start lists the session's tools and watches its set until ctx ends or
+// the client's session ss closes.
+func (c *conn) start(ctx context.Context, ss mcp.Session) {
+	ctx, cancel := context.WithCancel(ctx)
+	if s, ok := ss.(*mcp.ServerSession); ok {
+		go func() { _ = s.Wait(); cancel() }()
+	}
 	if err := c.sync(ctx); err != nil {
-		g.log.Warn("session tools not listed yet", "session", session, "error", err)
+		c.g.log.Warn("session tools not listed yet", "session", c.session, "error", err)
 	}
 	go func() {
-		if err := g.backend.WatchSet(ctx, session, func() {
+		defer cancel()
+		if err := c.g.backend.WatchSet(ctx, c.session, func() {
 			if err := c.sync(ctx); err != nil && ctx.Err() == nil {
-				g.log.Warn("session tools not refreshed", "session", session, "error", err)
+				c.g.log.Warn("session tools not refreshed", "session", c.session, "error", err)
 			}
 		}); err != nil && ctx.Err() == nil {
-			g.log.Warn("session set not watched: the list refreshes after this connection's own calls", "session", session, "error", err)
+			c.g.log.Warn("session set not watched: the list refreshes after this connection's own calls", "session", c.session, "error", err)
 		}
 	}()
-	return c.srv
 }
 
 func object(props map[string]any, required ...string) map[string]any {
@@ -113,27 +137,46 @@ func object(props map[string]any, required ...string) map[string]any {
 
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 
-func (c *conn) addMeta() {
-	c.srv.AddTool(&mcp.Tool{Name: ToolFindTools, Title: "Find tools",
-		Description: "Search the tool registry for tools that do what you describe, and add the good matches to your tool list; then call the right one by its name.",
-		InputSchema: object(map[string]any{
-			"query": str("what the tools should do, in plain words"),
-			"k":     map[string]any{"type": "integer", "minimum": 1, "maximum": 50, "description": "how many to look at (default 5)"},
-		}, "query")}, c.findTools)
-	c.srv.AddTool(&mcp.Tool{Name: ToolActivate, Title: "Activate a tool",
-		Description: "Add a registered tool, by id, to your tool list; then call it by the name the reply gives.",
-		InputSchema: object(map[string]any{"id": str("the tool id, e.g. files/checksum")}, "id")}, c.activate)
-	c.srv.AddTool(&mcp.Tool{Name: ToolResolveIntent, Title: "Do something, in plain words",
-		Description: "Say what you want done in plain words (e.g. \"show disk usage of /tmp\"): Toolyard finds the tool, " +
-			"fills its arguments and runs it, or answers with the alternatives when it is not sure.",
-		InputSchema: object(map[string]any{"text": str("what you want done")}, "text")}, c.resolveIntent)
-	c.srv.AddTool(&mcp.Tool{Name: ToolExecute, Title: "Run a tool by id",
-		Description: "Run a registered tool by id with arguments (validated against its schema).",
-		InputSchema: object(map[string]any{
-			"tool_id":   str("the tool id, e.g. files/checksum"),
-			"arguments": map[string]any{"type": "object", "description": "the tool's arguments"},
-		}, "tool_id")}, c.execute)
+// metaTool is one of the gateway's own tools and its handler.
+type metaTool struct {
+	tool    *mcp.Tool
+	handler mcp.ToolHandler
 }
+
+// metaTools are the tools every client sees beside its session's set.
+func (c *conn) metaTools() []metaTool {
+	return []metaTool{
+		{&mcp.Tool{Name: ToolFindTools, Title: "Find tools",
+			Description: "Search the tool registry for tools that do what you describe, and add the good matches to your tool list; then call the right one by its name.",
+			InputSchema: object(map[string]any{
+				"query": str("what the tools should do, in plain words"),
+				"k":     map[string]any{"type": "integer", "minimum": 1, "maximum": 50, "description": "how many to look at (default 5)"},
+			}, "query")}, c.findTools},
+		{&mcp.Tool{Name: ToolActivate, Title: "Activate a tool",
+			Description: "Add a registered tool, by id, to your tool list; then call it by the name the reply gives.",
+			InputSchema: object(map[string]any{"id": str("the tool id, e.g. files/checksum")}, "id")}, c.activate},
+		{&mcp.Tool{Name: ToolResolveIntent, Title: "Do something, in plain words",
+			Description: "Say what you want done in plain words (e.g. \"show disk usage of /tmp\"): Toolyard finds the tool, " +
+				"fills its arguments and runs it, or answers with the alternatives when it is not sure.",
+			InputSchema: object(map[string]any{"text": str("what you want done")}, "text")}, c.resolveIntent},
+		{&mcp.Tool{Name: ToolExecute, Title: "Run a tool by id",
+			Description: "Run a registered tool by id with arguments (validated against its schema).",
+			InputSchema: object(map[string]any{
+				"tool_id":   str("the tool id, e.g. files/checksum"),
+				"arguments": map[string]any{"type": "object", "description": "the tool's arguments"},
+			}, "tool_id")}, c.execute},
+	}
+}
+
+func (c *conn) addMeta() {
+	for _, m := range c.metaTools() {
+		c.addMetaTool(m.tool, m.handler)
+	}
+}
+
+// addMetaTool adds a meta-tool whose handler runs only on arguments that fit
+// its input schema.
+func (c *conn) addMetaTool(t *mcp.Tool, h mcp.ToolHandler) { c.srv.AddTool(t, checked(t, h)) }
 
 // args decodes a call's arguments.
 func args(req *mcp.CallToolRequest, v any) error {

@@ -177,8 +177,13 @@ func (n *NATS) Execute(ctx context.Context, sess, toolID string, args map[string
 	if _, err := n.js.Publish(ctx, schemas.AgentOutputSubject(sess), data, jetstream.WithMsgID(sess+":"+out.MessageID)); err != nil {
 		return schemas.Result{}, fmt.Errorf("publish the call: %w", err)
 	}
+	reader, err := pipeline.NewReader(ctx, results)
+	if err != nil {
+		return schemas.Result{}, fmt.Errorf("read results: %w", err)
+	}
+	defer reader.Stop()
 	for {
-		msg, err := results.Next(jetstream.FetchContext(ctx))
+		msg, err := reader.Next()
 		if err != nil {
 			return schemas.Result{}, fmt.Errorf("no result for the call to %s within %s: %w", toolID, n.timeout, err)
 		}

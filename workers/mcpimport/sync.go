@@ -73,7 +73,7 @@ func Sync(ctx context.Context, store *registry.Store, src Source, tools []*mcp.T
 		}
 	}
 	if len(foreign) > 0 && !opts.Replace {
-		return rep, fmt.Errorf("%w: %q are registered but were not imported from %s (use replace, or another name)", registry.ErrConflict, foreign, src.Server)
+		return rep, fmt.Errorf("%w: %q are registered but were not imported from %s (use --replace, or another --name)", registry.ErrConflict, foreign, src.Server)
 	}
 	// Tools this source owns are its to overwrite.
 	ir, err := store.Import(ctx, ms, true)

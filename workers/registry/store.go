@@ -82,7 +82,8 @@ func (s *Store) Import(ctx context.Context, ms []schemas.Manifest, replace bool)
 		}
 	}
 	if len(conflicts) > 0 {
-		return rep, fmt.Errorf("%w: %q (use replace to overwrite, or give these tools other ids)", ErrConflict, conflicts)
+		// The caller says how to replace them: a flag of its own.
+		return rep, fmt.Errorf("%w: %q", ErrConflict, conflicts)
 	}
 	for _, w := range writes {
 		var err error
