@@ -136,6 +136,7 @@ type runner struct {
 
 // Run consumes the stage's work until ctx is cancelled, then stops pulling,
 // lets in-flight messages finish (up to the drain timeout) and returns.
+// Its errors start with "stage NAME:", so callers need not name it again.
 func Run(ctx context.Context, js jetstream.JetStream, st Stage, opts ...RunOption) error {
 	cfg := runnerConfig{
 		concurrency: 4, ackWait: 30 * time.Second, maxDeliver: 5,

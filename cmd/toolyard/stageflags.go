@@ -318,14 +318,11 @@ func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set 
 			log.Info("a process that runs parse together with this stage (as up does) keeps that work to itself (--local-handoff); this one shares only what reaches the stream: see 'toolyard worker --help'", "stage", name)
 		}
 		g.Go(func() error {
-			err := pipeline.Run(gctx, js, st,
+			// Run's errors name the stage.
+			return pipeline.Run(gctx, js, st,
 				pipeline.WithConcurrency(f.concurrency), pipeline.WithAckWait(f.ackWait),
 				pipeline.WithMaxDeliver(f.maxDeliver), pipeline.WithMetrics(metrics),
 				pipeline.WithLogger(log), pipeline.WithTracerProvider(tp), pipeline.WithLocal(local))
-			if err != nil && !strings.HasPrefix(err.Error(), "stage "+name+":") {
-				return fmt.Errorf("stage %s: %w", name, err)
-			}
-			return err
 		})
 	}
 	return g.Wait()
