@@ -53,6 +53,27 @@ func (n *clusterNode) stop() {
 	}
 }
 
+// startSecuredNode starts one JetStream server trusting the keys 'toolyard
+// creds server-config' writes, as an operator runs it; it returns its
+// client URL and the directory of the keys and credentials (creds/admin.creds,
+// creds/worker.creds).
+func startSecuredNode(t *testing.T) (url, keys string) {
+	t.Helper()
+	dir := t.TempDir()
+	keys = filepath.Join(dir, "keys")
+	toolyard(t, "creds", "server-config", "--data", keys, "--out", filepath.Join(dir, "auth.conf"))
+	port := freePort(t)
+	conf := filepath.Join(dir, "nats.conf")
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf("listen: 127.0.0.1:%d\njetstream { store_dir: %q }\ninclude ./auth.conf\n",
+		port, filepath.Join(dir, "js"))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	node := &clusterNode{conf: conf}
+	node.start(t)
+	t.Cleanup(node.stop)
+	return fmt.Sprintf("nats://127.0.0.1:%d", port), keys
+}
+
 // startCluster starts three JetStream servers routed to each other, trusting
 // the keys 'toolyard creds server-config' writes; it returns the nodes,
 // their client URLs and the directory of the keys and credentials.

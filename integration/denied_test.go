@@ -1,8 +1,6 @@
 package integration
 
 import (
-	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,19 +11,7 @@ import (
 // server refused it and which credential it needs, not only "context
 // deadline exceeded" (the refused request is never answered).
 func TestAdminCommandWithWorkerCredentialSaysRefused(t *testing.T) {
-	dir := t.TempDir()
-	keys := filepath.Join(dir, "keys")
-	toolyard(t, "creds", "server-config", "--data", keys, "--out", filepath.Join(dir, "auth.conf"))
-	port := freePort(t)
-	conf := filepath.Join(dir, "nats.conf")
-	if err := os.WriteFile(conf, []byte(fmt.Sprintf("listen: 127.0.0.1:%d\njetstream { store_dir: %q }\ninclude ./auth.conf\n",
-		port, filepath.Join(dir, "js"))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	node := &clusterNode{conf: conf}
-	node.start(t)
-	t.Cleanup(node.stop)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	url, keys := startSecuredNode(t)
 	admin, worker := filepath.Join(keys, "creds", "admin.creds"), filepath.Join(keys, "creds", "worker.creds")
 	toolyard(t, "streams", "apply", "--yes", "--nats", url, "--creds", admin)
 
@@ -43,7 +29,7 @@ func TestAdminCommandWithWorkerCredentialSaysRefused(t *testing.T) {
 				t.Fatalf("a worker credential did it:\n%s", out)
 			}
 			last := lastLine(string(out))
-			if !strings.Contains(last, "the server refused a request") || !strings.Contains(last, tc.refused) || !strings.Contains(last, "admin credential") {
+			if !strings.Contains(last, "the server refused") || !strings.Contains(last, tc.refused) || !strings.Contains(last, "admin credential") {
 				t.Errorf("the error does not say the server refused %s and which credential it needs:\n%s", tc.refused, out)
 			}
 		})

@@ -23,26 +23,14 @@ import (
 // context ran out and left the deleted outputs' chunks stored until the
 // bucket's TTL.)
 func TestLargeOutputsPrunedWithWorkerCredential(t *testing.T) {
-	dir := t.TempDir()
-	keys := filepath.Join(dir, "keys")
-	toolyard(t, "creds", "server-config", "--data", keys, "--out", filepath.Join(dir, "auth.conf"))
-	port := freePort(t)
-	conf := filepath.Join(dir, "nats.conf")
-	if err := os.WriteFile(conf, []byte(fmt.Sprintf("listen: 127.0.0.1:%d\njetstream { store_dir: %q }\ninclude ./auth.conf\n",
-		port, filepath.Join(dir, "js"))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	node := &clusterNode{conf: conf}
-	node.start(t)
-	t.Cleanup(node.stop)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	url, keys := startSecuredNode(t)
 	admin, worker := filepath.Join(keys, "creds", "admin.creds"), filepath.Join(keys, "creds", "worker.creds")
 
 	m := map[string]any{"id": "test/numbers", "name": "numbers", "description": "Print the numbers from 1 to n, one a line.",
 		"parameters": map[string]any{"type": "object", "required": []string{"n"}, "properties": map[string]any{"n": map[string]any{"type": "integer", "minimum": 1}}},
 		"executor":   map[string]any{"kind": "subprocess", "argv": []string{"seq", "1", "{n}"}}}
 	data, _ := json.Marshal(m)
-	reg := filepath.Join(dir, "tools.jsonl")
+	reg := filepath.Join(t.TempDir(), "tools.jsonl")
 	if err := os.WriteFile(reg, append(data, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}

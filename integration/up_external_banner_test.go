@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,19 +13,7 @@ import (
 // credential, and the command it prints works: its --data is the keys'
 // directory, not the "(external server)" placeholder it used to print.
 func TestUpExternalBannerMintsAgents(t *testing.T) {
-	dir := t.TempDir()
-	keys := filepath.Join(dir, "keys")
-	toolyard(t, "creds", "server-config", "--data", keys, "--out", filepath.Join(dir, "auth.conf"))
-	port := freePort(t)
-	conf := filepath.Join(dir, "nats.conf")
-	if err := os.WriteFile(conf, []byte(fmt.Sprintf("listen: 127.0.0.1:%d\njetstream { store_dir: %q }\ninclude ./auth.conf\n",
-		port, filepath.Join(dir, "js"))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	node := &clusterNode{conf: conf}
-	node.start(t)
-	t.Cleanup(node.stop)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	url, keys := startSecuredNode(t)
 	up := startProcess(t, "up", "--external", "--nats", url, "--creds", filepath.Join(keys, "creds", "admin.creds"), "--http", "")
 	up.waitOutput(t, "Stop with Ctrl-C.", 60*time.Second)
 
@@ -37,7 +24,7 @@ func TestUpExternalBannerMintsAgents(t *testing.T) {
 	if m[2] != keys {
 		t.Errorf("the banner mints agents with --data %s; the keys are in %s", m[2], keys)
 	}
-	out := filepath.Join(dir, "demo.creds")
+	out := filepath.Join(t.TempDir(), "demo.creds")
 	args := append(strings.Fields(strings.Replace(m[1], "demo.creds", out, 1)), "--nats", url)
 	toolyard(t, args...)
 	if _, err := os.Stat(out); err != nil {

@@ -82,7 +82,10 @@ func (g *globalFlags) connect(name string, extra ...nats.Option) (*nats.Conn, er
 	if err != nil {
 		return nil, err
 	}
-	opts = append([]nats.Option{nats.ErrorHandler(recordDenied)}, opts...)
+	// A refusal is kept and named if the command then fails; a client
+	// command (clientConnect) or a process (observe) puts its own handler
+	// after this one.
+	opts = append([]nats.Option{g.refusal.handler(g.conn.credsFile(), false, clientHint)}, opts...)
 	nc, err := pipeline.Connect(g.nats, name, append(opts, extra...)...)
 	if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) {
 		file := g.conn.credsFile()

@@ -53,7 +53,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "toolyard: interrupted:", err)
 		os.Exit(130)
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "toolyard:", withDeniedHint(err))
+		fmt.Fprintln(os.Stderr, "toolyard:", err)
 		os.Exit(1)
 	}
 }
