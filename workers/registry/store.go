@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/toolyard/toolyard/pipeline"
@@ -22,6 +23,7 @@ const Bucket = "tools"
 // Store is the registry kept in the tools bucket, shared by every worker.
 type Store struct {
 	kv jetstream.KeyValue
+	nc *nats.Conn
 }
 
 // OpenStore opens the tools bucket, creating it if needed.
@@ -33,7 +35,7 @@ func OpenStore(ctx context.Context, js jetstream.JetStream) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{kv: kv}, nil
+	return &Store{kv: kv, nc: js.Conn()}, nil
 }
 
 // ErrConflict: an import would replace a different tool under the same id.
@@ -172,6 +174,12 @@ type Event struct {
 	ID string
 	// Manifest is nil when the tool was removed.
 	Manifest *schemas.Manifest
+}
+
+// Closing reports whether the store's connection is closed or draining: a
+// watch that ended then ended with the process, not by a fault.
+func (s *Store) Closing() bool {
+	return s.nc != nil && (s.nc.IsClosed() || s.nc.IsDraining())
 }
 
 // Watch calls initial with every registered manifest, then fn with each

@@ -99,6 +99,12 @@ func (s *Set) Follow(ctx context.Context, store *registry.Store) error {
 			if ctx.Err() != nil {
 				return
 			}
+			if store.Closing() {
+				// The process is stopping (its connection drains before
+				// its context ends): nothing to resubscribe to.
+				s.cfg.Log.Debug("registry watch ended with the connection", "error", err)
+				return
+			}
 			// The watch ended (server restart, lost connection): start over;
 			// the initial load reconciles whatever changed meanwhile.
 			s.cfg.Log.Warn("registry watch ended; resubscribing", "error", err)
