@@ -206,7 +206,7 @@ func TestPublishSaysWhenTheServerIsGone(t *testing.T) {
 	if code, out, stderr := runSplit(t, slow, "tools", "add", "--nats", url, "-"); code != 0 {
 		t.Fatalf("tools add: exit %d\n%s%s", code, out, stderr)
 	}
-	pub := startProcess(t, "publish", "--nats", url, "--session", "gone", "--message-id", "gone-1", "--wait", "--timeout", "10s", `<tool_call name="test/slow">{}</tool_call>`)
+	pub := startProcess(t, "publish", "--nats", url, "--session", "gone", "--message-id", "gone-1", "--wait", "--timeout", "3s", `<tool_call name="test/slow">{}</tool_call>`)
 	pub.waitOutput(t, `"status":"accepted"`, 30*time.Second)
 	up.kill(syscall.SIGKILL)
 	select {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 )
 
 // retryToolyard runs the binary until it succeeds (a cluster's meta leader
@@ -61,15 +60,7 @@ func TestClusterBucketsFollowStreamReplicas(t *testing.T) {
 		"--stage", "parse,discover,route,choose,answer,resolve,execute,join,predict")
 	w.waitOutput(t, "worker started", 60*time.Second)
 
-	nc, err := nats.Connect(all, nats.UserCredentials(admin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := connectJS(t, all, nats.UserCredentials(admin))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var toolsLeader string
@@ -96,6 +87,30 @@ func TestClusterBucketsFollowStreamReplicas(t *testing.T) {
 	}
 	if out := retryToolyard(t, 30*time.Second, "streams", "diff", "--replicas", "3", "--nats", all, "--creds", admin); !strings.Contains(out, "match") {
 		t.Errorf("after streams apply, streams diff still differs:\n%s", out)
+	}
+
+	// A bucket raised to three replicas has two new ones to catch up: until
+	// they are current, losing its leader leaves no one to elect (as it
+	// would an operator who stops a server right after 'streams apply').
+	caughtUp := time.Now().Add(30 * time.Second)
+	for {
+		s, err := js.Stream(ctx, "KV_tools")
+		if err == nil && s.CachedInfo().Cluster != nil && len(s.CachedInfo().Cluster.Replicas) == 2 {
+			current := 0
+			for _, r := range s.CachedInfo().Cluster.Replicas {
+				if r.Current && !r.Offline {
+					current++
+				}
+			}
+			if current == 2 {
+				toolsLeader = s.CachedInfo().Cluster.Leader
+				break
+			}
+		}
+		if time.Now().After(caughtUp) {
+			t.Fatalf("the registry's replicas are not current 30s after streams apply (err %v)", err)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 
 	// The server that led the registry goes down; a new worker on the

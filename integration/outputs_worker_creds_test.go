@@ -48,15 +48,7 @@ func TestLargeOutputsPrunedWithWorkerCredential(t *testing.T) {
 		}
 	}
 
-	nc, err := nats.Connect(url, nats.UserCredentials(admin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := connectJS(t, url, nats.UserCredentials(admin))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	obj, err := js.ObjectStore(ctx, effects.OutputsBucket)
