@@ -109,6 +109,12 @@ func (f *stageFlags) check() error {
 		{"--max-deliver", f.maxDeliver >= 1, "at least 1"},
 		{"--ack-wait", f.ackWait > 0, "a positive duration"},
 		{"--seed-k", !f.sess.on || f.sess.seedK >= 1, "at least 1"},
+		// The effect options take only these (effects.With*): anything else
+		// silently meant the default.
+		{"--lease", f.effects.lease > 0, "a positive duration"},
+		{"--execution-ttl", f.effects.ttl > 0, "a positive duration"},
+		{"--busy-wait", f.effects.busyWait >= 0, "a duration of 0 or more"},
+		{"--retry-budget", f.effects.retryBudget >= 0, "a duration of 0 or more (0: no retries)"},
 	} {
 		if !c.ok {
 			return fmt.Errorf("%s %s: want %s", c.flag, f.flagValue(c.flag), c.want)
