@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -392,4 +393,17 @@ func lastResult(t *testing.T, out []byte) schemas.Result {
 		}
 	}
 	return last
+}
+
+// exitStatus is a finished command's exit status: 0 for a nil error, -1
+// when err is not an exit (the command did not run).
+func exitStatus(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
 }

@@ -96,9 +96,16 @@ func TestStreamSettingsSurviveRestart(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "AUDIT max_age: 2160h0m0s on the server, 720h0m0s here") {
 		t.Errorf("streams diff: %v\n%s", err, out)
 	}
+	// --exit-code makes the difference a status a deploy check acts on.
+	if err := exec.Command(binary, "streams", "diff", "--exit-code", "--nats", url).Run(); exitStatus(err) != 1 {
+		t.Errorf("streams diff --exit-code with a difference: %v, want exit status 1", err)
+	}
 	out, err = exec.Command(binary, "streams", "apply", "--yes", "--nats", url).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "1 settings applied") || !strings.Contains(string(out), "deleted the consumer join on RESULT") {
 		t.Fatalf("streams apply: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(binary, "streams", "diff", "--exit-code", "--nats", url).CombinedOutput(); err != nil || !strings.Contains(string(out), "match") {
+		t.Errorf("streams diff --exit-code once they match: %v\n%s", err, out)
 	}
 	if !oldJoinGone() {
 		t.Error("streams apply left the retired RESULT join consumer")

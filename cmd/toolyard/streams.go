@@ -46,6 +46,7 @@ one's no longer read ('up' does that at start; a cluster run by workers alone ne
 		}
 		return topo, js, diffs, close, nil
 	}
+	var exitOnDiff bool
 	diff := &cobra.Command{
 		Use: "diff", Short: "Show how the streams differ from the configuration (built-in defaults, --replicas, --retention)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -66,10 +67,17 @@ one's no longer read ('up' does that at start; a cluster run by workers alone ne
 			}
 			if len(diffs) == 0 && len(missing) == 0 {
 				fmt.Fprintln(cmd.OutOrStdout(), "the streams match the configuration")
+				return nil
+			}
+			if exitOnDiff {
+				// As 'git diff --exit-code': a check a script or a
+				// deploy job can act on.
+				return exitCode(1)
 			}
 			return nil
 		},
 	}
+	diff.Flags().BoolVar(&exitOnDiff, "exit-code", false, "exit with status 1 when anything differs or is missing (0 when the streams match), for scripts and deploy checks")
 	apply := &cobra.Command{
 		Use: "apply", Short: "Update the streams to the configuration, after showing what changes", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
