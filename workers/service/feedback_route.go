@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -19,6 +20,9 @@ import (
 // gets that jump from one of its records to the next, so this is their
 // number, never the stream's.
 const maxRouteScan = 5000
+
+// maxJudgeTime bounds the search for the decision a feedback is about.
+const maxJudgeTime = 2 * time.Second
 
 // routeDecision finds the route stage's record of intent in session's
 // audit: the session's latest route record first (feedback is mostly about
@@ -76,6 +80,11 @@ func routeRecordOf(data []byte, intent string) (schemas.AuditRecord, bool) {
 // judgeFeedback counts req in route.Judged, by the tier its intent was
 // routed to and what it says of the top tool then.
 func judgeFeedback(ctx context.Context, js jetstream.JetStream, req FeedbackRequest) (tier, verdict string, err error) {
+	// The reply waits for this: a long session on a cluster (a round
+	// trip a record) is judged "unknown" rather than held past the
+	// client's timeout.
+	ctx, cancel := context.WithTimeout(ctx, maxJudgeTime)
+	defer cancel()
 	rec, found, err := routeDecision(ctx, js, req.SessionID, req.IntentID)
 	tier, verdict = route.TierUnknown, route.VerdictUnknown
 	if found {
