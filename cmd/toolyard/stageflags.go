@@ -91,8 +91,10 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 
 // check refuses settings that are wrong before anything starts, each in
 // one line naming its flag: some were taken silently (--concurrency 0 ran
-// 4 a stage and the banner said 0; --max-deliver 0 dead-lettered on the
-// first failure; --seed-k -1 failed every session's seeding later).
+// 4 a stage and the banner said 0; --ack-wait 0 took the server's 30 s;
+// --max-deliver 0 made the consumer redeliver forever, so a message whose
+// workers kept dying was never dead-lettered; --seed-k -1 failed every
+// session's seeding later).
 func (f *stageFlags) check() error {
 	if err := f.trace.check(); err != nil {
 		return err

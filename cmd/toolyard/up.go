@@ -56,9 +56,6 @@ With --external, no server is embedded: the stages run against --nats.`,
 			if err := sf.check(); err != nil {
 				return err
 			}
-			if err := sf.checkRunner(); err != nil {
-				return err
-			}
 			topo := pipeline.DefaultTopology().WithReplicas(replicas)
 			for _, r := range retention {
 				if err := topo.ParseLimits(r); err != nil {

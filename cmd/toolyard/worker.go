@@ -56,9 +56,6 @@ never executes a tool); each shard uses every core of its process.`,
 			if err := sf.check(); err != nil {
 				return err
 			}
-			if err := sf.checkRunner(); err != nil {
-				return err
-			}
 			if len(stageList) == 0 {
 				return fmt.Errorf("--stage is required (one of %s)", strings.Join(bind.Stages, ", "))
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nats-io/jwt/v2"
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
 )
@@ -152,7 +153,7 @@ func MayPublish(file, subject string) (bool, error) {
 		return false, err
 	}
 	for _, d := range uc.Pub.Deny {
-		if subjectMatches(d, subject) {
+		if server.SubjectMatchesFilter(subject, d) {
 			return false, nil
 		}
 	}
@@ -160,24 +161,9 @@ func MayPublish(file, subject string) (bool, error) {
 		return true, nil
 	}
 	for _, a := range uc.Pub.Allow {
-		if subjectMatches(a, subject) {
+		if server.SubjectMatchesFilter(subject, a) {
 			return true, nil
 		}
 	}
 	return false, nil
-}
-
-// subjectMatches says whether the literal subject matches pattern, whose
-// tokens may be * (one token) or a final > (one or more).
-func subjectMatches(pattern, subject string) bool {
-	p, s := strings.Split(pattern, "."), strings.Split(subject, ".")
-	for i, tok := range p {
-		if tok == ">" {
-			return len(s) > i
-		}
-		if i >= len(s) || (tok != "*" && tok != s[i]) {
-			return false
-		}
-	}
-	return len(p) == len(s)
 }

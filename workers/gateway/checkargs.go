@@ -29,7 +29,11 @@ func checked(tool *mcp.Tool, h mcp.ToolHandler) mcp.ToolHandler {
 
 // checkArgs checks raw against the meta-tools' schemas, which use only
 // properties of type string, integer (with minimum and maximum) and
-// object, and required.
+// object, and required. Written here rather than with the JSON Schema
+// validator the registry uses (schemas.ParamSchema): these few fixed shapes
+// are checked to answer an MCP client in its own terms — the argument's
+// description, the arguments the tool takes, a misnamed one beside the
+// missing one — which a validator's schema-path messages do not say.
 func checkArgs(tool *mcp.Tool, raw json.RawMessage) error {
 	schema, _ := tool.InputSchema.(map[string]any)
 	props, _ := schema["properties"].(map[string]any)

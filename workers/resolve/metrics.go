@@ -36,9 +36,13 @@ func Collectors() []prometheus.Collector { return []prometheus.Collector{Resolut
 // observe counts one resolution and its arguments.
 func observe(outcome string, filled, missing, unplaced int) {
 	Resolutions.WithLabelValues(outcome).Inc()
-	for label, n := range map[string]int{"filled": filled, "missing": missing, "unplaced": unplaced} {
-		if n > 0 {
-			Arguments.WithLabelValues(label).Add(float64(n))
-		}
+	addArguments("filled", filled)
+	addArguments("missing", missing)
+	addArguments("unplaced", unplaced)
+}
+
+func addArguments(outcome string, n int) {
+	if n > 0 {
+		Arguments.WithLabelValues(outcome).Add(float64(n))
 	}
 }
