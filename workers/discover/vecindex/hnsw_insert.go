@@ -29,8 +29,17 @@ func (h *HNSW) insert(st *searchState, slot uint32) {
 	for l := top; l > level; l-- {
 		ep, epScore = h.greedy(st, q, ep, epScore, l, slot)
 	}
+	// slot's own lists first, on every layer, and only then the links
+	// back to it. Until a back-link exists no other inserter of a batch
+	// can reach slot; linking back layer by layer instead made slot
+	// reachable on an upper layer while its lower lists were still empty,
+	// and an inserter that descended into it found nothing else below and
+	// ended with slot as its only link (and its back-link overwritten when
+	// slot then wrote its own list): about 1 node in 20 could no longer be
+	// found in a parallel load with more goroutines than cores.
 	lq := layerQuery{q: q, ef: h.cfg.efConstruction, exclude: slot}
 	for l := min(level, top); l >= 0; l-- {
+		st.links[l] = st.links[l][:0]
 		lq.level = l
 		h.searchLayer(st, &lq, ep, epScore)
 		found := st.sortedResults()
@@ -41,8 +50,8 @@ func (h *HNSW) insert(st *searchState, slot uint32) {
 		// New nodes take M links on every layer, like hnswlib; layer 0
 		// allows 2·M so that back-links have room. link re-runs the
 		// selection into st.sel, so keep ours apart.
-		links := append(st.links[:0], h.selectNeighbors(st, found, h.cfg.m)...)
-		st.links = links
+		links := append(st.links[l], h.selectNeighbors(st, found, h.cfg.m)...)
+		st.links[l] = links
 		g.lock(slot)
 		list := g.list(slot, l)
 		list[0] = uint32(len(links))
@@ -50,7 +59,9 @@ func (h *HNSW) insert(st *searchState, slot uint32) {
 			list[1+i] = c.slot
 		}
 		g.unlock(slot)
-		for _, c := range links {
+	}
+	for l := min(level, top); l >= 0; l-- {
+		for _, c := range st.links[l] {
 			h.link(st, c.slot, slot, c.score, l)
 		}
 	}

@@ -6,13 +6,13 @@ type searchState struct {
 	// visited: the slots this search has visited.
 	visited Marks[uint16]
 
-	cands []scored // max-heap: the nearest unexpanded candidate on top
-	res   []scored // min-heap: the worst kept result on top
-	buf   []uint32 // a copied link list, while a batch runs
-	todo  []uint32 // unvisited neighbours of the node being expanded
-	sel   []scored // neighbour selection
-	links []scored // the links an insertion chose
-	pool  []scored // candidates when a full list is pruned
+	cands []scored               // max-heap: the nearest unexpanded candidate on top
+	res   []scored               // min-heap: the worst kept result on top
+	buf   []uint32               // a copied link list, while a batch runs
+	todo  []uint32               // unvisited neighbours of the node being expanded
+	sel   []scored               // neighbour selection
+	links [maxLevel + 1][]scored // the links an insertion chose, per layer
+	pool  []scored               // candidates when a full list is pruned
 }
 
 // begin readies the state for a search over n slots.
