@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -78,4 +79,19 @@ func ParseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("size %q is not a size like 512MiB or 10GiB", s)
 	}
 	return int64(n * float64(mult)), nil
+}
+
+// FormatBytes writes a size the way ParseBytes reads it, in the largest
+// binary unit that keeps a whole number before the point, to a tenth:
+// 1536MiB is "1.5GiB", 64MiB "64MiB".
+func FormatBytes(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size {
+			return strconv.FormatFloat(math.Round(float64(n)/float64(u.size)*10)/10, 'f', -1, 64) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10) + "B"
 }

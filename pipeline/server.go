@@ -170,6 +170,11 @@ func StartServer(opts ...ServerOption) (*Server, error) {
 // ClientURL is the URL other processes connect to.
 func (s *Server) ClientURL() string { return s.ns.ClientURL() }
 
+// MaxStore is how much JetStream may keep on disk: --max-store when set,
+// otherwise what the server took from the free disk at start (three
+// quarters of it).
+func (s *Server) MaxStore() int64 { return s.ns.JetStreamConfig().MaxStore }
+
 // DataDir is where JetStream keeps its files.
 func (s *Server) DataDir() string { return s.dataDir }
 

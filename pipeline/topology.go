@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -43,6 +45,10 @@ type Topology struct {
 	DuplicateWindow time.Duration
 	// Storage is file (default) or memory.
 	Storage jetstream.StorageType
+	// StoreFitted says FitStore scaled the sizes down to what this
+	// server's store holds: existing streams then keep whatever size they
+	// were created with, and Differences does not report max_bytes.
+	StoreFitted bool
 }
 
 // DefaultDLQPerStage is how many dead letters one stage may hold: with
@@ -123,9 +129,19 @@ func (t Topology) Streams() []jetstream.StreamConfig {
 // replication an operator chose. Safe to call from every process.
 func (t Topology) Ensure(ctx context.Context, js jetstream.JetStream) error {
 	for _, cfg := range t.Streams() {
-		_, err := js.CreateStream(ctx, cfg)
+		// Looked up first: the server checks a create against the store
+		// before it finds the stream exists, so re-creating a stream that
+		// fills most of the store is refused as if it did not fit.
+		_, err := js.Stream(ctx, cfg.Name)
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, jetstream.ErrStreamNotFound) {
+			return fmt.Errorf("stream %s: %w", cfg.Name, err)
+		}
+		_, err = js.CreateStream(ctx, cfg)
 		if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-			return fmt.Errorf("create stream %s: %w", cfg.Name, err)
+			return createError(cfg, err)
 		}
 	}
 	return nil
@@ -153,8 +169,33 @@ func (t Topology) Missing(ctx context.Context, js jetstream.JetStream) ([]string
 func (t Topology) Apply(ctx context.Context, js jetstream.JetStream) error {
 	for _, cfg := range t.Streams() {
 		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
-			return fmt.Errorf("create or update stream %s: %w", cfg.Name, err)
+			return createError(cfg, err)
 		}
 	}
 	return t.applyBucketReplicas(ctx, js)
+}
+
+// createError explains a refused stream. The server's own words for a
+// store too small ("insufficient storage resources available") name
+// neither the stream, its size, nor what to do.
+func createError(cfg jetstream.StreamConfig, err error) error {
+	var api *jetstream.APIError
+	if errors.As(err, &api) && (api.ErrorCode == jetstream.ErrorCode(server.JSStorageResourcesExceededErr) ||
+		api.ErrorCode == jetstream.ErrorCode(server.JSInsufficientResourcesErr)) {
+		return fmt.Errorf("create stream %s: the server cannot reserve its max_bytes %s beside the other streams (JetStream's store is sized from the free disk, or the server's max_file_store): free disk, raise max_file_store, or give it less with --retention %s=%s:SIZE: %w",
+			cfg.Name, FormatBytes(cfg.MaxBytes), cfg.Name, shortDuration(cfg.MaxAge), err)
+	}
+	return fmt.Errorf("create stream %s: %w", cfg.Name, err)
+}
+
+// shortDuration writes 720h rather than 720h0m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -330,7 +330,11 @@ func startBenchServer(ctx context.Context, concurrency int, localHandOff bool, w
 		return fail(err)
 	}
 	tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	err = pipeline.DefaultTopology().Ensure(tctx, sjs)
+	// Fitted to the store like up's: a bench on a fuller disk still runs.
+	topo, _, err := pipeline.DefaultTopology().FitTo(tctx, sjs, srv.MaxStore())
+	if err == nil {
+		err = topo.Ensure(tctx, sjs)
+	}
 	cancel()
 	if err != nil {
 		return fail(err)

@@ -32,6 +32,7 @@ func newUp(g *globalFlags) *cobra.Command {
 		external   bool
 		replicas   int
 		retention  []string
+		maxStore   string
 		srvTLS     serverTLSFlags
 	)
 	cmd := &cobra.Command{
@@ -92,7 +93,11 @@ With --external, no server is embedded: the stages run against --nats.`,
 				if err != nil {
 					return err
 				}
-				srv, err := pipeline.StartServer(pipeline.WithDataDir(data), pipeline.WithListen(host, port), pipeline.WithSyncAlways(syncAlways), pipeline.WithTLS(tlsCfg))
+				storeCap, err := parseMaxStore(maxStore)
+				if err != nil {
+					return err
+				}
+				srv, err := pipeline.StartServer(pipeline.WithDataDir(data), pipeline.WithListen(host, port), pipeline.WithSyncAlways(syncAlways), pipeline.WithTLS(tlsCfg), pipeline.WithMaxStore(storeCap))
 				if err != nil {
 					return err
 				}
@@ -115,6 +120,14 @@ With --external, no server is embedded: the stages run against --nats.`,
 				natsURL = srv.ClientURL()
 				if js, err = jetstream.New(nc); err != nil {
 					return err
+				}
+				// Sizes an operator chose are kept (and refused, with the
+				// reason, if they do not fit); the built-in ones shrink to
+				// what the disk holds.
+				if len(retention) == 0 {
+					if topo, err = fitStore(ctx, topo, js, srv.MaxStore(), log); err != nil {
+						return err
+					}
 				}
 				ops = pipeline.NewOps(nc)
 				ops.Registry.MustRegister(stages.Collectors()...)
@@ -189,6 +202,7 @@ Stop with Ctrl-C.
 	cmd.Flags().BoolVar(&syncAlways, "sync-always", false, "fsync every write (survives power loss, slower); by default writes are flushed before they are acknowledged and fsynced periodically")
 	cmd.Flags().IntVar(&replicas, "replicas", 1, "stream replicas (with --external on a cluster: 3 keeps data through the loss of a server)")
 	cmd.Flags().StringArrayVar(&retention, "retention", nil, "stream limits STREAM=MAXAGE[:MAXBYTES], and for DLQ MAXAGE[:MAXBYTES[:PERSTAGE]] (dead letters each stage may hold), repeatable (defaults: AGENT, PIPE, RESULT 24h:1GiB; AUDIT 720h:10GiB; DLQ 720h:1GiB:8192)")
+	cmd.Flags().StringVar(&maxStore, "max-store", "", "disk JetStream may use under --data, e.g. 20GiB (default: three quarters of the free disk at start); the streams' built-in sizes shrink to fit it")
 	cmd.Flags().BoolVar(&external, "external", false, "use the NATS server at --nats instead of embedding one")
 	srvTLS.register(cmd)
 	return cmd
@@ -268,4 +282,32 @@ func retireConsumers(ctx context.Context, js jetstream.JetStream) ([]roles.Consu
 		}
 	}
 	return deleted, nil
+}
+
+// parseMaxStore reads --max-store; empty is the server's default (0).
+func parseMaxStore(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	n, err := pipeline.ParseBytes(s)
+	if err != nil || n < pipeline.MinStreamBytes {
+		return 0, fmt.Errorf("--max-store %q: want a size of at least %s, like 20GiB", s, pipeline.FormatBytes(pipeline.MinStreamBytes))
+	}
+	return n, nil
+}
+
+// fitStore scales the topology's stream sizes down to what the embedded
+// server's store holds, and says so once.
+func fitStore(ctx context.Context, topo pipeline.Topology, js jetstream.JetStream, maxStore int64, log *slog.Logger) (pipeline.Topology, error) {
+	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	fitted, changed, err := topo.FitTo(tctx, js, maxStore)
+	if err != nil {
+		return topo, fmt.Errorf("%w (raise it with --max-store if the disk has room)", err)
+	}
+	if changed {
+		log.Warn("the disk under --data holds less than the streams' built-in sizes; streams created now are scaled down to fit, existing ones keep their sizes (choose sizes with --retention STREAM=AGE:SIZE, or free disk)",
+			"store", pipeline.FormatBytes(maxStore), "sizes", fitted.Sizes())
+	}
+	return fitted, nil
 }

@@ -55,7 +55,12 @@ func Start(t testing.TB, dir ...string) *Env {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := pipeline.DefaultTopology().Ensure(ctx, js); err != nil {
+	// Fitted to the store, as up does, so that tests run on a fuller disk.
+	topo, _, err := pipeline.DefaultTopology().FitTo(ctx, js, srv.MaxStore())
+	if err == nil {
+		err = topo.Ensure(ctx, js)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	env := &Env{Server: srv, NC: nc, JS: js}
