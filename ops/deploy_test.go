@@ -204,7 +204,7 @@ func TestComposeCluster(t *testing.T) {
 	for _, n := range []string{"nats-1", "nats-2", "nats-3"} {
 		s, ok := cf.Services[n]
 		cmd := strings.Join(s.Command, " ")
-		if !ok || !strings.Contains(cmd, "--js") || !strings.Contains(cmd, "--routes") {
+		if !ok || !strings.Contains(cmd, "--js") || !strings.Contains(cmd, "--routes") || !strings.Contains(cmd, "--sd /data") {
 			t.Errorf("service %s: want a JetStream server with routes, got %q", n, cmd)
 		}
 	}
@@ -225,9 +225,23 @@ func TestComposeCluster(t *testing.T) {
 	if cmd := strings.Join(cf.Services["keys"].Command, " "); !strings.Contains(cmd, "creds server-config --data /keys --out /keys/nats-auth.conf") {
 		t.Errorf("no keys service writing the servers' trust: %q", cmd)
 	}
+	// Each server loads nats.conf, which includes the trust (anonymous
+	// clients would be let in without it) and takes its name from
+	// NATS_NAME (TestComposeNATSReload runs it).
+	conf, err := os.ReadFile("deploy/nats.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(conf), "include ../../keys/nats-auth.conf") {
+		t.Error("nats.conf does not include the trust the keys service writes")
+	}
 	for _, n := range []string{"nats-1", "nats-2", "nats-3"} {
-		if cmd := strings.Join(cf.Services[n].Command, " "); !strings.Contains(cmd, "-c /keys/nats-auth.conf") {
-			t.Errorf("server %s does not load the trust (anonymous clients would be let in): %q", n, cmd)
+		s := cf.Services[n]
+		if cmd := strings.Join(s.Command, " "); !strings.Contains(cmd, "-c /etc/nats/nats.conf") || !slices.Contains(s.Volumes, "./nats.conf:/etc/nats/nats.conf:ro") {
+			t.Errorf("server %s does not load nats.conf: command %q, volumes %v", n, cmd, s.Volumes)
+		}
+		if s.Environment["NATS_NAME"] != n {
+			t.Errorf("server %s is named %q (NATS_NAME)", n, s.Environment["NATS_NAME"])
 		}
 	}
 	for name, s := range cf.Services {
