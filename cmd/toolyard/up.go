@@ -306,8 +306,8 @@ func fitStore(ctx context.Context, topo pipeline.Topology, js jetstream.JetStrea
 		return topo, fmt.Errorf("%w (raise it with --max-store if the disk has room)", err)
 	}
 	if changed {
-		log.Warn("the disk under --data holds less than the streams' built-in sizes; streams created now are scaled down to fit, existing ones keep their sizes (choose sizes with --retention STREAM=AGE:SIZE, or free disk)",
-			"store", pipeline.FormatBytes(maxStore), "sizes", fitted.Sizes())
+		log.Warn("JetStream's store (three quarters of the free disk under --data, or --max-store) holds less than the streams' built-in sizes; streams created now are scaled down to fit, existing ones keep their sizes (choose sizes with --retention STREAM=AGE:SIZE, or free disk)",
+			"store", pipeline.FormatBytes(maxStore), "built_in", pipeline.FormatBytes(topo.Reserved()), "sizes", fitted.Sizes())
 	}
 	return fitted, nil
 }
