@@ -35,6 +35,40 @@ func ReadStream(ctx context.Context, js jetstream.JetStream, name, filter string
 	if err != nil {
 		return fmt.Errorf("read %s: %w", name, err)
 	}
+	return readUpTo(cons, last, fn)
+}
+
+// ReadStreamTail calls fn with the last n messages of a stream, oldest
+// first, as ReadStream does: in batches, up to the last message stored
+// when it started.
+func ReadStreamTail(ctx context.Context, js jetstream.JetStream, name string, n uint64, fn func(jetstream.Msg, *jetstream.MsgMetadata) error) error {
+	stream, err := js.Stream(ctx, name)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", name, err)
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		return err
+	}
+	last := info.State.LastSeq
+	if info.State.Msgs == 0 || last == 0 || n == 0 {
+		return nil
+	}
+	start := info.State.FirstSeq
+	if last >= n {
+		start = max(start, last-n+1)
+	}
+	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: start})
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	return readUpTo(cons, last, fn)
+}
+
+// readUpTo feeds fn the consumer's messages, 500 a fetch, until the one at
+// stream sequence last or the first fetch that finds nothing more (the
+// messages up to last were removed meanwhile, or none of them match).
+func readUpTo(cons jetstream.Consumer, last uint64, fn func(jetstream.Msg, *jetstream.MsgMetadata) error) error {
 	for {
 		batch, err := cons.Fetch(500, jetstream.FetchMaxWait(time.Second))
 		if err != nil {

@@ -3,7 +3,6 @@ package status
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -77,46 +76,16 @@ const maxFailures = 10
 // ReadActivity reads the last n records of AUDIT.
 func ReadActivity(ctx context.Context, js jetstream.JetStream, n int) (Activity, error) {
 	a := Activity{Tiers: map[string]int{}, Discovery: map[string]int{}, Feedback: map[string]*FeedbackTally{}}
-	stream, err := js.Stream(ctx, pipeline.StreamAudit)
-	if err != nil {
-		return a, err
-	}
-	info, err := stream.Info(ctx)
-	if err != nil {
-		return a, err
-	}
-	if info.State.Msgs == 0 {
-		return a, nil
-	}
-	last := info.State.LastSeq
-	start := uint64(1)
-	if last > uint64(n) {
-		start = last - uint64(n) + 1
-	}
-	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: max(start, info.State.FirstSeq)})
-	if err != nil {
-		return a, err
-	}
 	tools := map[string]*ToolActivity{}
-	for {
-		msg, err := cons.Next(jetstream.FetchContext(ctx))
-		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) {
-				return a, fmt.Errorf("read the tail of %s: %w", pipeline.StreamAudit, err)
-			}
-			return a, err
-		}
-		meta, err := msg.Metadata()
-		if err != nil {
-			return a, err
-		}
+	err := pipeline.ReadStreamTail(ctx, js, pipeline.StreamAudit, uint64(max(n, 0)), func(msg jetstream.Msg, _ *jetstream.MsgMetadata) error {
 		var r schemas.AuditRecord
 		if json.Unmarshal(msg.Data(), &r) == nil {
 			a.add(r, tools)
 		}
-		if meta.Sequence.Stream >= last {
-			break
-		}
+		return nil
+	})
+	if err != nil {
+		return a, fmt.Errorf("read the tail of %s: %w", pipeline.StreamAudit, err)
 	}
 	a.judge()
 	for _, t := range tools {
