@@ -84,6 +84,12 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 			if outDir != "" && (toolsFile == "" || len(audits) == 0) {
 				return errors.New("offline training (--out) needs --tools and --audit")
 			}
+			if outDir != "" {
+				// Before the work, not after it: the version replaces --out whole.
+				if err := bundle.CheckReplaceable(outDir); err != nil {
+					return fmt.Errorf("--out: %w", err)
+				}
+			}
 			var js jetstream.JetStream
 			if outDir == "" {
 				var closeNC func()

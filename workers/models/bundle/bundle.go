@@ -99,9 +99,14 @@ type Bundle struct {
 }
 
 // WriteDir writes the bundle to dir, replacing what is there at once.
+// What is there must be nothing, an empty directory or a bundle
+// (CheckReplaceable): a replaced directory is deleted whole.
 func (b *Bundle) WriteDir(dir string) error {
 	if b.Manifest.Version == "" {
 		return errors.New("bundle: no version")
+	}
+	if err := CheckReplaceable(dir); err != nil {
+		return err
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -155,6 +160,37 @@ func (b *Bundle) WriteDir(dir string) error {
 	}
 	os.RemoveAll(old)
 	b.Manifest.Files = m.Files
+	return nil
+}
+
+// CheckReplaceable says whether WriteDir may put a bundle at dir: dir does
+// not exist, is an empty directory, or holds a bundle's files and nothing
+// else. WriteDir replaces the directory whole, so anything else there (a
+// file, a project, notes beside an old version) would be deleted.
+func CheckReplaceable(dir string) error {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("bundle: %s is a file, not a model version directory: give a new directory", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	known := []string{ManifestFile, UsageFile, TemplatesFile, VectorsFile}
+	for _, e := range entries {
+		if !slices.Contains(known, e.Name()) || !e.Type().IsRegular() {
+			return fmt.Errorf("bundle: %s holds %s, so it is not a model version directory, and writing the version would replace it whole: give a new or empty directory", dir, e.Name())
+		}
+	}
+	if len(entries) > 0 && !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() == ManifestFile }) {
+		return fmt.Errorf("bundle: %s has no %s, so it is not a model version directory: give a new or empty directory", dir, ManifestFile)
+	}
 	return nil
 }
 
