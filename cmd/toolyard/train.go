@@ -339,19 +339,20 @@ func storeGuardPromote(cmd *cobra.Command, st *models.Store, engine *discover.En
 		return err
 	}
 	current := rep.Before
+	var scored string
 	if cur.Version != "" {
 		old, err := st.Download(ctx, cur.Version, filepath.Join(dir, "current"))
 		if err != nil {
 			return fmt.Errorf("eval guard: the version in force: %w", err)
 		}
-		if err := old.Apply(ctx, engine); err != nil {
+		if current, scored, err = learn.ScoreCurrent(ctx, engine, old, rep.Test); err != nil {
 			return fmt.Errorf("eval guard: the version in force: %w", err)
-		}
-		if current, err = learn.Evaluate(ctx, engine, rep.Test, nil); err != nil {
-			return err
 		}
 	}
 	ok, why := learn.Judge(rep.After, current, cfg)
+	if scored != "" {
+		why = append(why, scored)
+	}
 	verdict := models.GuardVerdict{Promote: ok, Reasons: why, Candidate: rep.After.Map(), Current: current.Map(), Against: cur.Version}
 	if err := st.SetGuard(ctx, b.Manifest.Version, verdict); err != nil {
 		return err
