@@ -81,6 +81,9 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			stderr := cmd.ErrOrStderr()
+			if err := checkTrainFlags(opts, guard, keepVersions, len(audits) > 0, since); err != nil {
+				return err
+			}
 			if outDir != "" && (toolsFile == "" || len(audits) == 0) {
 				return errors.New("offline training (--out) needs --tools and --audit")
 			}
@@ -166,6 +169,40 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 	fl.DurationVar(&opts.Labels.Window, "correction-window", 10*time.Minute, "how long after an answer the agent's next move still corrects it")
 	c.AddCommand(newTrainCalibration())
 	return c
+}
+
+// checkTrainFlags refuses values out of range before any work. learn.Train
+// takes a zero or out-of-range share, count or window for "the default", so
+// without this '--hold-out 2' or '--folds 0' trained with 0.1 and 4 and said
+// nothing; and --since selects from the AUDIT stream, which --audit files
+// replace (as replay says too).
+func checkTrainFlags(o learn.Options, g learn.GuardConfig, keep int, files bool, since string) error {
+	if files && since != "" {
+		return errors.New("--since selects from the AUDIT stream; with --audit files, filter the files instead")
+	}
+	for _, c := range []struct {
+		flag string
+		val  any
+		ok   bool
+		want string
+	}{
+		{"hold-out", o.HoldOut, o.HoldOut > 0 && o.HoldOut < 1, "a share between 0 and 1 (exclusive)"},
+		{"fit-share", o.FitShare, o.FitShare > 0 && o.FitShare < 1, "a share between 0 and 1 (exclusive)"},
+		{"folds", o.Folds, o.Folds >= 1, "at least 1"},
+		{"max-per-session", o.Guard.PerSession, o.Guard.PerSession >= 1, "at least 1"},
+		{"min-sessions", o.Guard.MinSessions, o.Guard.MinSessions >= 1, "at least 1"},
+		{"shortcut-min-count", o.Shortcuts.MinCount, o.Shortcuts.MinCount >= 1, "at least 1"},
+		{"shortcut-min-share", o.Shortcuts.MinShare, o.Shortcuts.MinShare > 0 && o.Shortcuts.MinShare <= 1, "a share above 0, at most 1"},
+		{"correction-window", o.Labels.Window, o.Labels.Window > 0, "a positive duration"},
+		{"guard-hit", g.HitTolerance, g.HitTolerance >= 0, "0 or more"},
+		{"guard-ece", g.ECETolerance, g.ECETolerance >= 0, "0 or more"},
+		{"keep-versions", keep, keep >= 0, "0 (keep every version) or more"},
+	} {
+		if !c.ok {
+			return fmt.Errorf("--%s %v: want %s", c.flag, c.val, c.want)
+		}
+	}
+	return nil
 }
 
 // trainEngine is the hybrid engine training ranks with: the workers' embedder
