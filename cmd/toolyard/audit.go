@@ -104,11 +104,8 @@ many records there are. Times filter on each record's own timestamp.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var f auditlog.Filter
 			var err error
-			if f.Since, err = parseSince(since); err != nil {
-				return fmt.Errorf("--since: %w", err)
-			}
-			if f.Until, err = parseSince(until); err != nil {
-				return fmt.Errorf("--until: %w", err)
+			if f.Since, f.Until, err = auditWindow(since, until, time.Now()); err != nil {
+				return err
 			}
 			f.Session, f.Stage = session, stage
 			w := cmd.OutOrStdout()
@@ -182,6 +179,26 @@ func parseSince(s string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("%q is neither a duration (24h) nor an RFC 3339 time (2026-11-01T00:00:00Z)", s)
 	}
 	return t, nil
+}
+
+// auditWindow reads --since and --until for a read of the AUDIT stream. A
+// window that can hold nothing is an error, not an empty result that looks
+// like an empty stream: --since later than now (a read stops at the last
+// record stored when it starts), or --until before --since.
+func auditWindow(since, until string, now time.Time) (from, to time.Time, err error) {
+	if from, err = parseSince(since); err != nil {
+		return from, to, fmt.Errorf("--since: %w", err)
+	}
+	if to, err = parseSince(until); err != nil {
+		return from, to, fmt.Errorf("--until: %w", err)
+	}
+	if from.After(now) {
+		return from, to, fmt.Errorf("--since %s is in the future (now %s): no record stored yet is that late", from.Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+	}
+	if !to.IsZero() && to.Before(from) {
+		return from, to, fmt.Errorf("--until %s is before --since %s: the window holds nothing (a duration counts back from now: --since 48h --until 24h is the day before yesterday)", to.Format(time.RFC3339), from.Format(time.RFC3339))
+	}
+	return from, to, nil
 }
 
 // progress prints a counting line on stderr at most once a second.

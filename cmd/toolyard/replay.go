@@ -159,6 +159,9 @@ func (r *replayRun) check() error {
 	case r.candidate == "" && r.model == "":
 		return errors.New("replay needs a candidate: --candidate CONFIG and/or --model DIR|VERSION")
 	}
+	if _, _, err := auditWindow(r.since, r.until, time.Now()); err != nil {
+		return err
+	}
 	n, err := pipeline.ParseBytes(r.groupSize)
 	if err != nil || n <= 0 {
 		return fmt.Errorf("--group-size %q: want a size such as 64MiB", r.groupSize)
@@ -436,11 +439,8 @@ func partitionAuditFiles(stderr io.Writer, files []string, groupBytes int64, spi
 func partitionAuditStream(ctx context.Context, g *globalFlags, stderr io.Writer, since, until, session string, groupBytes int64, spillDir string) (*replay.Partition, error) {
 	f := auditlog.Filter{Session: session}
 	var err error
-	if f.Since, err = parseSince(since); err != nil {
-		return nil, fmt.Errorf("--since: %w", err)
-	}
-	if f.Until, err = parseSince(until); err != nil {
-		return nil, fmt.Errorf("--until: %w", err)
+	if f.Since, f.Until, err = auditWindow(since, until, time.Now()); err != nil {
+		return nil, err
 	}
 	js, closeNC, err := openClient(g, "toolyard replay", func(js jetstream.JetStream) (jetstream.JetStream, error) { return js, nil })
 	if err != nil {

@@ -180,6 +180,9 @@ func checkTrainFlags(o learn.Options, g learn.GuardConfig, keep int, files bool,
 	if files && since != "" {
 		return errors.New("--since selects from the AUDIT stream; with --audit files, filter the files instead")
 	}
+	if _, _, err := auditWindow(since, "", time.Now()); err != nil {
+		return err
+	}
 	for _, c := range []struct {
 		flag string
 		val  any
@@ -309,8 +312,8 @@ func trainTools(cmd *cobra.Command, js jetstream.JetStream, file string) ([]sche
 func streamAudits(cmd *cobra.Command, js jetstream.JetStream, since string) ([]schemas.AuditRecord, error) {
 	var f auditlog.Filter
 	var err error
-	if f.Since, err = parseSince(since); err != nil {
-		return nil, fmt.Errorf("--since: %w", err)
+	if f.Since, _, err = auditWindow(since, "", time.Now()); err != nil {
+		return nil, err
 	}
 	var recs []schemas.AuditRecord
 	err = auditlog.Export(cmd.Context(), js, f, func(r schemas.AuditRecord) error {

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A window of the AUDIT stream that can hold nothing is an error naming
+// why, not "exported 0 records" as if the stream were empty.
+func TestAuditWindow(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		since, until string
+		err          string
+	}{
+		{"", "", ""},
+		{"24h", "", ""},
+		{"48h", "24h", ""},
+		{"2026-11-01T00:00:00Z", "2026-11-08T00:00:00Z", ""},
+		{"2026-11-27T11:59:00Z", "", ""},
+		{"2026-11-28T00:00:00Z", "", "--since 2026-11-28T00:00:00Z is in the future"},
+		{"2026-11-08T00:00:00Z", "2026-11-01T00:00:00Z", "--until 2026-11-01T00:00:00Z is before --since 2026-11-08T00:00:00Z"},
+		{"-5h", "", "--since: a duration back from now must be positive"},
+		{"", "tomorrow", "--until: \"tomorrow\" is neither"},
+	} {
+		_, _, err := auditWindow(tt.since, tt.until, now)
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("--since %q --until %q: %v, want %q", tt.since, tt.until, err, tt.err)
+		}
+	}
+	// Durations count back from the real now: --since 24h --until 48h
+	// ends before it starts.
+	if _, _, err := auditWindow("24h", "48h", time.Now()); err == nil || !strings.Contains(err.Error(), "is before --since") {
+		t.Errorf("--since 24h --until 48h: %v", err)
+	}
+}
+
+// The commands that read the AUDIT stream check the window before they
+// connect.
+func TestAuditWindowCommands(t *testing.T) {
+	for _, args := range [][]string{
+		{"audit", "export", "--since", "2999-01-01T00:00:00Z"},
+		{"audit", "export", "--since", "24h", "--until", "48h"},
+		{"replay", "--tools", "t.jsonl", "--candidate", "c.json", "--report", "r", "--since", "2999-01-01T00:00:00Z"},
+		{"train", "--since", "2999-01-01T00:00:00Z", "--tools", "t.jsonl"},
+	} {
+		root := newRoot()
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		// No server listens here: an error about the window comes first.
+		root.SetArgs(append(args, "--nats", "nats://127.0.0.1:1"))
+		err := root.Execute()
+		if err == nil || !strings.Contains(err.Error(), "--until") && !strings.Contains(err.Error(), "in the future") {
+			t.Errorf("%v: %v, want the window refused", args, err)
+		}
+	}
+}
