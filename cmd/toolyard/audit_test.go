@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,36 @@ func TestAuditWindowCommands(t *testing.T) {
 		err := root.Execute()
 		if err == nil || !strings.Contains(err.Error(), "--until") && !strings.Contains(err.Error(), "in the future") {
 			t.Errorf("%v: %v, want the window refused", args, err)
+		}
+	}
+}
+
+// An empty registry file is refused by the commands that measure, replay or
+// train over it, before any work: every query "not found", every recorded
+// answer "lost", or a training error about keyword-only discovery, said
+// nothing about the file.
+func TestEmptyToolsFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	empty := dir + "/tools.jsonl"
+	if err := os.WriteFile(empty, []byte("\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	queries := dir + "/queries.jsonl"
+	if err := os.WriteFile(queries, []byte(`{"id":"1","query":"anything at all","gold_tool_ids":["x/y"]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"eval", "discovery", "--tools", empty, "--queries", queries},
+		{"eval", "resolve", "--tools", empty, "--queries", queries},
+		{"replay", "--tools", empty, "--audit", queries, "--candidate", queries, "--report", dir + "/r"},
+		{"train", "--tools", empty, "--audit", queries, "--out", dir + "/m"},
+	} {
+		root := newRoot()
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		root.SetArgs(args)
+		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "holds no tools") {
+			t.Errorf("%v: %v, want the empty registry refused", args[:2], err)
 		}
 	}
 }

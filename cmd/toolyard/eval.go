@@ -236,12 +236,27 @@ func writerOrNil(w *bufio.Writer) io.Writer {
 	return w
 }
 
+// loadToolsFile reads the registry a measurement, replay or training runs
+// over. An empty one is refused: every query would be "not found" and
+// every recorded answer "lost", figures that look like a verdict on
+// discovery rather than on the file (up, by contrast, may start empty).
+func loadToolsFile(path string) ([]schemas.Manifest, error) {
+	tools, err := registry.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(tools) == 0 {
+		return nil, fmt.Errorf("registry %s holds no tools (want JSONL or a JSON array of manifests)", path)
+	}
+	return tools, nil
+}
+
 // loadEvalSet reads a benchmark's registry and queries.
 func loadEvalSet(toolsFile, queriesFile string) ([]schemas.Manifest, []eval.Query, error) {
 	if toolsFile == "" || queriesFile == "" {
 		return nil, nil, fmt.Errorf("--tools and --queries are required")
 	}
-	tools, err := registry.LoadFile(toolsFile)
+	tools, err := loadToolsFile(toolsFile)
 	if err != nil {
 		return nil, nil, err
 	}

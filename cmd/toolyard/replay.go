@@ -24,7 +24,6 @@ import (
 	"github.com/toolyard/toolyard/workers/auditlog"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/models/bundle"
-	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/stages"
 )
 
@@ -98,7 +97,7 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 			if r.reportDir == "" {
 				return errors.New("replay needs --report DIR")
 			}
-			tools, err := registry.LoadFile(r.toolsFile)
+			tools, err := loadToolsFile(r.toolsFile)
 			if err != nil {
 				return err
 			}

@@ -292,7 +292,7 @@ func warnUnregistered(w io.Writer, recs []schemas.AuditRecord, tools []schemas.M
 // Toolyard's registry.
 func trainTools(cmd *cobra.Command, js jetstream.JetStream, file string) ([]schemas.Manifest, error) {
 	if file != "" {
-		return registry.LoadFile(file)
+		return loadToolsFile(file)
 	}
 	st, err := registry.OpenStore(cmd.Context(), js)
 	if err != nil {
