@@ -102,6 +102,16 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 					return err
 				}
 				defer closeNC()
+				if version != "" {
+					// Before the work, not at its end.
+					st, err := models.Open(cmd.Context(), js)
+					if err != nil {
+						return err
+					}
+					if err := st.CheckNewVersion(cmd.Context(), version); err != nil {
+						return fmt.Errorf("--version: %w", err)
+					}
+				}
 			}
 			tools, err := trainTools(cmd, js, toolsFile)
 			if err != nil {
