@@ -68,6 +68,9 @@ milliseconds per query and per tool.`,
       --queries ../shared/bench/sealtools/queries.dev.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkEvalFlags(th, k); err != nil {
+				return err
+			}
 			modes, emb, err := evalModes(cmd.Context(), cmd.ErrOrStderr(), mode, embedder)
 			if err != nil {
 				return err
@@ -234,6 +237,20 @@ func writerOrNil(w *bufio.Writer) io.Writer {
 		return nil
 	}
 	return w
+}
+
+// checkEvalFlags refuses tier thresholds and a k the measurement cannot
+// use: route.Decide takes invalid thresholds for the defaults and discovery
+// a k below 1 for its default, so '--activate-threshold 5' or '--k 0'
+// printed the default figures as if they were the ones asked for.
+func checkEvalFlags(th route.Thresholds, k int) error {
+	if err := th.Validate(); err != nil {
+		return fmt.Errorf("--activate-threshold, --multiple-threshold, --weak-threshold: %w", err)
+	}
+	if k < 1 {
+		return fmt.Errorf("--k %d: want at least 1", k)
+	}
+	return nil
 }
 
 // loadToolsFile reads the registry a measurement, replay or training runs
