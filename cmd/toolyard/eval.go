@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,7 +76,7 @@ milliseconds per query and per tool.`,
 			if err != nil {
 				return err
 			}
-			tools, qs, err := loadEvalSet(toolsFile, queriesFile)
+			tools, qs, err := loadEvalSet(cmd.ErrOrStderr(), toolsFile, queriesFile)
 			if err != nil {
 				return err
 			}
@@ -269,7 +270,7 @@ func loadToolsFile(path string) ([]schemas.Manifest, error) {
 }
 
 // loadEvalSet reads a benchmark's registry and queries.
-func loadEvalSet(toolsFile, queriesFile string) ([]schemas.Manifest, []eval.Query, error) {
+func loadEvalSet(stderr io.Writer, toolsFile, queriesFile string) ([]schemas.Manifest, []eval.Query, error) {
 	if toolsFile == "" || queriesFile == "" {
 		return nil, nil, fmt.Errorf("--tools and --queries are required")
 	}
@@ -281,5 +282,33 @@ func loadEvalSet(toolsFile, queriesFile string) ([]schemas.Manifest, []eval.Quer
 	if err != nil {
 		return nil, nil, err
 	}
+	warnGoldUnregistered(stderr, qs, tools)
 	return tools, qs, nil
+}
+
+// warnGoldUnregistered says when most queries with gold tools name none the
+// registry has (queries of one benchmark, tools of another): every such
+// query is a miss whatever discovery does.
+func warnGoldUnregistered(w io.Writer, qs []eval.Query, tools []schemas.Manifest) {
+	registered := make(map[string]bool, len(tools))
+	for _, m := range tools {
+		registered[m.ID] = true
+	}
+	var gold, missing int
+	var example string
+	for _, q := range qs {
+		if len(q.GoldToolIDs) == 0 {
+			continue
+		}
+		gold++
+		if !slices.ContainsFunc(q.GoldToolIDs, func(id string) bool { return registered[id] }) {
+			missing++
+			if example == "" {
+				example = q.GoldToolIDs[0]
+			}
+		}
+	}
+	if gold > 0 && 2*missing > gold {
+		fmt.Fprintf(w, "warning: %d of the %d queries with gold tools name none the registry has (%s, …): they are misses whatever discovery does; give the registry the queries were written for with --tools\n", missing, gold, example)
+	}
 }

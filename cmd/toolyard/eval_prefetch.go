@@ -80,7 +80,7 @@ p99_with_ms, p99_without_ms and the rest of the report.`,
 				// answer when the rule lets words be missing.
 				wordPrefixes = rule.MaxMissingWords != 0
 			}
-			tools, qs, err := loadEvalSet(toolsFile, queriesFile)
+			tools, qs, err := loadEvalSet(cmd.ErrOrStderr(), toolsFile, queriesFile)
 			if err != nil {
 				return err
 			}

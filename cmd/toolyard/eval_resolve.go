@@ -81,7 +81,7 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 			if err != nil {
 				return err
 			}
-			tools, qs, err := loadEvalSet(toolsFile, queriesFile)
+			tools, qs, err := loadEvalSet(cmd.ErrOrStderr(), toolsFile, queriesFile)
 			if err != nil {
 				return err
 			}

@@ -106,6 +106,7 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 				return err
 			}
 			defer part.Close()
+			warnUnregisteredTools(stderr, part.Tools(), tools, "the candidate cannot answer their intents with the tool recorded, so they count as lost; give the registry they were recorded against with --tools")
 			rep, err := r.replay(ctx, stderr, tools, part)
 			if err != nil {
 				return err

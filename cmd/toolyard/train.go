@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -273,29 +272,40 @@ func readAudits(stderr io.Writer, files []string) ([]schemas.AuditRecord, error)
 // registry): what is learned about them cannot help discovery here, and
 // the eval guard, comparing two versions that both miss, passes it.
 func warnUnregistered(w io.Writer, recs []schemas.AuditRecord, tools []schemas.Manifest) {
+	named := map[string]int{}
+	for _, r := range recs {
+		if r.ToolID != "" {
+			named[r.ToolID]++
+		}
+	}
+	warnUnregisteredTools(w, named, tools, "what is learned about those tools cannot help discovery here; import the tools first ('toolyard tools import FILE'), or train against their registry with --tools")
+}
+
+// warnUnregisteredTools is warnUnregistered over counts of records by the
+// tool they name; why says what the missing tools cost and what to do.
+func warnUnregisteredTools(w io.Writer, byTool map[string]int, tools []schemas.Manifest, why string) {
 	registered := make(map[string]bool, len(tools))
 	for _, m := range tools {
 		registered[m.ID] = true
 	}
 	var named, missing int
-	examples := map[string]bool{}
-	for _, r := range recs {
-		if r.ToolID == "" || strings.HasPrefix(r.ToolID, "toolyard/") {
+	var absent []string
+	for id, n := range byTool {
+		if id == "" || strings.HasPrefix(id, "toolyard/") {
 			continue
 		}
-		named++
-		if !registered[r.ToolID] {
-			missing++
-			if len(examples) < 3 {
-				examples[r.ToolID] = true
-			}
+		named += n
+		if !registered[id] {
+			missing += n
+			absent = append(absent, id)
 		}
 	}
 	if named == 0 || 2*missing <= named {
 		return
 	}
-	fmt.Fprintf(w, "warning: %d of the %d records that name a tool name one the registry does not have (%s, …): what is learned about those tools cannot help discovery here; import the tools first ('toolyard tools import FILE'), or train against their registry with --tools\n",
-		missing, named, strings.Join(slices.Sorted(maps.Keys(examples)), ", "))
+	slices.Sort(absent)
+	fmt.Fprintf(w, "warning: %d of the %d records that name a tool name one the registry does not have (%s, …): %s\n",
+		missing, named, strings.Join(absent[:min(3, len(absent))], ", "), why)
 }
 
 // trainTools is the registry to train over: --tools, or the running

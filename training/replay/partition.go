@@ -49,6 +49,7 @@ type Partition struct {
 	writers []*bufio.Writer
 	counts  []int
 	records int
+	tools   map[string]int
 }
 
 // NewPartition makes a partition of n groups; the files of n > 1 groups
@@ -81,9 +82,19 @@ func (p *Partition) Groups() int { return len(p.counts) }
 // Records is how many records were added.
 func (p *Partition) Records() int { return p.records }
 
+// Tools is how many records named each tool id (records without one are
+// not counted): one entry per distinct tool, however long the history.
+func (p *Partition) Tools() map[string]int { return p.tools }
+
 // Add puts a record in its session's group.
 func (p *Partition) Add(r schemas.AuditRecord) error {
 	p.records++
+	if r.ToolID != "" {
+		if p.tools == nil {
+			p.tools = map[string]int{}
+		}
+		p.tools[r.ToolID]++
+	}
 	if p.files == nil {
 		p.mem = append(p.mem, r)
 		p.counts[0]++
