@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -31,5 +32,49 @@ func TestEvalRefusesFlagsItWouldIgnore(t *testing.T) {
 		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("%v: %v, want %q", tt.args, err, tt.err)
 		}
+	}
+}
+
+// replay refuses the values its labels and worker pool would take for
+// their defaults, before reading anything.
+func TestReplayRefusesFlagsItWouldIgnore(t *testing.T) {
+	base := []string{"replay", "--tools", "no-such-tools.jsonl", "--audit", "no-such-audit.jsonl", "--candidate", "c.json", "--report", t.TempDir()}
+	for _, tt := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--correction-window", "-5m"}, "--correction-window -5m0s: want a positive duration"},
+		{[]string{"--correction-window", "0s"}, "--correction-window 0s"},
+		{[]string{"--parallel", "-4"}, "--parallel -4: want 1 or more"},
+		{[]string{"--workers", "--shard-size", "0"}, "--shard-size 0: want at least 1"},
+		{[]string{"--workers", "--shard-wait", "0s"}, "--shard-wait 0s"},
+	} {
+		root := newRoot()
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		root.SetArgs(append(base, tt.args...))
+		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%v: %v, want %q", tt.args, err, tt.err)
+		}
+	}
+}
+
+// eval shortcuts --audit reads the files as train does: no valid record is
+// an error, not "shortcuts 0".
+func TestEvalShortcutsNeedsRecords(t *testing.T) {
+	dir := t.TempDir()
+	empty, queries := dir+"/audit.jsonl", dir+"/queries.jsonl"
+	if err := os.WriteFile(empty, []byte("not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(queries, []byte(`{"id":"1","query":"anything","gold_tool_ids":["a/b"]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := newRoot()
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	root.SetArgs([]string{"eval", "shortcuts", "--audit", empty, "--queries", queries})
+	if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "no valid audit records") {
+		t.Errorf("eval shortcuts on no records: %v", err)
 	}
 }

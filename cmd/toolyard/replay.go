@@ -158,6 +158,16 @@ func (r *replayRun) check() error {
 		return errors.New("--since, --until and --session select from the AUDIT stream; with --audit files, filter the files instead")
 	case r.candidate == "" && r.model == "":
 		return errors.New("replay needs a candidate: --candidate CONFIG and/or --model DIR|VERSION")
+	// The labels and the pool of workers take a zero or negative value for
+	// their default, so these would replay with other settings than asked.
+	case r.lopts.Window <= 0:
+		return fmt.Errorf("--correction-window %s: want a positive duration", r.lopts.Window)
+	case r.parallel < 0:
+		return fmt.Errorf("--parallel %d: want 1 or more (0: one per core)", r.parallel)
+	case r.sharded && r.shardSize < 1:
+		return fmt.Errorf("--shard-size %d: want at least 1", r.shardSize)
+	case r.sharded && r.shardWait <= 0:
+		return fmt.Errorf("--shard-wait %s: want a positive duration", r.shardWait)
 	}
 	if _, _, err := auditWindow(r.since, r.until, time.Now()); err != nil {
 		return err
