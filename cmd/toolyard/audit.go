@@ -47,6 +47,16 @@ Exits 1 when any line was bad.`,
 		Example: `  toolyard audit import ../shared/bench/metatool/learn/audit.jsonl`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
+			// Every file is checked before any is imported: a missing
+			// second file used to stop the import after the first, with
+			// no count of what had gone in.
+			for _, f := range files {
+				if fi, err := os.Stat(f); err != nil {
+					return err
+				} else if fi.IsDir() {
+					return fmt.Errorf("%s is a directory: give audit JSONL files", f)
+				}
+			}
 			im, closeNC, err := openClient(g, "toolyard audit import", func(js jetstream.JetStream) (*auditlog.Importer, error) {
 				return auditlog.NewImporter(cmd.Context(), js)
 			})
@@ -69,6 +79,8 @@ Exits 1 when any line was bad.`,
 				for _, r := range recs {
 					ok, err := im.Import(cmd.Context(), r)
 					if err != nil {
+						// What went in stays in (a re-import adds only the rest).
+						fmt.Fprintf(cmd.OutOrStdout(), "stopped: imported %d records, %d already there, %d bad lines skipped\n", added, present, bad)
 						return fmt.Errorf("%s: record of session %s at %s: %w", f, r.SessionID, r.Timestamp.Format(time.RFC3339), err)
 					}
 					if ok {

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 )
 
 // A window of the AUDIT stream that can hold nothing is an error naming
@@ -86,5 +90,36 @@ func TestEmptyToolsFileIsRefused(t *testing.T) {
 		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "holds no tools") {
 			t.Errorf("%v: %v, want the empty registry refused", args[:2], err)
 		}
+	}
+}
+
+// audit import checks every file before importing any: a missing second
+// file stopped the import after the first, with no count of what went in.
+func TestAuditImportChecksEveryFileFirst(t *testing.T) {
+	env := pipelinetest.Start(t)
+	dir := t.TempDir()
+	good := dir + "/audit.jsonl"
+	if err := os.WriteFile(good, []byte(`{"timestamp":"2026-11-01T10:00:00Z","session_id":"s1","conversation_context":"","intent_expressed":"[TOOL: checksum of the tarball]","tool_id":"files/checksum","parameters":{},"result":"success"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, second := range []string{dir + "/missing.jsonl", dir} {
+		root := newRoot()
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		root.SetArgs([]string{"audit", "import", "--nats", env.Server.ClientURL(), "--creds", pipelinetest.AdminCreds(env.Server.DataDir()), good, second})
+		if err := root.Execute(); err == nil {
+			t.Fatalf("import of %s succeeded", second)
+		}
+	}
+	st, err := env.JS.Stream(context.Background(), pipeline.StreamAudit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.State.Msgs != 0 {
+		t.Errorf("%d records imported before the bad file was found", info.State.Msgs)
 	}
 }
