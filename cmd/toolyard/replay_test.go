@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolyard/toolyard/training/replay"
+	"github.com/toolyard/toolyard/workers/discover"
 )
 
 func TestReplayApplyConfig(t *testing.T) {
@@ -55,7 +56,7 @@ func TestReplayApplyConfig(t *testing.T) {
 // name is refused.
 func TestReplayJobShipsTheModel(t *testing.T) {
 	dir := t.TempDir()
-	b := bundle.Bundle{Manifest: bundle.Manifest{Version: "v-test"}}
+	b := bundle.Bundle{Manifest: bundle.Manifest{Version: "v-test"}, Usage: &discover.Usage{Version: "v-test"}}
 	if err := b.WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/toolyard/toolyard/workers/discover"
@@ -210,11 +211,23 @@ func writeJSON(path string, v any) (string, error) {
 func ReadDir(dir string) (*Bundle, error) {
 	var b Bundle
 	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, fmt.Errorf("bundle %s: not a model version directory (no %s; 'toolyard train --out DIR' writes one): %w", dir, ManifestFile, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", dir, err)
 	}
 	if err := json.Unmarshal(data, &b.Manifest); err != nil {
 		return nil, fmt.Errorf("bundle %s: %s: %w", dir, ManifestFile, err)
+	}
+	// A manifest that names no version or no usage model is not one
+	// training wrote: read as it stood it put "no model" in force, and an
+	// eval with it printed the figures without a model as the model's.
+	if b.Manifest.Version == "" {
+		return nil, fmt.Errorf("bundle %s: %s names no version: not a model version directory", dir, ManifestFile)
+	}
+	if _, ok := b.Manifest.Files[UsageFile]; !ok {
+		return nil, fmt.Errorf("bundle %s: %s lists no %s: not a trained model version", dir, ManifestFile, UsageFile)
 	}
 	names := make([]string, 0, len(b.Manifest.Files))
 	for name := range b.Manifest.Files {

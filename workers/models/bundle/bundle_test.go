@@ -174,3 +174,34 @@ func listTree(t *testing.T, root string) []string {
 	}
 	return names
 }
+
+// A directory is read as a model version only when training could have
+// written it: a manifest naming a version and its usage model. Anything
+// less was read as "no model", and an eval with it printed the figures
+// without a model as the model's.
+func TestReadDirRefusesWhatIsNotAVersion(t *testing.T) {
+	for _, tc := range []struct {
+		name, manifest, err string
+	}{
+		{"no manifest", "", "not a model version directory (no manifest.json"},
+		{"empty manifest", `{}`, "names no version"},
+		{"no usage model", `{"version":"x","files":{}}`, "lists no usage.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.manifest != "" {
+				if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte(tc.manifest), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := ReadDir(dir); err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ReadDir: %v, want %q", err, tc.err)
+			}
+		})
+	}
+	file := filepath.Join(t.TempDir(), "model.json")
+	mustWrite(t, file)
+	if _, err := ReadDir(file); err == nil || !strings.Contains(err.Error(), "not a model version directory") {
+		t.Errorf("ReadDir of a file: %v", err)
+	}
+}
