@@ -47,3 +47,22 @@ func TestTrainChecksTheVersionFirst(t *testing.T) {
 		}
 	}
 }
+
+// models show takes a version directory as replay's and eval's --model do,
+// without a server: it was read as a version name ("use 1–64 letters…")
+// after connecting.
+func TestModelsShowReadsAVersionDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "model")
+	b := &bundle.Bundle{Manifest: bundle.Manifest{Version: "offline-1", CreatedAt: time.Now()},
+		Usage: &discover.Usage{Intents: []discover.LearnedIntent{{Tool: "a/b", Text: "some request"}}}}
+	if err := b.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := runRoot("models", "show", dir, "--nats", "nats://127.0.0.1:1")
+	if err != nil || !strings.Contains(out, `"version": "offline-1"`) {
+		t.Errorf("models show DIR: %v %s\n%s", err, stderr, out)
+	}
+	if _, _, err := runRoot("models", "show", filepath.Dir(dir), "--nats", "nats://127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "not a model version directory") {
+		t.Errorf("models show of a directory that is no version: %v", err)
+	}
+}
