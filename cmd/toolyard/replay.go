@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -204,6 +205,10 @@ func (r *replayRun) replay(ctx context.Context, stderr io.Writer, tools []schema
 		paths[flag] = path
 	}
 	model := paths["model"]
+	for _, flag := range []string{"model", "candidate", "baseline"} {
+		first, last := part.Span()
+		warnTrainedOnReplay(stderr, "--"+flag, paths[flag], first, last)
+	}
 	b := sideBuilder{g: r.g, tools: tools, log: stderr}
 	cand, candInfo, err := b.side(ctx, "candidate", paths["candidate"], model)
 	if err != nil {
@@ -398,6 +403,30 @@ func (b sideBuilder) applyConfig(name string, cfg replay.Config) (*stageFlags, e
 		return nil, fmt.Errorf("%s config %s: %w", name, cfg.Source, err)
 	}
 	return &sf, nil
+}
+
+// warnTrainedOnReplay says when the model version in dir (if it is one)
+// was trained on history that overlaps the replayed records [first, last]:
+// its figures there are on what it learned (a model replayed on its own
+// training history reads near-perfect), not on later traffic.
+func warnTrainedOnReplay(w io.Writer, flag, dir string, first, last time.Time) {
+	if dir == "" {
+		return
+	}
+	data, err := os.ReadFile(filepath.Join(dir, bundle.ManifestFile))
+	if err != nil {
+		return // a configuration file, not a model version
+	}
+	var m bundle.Manifest
+	if json.Unmarshal(data, &m) != nil || m.Trained.Until.IsZero() || first.IsZero() {
+		return
+	}
+	if m.Trained.Until.Before(first) || m.Trained.From.After(last) {
+		return
+	}
+	fmt.Fprintf(w, "warning: %s %s was trained on history from %s to %s, which overlaps the replayed records (%s to %s): on those it answers what it learned, so its figures there are not held out; replay records after %s for a fair measure\n",
+		flag, m.Version, m.Trained.From.Format(time.RFC3339), m.Trained.Until.Format(time.RFC3339),
+		first.Format(time.RFC3339), last.Format(time.RFC3339), m.Trained.Until.Format(time.RFC3339))
 }
 
 // partitionAuditFiles reads audit JSONL files into a partition by

@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/toolyard/toolyard/schemas"
 )
@@ -50,6 +51,8 @@ type Partition struct {
 	counts  []int
 	records int
 	tools   map[string]int
+	// first and last are the earliest and latest record timestamps.
+	first, last time.Time
 }
 
 // NewPartition makes a partition of n groups; the files of n > 1 groups
@@ -86,9 +89,18 @@ func (p *Partition) Records() int { return p.records }
 // not counted): one entry per distinct tool, however long the history.
 func (p *Partition) Tools() map[string]int { return p.tools }
 
+// Span is the earliest and the latest timestamp of the records added.
+func (p *Partition) Span() (first, last time.Time) { return p.first, p.last }
+
 // Add puts a record in its session's group.
 func (p *Partition) Add(r schemas.AuditRecord) error {
 	p.records++
+	if p.first.IsZero() || r.Timestamp.Before(p.first) {
+		p.first = r.Timestamp
+	}
+	if r.Timestamp.After(p.last) {
+		p.last = r.Timestamp
+	}
 	if r.ToolID != "" {
 		if p.tools == nil {
 			p.tools = map[string]int{}
