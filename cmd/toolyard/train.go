@@ -72,7 +72,11 @@ scores it against the version in force on the test slice: it is promoted only if
 hit@1 is not worse by more than --guard-hit and ECE not by more than --guard-ece.
 A refused version is kept (see 'toolyard models show V') and the reason printed.
 Discover workers put a promoted version in force without a restart. After storing,
-old versions are pruned as 'toolyard models prune --keep N' does (--keep-versions).`,
+old versions are pruned as 'toolyard models prune --keep N' does (--keep-versions).
+
+Exits 0 when the version is written (offline) or stored and passes the guard,
+3 when the guard refuses it (it is stored all the same), 1 on any other error,
+130 on Ctrl-C.`,
 		Example: `  toolyard train --tools ../shared/bench/metatool/tools.jsonl \
       --audit ../shared/bench/metatool/learn/audit.jsonl --out /tmp/model
   toolyard eval discovery --tools ../shared/bench/metatool/tools.jsonl \

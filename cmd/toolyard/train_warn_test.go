@@ -73,3 +73,15 @@ func TestTrainRefusesFlagsOutOfRange(t *testing.T) {
 		t.Errorf("train with flags in range: %v, want the missing registry", err)
 	}
 }
+
+// train's help names the exit statuses a batch job tells outcomes by,
+// and the guard's refusal is the one it says (exitCode 3).
+func TestTrainHelpNamesItsExitStatuses(t *testing.T) {
+	out, _, err := runRoot("train", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "3 when the guard refuses it") || exitCode(3).Error() == "" {
+		t.Errorf("train --help does not say what exit 3 means:\n%s", out)
+	}
+}
