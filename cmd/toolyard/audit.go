@@ -47,6 +47,16 @@ Exits 1 when any line was bad.`,
 		Example: `  toolyard audit import ../shared/bench/metatool/learn/audit.jsonl`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
+			// Every file is checked before any is imported: a missing
+			// second file used to stop the import after the first, with
+			// no count of what had gone in.
+			for _, f := range files {
+				if fi, err := os.Stat(f); err != nil {
+					return err
+				} else if fi.IsDir() {
+					return fmt.Errorf("%s is a directory: give audit JSONL files", f)
+				}
+			}
 			im, closeNC, err := openClient(g, "toolyard audit import", func(js jetstream.JetStream) (*auditlog.Importer, error) {
 				return auditlog.NewImporter(cmd.Context(), js)
 			})
@@ -69,6 +79,8 @@ Exits 1 when any line was bad.`,
 				for _, r := range recs {
 					ok, err := im.Import(cmd.Context(), r)
 					if err != nil {
+						// What went in stays in (a re-import adds only the rest).
+						fmt.Fprintf(cmd.OutOrStdout(), "stopped: imported %d records, %d already there, %d bad lines skipped\n", added, present, bad)
 						return fmt.Errorf("%s: record of session %s at %s: %w", f, r.SessionID, r.Timestamp.Format(time.RFC3339), err)
 					}
 					if ok {
@@ -104,11 +116,8 @@ many records there are. Times filter on each record's own timestamp.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var f auditlog.Filter
 			var err error
-			if f.Since, err = parseSince(since); err != nil {
-				return fmt.Errorf("--since: %w", err)
-			}
-			if f.Until, err = parseSince(until); err != nil {
-				return fmt.Errorf("--until: %w", err)
+			if f.Since, f.Until, err = auditWindow(since, until, time.Now()); err != nil {
+				return err
 			}
 			f.Session, f.Stage = session, stage
 			w := cmd.OutOrStdout()
@@ -182,6 +191,26 @@ func parseSince(s string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("%q is neither a duration (24h) nor an RFC 3339 time (2026-11-01T00:00:00Z)", s)
 	}
 	return t, nil
+}
+
+// auditWindow reads --since and --until for a read of the AUDIT stream. A
+// window that can hold nothing is an error, not an empty result that looks
+// like an empty stream: --since later than now (a read stops at the last
+// record stored when it starts), or --until before --since.
+func auditWindow(since, until string, now time.Time) (from, to time.Time, err error) {
+	if from, err = parseSince(since); err != nil {
+		return from, to, fmt.Errorf("--since: %w", err)
+	}
+	if to, err = parseSince(until); err != nil {
+		return from, to, fmt.Errorf("--until: %w", err)
+	}
+	if from.After(now) {
+		return from, to, fmt.Errorf("--since %s is in the future (now %s): no record stored yet is that late", from.Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+	}
+	if !to.IsZero() && to.Before(from) {
+		return from, to, fmt.Errorf("--until %s is before --since %s: the window holds nothing (a duration counts back from now: --since 48h --until 24h is the day before yesterday)", to.Format(time.RFC3339), from.Format(time.RFC3339))
+	}
+	return from, to, nil
 }
 
 // progress prints a counting line on stderr at most once a second.

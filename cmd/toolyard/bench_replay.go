@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/training/labels"
 	"github.com/toolyard/toolyard/workers/discover/synth"
 )
 
@@ -42,7 +43,8 @@ func newBenchReplay(g *globalFlags) *cobra.Command {
 		keepReport     string
 		cpuProfile     string
 	)
-	r := replayRun{g: g, groupSize: "64MiB"}
+	// The labels' correction window as replay's default: bench has no flag for it.
+	r := replayRun{g: g, groupSize: "64MiB", lopts: labels.Options{Window: 10 * time.Minute}}
 	cmd := &cobra.Command{
 		Use:   "replay",
 		Short: "Replay a synthetic history of any length: intents/s, peak memory, report time",

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,11 +69,14 @@ milliseconds per query and per tool.`,
       --queries ../shared/bench/sealtools/queries.dev.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkEvalFlags(th, k); err != nil {
+				return err
+			}
 			modes, emb, err := evalModes(cmd.Context(), cmd.ErrOrStderr(), mode, embedder)
 			if err != nil {
 				return err
 			}
-			tools, qs, err := loadEvalSet(toolsFile, queriesFile)
+			tools, qs, err := loadEvalSet(cmd.ErrOrStderr(), toolsFile, queriesFile)
 			if err != nil {
 				return err
 			}
@@ -236,12 +240,41 @@ func writerOrNil(w *bufio.Writer) io.Writer {
 	return w
 }
 
+// checkEvalFlags refuses tier thresholds and a k the measurement cannot
+// use: route.Decide takes invalid thresholds for the defaults and discovery
+// a k below 1 for its default, so '--activate-threshold 5' or '--k 0'
+// printed the default figures as if they were the ones asked for.
+func checkEvalFlags(th route.Thresholds, k int) error {
+	if err := th.Validate(); err != nil {
+		return fmt.Errorf("--activate-threshold, --multiple-threshold, --weak-threshold: %w", err)
+	}
+	if k < 1 {
+		return fmt.Errorf("--k %d: want at least 1", k)
+	}
+	return nil
+}
+
+// loadToolsFile reads the registry a measurement, replay or training runs
+// over. An empty one is refused: every query would be "not found" and
+// every recorded answer "lost", figures that look like a verdict on
+// discovery rather than on the file (up, by contrast, may start empty).
+func loadToolsFile(path string) ([]schemas.Manifest, error) {
+	tools, err := registry.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(tools) == 0 {
+		return nil, fmt.Errorf("registry %s holds no tools (want JSONL or a JSON array of manifests)", path)
+	}
+	return tools, nil
+}
+
 // loadEvalSet reads a benchmark's registry and queries.
-func loadEvalSet(toolsFile, queriesFile string) ([]schemas.Manifest, []eval.Query, error) {
+func loadEvalSet(stderr io.Writer, toolsFile, queriesFile string) ([]schemas.Manifest, []eval.Query, error) {
 	if toolsFile == "" || queriesFile == "" {
 		return nil, nil, fmt.Errorf("--tools and --queries are required")
 	}
-	tools, err := registry.LoadFile(toolsFile)
+	tools, err := loadToolsFile(toolsFile)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -249,5 +282,33 @@ func loadEvalSet(toolsFile, queriesFile string) ([]schemas.Manifest, []eval.Quer
 	if err != nil {
 		return nil, nil, err
 	}
+	warnGoldUnregistered(stderr, qs, tools)
 	return tools, qs, nil
+}
+
+// warnGoldUnregistered says when most queries with gold tools name none the
+// registry has (queries of one benchmark, tools of another): every such
+// query is a miss whatever discovery does.
+func warnGoldUnregistered(w io.Writer, qs []eval.Query, tools []schemas.Manifest) {
+	registered := make(map[string]bool, len(tools))
+	for _, m := range tools {
+		registered[m.ID] = true
+	}
+	var gold, missing int
+	var example string
+	for _, q := range qs {
+		if len(q.GoldToolIDs) == 0 {
+			continue
+		}
+		gold++
+		if !slices.ContainsFunc(q.GoldToolIDs, func(id string) bool { return registered[id] }) {
+			missing++
+			if example == "" {
+				example = q.GoldToolIDs[0]
+			}
+		}
+	}
+	if gold > 0 && 2*missing > gold {
+		fmt.Fprintf(w, "warning: %d of the %d queries with gold tools name none the registry has (%s, …): they are misses whatever discovery does; give the registry the queries were written for with --tools\n", missing, gold, example)
+	}
 }

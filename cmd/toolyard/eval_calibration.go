@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -66,7 +67,11 @@ was tuned to the collections.`,
 			if err != nil {
 				return err
 			}
-			rows, err := calibrationRows(cmd, collections, bench, encoder, rowsIn)
+			// A --bench given, or a model to write, needs every default
+			// collection: without them the figures, or the written model,
+			// are of fewer collections than asked for.
+			strict := cmd.Flags().Changed("bench") || os.Getenv("TOOLYARD_BENCH") != "" || out != ""
+			rows, err := calibrationRows(cmd, collections, bench, encoder, rowsIn, strict)
 			if err != nil {
 				return err
 			}
@@ -210,7 +215,7 @@ func splitList(s string) []string {
 }
 
 // calibrationRows ranks the collections, or reads rows ranked before.
-func calibrationRows(cmd *cobra.Command, specs []string, bench, encoder, rowsIn string) ([]calibrate.Row, error) {
+func calibrationRows(cmd *cobra.Command, specs []string, bench, encoder, rowsIn string, strict bool) ([]calibrate.Row, error) {
 	if rowsIn != "" {
 		f, err := os.Open(rowsIn)
 		if err != nil {
@@ -228,9 +233,16 @@ func calibrationRows(cmd *cobra.Command, specs []string, bench, encoder, rowsIn 
 		cols = append(cols, c)
 	}
 	if len(cols) == 0 {
-		cols = calibrate.DefaultCollections(bench, func(missing string) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "collection %s not found: left out\n", missing)
+		var missing []string
+		cols = calibrate.DefaultCollections(bench, func(name string) {
+			if !slices.Contains(missing, name) {
+				missing = append(missing, name)
+				fmt.Fprintf(cmd.ErrOrStderr(), "collection %s not found: left out\n", name)
+			}
 		})
+		if strict && len(missing) > 0 {
+			return nil, fmt.Errorf("collections %s not found (the small sets are read from the repository's root, metatool and sealtools under --bench %s): with --bench, TOOLYARD_BENCH or --out every default collection is needed", strings.Join(missing, ", "), bench)
+		}
 	}
 	return rankCollections(cmd, cols, encoder)
 }

@@ -38,3 +38,21 @@ func TestEvalCalibrationScoresTheHeldOutSets(t *testing.T) {
 		t.Fatalf("without --held-out: %v", err)
 	}
 }
+
+// A --bench that holds no benchmark (or --out, which writes the model
+// meant to be fitted on every collection) is an error, not a fit on the
+// three small sets with a note on stderr.
+func TestEvalCalibrationNeedsTheBenchItIsGiven(t *testing.T) {
+	t.Setenv("TOOLYARD_BENCH", "")
+	missing := filepath.Join(t.TempDir(), "no-bench")
+	t.Chdir(filepath.Join("..", ".."))
+	for _, args := range [][]string{
+		{"eval", "calibration", "--bench", missing},
+		{"eval", "calibration", "--bench", missing, "--out", filepath.Join(t.TempDir(), "cal.json")},
+	} {
+		_, _, err := runRoot(args...)
+		if err == nil || !strings.Contains(err.Error(), "collections metatool, sealtools not found (the small sets are read from the repository's root, metatool and sealtools under --bench "+missing) {
+			t.Errorf("%v: %v", args[2:], err)
+		}
+	}
+}

@@ -61,7 +61,16 @@ p99_with_ms, p99_without_ms and the rest of the report.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("search-latency-ms") {
+				if cmd.Flags().Changed("search-latency") {
+					return fmt.Errorf("--search-latency %s and --search-latency-ms %d: give one", latency, latencyMS)
+				}
 				latency = time.Duration(latencyMS) * time.Millisecond
+			}
+			if err := checkEvalFlags(th, k); err != nil {
+				return err
+			}
+			if concurrency < 1 {
+				return fmt.Errorf("--concurrency %d: want at least 1", concurrency)
 			}
 			if latency < 0 || tps <= 0 {
 				return fmt.Errorf("--search-latency must be >= 0 and --tokens-per-second > 0")
@@ -71,7 +80,7 @@ p99_with_ms, p99_without_ms and the rest of the report.`,
 				// answer when the rule lets words be missing.
 				wordPrefixes = rule.MaxMissingWords != 0
 			}
-			tools, qs, err := loadEvalSet(toolsFile, queriesFile)
+			tools, qs, err := loadEvalSet(cmd.ErrOrStderr(), toolsFile, queriesFile)
 			if err != nil {
 				return err
 			}

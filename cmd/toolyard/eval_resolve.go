@@ -73,12 +73,15 @@ the resolver alone. --mode chooses discovery as in 'toolyard eval discovery'.`,
 			if mode == "all" {
 				return fmt.Errorf("--mode all is for 'eval discovery'; choose one of keyword, vector, hybrid, auto")
 			}
+			if err := checkEvalFlags(th, k); err != nil {
+				return err
+			}
 			stderr := cmd.ErrOrStderr()
 			modes, emb, err := evalModes(cmd.Context(), stderr, mode, embed.Config{Provider: embed.ProviderLocal})
 			if err != nil {
 				return err
 			}
-			tools, qs, err := loadEvalSet(toolsFile, queriesFile)
+			tools, qs, err := loadEvalSet(cmd.ErrOrStderr(), toolsFile, queriesFile)
 			if err != nil {
 				return err
 			}

@@ -55,18 +55,13 @@ tools; --json prints them as one object.`,
 				}
 				table = shortcut.NewTable(b.Manifest.Version, learned)
 			} else {
-				var es []labels.Example
-				for _, a := range audits {
-					recs, bad, err := learn.ReadAuditFile(a)
-					if err != nil {
-						return err
-					}
-					for _, b := range bad {
-						fmt.Fprintln(cmd.ErrOrStderr(), "skipped:", b)
-					}
-					es = append(es, labels.Derive(recs, labels.Options{})...)
+				// As train reads them: all files at once (a session may
+				// span two), and no valid record is an error, not 0 shortcuts.
+				recs, err := readAudits(cmd.ErrOrStderr(), audits)
+				if err != nil {
+					return err
 				}
-				table = shortcut.NewTable("", learn.Shortcuts(es, rule, guard))
+				table = shortcut.NewTable("", learn.Shortcuts(labels.Derive(recs, labels.Options{}), rule, guard))
 			}
 			f := learn.EvaluateShortcuts(table, qs)
 			if asJSON {

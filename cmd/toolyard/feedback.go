@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/service"
 )
 
@@ -59,6 +60,14 @@ wrong answer for those words. Intent ids are in receipts and results.`,
 				return fmt.Errorf("feedback refused (%s): %s", code, msg.Header.Get("Nats-Service-Error"))
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), string(msg.Data))
+			var reply service.FeedbackReply
+			if json.Unmarshal(msg.Data, &reply) == nil && reply.Tier == route.TierUnknown {
+				// Recorded all the same (the intent's records may come
+				// later, or lie beyond what the service looks through),
+				// but a mistyped id would otherwise go unnoticed: train
+				// learns nothing from feedback on an intent it cannot find.
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: no routing decision of intent %q was found in session %q's audit: check --intent and --session (train can use this feedback only with that intent's records)\n", req.IntentID, req.SessionID)
+			}
 			return nil
 		},
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/workers/models"
+	"github.com/toolyard/toolyard/workers/models/bundle"
 )
 
 func newModels(g *globalFlags) *cobra.Command {
@@ -61,8 +63,22 @@ worker, which follows it and switches without a restart.`,
 		},
 	}
 	show := &cobra.Command{
-		Use: "show VERSION", Short: "Print a version's record (manifest, metrics, guard verdict) as JSON", Args: cobra.ExactArgs(1),
+		Use: "show VERSION|DIR", Short: "Print a version's record (manifest, metrics, guard verdict) as JSON; of a version directory ('train --out DIR'), its checked manifest", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			// As replay's and eval's --model take DIR|VERSION: a directory
+			// written by 'train --out' is shown from its files, checked
+			// against its manifest (it has no status or guard verdict).
+			if fi, err := os.Stat(args[0]); err == nil && fi.IsDir() {
+				b, err := bundle.ReadDir(args[0])
+				if err != nil {
+					return err
+				}
+				return enc.Encode(struct {
+					Manifest bundle.Manifest `json:"manifest"`
+				}{b.Manifest})
+			}
 			st, closeNC, err := open(cmd)
 			if err != nil {
 				return err
@@ -72,8 +88,6 @@ worker, which follows it and switches without a restart.`,
 			if err != nil {
 				return err
 			}
-			enc := json.NewEncoder(cmd.OutOrStdout())
-			enc.SetIndent("", "  ")
 			return enc.Encode(info)
 		},
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +25,6 @@ import (
 	"github.com/toolyard/toolyard/workers/auditlog"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/models/bundle"
-	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/stages"
 )
 
@@ -98,7 +98,7 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 			if r.reportDir == "" {
 				return errors.New("replay needs --report DIR")
 			}
-			tools, err := registry.LoadFile(r.toolsFile)
+			tools, err := loadToolsFile(r.toolsFile)
 			if err != nil {
 				return err
 			}
@@ -107,6 +107,7 @@ as their thresholds sweep, reliability, latency, gains and losses per tool.`,
 				return err
 			}
 			defer part.Close()
+			warnUnregisteredTools(stderr, part.Tools(), tools, "the candidate cannot answer their intents with the tool recorded, so they count as lost; give the registry they were recorded against with --tools")
 			rep, err := r.replay(ctx, stderr, tools, part)
 			if err != nil {
 				return err
@@ -158,6 +159,19 @@ func (r *replayRun) check() error {
 		return errors.New("--since, --until and --session select from the AUDIT stream; with --audit files, filter the files instead")
 	case r.candidate == "" && r.model == "":
 		return errors.New("replay needs a candidate: --candidate CONFIG and/or --model DIR|VERSION")
+	// The labels and the pool of workers take a zero or negative value for
+	// their default, so these would replay with other settings than asked.
+	case r.lopts.Window <= 0:
+		return fmt.Errorf("--correction-window %s: want a positive duration", r.lopts.Window)
+	case r.parallel < 0:
+		return fmt.Errorf("--parallel %d: want 1 or more (0: one per core)", r.parallel)
+	case r.sharded && r.shardSize < 1:
+		return fmt.Errorf("--shard-size %d: want at least 1", r.shardSize)
+	case r.sharded && r.shardWait <= 0:
+		return fmt.Errorf("--shard-wait %s: want a positive duration", r.shardWait)
+	}
+	if _, _, err := auditWindow(r.since, r.until, time.Now()); err != nil {
+		return err
 	}
 	n, err := pipeline.ParseBytes(r.groupSize)
 	if err != nil || n <= 0 {
@@ -191,6 +205,10 @@ func (r *replayRun) replay(ctx context.Context, stderr io.Writer, tools []schema
 		paths[flag] = path
 	}
 	model := paths["model"]
+	for _, flag := range []string{"model", "candidate", "baseline"} {
+		first, last := part.Span()
+		warnTrainedOnReplay(stderr, "--"+flag, paths[flag], first, last)
+	}
 	b := sideBuilder{g: r.g, tools: tools, log: stderr}
 	cand, candInfo, err := b.side(ctx, "candidate", paths["candidate"], model)
 	if err != nil {
@@ -387,6 +405,30 @@ func (b sideBuilder) applyConfig(name string, cfg replay.Config) (*stageFlags, e
 	return &sf, nil
 }
 
+// warnTrainedOnReplay says when the model version in dir (if it is one)
+// was trained on history that overlaps the replayed records [first, last]:
+// its figures there are on what it learned (a model replayed on its own
+// training history reads near-perfect), not on later traffic.
+func warnTrainedOnReplay(w io.Writer, flag, dir string, first, last time.Time) {
+	if dir == "" {
+		return
+	}
+	data, err := os.ReadFile(filepath.Join(dir, bundle.ManifestFile))
+	if err != nil {
+		return // a configuration file, not a model version
+	}
+	var m bundle.Manifest
+	if json.Unmarshal(data, &m) != nil || m.Trained.Until.IsZero() || first.IsZero() {
+		return
+	}
+	if m.Trained.Until.Before(first) || m.Trained.From.After(last) {
+		return
+	}
+	fmt.Fprintf(w, "warning: %s %s was trained on history from %s to %s, which overlaps the replayed records (%s to %s): on those it answers what it learned, so its figures there are not held out; replay records after %s for a fair measure\n",
+		flag, m.Version, m.Trained.From.Format(time.RFC3339), m.Trained.Until.Format(time.RFC3339),
+		first.Format(time.RFC3339), last.Format(time.RFC3339), m.Trained.Until.Format(time.RFC3339))
+}
+
 // partitionAuditFiles reads audit JSONL files into a partition by
 // session, one record at a time: groups of about groupBytes of the files'
 // JSON each. Bad lines are reported (the first 20 by line) and skipped.
@@ -436,11 +478,8 @@ func partitionAuditFiles(stderr io.Writer, files []string, groupBytes int64, spi
 func partitionAuditStream(ctx context.Context, g *globalFlags, stderr io.Writer, since, until, session string, groupBytes int64, spillDir string) (*replay.Partition, error) {
 	f := auditlog.Filter{Session: session}
 	var err error
-	if f.Since, err = parseSince(since); err != nil {
-		return nil, fmt.Errorf("--since: %w", err)
-	}
-	if f.Until, err = parseSince(until); err != nil {
-		return nil, fmt.Errorf("--until: %w", err)
+	if f.Since, f.Until, err = auditWindow(since, until, time.Now()); err != nil {
+		return nil, err
 	}
 	js, closeNC, err := openClient(g, "toolyard replay", func(js jetstream.JetStream) (jetstream.JetStream, error) { return js, nil })
 	if err != nil {

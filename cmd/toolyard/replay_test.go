@@ -2,12 +2,17 @@ package main
 
 import (
 	"bytes"
-	"github.com/toolyard/toolyard/workers/models/bundle"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/models/bundle"
 
 	"github.com/toolyard/toolyard/training/replay"
+	"github.com/toolyard/toolyard/workers/discover"
 )
 
 func TestReplayApplyConfig(t *testing.T) {
@@ -55,7 +60,7 @@ func TestReplayApplyConfig(t *testing.T) {
 // name is refused.
 func TestReplayJobShipsTheModel(t *testing.T) {
 	dir := t.TempDir()
-	b := bundle.Bundle{Manifest: bundle.Manifest{Version: "v-test"}}
+	b := bundle.Bundle{Manifest: bundle.Manifest{Version: "v-test"}, Usage: &discover.Usage{Version: "v-test"}}
 	if err := b.WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -80,5 +85,52 @@ func TestReplayJobShipsTheModel(t *testing.T) {
 	}
 	if _, err := replayJob(nil, "", dir, dir, nil); err == nil {
 		t.Fatal("a model as --candidate and another as --model were both taken")
+	}
+}
+
+// A model replayed on the history it was trained on reads near-perfect;
+// replay says so when the model's training window overlaps the records.
+func TestReplayWarnsOfAModelTrainedOnTheRecords(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC) }
+	dir := filepath.Join(t.TempDir(), "model")
+	b := bundle.Bundle{Manifest: bundle.Manifest{Version: "v-win", Trained: bundle.Trained{From: day(1), Until: day(10)}}, Usage: &discover.Usage{Version: "v-win"}}
+	if err := b.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(t.TempDir(), "strict.json")
+	if err := os.WriteFile(config, []byte(`{"activate-threshold": 0.9}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name        string
+		dir         string
+		first, last time.Time
+		warn        bool
+	}{
+		{"the same history", dir, day(1), day(10), true},
+		{"later records overlapping", dir, day(8), day(20), true},
+		{"records after the training", dir, day(11), day(20), false},
+		{"records before it", dir, day(1).AddDate(0, -1, 0), day(1).Add(-time.Hour), false},
+		{"a configuration, not a model", config, day(1), day(10), false},
+	} {
+		var w bytes.Buffer
+		warnTrainedOnReplay(&w, "--model", tt.dir, tt.first, tt.last)
+		if got := strings.Contains(w.String(), "v-win was trained on history from 2026-11-01T00:00:00Z to 2026-11-10T00:00:00Z"); got != tt.warn {
+			t.Errorf("%s: warned %v, want %v: %q", tt.name, got, tt.warn, w.String())
+		}
+	}
+	// The partition keeps the span the warning compares with.
+	part, err := replay.NewPartition(1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer part.Close()
+	for _, d := range []int{5, 2, 9} {
+		if err := part.Add(schemas.AuditRecord{Timestamp: day(d), SessionID: "s"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if first, last := part.Span(); !first.Equal(day(2)) || !last.Equal(day(9)) {
+		t.Errorf("span %s–%s, want the 2nd to the 9th", first, last)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,7 +72,11 @@ scores it against the version in force on the test slice: it is promoted only if
 hit@1 is not worse by more than --guard-hit and ECE not by more than --guard-ece.
 A refused version is kept (see 'toolyard models show V') and the reason printed.
 Discover workers put a promoted version in force without a restart. After storing,
-old versions are pruned as 'toolyard models prune --keep N' does (--keep-versions).`,
+old versions are pruned as 'toolyard models prune --keep N' does (--keep-versions).
+
+Exits 0 when the version is written (offline) or stored and passes the guard,
+3 when the guard refuses it (it is stored all the same), 1 on any other error,
+130 on Ctrl-C.`,
 		Example: `  toolyard train --tools ../shared/bench/metatool/tools.jsonl \
       --audit ../shared/bench/metatool/learn/audit.jsonl --out /tmp/model
   toolyard eval discovery --tools ../shared/bench/metatool/tools.jsonl \
@@ -81,8 +84,17 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			stderr := cmd.ErrOrStderr()
+			if err := checkTrainFlags(opts, guard, keepVersions, len(audits) > 0, since); err != nil {
+				return err
+			}
 			if outDir != "" && (toolsFile == "" || len(audits) == 0) {
 				return errors.New("offline training (--out) needs --tools and --audit")
+			}
+			if outDir != "" {
+				// Before the work, not after it: the version replaces --out whole.
+				if err := bundle.CheckReplaceable(outDir); err != nil {
+					return fmt.Errorf("--out: %w", err)
+				}
 			}
 			var js jetstream.JetStream
 			if outDir == "" {
@@ -93,6 +105,16 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 					return err
 				}
 				defer closeNC()
+				if version != "" {
+					// Before the work, not at its end.
+					st, err := models.Open(cmd.Context(), js)
+					if err != nil {
+						return err
+					}
+					if err := st.CheckNewVersion(cmd.Context(), version); err != nil {
+						return fmt.Errorf("--version: %w", err)
+					}
+				}
 			}
 			tools, err := trainTools(cmd, js, toolsFile)
 			if err != nil {
@@ -162,6 +184,43 @@ old versions are pruned as 'toolyard models prune --keep N' does (--keep-version
 	return c
 }
 
+// checkTrainFlags refuses values out of range before any work. learn.Train
+// takes a zero or out-of-range share, count or window for "the default", so
+// without this '--hold-out 2' or '--folds 0' trained with 0.1 and 4 and said
+// nothing; and --since selects from the AUDIT stream, which --audit files
+// replace (as replay says too).
+func checkTrainFlags(o learn.Options, g learn.GuardConfig, keep int, files bool, since string) error {
+	if files && since != "" {
+		return errors.New("--since selects from the AUDIT stream; with --audit files, filter the files instead")
+	}
+	if _, _, err := auditWindow(since, "", time.Now()); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		flag string
+		val  any
+		ok   bool
+		want string
+	}{
+		{"hold-out", o.HoldOut, o.HoldOut > 0 && o.HoldOut < 1, "a share between 0 and 1 (exclusive)"},
+		{"fit-share", o.FitShare, o.FitShare > 0 && o.FitShare < 1, "a share between 0 and 1 (exclusive)"},
+		{"folds", o.Folds, o.Folds >= 1, "at least 1"},
+		{"max-per-session", o.Guard.PerSession, o.Guard.PerSession >= 1, "at least 1"},
+		{"min-sessions", o.Guard.MinSessions, o.Guard.MinSessions >= 1, "at least 1"},
+		{"shortcut-min-count", o.Shortcuts.MinCount, o.Shortcuts.MinCount >= 1, "at least 1"},
+		{"shortcut-min-share", o.Shortcuts.MinShare, o.Shortcuts.MinShare > 0 && o.Shortcuts.MinShare <= 1, "a share above 0, at most 1"},
+		{"correction-window", o.Labels.Window, o.Labels.Window > 0, "a positive duration"},
+		{"guard-hit", g.HitTolerance, g.HitTolerance >= 0, "0 or more"},
+		{"guard-ece", g.ECETolerance, g.ECETolerance >= 0, "0 or more"},
+		{"keep-versions", keep, keep >= 0, "0 (keep every version) or more"},
+	} {
+		if !c.ok {
+			return fmt.Errorf("--%s %v: want %s", c.flag, c.val, c.want)
+		}
+	}
+	return nil
+}
+
 // trainEngine is the hybrid engine training ranks with: the workers' embedder
 // (the build's word vectors unless cfg names a remote one) and encoder.
 func trainEngine(ctx context.Context, tools []schemas.Manifest, cfg embed.Config, encoder string) (*discover.Engine, error) {
@@ -217,36 +276,47 @@ func readAudits(stderr io.Writer, files []string) ([]schemas.AuditRecord, error)
 // registry): what is learned about them cannot help discovery here, and
 // the eval guard, comparing two versions that both miss, passes it.
 func warnUnregistered(w io.Writer, recs []schemas.AuditRecord, tools []schemas.Manifest) {
+	named := map[string]int{}
+	for _, r := range recs {
+		if r.ToolID != "" {
+			named[r.ToolID]++
+		}
+	}
+	warnUnregisteredTools(w, named, tools, "what is learned about those tools cannot help discovery here; import the tools first ('toolyard tools import FILE'), or train against their registry with --tools")
+}
+
+// warnUnregisteredTools is warnUnregistered over counts of records by the
+// tool they name; why says what the missing tools cost and what to do.
+func warnUnregisteredTools(w io.Writer, byTool map[string]int, tools []schemas.Manifest, why string) {
 	registered := make(map[string]bool, len(tools))
 	for _, m := range tools {
 		registered[m.ID] = true
 	}
 	var named, missing int
-	examples := map[string]bool{}
-	for _, r := range recs {
-		if r.ToolID == "" || strings.HasPrefix(r.ToolID, "toolyard/") {
+	var absent []string
+	for id, n := range byTool {
+		if id == "" || strings.HasPrefix(id, "toolyard/") {
 			continue
 		}
-		named++
-		if !registered[r.ToolID] {
-			missing++
-			if len(examples) < 3 {
-				examples[r.ToolID] = true
-			}
+		named += n
+		if !registered[id] {
+			missing += n
+			absent = append(absent, id)
 		}
 	}
 	if named == 0 || 2*missing <= named {
 		return
 	}
-	fmt.Fprintf(w, "warning: %d of the %d records that name a tool name one the registry does not have (%s, …): what is learned about those tools cannot help discovery here; import the tools first ('toolyard tools import FILE'), or train against their registry with --tools\n",
-		missing, named, strings.Join(slices.Sorted(maps.Keys(examples)), ", "))
+	slices.Sort(absent)
+	fmt.Fprintf(w, "warning: %d of the %d records that name a tool name one the registry does not have (%s, …): %s\n",
+		missing, named, strings.Join(absent[:min(3, len(absent))], ", "), why)
 }
 
 // trainTools is the registry to train over: --tools, or the running
 // Toolyard's registry.
 func trainTools(cmd *cobra.Command, js jetstream.JetStream, file string) ([]schemas.Manifest, error) {
 	if file != "" {
-		return registry.LoadFile(file)
+		return loadToolsFile(file)
 	}
 	st, err := registry.OpenStore(cmd.Context(), js)
 	if err != nil {
@@ -266,8 +336,8 @@ func trainTools(cmd *cobra.Command, js jetstream.JetStream, file string) ([]sche
 func streamAudits(cmd *cobra.Command, js jetstream.JetStream, since string) ([]schemas.AuditRecord, error) {
 	var f auditlog.Filter
 	var err error
-	if f.Since, err = parseSince(since); err != nil {
-		return nil, fmt.Errorf("--since: %w", err)
+	if f.Since, _, err = auditWindow(since, "", time.Now()); err != nil {
+		return nil, err
 	}
 	var recs []schemas.AuditRecord
 	err = auditlog.Export(cmd.Context(), js, f, func(r schemas.AuditRecord) error {
@@ -333,19 +403,20 @@ func storeGuardPromote(cmd *cobra.Command, st *models.Store, engine *discover.En
 		return err
 	}
 	current := rep.Before
+	var scored string
 	if cur.Version != "" {
 		old, err := st.Download(ctx, cur.Version, filepath.Join(dir, "current"))
 		if err != nil {
 			return fmt.Errorf("eval guard: the version in force: %w", err)
 		}
-		if err := old.Apply(ctx, engine); err != nil {
+		if current, scored, err = learn.ScoreCurrent(ctx, engine, old, rep.Test); err != nil {
 			return fmt.Errorf("eval guard: the version in force: %w", err)
-		}
-		if current, err = learn.Evaluate(ctx, engine, rep.Test, nil); err != nil {
-			return err
 		}
 	}
 	ok, why := learn.Judge(rep.After, current, cfg)
+	if scored != "" {
+		why = append(why, scored)
+	}
 	verdict := models.GuardVerdict{Promote: ok, Reasons: why, Candidate: rep.After.Map(), Current: current.Map(), Against: cur.Version}
 	if err := st.SetGuard(ctx, b.Manifest.Version, verdict); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/models/bundle"
 )
 
 func tool(id, desc string) schemas.Manifest {
@@ -251,5 +252,92 @@ func TestTrainRecordsTheUsageEncoder(t *testing.T) {
 	}
 	if len(cs) == 0 || cs[0].ToolID != "db/run_sql" {
 		t.Errorf("with the usage-encoder model: %+v", cs)
+	}
+}
+
+// Retraining on the same or an overlapping history is the common case; the
+// version in force learned the test slice, so scoring it there compares the
+// candidate's held-out figures with the current one's recall of its own
+// training, and refuses every retraining. ScoreCurrent scores it on what it
+// did not learn from.
+func TestGuardScoresTheCurrentVersionOnWhatItDidNotLearn(t *testing.T) {
+	e := trainEngine(t)
+	ctx := context.Background()
+	// The latest records ask in words no earlier record used: held out,
+	// some are missed; learned, none is.
+	recs := history()
+	novel := map[string][]string{
+		"db/run_sql":    {"tally the turnover by territory", "which territory brought in most"},
+		"img/resize":    {"the jpeg is huge, trim its dimensions", "need a tiny avatar version"},
+		"net/dns":       {"what ip sits behind that hostname", "nameserver answer for our site"},
+		"fin/fx":        {"quid to yen conversion", "what is the greenback worth in francs"},
+		"doc/summarize": {"tl;dr of the whitepaper", "condense these meeting minutes"},
+		"cal/book":      {"pencil in lunch with Joe on Monday", "reserve a slot with the auditors"},
+	}
+	last := recs[len(recs)-1].Timestamp
+	for i, id := range []string{"db/run_sql", "img/resize", "net/dns", "fin/fx", "doc/summarize", "cal/book"} {
+		for j, a := range novel[id] {
+			recs = append(recs, schemas.AuditRecord{Timestamp: last.Add(time.Duration(1+2*i+j) * time.Minute),
+				SessionID: fmt.Sprintf("late-%d-%d", i, j), IntentExpressed: "[TOOL: " + a + "]", ToolID: id, Result: "success"})
+		}
+	}
+	first, _, err := Train(ctx, e, recs[:len(recs)*7/10], Options{HoldOut: 0.2, Version: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _, err := Train(ctx, e, recs, Options{HoldOut: 0.2, Version: "whole"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rep, err := Train(ctx, e, recs, Options{HoldOut: 0.2, Version: "again"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixture shows the leak: the version trained on everything,
+	// scored on the test slice it learned, beats any held-out figure.
+	if err := whole.Apply(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	leaked, err := Evaluate(ctx, e, rep.Test, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if leaked.HitAt1 <= rep.After.HitAt1+DefaultGuard.HitTolerance {
+		t.Fatalf("fixture: the leaked score %.3f should beat the held-out %.3f", leaked.HitAt1, rep.After.HitAt1)
+	}
+
+	for _, tc := range []struct {
+		name    string
+		current *bundle.Bundle
+		wantN   float64
+	}{
+		// Trained on every test example: its own held-out figures.
+		{"same history", whole, whole.Manifest.Metrics["after_n"]},
+		// Trained on the first 70 %: scored on the test examples after it.
+		{"older history", first, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cur, what, err := ScoreCurrent(ctx, e, tc.current, rep.Test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			until := tc.current.Manifest.Trained.Until
+			later := 0
+			for _, ex := range rep.Test {
+				if ex.Time.After(until) {
+					later++
+				}
+			}
+			want := later
+			if later == 0 {
+				want = int(tc.wantN)
+			}
+			if cur.N != want || cur.N == 0 {
+				t.Errorf("scored on %d examples, want %d (%s)", cur.N, want, what)
+			}
+			if ok, why := Judge(rep.After, cur, DefaultGuard); !ok {
+				t.Errorf("a retraining as good as the version in force was refused: %v (%s)", why, what)
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/toolyard/toolyard/schemas"
 )
@@ -49,6 +50,9 @@ type Partition struct {
 	writers []*bufio.Writer
 	counts  []int
 	records int
+	tools   map[string]int
+	// first and last are the earliest and latest record timestamps.
+	first, last time.Time
 }
 
 // NewPartition makes a partition of n groups; the files of n > 1 groups
@@ -81,9 +85,28 @@ func (p *Partition) Groups() int { return len(p.counts) }
 // Records is how many records were added.
 func (p *Partition) Records() int { return p.records }
 
+// Tools is how many records named each tool id (records without one are
+// not counted): one entry per distinct tool, however long the history.
+func (p *Partition) Tools() map[string]int { return p.tools }
+
+// Span is the earliest and the latest timestamp of the records added.
+func (p *Partition) Span() (first, last time.Time) { return p.first, p.last }
+
 // Add puts a record in its session's group.
 func (p *Partition) Add(r schemas.AuditRecord) error {
 	p.records++
+	if p.first.IsZero() || r.Timestamp.Before(p.first) {
+		p.first = r.Timestamp
+	}
+	if r.Timestamp.After(p.last) {
+		p.last = r.Timestamp
+	}
+	if r.ToolID != "" {
+		if p.tools == nil {
+			p.tools = map[string]int{}
+		}
+		p.tools[r.ToolID]++
+	}
 	if p.files == nil {
 		p.mem = append(p.mem, r)
 		p.counts[0]++

@@ -82,6 +82,24 @@ func validVersion(v string) error {
 	return nil
 }
 
+// CheckNewVersion says whether PutVersion could store a version of this
+// name: a valid name not stored yet. Training checks it before its work,
+// which PutVersion would otherwise refuse only at the end.
+func (s *Store) CheckNewVersion(ctx context.Context, v string) error {
+	if err := validVersion(v); err != nil {
+		return err
+	}
+	_, err := s.kv.Get(ctx, keyVersionPrefix+v)
+	switch {
+	case err == nil:
+		return fmt.Errorf("model version %s is already stored (see 'toolyard models list'): give another --version", v)
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		return nil
+	default:
+		return fmt.Errorf("model version %s: %w", v, err)
+	}
+}
+
 // PutVersion stores the bundle in dir as a new version (status candidate).
 // A version name is stored once: storing it again is an error.
 func (s *Store) PutVersion(ctx context.Context, dir string) (VersionInfo, error) {

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/toolyard/toolyard/workers/discover"
@@ -99,9 +100,14 @@ type Bundle struct {
 }
 
 // WriteDir writes the bundle to dir, replacing what is there at once.
+// What is there must be nothing, an empty directory or a bundle
+// (CheckReplaceable): a replaced directory is deleted whole.
 func (b *Bundle) WriteDir(dir string) error {
 	if b.Manifest.Version == "" {
 		return errors.New("bundle: no version")
+	}
+	if err := CheckReplaceable(dir); err != nil {
+		return err
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -158,6 +164,37 @@ func (b *Bundle) WriteDir(dir string) error {
 	return nil
 }
 
+// CheckReplaceable says whether WriteDir may put a bundle at dir: dir does
+// not exist, is an empty directory, or holds a bundle's files and nothing
+// else. WriteDir replaces the directory whole, so anything else there (a
+// file, a project, notes beside an old version) would be deleted.
+func CheckReplaceable(dir string) error {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("bundle: %s is a file, not a model version directory: give a new directory", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	known := []string{ManifestFile, UsageFile, TemplatesFile, VectorsFile}
+	for _, e := range entries {
+		if !slices.Contains(known, e.Name()) || !e.Type().IsRegular() {
+			return fmt.Errorf("bundle: %s holds %s, so it is not a model version directory, and writing the version would replace it whole: give a new or empty directory", dir, e.Name())
+		}
+	}
+	if len(entries) > 0 && !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() == ManifestFile }) {
+		return fmt.Errorf("bundle: %s has no %s, so it is not a model version directory: give a new or empty directory", dir, ManifestFile)
+	}
+	return nil
+}
+
 func writeJSON(path string, v any) (string, error) {
 	data, err := json.MarshalIndent(v, "", " ")
 	if err != nil {
@@ -174,11 +211,23 @@ func writeJSON(path string, v any) (string, error) {
 func ReadDir(dir string) (*Bundle, error) {
 	var b Bundle
 	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, fmt.Errorf("bundle %s: not a model version directory (no %s; 'toolyard train --out DIR' writes one): %w", dir, ManifestFile, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", dir, err)
 	}
 	if err := json.Unmarshal(data, &b.Manifest); err != nil {
 		return nil, fmt.Errorf("bundle %s: %s: %w", dir, ManifestFile, err)
+	}
+	// A manifest that names no version or no usage model is not one
+	// training wrote: read as it stood it put "no model" in force, and an
+	// eval with it printed the figures without a model as the model's.
+	if b.Manifest.Version == "" {
+		return nil, fmt.Errorf("bundle %s: %s names no version: not a model version directory", dir, ManifestFile)
+	}
+	if _, ok := b.Manifest.Files[UsageFile]; !ok {
+		return nil, fmt.Errorf("bundle %s: %s lists no %s: not a trained model version", dir, ManifestFile, UsageFile)
 	}
 	names := make([]string, 0, len(b.Manifest.Files))
 	for name := range b.Manifest.Files {
