@@ -71,9 +71,7 @@ Exits 1 when any line was bad.`,
 				if err != nil {
 					return err
 				}
-				for _, b := range badLines {
-					fmt.Fprintln(stderr, "bad line skipped:", b)
-				}
+				listBadLines(stderr, "bad line skipped:", f, badLines)
 				bad += len(badLines)
 				p := newProgress(stderr, "import "+f, len(recs))
 				for _, r := range recs {
@@ -240,3 +238,19 @@ func (p *progress) print() {
 }
 
 func (p *progress) done() { p.print() }
+
+// maxListedBadLines is how many bad lines of a file are listed one by one:
+// a file of the wrong kind is bad on every line, and thousands of lines
+// saying so hide the count that follows.
+const maxListedBadLines = 20
+
+// listBadLines writes a file's bad lines, each after label, up to
+// maxListedBadLines, then how many more there are.
+func listBadLines(w io.Writer, label, file string, bad []learn.BadLine) {
+	for _, b := range bad[:min(len(bad), maxListedBadLines)] {
+		fmt.Fprintln(w, label, b)
+	}
+	if n := len(bad) - maxListedBadLines; n > 0 {
+		fmt.Fprintf(w, "%s … and %d more bad lines in %s\n", label, n, file)
+	}
+}

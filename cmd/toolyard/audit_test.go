@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/pipeline/pipelinetest"
+	"github.com/toolyard/toolyard/training/learn"
 )
 
 // A window of the AUDIT stream that can hold nothing is an error naming
@@ -121,5 +123,30 @@ func TestAuditImportChecksEveryFileFirst(t *testing.T) {
 	}
 	if info.State.Msgs != 0 {
 		t.Errorf("%d records imported before the bad file was found", info.State.Msgs)
+	}
+}
+
+// A file bad on every line lists the first maxListedBadLines and a count
+// of the rest, not thousands of lines.
+func TestListBadLines(t *testing.T) {
+	for _, tt := range []struct {
+		bad, lines int
+		more       string
+	}{
+		{0, 0, ""}, {3, 3, ""}, {maxListedBadLines, maxListedBadLines, ""}, {maxListedBadLines + 7, maxListedBadLines + 1, "… and 7 more bad lines in f.jsonl"},
+	} {
+		var bad []learn.BadLine
+		for i := range tt.bad {
+			bad = append(bad, learn.BadLine{File: "f.jsonl", Line: i + 1, Err: errors.New("not a record")})
+		}
+		var b strings.Builder
+		listBadLines(&b, "skipped:", "f.jsonl", bad)
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if b.Len() == 0 {
+			lines = nil
+		}
+		if len(lines) != tt.lines || tt.more != "" && !strings.HasSuffix(lines[len(lines)-1], tt.more) {
+			t.Errorf("%d bad lines: wrote %d lines, last %q; want %d, ending %q", tt.bad, len(lines), lines[max(len(lines)-1, 0):], tt.lines, tt.more)
+		}
 	}
 }

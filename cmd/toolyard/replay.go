@@ -453,7 +453,7 @@ func partitionAuditFiles(stderr io.Writer, files []string, groupBytes int64, spi
 		}
 		before, badBefore := part.Records(), bad
 		err = learn.ScanAudit(f, name, part.Add, func(b learn.BadLine) {
-			if bad++; bad <= 20 {
+			if bad++; bad <= maxListedBadLines {
 				fmt.Fprintln(stderr, "skipped:", b)
 			}
 		})
@@ -463,7 +463,7 @@ func partitionAuditFiles(stderr io.Writer, files []string, groupBytes int64, spi
 		}
 		fmt.Fprintf(stderr, "read %d audit records from %s (%d bad lines skipped)\n", part.Records()-before, name, bad-badBefore)
 	}
-	if bad > 20 {
+	if bad > maxListedBadLines {
 		fmt.Fprintf(stderr, "skipped: … %d bad lines in all\n", bad)
 	}
 	if part.Records() == 0 {

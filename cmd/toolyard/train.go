@@ -253,14 +253,7 @@ func readAudits(stderr io.Writer, files []string) ([]schemas.AuditRecord, error)
 		if err != nil {
 			return nil, err
 		}
-		for i, b := range badLines {
-			if i < 20 {
-				fmt.Fprintln(stderr, "skipped:", b)
-			}
-		}
-		if len(badLines) > 20 {
-			fmt.Fprintf(stderr, "skipped: … and %d more bad lines in %s\n", len(badLines)-20, f)
-		}
+		listBadLines(stderr, "skipped:", f, badLines)
 		bad += len(badLines)
 		all = append(all, recs...)
 		fmt.Fprintf(stderr, "read %d audit records from %s (%d bad lines skipped)\n", len(recs), f, len(badLines))
