@@ -77,8 +77,16 @@ func routeRecordOf(data []byte, intent string) (schemas.AuditRecord, bool) {
 	return r, true
 }
 
-// judgeFeedback counts req in route.Judged, by the tier its intent was
-// routed to and what it says of the top tool then.
+// errNoSuchIntent says a feedback's intent has no record in its session's
+// audit: an id that never was (a typo, another session's), or one older
+// than AUDIT keeps. Training could not use the feedback either way: a
+// label needs the intent's words, which only its own records hold.
+var errNoSuchIntent = errors.New("no such intent")
+
+// judgeFeedback finds the tier req's intent was routed to and what req
+// says of its top tool then (unknown, unknown when the audit has no route
+// record of it, as for a direct call). It returns errNoSuchIntent when the
+// session's audit holds no record of the intent at all.
 func judgeFeedback(ctx context.Context, js jetstream.JetStream, req FeedbackRequest) (tier, verdict string, err error) {
 	// The reply waits for this: a long session on a cluster (a round
 	// trip a record) is judged "unknown" rather than held past the
@@ -88,8 +96,41 @@ func judgeFeedback(ctx context.Context, js jetstream.JetStream, req FeedbackRequ
 	rec, found, err := routeDecision(ctx, js, req.SessionID, req.IntentID)
 	tier, verdict = route.TierUnknown, route.VerdictUnknown
 	if found {
-		tier, verdict = rec.Decision, route.Judge(rec.ToolID, req.ToolID, req.Wrong)
+		return rec.Decision, route.Judge(rec.ToolID, req.ToolID, req.Wrong), nil
 	}
-	route.Judged.WithLabelValues(tier, verdict).Inc()
+	if err != nil {
+		return tier, verdict, err
+	}
+	known, err := intentRecorded(ctx, js, req.SessionID, req.IntentID)
+	if err == nil && !known {
+		err = errNoSuchIntent
+	}
 	return tier, verdict, err
+}
+
+// intentRecorded says whether any stage but feedback wrote a record of
+// intent in session's audit, reading at most maxRouteScan of the session's
+// records; an error when it could not read them all.
+func intentRecorded(ctx context.Context, js jetstream.JetStream, session, intent string) (bool, error) {
+	stream, err := js.Stream(ctx, pipeline.StreamAudit)
+	if err != nil {
+		return false, fmt.Errorf("open %s: %w", pipeline.StreamAudit, err)
+	}
+	subject := schemas.AuditSubject("*", session)
+	seq := uint64(1)
+	for range maxRouteScan {
+		m, err := stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("record %d on %s: %w", seq, subject, err)
+		}
+		var r schemas.AuditRecord
+		if json.Unmarshal(m.Data, &r) == nil && r.IntentID == intent && r.Stage != StageFeedback {
+			return true, nil
+		}
+		seq = m.Sequence + 1
+	}
+	return false, fmt.Errorf("searched %d records on %s without finding intent %s", maxRouteScan, subject, intent)
 }
