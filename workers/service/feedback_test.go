@@ -88,6 +88,9 @@ func TestFeedbackIsJudgedAgainstTheRouting(t *testing.T) {
 		{SessionID: "j1", IntentID: "m3.0", Stage: "route", Decision: schemas.TierMultiple, ToolID: "files/head"},
 		// A direct call: parsed, never routed.
 		{SessionID: "j1", IntentID: "m9.0", Stage: "parse", Decision: "direct_call", ToolID: "files/head"},
+		// Routed and run by the resolve_intent endpoint.
+		{SessionID: "j1", IntentID: "svc-1.0", Stage: "service", Decision: schemas.TierActivated, ToolID: "system/uptime", Candidates: []string{"system/uptime", "files/head"}},
+		{SessionID: "j1", IntentID: "svc-2.0", Stage: "service", Decision: schemas.TierMultiple, Candidates: []string{"files/head", "files/tail"}},
 	} {
 		publishAudit(t, f.env.JS, r)
 	}
@@ -104,6 +107,8 @@ func TestFeedbackIsJudgedAgainstTheRouting(t *testing.T) {
 		{"the latest, wrong", `{"session_id": "j1", "intent_id": "m3.0", "wrong": true}`, schemas.TierMultiple, route.VerdictWrong, true},
 		{"another session's intent of the same id", `{"session_id": "j2", "intent_id": "m1.0", "tool_id": "files/head"}`, schemas.TierMultiple, route.VerdictRight, true},
 		{"never routed", `{"session_id": "j1", "intent_id": "m9.0", "tool_id": "files/head"}`, route.TierUnknown, route.VerdictUnknown, true},
+		{"routed by resolve_intent, wrong", `{"session_id": "j1", "intent_id": "svc-1.0", "wrong": true}`, schemas.TierActivated, route.VerdictWrong, true},
+		{"offered by resolve_intent, the top one right", `{"session_id": "j1", "intent_id": "svc-2.0", "tool_id": "files/head"}`, schemas.TierMultiple, route.VerdictRight, true},
 	} {
 		tier, verdict := tt.tier, tt.verdict
 		if !tt.counted {
