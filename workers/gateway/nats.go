@@ -211,10 +211,22 @@ func (n *NATS) Execute(ctx context.Context, sess, toolID string, args map[string
 // is buffered for the reconnect: the MCP client waited the whole timeout
 // (a minute) for "context deadline exceeded", with nothing saying why.
 func (n *NATS) down() error {
-	if st := n.nc.Status(); st != nats.CONNECTED {
-		return fmt.Errorf("the gateway is not connected to NATS (%s): is 'toolyard up' running? Nothing was sent; call again once it is back", strings.ToLower(st.String()))
+	st := n.nc.Status()
+	if st == nats.CONNECTED {
+		return nil
 	}
-	return nil
+	last := n.nc.LastError()
+	// The server's "-ERR 'User Authentication Expired'" reaches nats.go's
+	// LastError as text, not as its ErrAuthExpired.
+	if errors.Is(last, nats.ErrAuthExpired) || errors.Is(last, nats.ErrAuthorization) ||
+		(last != nil && strings.Contains(strings.ToLower(last.Error()), "authentication expired")) {
+		// An expired credential: no reconnect helps.
+		return fmt.Errorf("NATS refused the gateway's credential (%v; connection %s): if it expired, mint a new one ('toolyard creds agent --session S --ttl 1h --out FILE') and restart the gateway with it; nothing was sent", last, strings.ToLower(st.String()))
+	}
+	if st == nats.CLOSED {
+		return fmt.Errorf("the gateway's connection to NATS is closed (%v): restart the gateway; nothing was sent", last)
+	}
+	return fmt.Errorf("the gateway is not connected to NATS (%s): is 'toolyard up' running? Nothing was sent; call again once it is back", strings.ToLower(st.String()))
 }
 
 // checkSession refuses a session id that is not one subject token before
