@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -62,5 +63,21 @@ func TestReusedMessageIDIsAnswered(t *testing.T) {
 				t.Fatalf("the reused id's call ran %d times", n)
 			}
 		})
+	}
+}
+
+// 'toolyard publish --message-id ID --wait' for an id another client
+// published before (with no Nats-Msg-Id, so the AGENT stream stored both)
+// gets no receipt: the parse stage answered the id then. It says so; it
+// said only "is a parse worker running?" while the worker was.
+func TestPublishSaysAnIDWasPublishedBefore(t *testing.T) {
+	_, url := startUp(t, "")
+	js := connectJS(t, url)
+	publishOutput(t, js, schemas.AgentOutput{SessionID: "before", MessageID: "z1", Text: "[TOOL: how long has the system been up]"})
+	results(t, js, "before", 30*time.Second, countAnswered(1))
+	cmd := exec.Command(binary, "publish", "--nats", url, "--session", "before", "--message-id", "z1", "--wait", "--timeout", "3s", "[TOOL: how long has the system been up]")
+	out, err := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "message id z1 was published before by another client") {
+		t.Fatalf("publish of an id published before: %v\n%s", err, out)
 	}
 }
