@@ -88,7 +88,7 @@ type attempt struct {
 func attempts(stage string) []attempt {
 	var as []attempt
 	for _, s := range []string{
-		"agent.output.victim", "agent.stream.victim", "result.victim", "pipe.execute.victim", "audit.execute.victim", "dlq.parse",
+		"agent.output.victim", "agent.stream.victim", "agent.end.victim", "result.victim", "pipe.execute.victim", "audit.execute.victim", "dlq.parse",
 		"$KV." + registry.Bucket + ".evil", "$KV.sessions.victim", "$KV.models.current", "$O.outputs.x", "$O.models.x",
 		"toolyard.find_tools.victim", "toolyard.resolve_intent.victim", "toolyard.activate.victim", "toolyard.tools.list.victim",
 		"toolyard.session.end.victim", "toolyard.feedback.victim",
@@ -136,6 +136,25 @@ func TestSecurityRolesAreEnforced(t *testing.T) {
 	out := toolyard(t, "publish", "--nats", url, "--creds", agentCreds, "--session", "alice", "--wait", "--timeout", "30s", "[TOOL: how long has the system been up]")
 	if !strings.Contains(out, `"status":"executed"`) {
 		t.Fatalf("the agent's own intent did not run:\n%s", out)
+	}
+
+	// It reads and ends its own session's tool set with its credential
+	// (the session commands once opened the sessions bucket, which only
+	// the admin may), and may say the session is over on agent.end.
+	out = toolyard(t, "session", "tools", "--nats", url, "--creds", agentCreds, "alice")
+	if !strings.Contains(out, `"session_id":"alice"`) || !strings.Contains(out, `"seeded":true`) {
+		t.Errorf("session tools with the agent's credential: %s", out)
+	}
+	out = toolyard(t, "session", "end", "--nats", url, "--creds", agentCreds, "alice")
+	if !strings.Contains(out, `"ended":true`) {
+		t.Errorf("session end with the agent's credential: %s", out)
+	}
+	own := connectAs(t, url, agentCreds, nats.CustomInboxPrefix("_INBOX.alice"))
+	if err := own.nc.Publish("agent.end.alice", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if own.refused("agent.end.alice", 2*time.Second) {
+		t.Errorf("the agent may not end its own session on agent.end.alice")
 	}
 
 	admin := connectJS(t, url, nats.UserCredentials(adminCreds(data)))

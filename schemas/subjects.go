@@ -23,5 +23,8 @@ func AgentOutputSubject(session string) string { return AgentOutputPrefix + sess
 // AgentStreamSubject is the subject an agent streams its output's chunks to.
 func AgentStreamSubject(session string) string { return AgentStreamPrefix + session }
 
+// AgentEndSubject is the subject an agent says its session is over on.
+func AgentEndSubject(session string) string { return AgentEndPrefix + session }
+
 // AuditSubject is the subject of one stage's audit records for a session.
 func AuditSubject(stage, session string) string { return AuditPrefix + stage + "." + session }

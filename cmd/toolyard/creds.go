@@ -100,9 +100,9 @@ func newCredsAgent() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "agent --session S [--session S2…] --out FILE",
 		Short: "Mint an agent's credential, limited to its own sessions",
-		Long: `An agent credential may publish to agent.output.S and agent.stream.S, read
-result.S, and call the service endpoints for S (toolyard.find_tools.S,
-toolyard.activate.S, …), for its sessions S only. It cannot read other sessions'
+		Long: `An agent credential may publish to agent.output.S, agent.stream.S and
+agent.end.S, read result.S, and call the service endpoints for S
+(toolyard.find_tools.S, toolyard.activate.S, …), for its sessions S only. It cannot read other sessions'
 results, the AUDIT stream or the registry, nor change anything else.
 
 Clients connecting with it must use the inbox prefix _INBOX.<first session>

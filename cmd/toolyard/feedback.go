@@ -23,7 +23,8 @@ func newFeedback(g *globalFlags) *cobra.Command {
 through the toolyard.feedback endpoint of the micro service. 'toolyard train'
 reads it: --tool X labels the intent X (the strongest label there is), --wrong
 drops the intent's label and counts its tool (--tool, or the tool that ran) as a
-wrong answer for those words. Intent ids are in receipts and results.`,
+wrong answer for those words. Intent ids are in receipts and results; an intent
+the session's audit has no record of is refused, and nothing is recorded.`,
 		Example: `  toolyard feedback --session demo --intent turn-7.0 --tool files/checksum
   toolyard feedback --session demo --intent turn-7.1 --wrong`,
 		Args: cobra.NoArgs,

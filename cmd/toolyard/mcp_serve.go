@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -97,7 +98,7 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 					return fmt.Errorf("--session: %w", err)
 				}
 				slog.Info("MCP gateway on stdio", "session", sess, "nats", g.nats)
-				err := gw.Server(ctx, sess).Run(ctx, &mcp.StdioTransport{})
+				err := gw.Server(ctx, sess).Run(ctx, gateway.StdioTransport(os.Stdin, os.Stdout, slog.Default()))
 				if ctx.Err() != nil {
 					return nil
 				}

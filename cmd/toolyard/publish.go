@@ -138,7 +138,7 @@ prefetches the searches of the intents it sees coming.`,
 					return fmt.Errorf("read results: %w", err)
 				}
 			}
-			return awaitResults(ctx, results, out, enc, cmd.ErrOrStderr(), func() string {
+			return awaitResults(ctx, results, out, cmd.Flags().Changed("message-id"), enc, cmd.ErrOrStderr(), func() string {
 				if nc.IsConnected() {
 					return ""
 				}
@@ -189,7 +189,7 @@ func readConversation(path string) ([]schemas.Message, error) {
 // awaitResults prints this output's results until every intent is
 // answered. down says why nothing arrives when the connection is down (""
 // when it is up), for the timeout's message.
-func awaitResults(ctx context.Context, results jetstream.Consumer, out schemas.AgentOutput, enc *json.Encoder, stderr io.Writer, down func() string) error {
+func awaitResults(ctx context.Context, results jetstream.Consumer, out schemas.AgentOutput, givenID bool, enc *json.Encoder, stderr io.Writer, down func() string) error {
 	messageID := out.MessageID
 	var expected map[string]bool // nil until the receipt arrives
 	answered := map[string]bool{}
@@ -213,7 +213,14 @@ func awaitResults(ctx context.Context, results jetstream.Consumer, out schemas.A
 			}
 			if ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
 				if expected == nil {
-					fmt.Fprintf(stderr, "toolyard: no receipt for this output yet: is a parse worker running?%s\n", down())
+					why := down()
+					if why == "" && givenID {
+						// The parse stage answers a message id once: an
+						// output published under it before by a client that
+						// set no Nats-Msg-Id got its receipt then.
+						why = fmt.Sprintf(" Or message id %s was published before by another client: it runs once, and its receipt and results were published then (the session's results hold them); a new output needs an id of its own", messageID)
+					}
+					fmt.Fprintf(stderr, "toolyard: no receipt for this output yet: is a parse worker running?%s\n", why)
 				} else {
 					fmt.Fprintf(stderr, "toolyard: timed out waiting for %s%s\n", waitingFor(expected, answered), down())
 				}

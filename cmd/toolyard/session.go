@@ -3,14 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
+	"github.com/toolyard/toolyard/pipeline/auth"
 	"github.com/toolyard/toolyard/workers/service"
 	"github.com/toolyard/toolyard/workers/session"
 	"github.com/toolyard/toolyard/workers/stages"
@@ -104,13 +107,25 @@ func newSession(g *globalFlags) *cobra.Command {
 seeded from the session's first output (the best --seed-k tools above
 --seed-min-confidence), grown by find_tools and activate, cleared when the
 session ends (agent.end.<session>, or 'toolyard session end') or has been idle
-for the sessions bucket's TTL.`,
+for the sessions bucket's TTL.
+
+With an agent's credential ('toolyard creds agent') these commands ask its
+session's endpoints of the micro service (toolyard.tools.list.S,
+toolyard.session.end.S); with the admin's they read the sessions bucket.`,
 	}
+	endpoint := map[string]string{"end": service.SubjectSessionEnd, "tools": service.SubjectToolsList}
 	// run checks the session id, opens the store and prints what do returns.
 	run := func(do func(ctx context.Context, st *session.Store, id string) (any, error)) func(*cobra.Command, []string) error {
 		return func(cmd *cobra.Command, args []string) error {
 			if err := session.CheckID(args[0]); err != nil {
 				return err
+			}
+			// An agent's credential may not open the sessions bucket, only
+			// call its sessions' endpoints, which answer the same.
+			if file := g.conn.credsFile(); file != "" {
+				if inbox, err := auth.InboxPrefix(file); err == nil && inbox != "" {
+					return sessionByService(cmd, g, endpoint[cmd.Name()], args[0])
+				}
 			}
 			st, done, err := openClient(g, "toolyard-session", func(js jetstream.JetStream) (*session.Store, error) {
 				return session.Open(cmd.Context(), js)
@@ -152,6 +167,31 @@ The next output of the session seeds a new set. Prints {"session_id", "ended", "
 	}
 	cmd.AddCommand(end, tools)
 	return cmd
+}
+
+// sessionByService asks the micro service's endpoint for the session and
+// prints its reply.
+func sessionByService(cmd *cobra.Command, g *globalFlags, endpoint, id string) error {
+	nc, err := g.clientConnect("toolyard-session")
+	if err != nil {
+		return withUpHint(err)
+	}
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
+	defer cancel()
+	subject := service.SessionSubject(endpoint, id)
+	msg, err := nc.RequestWithContext(ctx, subject, []byte("{}"))
+	if errors.Is(err, nats.ErrNoResponders) {
+		return errors.New("no toolyard service answers (start 'toolyard up', or a worker with --service)")
+	}
+	if err != nil {
+		return fmt.Errorf("request %s: %w", subject, err)
+	}
+	if code := msg.Header.Get("Nats-Service-Error-Code"); code != "" {
+		return fmt.Errorf("%s refused (%s): %s", subject, code, msg.Header.Get("Nats-Service-Error"))
+	}
+	_, err = fmt.Fprintln(cmd.OutOrStdout(), string(msg.Data))
+	return err
 }
 
 func printJSON(cmd *cobra.Command, v any) error {

@@ -235,22 +235,14 @@ type ref struct {
 // Intent carries it at the top, Candidates and Routed in their "intent"
 // object, a ToolCall in intent_id and its "intent" text.
 func peek(data []byte) ref {
-	type fields struct {
-		ID        string          `json:"id"`
-		SessionID string          `json:"session_id"`
-		MessageID string          `json:"message_id"`
-		IntentID  string          `json:"intent_id"`
-		Text      string          `json:"text"`
-		Outer     string          `json:"outer"`
-		Intent    json.RawMessage `json:"intent"`
-	}
-	var v fields
-	if json.Unmarshal(data, &v) != nil {
+	v, ok := peekFields(data)
+	if !ok {
 		return ref{}
 	}
-	var inner fields
-	if len(v.Intent) > 0 && v.Intent[0] == '{' && json.Unmarshal(v.Intent, &inner) == nil {
-		v = inner
+	if len(v.Intent) > 0 && v.Intent[0] == '{' {
+		if inner, ok := peekFields(v.Intent); ok {
+			v = inner
+		}
 	} else if len(v.Intent) > 0 && v.Intent[0] == '"' {
 		_ = json.Unmarshal(v.Intent, &v.Text)
 	}
@@ -258,6 +250,30 @@ func peek(data []byte) ref {
 		v.IntentID = v.ID
 	}
 	return ref{SessionID: v.SessionID, MessageID: v.MessageID, IntentID: v.IntentID, Text: clip(v.Text, 200), Outer: v.Outer}
+}
+
+// peeked are the identifying fields of one JSON object.
+type peeked struct {
+	ID, SessionID, MessageID, IntentID, Text, Outer string
+	Intent                                          json.RawMessage
+}
+
+// peekFields reads each identifying field of a JSON object on its own: an
+// input is often rejected for a field of the wrong type ("text": 42), and
+// decoding them together lost every other field with it, so the error
+// result named no message id the agent could match.
+func peekFields(data []byte) (peeked, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return peeked{}, false
+	}
+	str := func(key string) string {
+		var s string
+		_ = json.Unmarshal(m[key], &s)
+		return s
+	}
+	return peeked{ID: str("id"), SessionID: str("session_id"), MessageID: str("message_id"), IntentID: str("intent_id"),
+		Text: str("text"), Outer: str("outer"), Intent: m["intent"]}, true
 }
 
 // clip shortens s to at most n bytes without splitting a UTF-8 character.

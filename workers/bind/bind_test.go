@@ -29,6 +29,11 @@ func TestRejecterIdentifiesEveryInputShape(t *testing.T) {
 		{"tool call", "pipe.execute.s1", enc(schemas.ToolCall{IntentID: "m1.0", SessionID: "s1", MessageID: "m1", Intent: "show disk usage"}), "m1.0", "m1", "show disk usage"},
 		{"not JSON", "pipe.execute.s1", []byte("{"), "", "seq-7", ""},
 		{"wrong session in payload", "agent.output.s1", enc(schemas.AgentOutput{SessionID: "other", MessageID: "m1"}), "", "m1", ""},
+		// Rejected for a field of the wrong type: the others still name it.
+		{"text of the wrong type", "agent.output.s1", []byte(`{"session_id": "s1", "message_id": "m1", "text": 42}`), "", "m1", ""},
+		{"scope of the wrong type", "agent.output.s1", []byte(`{"session_id": "s1", "message_id": "m1", "text": "hi", "scope": "system"}`), "", "m1", "hi"},
+		{"intent id of the wrong type", "pipe.execute.s1", []byte(`{"intent_id": 7, "session_id": "s1", "message_id": "m1", "intent": "show disk usage"}`), "", "m1", "show disk usage"},
+		{"an array", "agent.output.s1", []byte(`[1]`), "", "seq-7", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

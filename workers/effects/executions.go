@@ -159,7 +159,7 @@ func (x *Executions) Acquire(ctx context.Context, id ID) (Outcome, error) {
 	deadline := time.Now().Add(x.cfg.busyWait)
 	for {
 		now := time.Now()
-		rec := Record{SessionID: id.SessionID, IntentID: id.IntentID, ToolID: id.ToolID, State: StateRunning,
+		rec := Record{SessionID: id.SessionID, IntentID: id.IntentID, ToolID: id.ToolID, Call: id.Call, State: StateRunning,
 			Owner: x.token(), LeaseUntil: now.Add(x.cfg.lease), Claims: 1, ClaimedAt: now.UTC()}
 		rev, err := x.kv.Create(ctx, key, encodeRecord(rec))
 		if err == nil {

@@ -22,6 +22,26 @@ type ID struct {
 	IntentID  string
 	// ToolID is recorded for operators; it is not part of the identity.
 	ToolID string
+	// Call is a digest of what was asked (CallDigest), recorded so that a
+	// later, different call under the same identity (an agent that reused a
+	// message id) can be told from a redelivery; not part of the identity.
+	Call string
+}
+
+// CallDigest is the digest of a call an execution record keeps: of the
+// intent's words, which a redelivery repeats exactly (its tool and
+// arguments are resolved again, and a model may resolve them otherwise),
+// or, for a call the agent wrote itself, of its tool and arguments.
+func CallDigest(intent, toolID string, direct bool, params map[string]any) string {
+	h := sha256.New()
+	if direct {
+		b, _ := json.Marshal(params) // map keys sorted: the same arguments, the same bytes
+		h.Write([]byte("direct\x00" + toolID + "\x00"))
+		h.Write(b)
+	} else {
+		h.Write([]byte("intent\x00" + intent))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 // Key is the call's key in the executions bucket: the session (a subject
@@ -58,7 +78,10 @@ type Record struct {
 	SessionID string `json:"session_id"`
 	IntentID  string `json:"intent_id"`
 	ToolID    string `json:"tool_id,omitempty"`
-	State     string `json:"state"`
+	// Call is the digest of the call that claimed the record (ID.Call);
+	// empty in records written before it was kept.
+	Call  string `json:"call,omitempty"`
+	State string `json:"state"`
 	// Owner is the claim's token: the worker and a nonce of this claim.
 	Owner      string    `json:"owner,omitempty"`
 	LeaseUntil time.Time `json:"lease_until,omitempty"`

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
 )
 
@@ -20,7 +21,8 @@ const recordWait = 10 * time.Second
 // the call's execution record first, republishes a finished call's stored
 // messages, and leaves a call another live worker holds to that worker.
 func (s *stage) once(ctx context.Context, call schemas.ToolCall) ([]pipeline.Out, error) {
-	id := effects.ID{SessionID: call.SessionID, IntentID: call.IntentID, ToolID: call.ToolID}
+	id := effects.ID{SessionID: call.SessionID, IntentID: call.IntentID, ToolID: call.ToolID,
+		Call: effects.CallDigest(call.Intent, call.ToolID, call.Direct, call.Parameters)}
 	// Made only when something is logged: most calls log nothing, and With
 	// copies its attributes each time.
 	log := func() *slog.Logger {
@@ -31,6 +33,12 @@ func (s *stage) once(ctx context.Context, call schemas.ToolCall) ([]pipeline.Out
 		return nil, fmt.Errorf("execution record of intent %s: %w", call.IntentID, err)
 	}
 	switch {
+	case got.Done != nil && got.Done.Call != "" && got.Done.Call != id.Call:
+		// Not a redelivery: another output under a message id the session
+		// used before. Its stored answer is another call's, which was
+		// published as this one's.
+		log().Warn("message id reused for a different output; not run", "ran", got.Done.ToolID, "finished_at", got.Done.FinishedAt)
+		return reusedAnswer(call, *got.Done, id.Call), nil
 	case got.Done != nil:
 		log().Info("call already executed; publishing its stored result again", "claims", got.Done.Claims, "finished_at", got.Done.FinishedAt)
 		return got.Done.Outs(), nil
@@ -70,4 +78,22 @@ func (s *stage) once(ctx context.Context, call schemas.ToolCall) ([]pipeline.Out
 		log().Warn("result not stored in the execution record; publishing it anyway", "error", err)
 	}
 	return outs, nil
+}
+
+// CodeMessageIDReused is the error code of a call whose intent id (its
+// output's message id) already ran another call in the session.
+const CodeMessageIDReused = "message_id_reused"
+
+// reusedAnswer is the error result of a call whose intent id already ran a
+// different call. It has an id of its own: the first call's result holds
+// the intent's, and the streams would drop this one as its duplicate.
+func reusedAnswer(call schemas.ToolCall, ran effects.Record, digest string) []pipeline.Out {
+	err := fmt.Errorf("not run: intent %s of this session already ran another call (%s, finished %s), so message id %s was used before for a different output; "+
+		"Toolyard runs each message id once, so give every output an id of its own and publish this one again",
+		call.IntentID, ran.ToolID, ran.FinishedAt.Format(time.RFC3339), call.MessageID)
+	res := bind.ErrorResult(bind.StageExecute, call.SessionID, call.MessageID, call.IntentID, call.Intent, CodeMessageIDReused, err)
+	res.ToolID = call.ToolID
+	out := bind.Result(res)[0]
+	out.ID = bind.MsgID(call.SessionID, call.IntentID+":reused:"+digest)
+	return []pipeline.Out{out}
 }

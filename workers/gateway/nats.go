@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -47,6 +48,9 @@ func NewNATS(nc *nats.Conn, timeout time.Duration) (*NATS, error) {
 func (n *NATS) request(ctx context.Context, subject string, req, out any) error {
 	data, err := json.Marshal(req)
 	if err != nil {
+		return err
+	}
+	if err := n.down(); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, n.timeout)
@@ -168,6 +172,9 @@ func (n *NATS) Execute(ctx context.Context, sess, toolID string, args map[string
 	if err != nil {
 		return schemas.Result{}, err
 	}
+	if err := n.down(); err != nil {
+		return schemas.Result{}, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, n.timeout)
 	defer cancel()
 	results, err := pipeline.FollowFromEnd(ctx, n.js, pipeline.StreamResult, schemas.ResultSubject(sess))
@@ -198,6 +205,28 @@ func (n *NATS) Execute(ctx context.Context, sess, toolID string, args map[string
 		}
 		return r, nil
 	}
+}
+
+// down says so when the connection to NATS is not up. A request sent then
+// is buffered for the reconnect: the MCP client waited the whole timeout
+// (a minute) for "context deadline exceeded", with nothing saying why.
+func (n *NATS) down() error {
+	st := n.nc.Status()
+	if st == nats.CONNECTED {
+		return nil
+	}
+	last := n.nc.LastError()
+	// The server's "-ERR 'User Authentication Expired'" reaches nats.go's
+	// LastError as text, not as its ErrAuthExpired.
+	if errors.Is(last, nats.ErrAuthExpired) || errors.Is(last, nats.ErrAuthorization) ||
+		(last != nil && strings.Contains(strings.ToLower(last.Error()), "authentication expired")) {
+		// An expired credential: no reconnect helps.
+		return fmt.Errorf("NATS refused the gateway's credential (%v; connection %s): if it expired, mint a new one ('toolyard creds agent --session S --ttl 1h --out FILE') and restart the gateway with it; nothing was sent", last, strings.ToLower(st.String()))
+	}
+	if st == nats.CLOSED {
+		return fmt.Errorf("the gateway's connection to NATS is closed (%v): restart the gateway; nothing was sent", last)
+	}
+	return fmt.Errorf("the gateway is not connected to NATS (%s): is 'toolyard up' running? Nothing was sent; call again once it is back", strings.ToLower(st.String()))
 }
 
 // checkSession refuses a session id that is not one subject token before

@@ -212,6 +212,9 @@ func Agent(sessions ...string) (jwt.Permissions, error) {
 		}
 		p.Pub.Allow.Add(
 			schemas.AgentOutputSubject(s), schemas.AgentStreamSubject(s),
+			// ending its session, as the contract says (the same as the
+			// session.end endpoint below)
+			schemas.AgentEndSubject(s),
 			"$JS.API.CONSUMER.CREATE."+pipeline.StreamResult+".*."+schemas.ResultSubject(s),
 			// watching its tool set: the session's key in the sessions bucket
 			"$JS.API.CONSUMER.CREATE.KV_"+session.Bucket+".*.$KV."+session.Bucket+"."+s,

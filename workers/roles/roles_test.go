@@ -98,6 +98,8 @@ func TestPermissionSets(t *testing.T) {
 		{"agent", agent, true, "agent.output.alice", true},
 		{"agent", agent, true, "agent.stream.alice2", true},
 		{"agent", agent, true, "agent.output.bob", false},
+		{"agent", agent, true, "agent.end.alice2", true},
+		{"agent", agent, true, "agent.end.bob", false},
 		{"agent", agent, true, "toolyard.find_tools.alice", true},
 		{"agent", agent, true, "toolyard.find_tools.bob", false},
 		{"agent", agent, true, "$JS.API.CONSUMER.CREATE.RESULT.abc.result.alice", true},

@@ -81,6 +81,23 @@ func notFoundMessage(intent string, nearest []schemas.Candidate, unmatched []str
 	return b.String()
 }
 
+// emptyScopeMessage answers an intent whose output's scope holds no tool of
+// the registry: it was told "No tool matched … Rephrase the request", which
+// no rephrasing could ever fix.
+func emptyScopeMessage(intent string, scope []string) string {
+	return fmt.Sprintf("No tool matched %s: this output's scope (%s) holds no tool of the registry, so none was searched. "+
+		"Fix the scope (tool ids such as files/checksum, or servers such as files) or leave it out.", intent, clipScope(scope))
+}
+
+// clipScope lists a scope, its first entries only when it is long.
+func clipScope(scope []string) string {
+	const shown = 8
+	if len(scope) <= shown {
+		return strings.Join(scope, ", ")
+	}
+	return strings.Join(scope[:shown], ", ") + fmt.Sprintf(" and %d more", len(scope)-shown)
+}
+
 // summary renders a catalog as "45 tools on 6 servers: system (12), files (9), …".
 func summary(c schemas.Catalog) string {
 	servers := len(c.Servers) + c.MoreServers

@@ -51,6 +51,12 @@ func Route(c schemas.Candidates, th Thresholds, cat Catalog) Decision {
 	d.Unmatched = cat.Unmatched(c.Intent.Text)
 	sum := cat.Summary(c.Intent.Scope)
 	d.Available = &sum
+	if sum.Tools == 0 && len(c.Intent.Scope) > 0 {
+		// Nothing was searched: rephrasing cannot help, the scope can.
+		d.Unmatched = nil
+		d.Message = emptyScopeMessage(quoteIntent(c.Intent.Text), c.Intent.Scope)
+		return d
+	}
 	d.Message = notFoundMessage(quoteIntent(c.Intent.Text), head(byConfidence(c.Candidates), nearestShown), d.Unmatched, d.Available)
 	return d
 }

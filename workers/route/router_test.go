@@ -79,6 +79,13 @@ func TestNotFoundSummaryKeepsToScope(t *testing.T) {
 	if d.Available.Tools != 2 {
 		t.Fatalf("tool-scoped summary %+v", d.Available)
 	}
+	// A scope that holds no tool: the message says the scope is why, not
+	// the words.
+	d = routeText(t, set, "how long has the system been up", "nonexistent", "no/such")
+	if d.Tier != schemas.TierNotFound || d.Available.Tools != 0 || len(d.Unmatched) != 0 ||
+		!strings.Contains(d.Message, "scope (nonexistent, no/such) holds no tool") || strings.Contains(d.Message, "Rephrase") {
+		t.Fatalf("empty scope: tier %s, available %+v, unmatched %v, message %q", d.Tier, d.Available, d.Unmatched, d.Message)
+	}
 }
 
 func TestCommandsRouteToTheSessionMetaTools(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/execute"
+	"github.com/toolyard/toolyard/workers/parse"
 	"github.com/toolyard/toolyard/workers/resolve"
 	"github.com/toolyard/toolyard/workers/route"
 	"github.com/toolyard/toolyard/workers/session"
@@ -85,6 +86,11 @@ func (s *Service) resolveIntent(ctx context.Context, data []byte) (any, error) {
 	if req.MessageID == "" {
 		req.MessageID = "svc-" + nuid.Next()
 	}
+	text, err := oneIntent(req.SessionID, req.MessageID, req.Text)
+	if err != nil {
+		return nil, err
+	}
+	req.Text = text
 	// The request's boundary: the secrets the resolution reads and the
 	// executor uses stay out of the reply, the audit record and the log.
 	sc := pipeline.NewScrubber()
@@ -139,6 +145,34 @@ func scrubResult(sc *pipeline.Scrubber, res schemas.Result) schemas.Result {
 	}
 	return out
 }
+
+// oneIntent is the words of the one intent text holds: text itself, or
+// the words of its one [TOOL: …] marker. Text with more than one marker,
+// or a <tool_call>, is refused: this endpoint answers one intent, and the
+// rest would be dropped without a word (they were searched as part of the
+// first one's words, and only that one ran).
+func oneIntent(session, messageID, text string) (string, error) {
+	if !strings.Contains(text, "[") && !strings.Contains(text, "<") {
+		return text, nil
+	}
+	pd, err := intentParser.Parse(schemas.AgentOutput{SessionID: session, MessageID: messageID, Text: text})
+	if err != nil {
+		return "", badRequest("%v", err)
+	}
+	n := len(pd.Intents) + len(pd.Calls) + len(pd.Problems)
+	switch {
+	case n > 1 || len(pd.Calls) > 0 || len(pd.Problems) > 0:
+		return "", badRequest("text holds %d [TOOL: …] markers or <tool_call>s (%d intent(s), %d direct call(s), %d that cannot be used); resolve_intent answers one intent in plain words: send them one at a time, or publish the whole output to %s, which answers each",
+			n, len(pd.Intents), len(pd.Calls), len(pd.Problems), schemas.AgentOutputSubject(session))
+	case len(pd.Intents) == 1:
+		return pd.Intents[0].Text, nil
+	}
+	return text, nil
+}
+
+// intentParser finds the markers of a resolve_intent request's text, with
+// the parse stage's rules and limits.
+var intentParser = parse.New()
 
 // audit records the request's decision on audit.service.<session>, as the
 // stages record theirs, so the training job sees service traffic too. A

@@ -3,12 +3,14 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/route"
 )
 
 // FeedbackRequest tells Toolyard what an intent should have done: ToolID
@@ -77,12 +79,21 @@ func (s *Service) feedback(ctx context.Context, data []byte) (any, error) {
 			return nil, &requestError{code: codeNotFound, err: badRequest("no tool %q in the registry", req.ToolID)}
 		}
 	}
-	rec := FeedbackRecord(req, time.Now())
-	body, err := json.Marshal(rec)
+	js, err := jetstream.New(s.nc)
 	if err != nil {
 		return nil, err
 	}
-	js, err := jetstream.New(s.nc)
+	// Judged before it is recorded: feedback on an intent the session's
+	// audit has no record of is refused, not recorded as if it counted.
+	tier, verdict, jerr := judgeFeedback(ctx, js, req)
+	if errors.Is(jerr, errNoSuchIntent) {
+		return nil, &requestError{code: codeNotFound, err: badRequest("no intent %q in session %q: the session's audit has no record of it (intent ids are in receipts and results, as <message_id>.<n>; or it is older than the AUDIT stream keeps); nothing was recorded", req.IntentID, req.SessionID)}
+	}
+	if jerr != nil {
+		s.log.Warn("feedback recorded, its intent's routing not found", "session_id", req.SessionID, "intent_id", req.IntentID, "err", jerr)
+	}
+	rec := FeedbackRecord(req, time.Now())
+	body, err := json.Marshal(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -97,9 +108,7 @@ func (s *Service) feedback(ctx context.Context, data []byte) (any, error) {
 		// The same feedback again: recorded once, counted once.
 		return reply, nil
 	}
-	var jerr error
-	if reply.Tier, reply.Verdict, jerr = judgeFeedback(ctx, js, req); jerr != nil {
-		s.log.Warn("feedback recorded, its intent's routing not found", "session_id", req.SessionID, "intent_id", req.IntentID, "err", jerr)
-	}
+	reply.Tier, reply.Verdict = tier, verdict
+	route.Judged.WithLabelValues(tier, verdict).Inc()
 	return reply, nil
 }

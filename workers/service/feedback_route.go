@@ -77,8 +77,16 @@ func routeRecordOf(data []byte, intent string) (schemas.AuditRecord, bool) {
 	return r, true
 }
 
-// judgeFeedback counts req in route.Judged, by the tier its intent was
-// routed to and what it says of the top tool then.
+// errNoSuchIntent says a feedback's intent has no record in its session's
+// audit: an id that never was (a typo, another session's), or one older
+// than AUDIT keeps. Training could not use the feedback either way: a
+// label needs the intent's words, which only its own records hold.
+var errNoSuchIntent = errors.New("no such intent")
+
+// judgeFeedback finds the tier req's intent was routed to, by the route
+// stage or the resolve_intent endpoint, and what req says of its top tool
+// then (unknown, unknown when it was not routed, as a direct call). It returns errNoSuchIntent when the
+// session's audit holds no record of the intent at all.
 func judgeFeedback(ctx context.Context, js jetstream.JetStream, req FeedbackRequest) (tier, verdict string, err error) {
 	// The reply waits for this: a long session on a cluster (a round
 	// trip a record) is judged "unknown" rather than held past the
@@ -88,8 +96,54 @@ func judgeFeedback(ctx context.Context, js jetstream.JetStream, req FeedbackRequ
 	rec, found, err := routeDecision(ctx, js, req.SessionID, req.IntentID)
 	tier, verdict = route.TierUnknown, route.VerdictUnknown
 	if found {
-		tier, verdict = rec.Decision, route.Judge(rec.ToolID, req.ToolID, req.Wrong)
+		return rec.Decision, route.Judge(rec.ToolID, req.ToolID, req.Wrong), nil
 	}
-	route.Judged.WithLabelValues(tier, verdict).Inc()
-	return tier, verdict, err
+	if err != nil {
+		return tier, verdict, err
+	}
+	first, known, err := intentRecord(ctx, js, req.SessionID, req.IntentID)
+	switch {
+	case err != nil:
+		return tier, verdict, err
+	case !known:
+		return tier, verdict, errNoSuchIntent
+	case first.Stage == StageService:
+		// Routed by the resolve_intent endpoint (the MCP gateway's
+		// resolve_intent), whose one record holds the tier and the tools
+		// it ranked, the top one first.
+		top := first.ToolID
+		if len(first.Candidates) > 0 {
+			top = first.Candidates[0]
+		}
+		return first.Decision, route.Judge(top, req.ToolID, req.Wrong), nil
+	}
+	return tier, verdict, nil
+}
+
+// intentRecord is the first record any stage but feedback wrote of intent
+// in session's audit, reading at most maxRouteScan of the session's
+// records; found is false when there is none, and err says when it could
+// not read them all.
+func intentRecord(ctx context.Context, js jetstream.JetStream, session, intent string) (schemas.AuditRecord, bool, error) {
+	stream, err := js.Stream(ctx, pipeline.StreamAudit)
+	if err != nil {
+		return schemas.AuditRecord{}, false, fmt.Errorf("open %s: %w", pipeline.StreamAudit, err)
+	}
+	subject := schemas.AuditSubject("*", session)
+	seq := uint64(1)
+	for range maxRouteScan {
+		m, err := stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return schemas.AuditRecord{}, false, nil
+		}
+		if err != nil {
+			return schemas.AuditRecord{}, false, fmt.Errorf("record %d on %s: %w", seq, subject, err)
+		}
+		var r schemas.AuditRecord
+		if json.Unmarshal(m.Data, &r) == nil && r.IntentID == intent && r.Stage != StageFeedback {
+			return r, true, nil
+		}
+		seq = m.Sequence + 1
+	}
+	return schemas.AuditRecord{}, false, fmt.Errorf("searched %d records on %s without finding intent %s", maxRouteScan, subject, intent)
 }

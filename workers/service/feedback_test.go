@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/toolyard/toolyard/pipeline"
@@ -22,11 +23,18 @@ func TestFeedbackIsRecordedInAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	nc := f.env.NC
+	// The intents' records, as the parse stage writes them.
+	for _, id := range []string{"m1.0", "m1.1"} {
+		publishAudit(t, f.env.JS, schemas.AuditRecord{SessionID: "s1", IntentID: id, Stage: "parse", Decision: "intent"})
+	}
 	for _, tt := range []struct{ body, code string }{
 		{`{"session_id": "s1", "intent_id": "m1.0"}`, "400"},
 		{`{"session_id": "s1", "tool_id": "files/checksum"}`, "400"},
 		{`{"session_id": "a.b", "intent_id": "m1.0", "tool_id": "files/checksum"}`, "400"},
 		{`{"session_id": "s1", "intent_id": "m1.0", "tool_id": "no/such_tool"}`, "404"},
+		// An intent the session never had: refused, not recorded.
+		{`{"session_id": "s1", "intent_id": "m1.7", "tool_id": "files/checksum"}`, "404"},
+		{`{"session_id": "s9", "intent_id": "m1.0", "wrong": true}`, "404"},
 	} {
 		if _, code, desc := request(t, nc, service.SubjectFeedback, tt.body); code != tt.code {
 			t.Errorf("%s: code %q (%s), want %s", tt.body, code, desc, tt.code)
@@ -78,15 +86,13 @@ func TestFeedbackIsJudgedAgainstTheRouting(t *testing.T) {
 		{SessionID: "j2", IntentID: "m1.0", Stage: "route", Decision: schemas.TierMultiple, ToolID: "files/head"},
 		{SessionID: "j1", IntentID: "m2.0", Stage: "route", Decision: schemas.TierActivated, ToolID: "system/uptime"},
 		{SessionID: "j1", IntentID: "m3.0", Stage: "route", Decision: schemas.TierMultiple, ToolID: "files/head"},
+		// A direct call: parsed, never routed.
+		{SessionID: "j1", IntentID: "m9.0", Stage: "parse", Decision: "direct_call", ToolID: "files/head"},
+		// Routed and run by the resolve_intent endpoint.
+		{SessionID: "j1", IntentID: "svc-1.0", Stage: "service", Decision: schemas.TierActivated, ToolID: "system/uptime", Candidates: []string{"system/uptime", "files/head"}},
+		{SessionID: "j1", IntentID: "svc-2.0", Stage: "service", Decision: schemas.TierMultiple, Candidates: []string{"files/head", "files/tail"}},
 	} {
-		r.V, r.Timestamp, r.Result, r.Parameters = schemas.Version, time.Now().UTC(), r.Decision, map[string]any{}
-		data, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.env.JS.Publish(ctx, schemas.AuditSubject("route", r.SessionID), data); err != nil {
-			t.Fatal(err)
-		}
+		publishAudit(t, f.env.JS, r)
 	}
 	count := func(tier, verdict string) float64 {
 		return testutil.ToFloat64(route.Judged.WithLabelValues(tier, verdict))
@@ -101,7 +107,8 @@ func TestFeedbackIsJudgedAgainstTheRouting(t *testing.T) {
 		{"the latest, wrong", `{"session_id": "j1", "intent_id": "m3.0", "wrong": true}`, schemas.TierMultiple, route.VerdictWrong, true},
 		{"another session's intent of the same id", `{"session_id": "j2", "intent_id": "m1.0", "tool_id": "files/head"}`, schemas.TierMultiple, route.VerdictRight, true},
 		{"never routed", `{"session_id": "j1", "intent_id": "m9.0", "tool_id": "files/head"}`, route.TierUnknown, route.VerdictUnknown, true},
-		{"a session without records", `{"session_id": "j3", "intent_id": "m1.0", "wrong": true}`, route.TierUnknown, route.VerdictUnknown, true},
+		{"routed by resolve_intent, wrong", `{"session_id": "j1", "intent_id": "svc-1.0", "wrong": true}`, schemas.TierActivated, route.VerdictWrong, true},
+		{"offered by resolve_intent, the top one right", `{"session_id": "j1", "intent_id": "svc-2.0", "tool_id": "files/head"}`, schemas.TierMultiple, route.VerdictRight, true},
 	} {
 		tier, verdict := tt.tier, tt.verdict
 		if !tt.counted {
@@ -123,5 +130,18 @@ func TestFeedbackIsJudgedAgainstTheRouting(t *testing.T) {
 		if got := count(tier, verdict); got != want {
 			t.Errorf("%s: toolyard_feedback_total{tier=%q,verdict=%q} = %v, want %v", tt.name, tier, verdict, got, want)
 		}
+	}
+}
+
+// publishAudit writes r on its stage's audit subject, as that stage does.
+func publishAudit(t *testing.T, js jetstream.JetStream, r schemas.AuditRecord) {
+	t.Helper()
+	r.V, r.Timestamp, r.Result, r.Parameters = schemas.Version, time.Now().UTC(), r.Decision, map[string]any{}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(context.Background(), schemas.AuditSubject(r.Stage, r.SessionID), data); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -116,6 +116,7 @@ func TestResolveIntent(t *testing.T) {
 		{"activated and executed", `{"session_id": "r1", "text": "how long has the system been up"}`, schemas.StatusExecuted, "system/uptime"},
 		{"not found", `{"session_id": "r1", "text": "compose a sonnet about zyxglorp"}`, schemas.StatusNotFound, ""},
 		{"missing argument", `{"session_id": "r1", "text": "count the lines of a file"}`, schemas.StatusError, "files/count_lines"},
+		{"one marker: its words", `{"session_id": "r1", "text": "Let me check. [TOOL: how long has the system been up]"}`, schemas.StatusExecuted, "system/uptime"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -216,6 +217,10 @@ func TestServiceBadRequests(t *testing.T) {
 		{service.SubjectSessionEnd, `{"session": "s"}`, "400", "unknown field"},
 		{service.SubjectResolveIntent, "{\"text\": \"show disk usage \xff\"}", "400", "not valid UTF-8"},
 		{service.SubjectResolveIntent, `{"text": "show disk usage \ud800"}`, "400", "surrogate"},
+		// More than one intent: one would run and the others be lost.
+		{service.SubjectResolveIntent, `{"text": "[TOOL: kernel version] and [TOOL: how long has the system been up]"}`, "400", "answers one intent"},
+		{service.SubjectResolveIntent, `{"text": "[TOOL: word count of [TOOL: kernel version]]"}`, "400", "2 intent(s)"},
+		{service.SubjectResolveIntent, `{"text": "<tool_call name=\"system/uptime\">{}</tool_call>"}`, "400", "1 direct call(s)"},
 	}
 	for _, tt := range tests {
 		_, code, desc := request(t, f.env.NC, tt.subject, tt.body)
