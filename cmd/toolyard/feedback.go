@@ -63,11 +63,11 @@ the session's audit has no record of is refused, and nothing is recorded.`,
 			fmt.Fprintln(cmd.OutOrStdout(), string(msg.Data))
 			var reply service.FeedbackReply
 			if json.Unmarshal(msg.Data, &reply) == nil && reply.Tier == route.TierUnknown {
-				// Recorded all the same (the intent's records may come
-				// later, or lie beyond what the service looks through),
-				// but a mistyped id would otherwise go unnoticed: train
-				// learns nothing from feedback on an intent it cannot find.
-				fmt.Fprintf(cmd.ErrOrStderr(), "warning: no routing decision of intent %q was found in session %q's audit: check --intent and --session (train can use this feedback only with that intent's records)\n", req.IntentID, req.SessionID)
+				// The service refuses an intent its session never had
+				// (404); tier unknown is a direct call, never routed, or
+				// an intent beyond what the service searched: recorded,
+				// but not judged, which the reply alone does not say.
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: no routing decision of intent %q was found in session %q's audit (a direct call is never routed; an old intent may lie beyond what the service searches): the feedback is recorded but not judged right or wrong\n", req.IntentID, req.SessionID)
 			}
 			return nil
 		},

@@ -13,10 +13,10 @@ import (
 	"github.com/toolyard/toolyard/workers/service"
 )
 
-// Feedback on an intent the service finds no decision of (a mistyped
-// --intent or --session) is recorded, as the service does, but said on
-// stderr: train cannot use it, and the reply's "tier":"unknown" alone went
-// unnoticed.
+// Feedback on an intent the service finds no routing decision of (a
+// direct call, or one beyond its search) is recorded, as the service does,
+// but said on stderr: the reply's "tier":"unknown" alone went unnoticed.
+// (An intent the session never had is refused by the service: 404.)
 func TestFeedbackOnAnUnknownIntentWarns(t *testing.T) {
 	env := pipelinetest.Start(t)
 	for _, tt := range []struct {
@@ -49,7 +49,7 @@ func TestFeedbackOnAnUnknownIntentWarns(t *testing.T) {
 		if !strings.Contains(stdout.String(), `"recorded":true`) {
 			t.Errorf("tier %s: the reply is not printed: %q", tt.tier, stdout.String())
 		}
-		warned := strings.Contains(stderr.String(), `no routing decision of intent "turn-9.0" was found in session "demo"`)
+		warned := strings.Contains(stderr.String(), `no routing decision of intent "turn-9.0" was found in session "demo"'s audit`)
 		if warned != tt.warn {
 			t.Errorf("tier %s: warned %v, want %v: %q", tt.tier, warned, tt.warn, stderr.String())
 		}
