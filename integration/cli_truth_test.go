@@ -45,7 +45,7 @@ func TestClientCommandsSayWhatTheServerRefused(t *testing.T) {
 	for _, args := range [][]string{
 		{"publish", "--session", "theirs", "--wait", "--timeout", "20s", "[TOOL: kernel version]"},
 		{"publish", "--session", "theirs", "--timeout", "20s", "hello"},
-		{"session", "tools", "mine"},
+		{"session", "tools", "theirs"},
 		{"tools", "list"},
 		{"dlq", "list"},
 	} {
