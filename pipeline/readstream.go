@@ -15,18 +15,11 @@ import (
 // next reader. It reads with an ordered consumer (no server-side state left
 // behind), in batches, so memory stays bounded however long the stream.
 func ReadStream(ctx context.Context, js jetstream.JetStream, name, filter string, since time.Time, fn func(jetstream.Msg, *jetstream.MsgMetadata) error) error {
-	stream, err := js.Stream(ctx, name)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", name, err)
-	}
-	info, err := stream.Info(ctx)
-	if err != nil {
+	stream, state, err := openStream(ctx, js, name)
+	if err != nil || state.Msgs == 0 {
 		return err
 	}
-	last := info.State.LastSeq
-	if info.State.Msgs == 0 || last == 0 {
-		return nil
-	}
+	last := state.LastSeq
 	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{filter}}
 	if !since.IsZero() {
 		cfg.DeliverPolicy, cfg.OptStartTime = jetstream.DeliverByStartTimePolicy, &since
@@ -42,19 +35,11 @@ func ReadStream(ctx context.Context, js jetstream.JetStream, name, filter string
 // first, as ReadStream does: in batches, up to the last message stored
 // when it started.
 func ReadStreamTail(ctx context.Context, js jetstream.JetStream, name string, n uint64, fn func(jetstream.Msg, *jetstream.MsgMetadata) error) error {
-	stream, err := js.Stream(ctx, name)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", name, err)
-	}
-	info, err := stream.Info(ctx)
-	if err != nil {
+	stream, state, err := openStream(ctx, js, name)
+	if err != nil || state.Msgs == 0 || n == 0 {
 		return err
 	}
-	last := info.State.LastSeq
-	if info.State.Msgs == 0 || last == 0 || n == 0 {
-		return nil
-	}
-	start := info.State.FirstSeq
+	last, start := state.LastSeq, state.FirstSeq
 	if last >= n {
 		start = max(start, last-n+1)
 	}
@@ -63,6 +48,20 @@ func ReadStreamTail(ctx context.Context, js jetstream.JetStream, name string, n 
 		return fmt.Errorf("read %s: %w", name, err)
 	}
 	return readUpTo(cons, last, fn)
+}
+
+// openStream opens a stream and reads its state: where a reader starts
+// and stops.
+func openStream(ctx context.Context, js jetstream.JetStream, name string) (jetstream.Stream, jetstream.StreamState, error) {
+	stream, err := js.Stream(ctx, name)
+	if err != nil {
+		return nil, jetstream.StreamState{}, fmt.Errorf("open %s: %w", name, err)
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		return nil, jetstream.StreamState{}, fmt.Errorf("stream %s: %w", name, err)
+	}
+	return stream, info.State, nil
 }
 
 // readUpTo feeds fn the consumer's messages, 500 a fetch, until the one at
@@ -104,16 +103,12 @@ func readUpTo(cons jetstream.Consumer, last uint64, fn func(jetstream.Msg, *jets
 // created on its first read, and a reply published between this call and
 // that read must not slip past (publish, then read its answers).
 func FollowFromEnd(ctx context.Context, js jetstream.JetStream, name, filter string) (jetstream.Consumer, error) {
-	stream, err := js.Stream(ctx, name)
+	stream, state, err := openStream(ctx, js, name)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", name, err)
-	}
-	info, err := stream.Info(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("stream %s: %w", name, err)
+		return nil, err
 	}
 	return stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{filter},
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy, OptStartSeq: info.State.LastSeq + 1,
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy, OptStartSeq: state.LastSeq + 1,
 	})
 }
