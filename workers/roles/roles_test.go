@@ -8,6 +8,7 @@ import (
 	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
 
+	"github.com/toolyard/toolyard/training/replay"
 	"github.com/toolyard/toolyard/workers/roles"
 	"github.com/toolyard/toolyard/workers/stages"
 )
@@ -125,6 +126,9 @@ func TestPermissionSets(t *testing.T) {
 		{"tools", roles.Tools(), true, "$KV.tools.x", false},
 		{"tools", roles.Tools(), true, "agent.output.alice", false},
 		{"tools", roles.Tools(), true, "toolyard.find_tools.alice", false},
+		// the REPLAY stream's subjects (cmd/toolyard/replay_shards.go)
+		{"tools", roles.Tools(), true, replay.ShardPrefix + "job1", false},
+		{"tools", roles.Tools(), true, replay.PartPrefix + "job1", false},
 		{"tools", roles.Tools(), false, "_INBOX.alice.x", false},
 		{"tools", roles.Tools(), false, "_TOOLS_INBOX.x", true},
 		{"execute", execute, true, "$JS.ACK.PIPE.execute.1.2.3.4.5", true},
