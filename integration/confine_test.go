@@ -98,6 +98,8 @@ func TestPathArgumentsConfined(t *testing.T) {
 		"symlink": filepath.Join(escape, "shadow"),
 		"dotdot":  dir + strings.Repeat("/..", strings.Count(dir, "/")) + "/etc/passwd",
 		"inside":  data,
+		// a directory a tool may make first (mkdir -p), then a link out
+		"missing": filepath.Join(dir, "new") + "/../escape/shadow",
 	}
 	for session, path := range cases {
 		arg, _ := json.Marshal(map[string]string{"path": path})
@@ -115,6 +117,8 @@ func TestPathArgumentsConfined(t *testing.T) {
 				"; paths are confined after following symlinks; allow another directory with --path-root DIR")
 		case "dotdot":
 			wantRefused(t, r, "path_not_allowed", "(resolves to /etc/passwd) is outside the allowed path roots "+roots)
+		case "missing":
+			wantRefused(t, r, "path_not_allowed", "(resolves to /etc/shadow) is outside the allowed path roots "+roots)
 		default:
 			wantRefused(t, r, "path_not_allowed", "path="+path)
 			wantRefused(t, r, "path_not_allowed", "is outside the allowed path roots "+roots)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -96,7 +97,7 @@ func (s *Scrubber) Add(values ...string) {
 	s.forms, s.weak = nil, nil
 	var strong []string
 	for _, v := range s.secrets {
-		for _, f := range append([]string{v}, jsonForms(v)...) {
+		for _, f := range append(append([]string{v}, jsonForms(v)...), urlForms(v)...) {
 			if contains(s.forms, f) {
 				continue
 			}
@@ -320,6 +321,19 @@ func jsonForms(v string) []string {
 	if enc.Encode(v) == nil {
 		b := bytes.TrimSpace(buf.Bytes())
 		out = append(out, string(b[1:len(b)-1]))
+	}
+	return out
+}
+
+// urlForms are v escaped as a URL query value and as a path segment: an
+// http tool puts secrets ({env.KEY}) into its URL, and errors that quote
+// the URL (Go's *url.Error does, query included) carry them escaped.
+func urlForms(v string) []string {
+	var out []string
+	for _, f := range []string{url.QueryEscape(v), url.PathEscape(v)} {
+		if f != v {
+			out = append(out, f)
+		}
 	}
 	return out
 }

@@ -40,6 +40,11 @@ func TestScrubberBytes(t *testing.T) {
 		{"a PIN's digits inside a timestamp and a number", []string{"4321"}, `{"t":"2026-11-26T00:14:16.74321Z","d":14321.5}`, `{"t":"2026-11-26T00:14:16.74321Z","d":14321.5}`, false},
 		{"a short secret inside a word", []string{"exec"}, `{"status":"executed","m":"run exec now"}`, `{"m":"run *** now","status":"executed"}`, true},
 		{"a long secret inside a word", []string{"hunter22x"}, `{"m":"xxhunter22xyy"}`, `{"m":"xx***yy"}`, true},
+		// An http tool's {env.KEY} in a URL reaches an error message (Go's
+		// *url.Error quotes the whole URL) escaped for the URL.
+		{"query-escaped in a URL", []string{"s3cr/t+key=="}, `{"e":"Get \"http://h/x?key=s3cr%2Ft%2Bkey%3D%3D\": connection refused"}`, `{"e":"Get \"http://h/x?key=***\": connection refused"}`, true},
+		{"path-escaped in a URL", []string{"s3cr/t key"}, `{"e":"Get \"http://h/v1/s3cr%2Ft%20key/x\": EOF"}`, `{"e":"Get \"http://h/v1/***/x\": EOF"}`, true},
+		{"query-escaped in text", []string{"p@ss word!"}, "GET /x?p=p%40ss+word%21 failed", "GET /x?p=*** failed", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

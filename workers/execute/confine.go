@@ -97,14 +97,26 @@ func realPath(p string) string {
 		next := filepath.Join(cur, part)
 		real, err := filepath.EvalSymlinks(next)
 		if err != nil {
-			// Missing (or unreadable): no symlink of ours can be in the
-			// rest, which is taken lexically.
-			return filepath.Join(append([]string{next}, parts[i+1:]...)...)
+			// Missing (or unreadable): taken as written. The walk goes
+			// on, since a ".." further on climbs back to directories that
+			// exist, and a tool that makes the missing one first (mkdir
+			// -p, an output directory) then follows their symlinks.
+			real = next
+		}
+		if real == procDir || strings.HasPrefix(real, procDir+"/") {
+			// /proc/self (and /dev/fd, which leads there) is the process
+			// that opens the path: resolved here it would be the
+			// worker's cwd, root and files, not the tool's. Kept under
+			// /proc, as written, so only a root covering /proc allows it.
+			return strings.TrimSuffix(real+"/"+strings.Join(parts[i+1:], "/"), "/")
 		}
 		cur = real
 	}
 	return cur
 }
+
+// procDir is where each process sees itself.
+const procDir = "/proc"
 
 // pathParams lists the parameters of a schema that take paths: those with
 // "format": "path" or "x-path": true, and those whose name says so

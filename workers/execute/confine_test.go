@@ -29,10 +29,23 @@ func TestRealPath(t *testing.T) {
 		dir + "/sub/../sub/./x":      dir + "/sub/x",
 		dir + "/etc-link/../passwd":  "/passwd", // .. is taken from the link's target, as the kernel does
 		dir + "/../../../etc/shadow": "/etc/shadow",
+		// A tool that makes the missing directory first (mkdir -p, an
+		// output_dir) reaches the link's target through "..".
+		dir + "/missing/../etc-link/shadow":      "/etc/shadow",
+		dir + "/missing/a/../../etc-link/shadow": "/etc/shadow",
+		// /proc/self is the tool's process, not the worker's: its cwd,
+		// root and fds are not the worker's, so nothing under /proc
+		// resolves to the worker's directories.
+		"/proc/self/cwd/x":                  "/proc/self/cwd/x",
+		"/proc/self/cwd/../../../tmp/x":     "/proc/self/cwd/../../../tmp/x",
+		"/tmp/../proc/thread-self/root/etc": "/proc/thread-self/root/etc",
 	} {
 		if got := realPath(in); got != want {
 			t.Errorf("realPath(%s) = %s, want %s", in, got, want)
 		}
+	}
+	if got := realPath("/dev/fd/3"); !strings.HasPrefix(got, "/proc/") {
+		t.Errorf("realPath(/dev/fd/3) = %s, want it under /proc", got)
 	}
 }
 

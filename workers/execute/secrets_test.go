@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -165,5 +168,43 @@ func TestSecretsOfACall(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{argSecret, envSecret}; !slices.Equal(got, want) {
 		t.Errorf("secrets %v, want %v", got, want)
+	}
+}
+
+// An http tool's environment secret in its URL, with characters a URL
+// escapes (a base64 key), stays out of the result when the request fails
+// without a response: Go's error quotes the whole URL, query included,
+// escaped.
+func TestStageKeepsURLEscapedSecretsOut(t *testing.T) {
+	const key = "k3y/with+slash=="
+	t.Setenv("TY_HTTP_KEY", key)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.String(), http.StatusFound) // forever
+	}))
+	t.Cleanup(srv.Close)
+	m := httpTool("t/keyed", `{"type":"object","properties":{}}`, schemas.Executor{
+		URL: srv.URL + "/v1/{env.TY_HTTP_KEY}/x?key={env.TY_HTTP_KEY}", Env: []string{"TY_HTTP_KEY"},
+	})
+	e := httpExecutor(t, []schemas.Manifest{m}, WithRetryBudget(0))
+	st := Stage(e)
+	ctx := ctxFor(t)
+	data, _ := json.Marshal(schemas.ToolCall{V: schemas.Version, IntentID: "i1", SessionID: "s1", MessageID: "m1",
+		MetaTool: schemas.MetaExecute, ToolID: "t/keyed", Parameters: map[string]any{}})
+	msg := &pipeline.Msg{Subject: "pipe.execute.s1", Data: data, NumDelivered: 1}
+	hctx := pipeline.WithScrubber(ctx, pipeline.NewScrubber(st.Secrets(ctx, msg)...))
+	outs, err := st.Handler(hctx, msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := decodeOuts(t, outs)
+	if res.Status != schemas.StatusError || res.Error == nil || !strings.Contains(res.Error.Message, "redirects") {
+		t.Fatalf("want the redirect loop's error, got %+v %+v", res, res.Error)
+	}
+	for _, o := range outs {
+		for _, form := range []string{key, url.QueryEscape(key), url.PathEscape(key)} {
+			if strings.Contains(string(o.Data), form) {
+				t.Errorf("%s holds the key as %s: %s", o.Subject, form, o.Data)
+			}
+		}
 	}
 }

@@ -47,11 +47,12 @@ var Retired = []Consumer{
 	{pipeline.StreamResult, bind.StageJoin, "the join stage reads the results of nested intents on pipe.join.>, not every result"},
 }
 
-// The sharded replay's stage, stream and job store.
+// The sharded replay's stage, stream, its subjects and job store.
 const (
-	StageReplay  = "replay"
-	StreamReplay = "REPLAY"
-	ReplayJobs   = "replay_jobs"
+	StageReplay    = "replay"
+	StreamReplay   = "REPLAY"
+	ReplaySubjects = "replay.>"
+	ReplayJobs     = "replay_jobs"
 )
 
 // AllStages lists every stage, in a stable order.
@@ -173,7 +174,9 @@ func Tools() jwt.Permissions {
 	var p jwt.Permissions
 	p.Pub.Allow.Add(">")
 	p.Pub.Deny.Add("$JS.>", "$KV.>", "$O.>", "$SYS.>", "$SRV.>", "_INBOX.>", ToolsInbox+".>",
-		"agent.>", "pipe.>", "result.>", "audit.>", "dlq.>", service.Name+".>")
+		"agent.>", "pipe.>", "result.>", "audit.>", "dlq.>", service.Name+".>",
+		// the sharded replay's stream: its shards are jobs replay workers run
+		ReplaySubjects)
 	p.Sub.Allow.Add(ToolsInbox + ".>")
 	return p
 }

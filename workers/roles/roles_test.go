@@ -8,9 +8,32 @@ import (
 	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
 
+	"github.com/toolyard/toolyard/training/replay"
 	"github.com/toolyard/toolyard/workers/roles"
+	"github.com/toolyard/toolyard/workers/service"
 	"github.com/toolyard/toolyard/workers/stages"
 )
+
+// The service answers with the worker's credential on a reply subject
+// the requester picks: none the worker may publish to besides replies (a
+// stream, a bucket, the JetStream API) is accepted as a reply.
+func TestServiceRefusesRepliesWorkersMayPublish(t *testing.T) {
+	p, err := roles.Worker()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pattern := range p.Pub.Allow {
+		subject := strings.NewReplacer("*", "x", ">", "x").Replace(pattern)
+		if err := service.CheckReply(subject); err == nil {
+			t.Errorf("worker subject %s (%s) accepted as a reply subject", subject, pattern)
+		}
+	}
+	for _, inbox := range []string{"_INBOX.abc.1", roles.AgentInbox("alice") + ".x.1", "_MYAPP_INBOX.x"} {
+		if err := service.CheckReply(inbox); err != nil {
+			t.Errorf("inbox %s refused: %v", inbox, err)
+		}
+	}
+}
 
 // TestStageStreams: the table says the stream each stage's binding reads.
 func TestStageStreams(t *testing.T) {
@@ -125,6 +148,9 @@ func TestPermissionSets(t *testing.T) {
 		{"tools", roles.Tools(), true, "$KV.tools.x", false},
 		{"tools", roles.Tools(), true, "agent.output.alice", false},
 		{"tools", roles.Tools(), true, "toolyard.find_tools.alice", false},
+		// the REPLAY stream's subjects (cmd/toolyard/replay_shards.go)
+		{"tools", roles.Tools(), true, replay.ShardPrefix + "job1", false},
+		{"tools", roles.Tools(), true, replay.PartPrefix + "job1", false},
 		{"tools", roles.Tools(), false, "_INBOX.alice.x", false},
 		{"tools", roles.Tools(), false, "_TOOLS_INBOX.x", true},
 		{"execute", execute, true, "$JS.ACK.PIPE.execute.1.2.3.4.5", true},

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -149,6 +150,12 @@ func badRequest(format string, args ...any) error {
 
 func (s *Service) handler(name string, h func(*Service, context.Context, []byte) (any, error)) micro.Handler {
 	return micro.HandlerFunc(func(req micro.Request) {
+		if err := CheckReply(req.Reply()); err != nil {
+			// Not answered, not even with an error: the answer would go
+			// where the requester may not publish.
+			s.log.Warn("service request refused", "endpoint", name, "subject", req.Subject(), "error", err)
+			return
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 		defer cancel()
 		var out any
@@ -170,6 +177,28 @@ func (s *Service) handler(name string, h func(*Service, context.Context, []byte)
 			s.log.Warn("service reply not sent", "endpoint", name, "error", err)
 		}
 	})
+}
+
+// replyDenied are the first tokens of Toolyard's stream subjects and of
+// its service: an answer published there would land in a stream (another
+// session's results or agent outputs, the audit, a stage's work) or reach
+// an endpoint.
+var replyDenied = []string{"agent", "pipe", "result", "audit", "dlq", "replay", Name}
+
+// CheckReply refuses a reply subject the service must not answer on. The
+// requester picks the reply subject and no permission of its own limits
+// it, while the answer is published with the worker's credential, which
+// may write every stage's stream, the buckets and the JetStream API: an
+// agent could have its answers written as another session's results, as
+// audit records or into a bucket. Inboxes and other subjects of clients
+// pass; those of JetStream, the buckets, the server ('$...') and
+// Toolyard's streams do not. An empty reply (a publish) has no answer.
+func CheckReply(reply string) error {
+	first, _, _ := strings.Cut(reply, ".")
+	if strings.HasPrefix(first, "$") || slices.Contains(replyDenied, first) {
+		return fmt.Errorf("reply subject %q is not an inbox: answers never go to the JetStream API, buckets, the server or Toolyard's streams", reply)
+	}
+	return nil
 }
 
 // withSubjectSession makes the body's session the subject's: filled in
