@@ -74,10 +74,7 @@ func TestClientCommandsSayWhatTheServerRefused(t *testing.T) {
 // the output runs on and how to see its results, and exits 130.
 func TestPublishInterruptedSaysSo(t *testing.T) {
 	_, url := startUp(t, "")
-	slow := `{"id": "test/slow", "description": "Wait a while doing nothing", "executor": {"kind": "subprocess", "argv": ["sleep", "3"], "timeout": "20s"}}`
-	if code, out, stderr := runSplit(t, slow, "tools", "add", "--nats", url, "-"); code != 0 {
-		t.Fatalf("tools add: exit %d\n%s%s", code, out, stderr)
-	}
+	addSlowTool(t, url, 3)
 	pub := startProcess(t, "publish", "--nats", url, "--session", "intr", "--message-id", "intr-1", "--wait", "--timeout", "60s", `<tool_call name="test/slow">{}</tool_call>`)
 	pub.waitOutput(t, `"status":"accepted"`, 30*time.Second)
 	pub.kill(syscall.SIGINT)
@@ -202,10 +199,7 @@ func TestWorkerWithAnotherStagesCredentialSaysSo(t *testing.T) {
 // results later, rather than "no heartbeat received" or a bare timeout.
 func TestPublishSaysWhenTheServerIsGone(t *testing.T) {
 	up, url := startUp(t, "")
-	slow := `{"id": "test/slow", "description": "Wait a while doing nothing", "executor": {"kind": "subprocess", "argv": ["sleep", "5"], "timeout": "20s"}}`
-	if code, out, stderr := runSplit(t, slow, "tools", "add", "--nats", url, "-"); code != 0 {
-		t.Fatalf("tools add: exit %d\n%s%s", code, out, stderr)
-	}
+	addSlowTool(t, url, 5)
 	pub := startProcess(t, "publish", "--nats", url, "--session", "gone", "--message-id", "gone-1", "--wait", "--timeout", "3s", `<tool_call name="test/slow">{}</tool_call>`)
 	pub.waitOutput(t, `"status":"accepted"`, 30*time.Second)
 	up.kill(syscall.SIGKILL)
@@ -218,5 +212,15 @@ func TestPublishSaysWhenTheServerIsGone(t *testing.T) {
 	if code := pub.cmd.ProcessState.ExitCode(); code == 0 || !strings.Contains(out, "the connection to NATS at "+url+" is down") ||
 		!strings.Contains(out, "--message-id gone-1 --wait") {
 		t.Errorf("publish after the server went away: exit %d, output:\n%s\nwant it to say the connection is down and how to see the results", code, out)
+	}
+}
+
+// addSlowTool registers test/slow, a tool that sleeps seconds, with the
+// server at url.
+func addSlowTool(t *testing.T, url string, seconds int) {
+	t.Helper()
+	slow := fmt.Sprintf(`{"id": "test/slow", "description": "Wait a while doing nothing", "executor": {"kind": "subprocess", "argv": ["sleep", "%d"], "timeout": "20s"}}`, seconds)
+	if code, out, stderr := runSplit(t, slow, "tools", "add", "--nats", url, "-"); code != 0 {
+		t.Fatalf("tools add: exit %d\n%s%s", code, out, stderr)
 	}
 }

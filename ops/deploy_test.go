@@ -191,15 +191,23 @@ type composeFile struct {
 	} `yaml:"services"`
 }
 
-func TestComposeCluster(t *testing.T) {
+// readCompose reads deploy/compose.yaml; anchors and merge keys (<<) are
+// resolved by the decoder.
+func readCompose(t *testing.T) composeFile {
+	t.Helper()
 	raw, err := os.ReadFile("deploy/compose.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cf composeFile // anchors and merge keys (<<) are resolved by the decoder
+	var cf composeFile
 	if err := yaml.Unmarshal(raw, &cf); err != nil {
 		t.Fatalf("compose.yaml: %v", err)
 	}
+	return cf
+}
+
+func TestComposeCluster(t *testing.T) {
+	cf := readCompose(t)
 	// Three JetStream servers routed to each other.
 	for _, n := range []string{"nats-1", "nats-2", "nats-3"} {
 		s, ok := cf.Services[n]

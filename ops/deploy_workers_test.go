@@ -16,14 +16,7 @@ import (
 // tools credential: with only the worker's own (which may publish no tool
 // subject) every such call is refused, as the worker warns at start-up.
 func TestDeployedExecutorsHaveToolCreds(t *testing.T) {
-	var cf composeFile
-	raw, err := os.ReadFile("deploy/compose.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := yaml.Unmarshal(raw, &cf); err != nil {
-		t.Fatal(err)
-	}
+	cf := readCompose(t)
 	var k8sArgs []string
 	for _, o := range readObjects(t, "deploy/k8s/workers.yaml") {
 		if o.Kind == "Deployment" && o.Metadata.Name == "toolyard-"+bind.StageExecute {
@@ -65,14 +58,7 @@ func TestKEDATriggersReadTheirStagesStream(t *testing.T) {
 // answers") at two replicas, and the predict stage; Prometheus scrapes
 // every worker service of compose.
 func TestDeploysRunServiceSessionAndPredict(t *testing.T) {
-	var cf composeFile
-	raw, err := os.ReadFile("deploy/compose.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := yaml.Unmarshal(raw, &cf); err != nil {
-		t.Fatal(err)
-	}
+	cf := readCompose(t)
 	var composeRuns [][]string
 	for _, s := range cf.Services {
 		if slices.Contains(s.Command, "worker") {

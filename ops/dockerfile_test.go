@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // The compose keys service writes the keys into a named volume as the
@@ -26,18 +24,7 @@ func TestComposeKeysVolumeWritableByImageUser(t *testing.T) {
 	}
 	user := users[len(users)-1][1]
 
-	var cf struct {
-		Services map[string]struct {
-			Volumes []string `yaml:"volumes"`
-		} `yaml:"services"`
-	}
-	raw, err = os.ReadFile("deploy/compose.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := yaml.Unmarshal(raw, &cf); err != nil {
-		t.Fatal(err)
-	}
+	cf := readCompose(t)
 	keys, ok := cf.Services["keys"]
 	if !ok {
 		t.Fatal("compose.yaml: no keys service")

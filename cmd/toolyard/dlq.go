@@ -36,6 +36,19 @@ purge removes entries.`,
 		return openClient(g, "toolyard dlq", func(js jetstream.JetStream) (jetstream.JetStream, error) { return js, nil })
 	}
 	var stage, since string
+	// openForStage is open for the subcommands that take --stage, which
+	// they check first (checkDLQStage).
+	openForStage := func(ctx context.Context) (jetstream.JetStream, func(), error) {
+		js, closeNC, err := open()
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := checkDLQStage(ctx, js, stage); err != nil {
+			closeNC()
+			return nil, nil, err
+		}
+		return js, closeNC, nil
+	}
 	var asJSON bool
 	list := &cobra.Command{
 		Use: "list [--stage S] [--since D]", Short: "List dead letters, oldest first", Args: cobra.NoArgs,
@@ -44,14 +57,11 @@ purge removes entries.`,
 			if err != nil {
 				return fmt.Errorf("--since: %w", err)
 			}
-			js, closeNC, err := open()
+			js, closeNC, err := openForStage(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer closeNC()
-			if err := checkDLQStage(cmd.Context(), js, stage); err != nil {
-				return err
-			}
 			enc := json.NewEncoder(cmd.OutOrStdout())
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			if !asJSON {
@@ -121,14 +131,11 @@ purge removes entries.`,
 			if all == (len(args) > 0) {
 				return errors.New("name the dead letters to replay (IDs from 'toolyard dlq list'), or --all")
 			}
-			js, closeNC, err := open()
+			js, closeNC, err := openForStage(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer closeNC()
-			if err := checkDLQStage(cmd.Context(), js, stage); err != nil {
-				return err
-			}
 			var ds []pipeline.DeadLetter
 			if all {
 				err = pipeline.DeadLetters(cmd.Context(), js, stage, time.Time{}, func(d pipeline.DeadLetter) error { ds = append(ds, d); return nil })
@@ -164,14 +171,11 @@ purge removes entries.`,
 	purge := &cobra.Command{
 		Use: "purge [--stage S]", Short: "Remove dead letters (all, or one stage's)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			js, closeNC, err := open()
+			js, closeNC, err := openForStage(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer closeNC()
-			if err := checkDLQStage(cmd.Context(), js, stage); err != nil {
-				return err
-			}
 			what := "every dead letter"
 			if stage != "" {
 				what = "the dead letters of stage " + stage

@@ -85,9 +85,8 @@ func check(line []byte, tooLong bool, max int) *jsonrpc.Error {
 	switch {
 	case tooLong:
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("Invalid Request: a message is one line of at most %d bytes", max)}
-	case !json.Valid(line):
-		var v any
-		err := json.Unmarshal(line, &v)
+	}
+	if err := json.Unmarshal(line, new(json.RawMessage)); err != nil {
 		return &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: fmt.Sprintf("Parse error: not JSON (%v); send one JSON-RPC 2.0 message per line", err)}
 	}
 	if t := bytes.TrimSpace(line); t[0] == '[' {

@@ -48,24 +48,39 @@ func routeDecision(ctx context.Context, js jetstream.JetStream, session, intent 
 	if rec, ok := routeRecordOf(last.Data, intent); ok {
 		return rec, true, nil
 	}
+	isRoute := func(r schemas.AuditRecord) bool { return r.Stage == bind.StageRoute && r.IntentID == intent }
+	rec, found, err = scanRecords(ctx, stream, subject, last.Sequence, isRoute)
+	if errors.Is(err, errScanBound) {
+		err = nil // as not found: the latest and the oldest were read
+	}
+	return rec, found, err
+}
+
+// errScanBound says scanRecords read maxRouteScan records without finding
+// what it looked for.
+var errScanBound = fmt.Errorf("searched %d records", maxRouteScan)
+
+// scanRecords reads the records on subject (a session's, of one stage or
+// all) oldest first, by message gets that jump from one to the next, up to
+// but not including the one at sequence before (0: to the end), at most
+// maxRouteScan of them, and returns the first that match accepts.
+func scanRecords(ctx context.Context, stream jetstream.Stream, subject string, before uint64, match func(schemas.AuditRecord) bool) (schemas.AuditRecord, bool, error) {
 	seq := uint64(1)
 	for range maxRouteScan {
 		m, err := stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
-		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			break
+		if errors.Is(err, jetstream.ErrMsgNotFound) || err == nil && before > 0 && m.Sequence >= before {
+			return schemas.AuditRecord{}, false, nil
 		}
 		if err != nil {
-			return rec, false, fmt.Errorf("record %d on %s: %w", seq, subject, err)
+			return schemas.AuditRecord{}, false, fmt.Errorf("record %d on %s: %w", seq, subject, err)
 		}
-		if m.Sequence >= last.Sequence {
-			break
-		}
-		if rec, ok := routeRecordOf(m.Data, intent); ok {
-			return rec, true, nil
+		var r schemas.AuditRecord
+		if json.Unmarshal(m.Data, &r) == nil && match(r) {
+			return r, true, nil
 		}
 		seq = m.Sequence + 1
 	}
-	return rec, false, nil
+	return schemas.AuditRecord{}, false, fmt.Errorf("%w on %s", errScanBound, subject)
 }
 
 // routeRecordOf decodes data as the route record of intent.
@@ -129,21 +144,7 @@ func intentRecord(ctx context.Context, js jetstream.JetStream, session, intent s
 	if err != nil {
 		return schemas.AuditRecord{}, false, fmt.Errorf("open %s: %w", pipeline.StreamAudit, err)
 	}
-	subject := schemas.AuditSubject("*", session)
-	seq := uint64(1)
-	for range maxRouteScan {
-		m, err := stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
-		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			return schemas.AuditRecord{}, false, nil
-		}
-		if err != nil {
-			return schemas.AuditRecord{}, false, fmt.Errorf("record %d on %s: %w", seq, subject, err)
-		}
-		var r schemas.AuditRecord
-		if json.Unmarshal(m.Data, &r) == nil && r.IntentID == intent && r.Stage != StageFeedback {
-			return r, true, nil
-		}
-		seq = m.Sequence + 1
-	}
-	return schemas.AuditRecord{}, false, fmt.Errorf("searched %d records on %s without finding intent %s", maxRouteScan, subject, intent)
+	return scanRecords(ctx, stream, schemas.AuditSubject("*", session), 0, func(r schemas.AuditRecord) bool {
+		return r.IntentID == intent && r.Stage != StageFeedback
+	})
 }
