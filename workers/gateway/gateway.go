@@ -105,16 +105,24 @@ func (g *Gateway) Server(ctx context.Context, session string) *mcp.Server {
 	return c.srv
 }
 
-// start lists the session's tools and watches its set until ctx ends or
-// the client's session ss closes.
+// start lists the session's tools and, for a client session that has
+// been initialized, watches its set until ctx ends or that session closes.
+//
+// A request outside an initialized session (a client's server/discover
+// probe, a stateless request) is served by a session the SDK closes when
+// it has answered: such a server lists the tools but watches nothing, or
+// each probe would leave one more consumer on the sessions bucket until
+// the server expires it.
 func (c *conn) start(ctx context.Context, ss mcp.Session) {
-	ctx, cancel := context.WithCancel(ctx)
-	if s, ok := ss.(*mcp.ServerSession); ok {
-		go func() { _ = s.Wait(); cancel() }()
-	}
 	if err := c.sync(ctx); err != nil {
 		c.g.log.Warn("session tools not listed yet", "session", c.session, "error", err)
 	}
+	s, ok := ss.(*mcp.ServerSession)
+	if !ok || s.InitializeParams() == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	go func() { _ = s.Wait(); cancel() }()
 	go func() {
 		defer cancel()
 		if err := c.g.backend.WatchSet(ctx, c.session, func() {
