@@ -145,7 +145,7 @@ func StartServer(opts ...ServerOption) (*Server, error) {
 		sopts.TLSTimeout = 2
 	}
 	if keys != nil {
-		if err := keys.Configure(sopts); err != nil {
+		if err := keys.Configure(sopts, AgentShares...); err != nil {
 			closeLock(lock)
 			return nil, err
 		}

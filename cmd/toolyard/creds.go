@@ -68,7 +68,9 @@ func (m *mintFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&m.out, "out", "", "file to write the credential to (0600); required")
 }
 
-func (m *mintFlags) mint(cmd *cobra.Command, u auth.User) error {
+// mint writes a credential signed by sign: (*auth.Keys).Mint for
+// Toolyard's own roles, (*auth.Keys).MintAgent for agents.
+func (m *mintFlags) mint(cmd *cobra.Command, u auth.User, sign func(*auth.Keys, auth.User) (auth.Credential, error)) error {
 	if m.out == "" {
 		return errors.New("--out FILE is required: where to write the credential")
 	}
@@ -76,7 +78,7 @@ func (m *mintFlags) mint(cmd *cobra.Command, u auth.User) error {
 	if err != nil {
 		return err
 	}
-	c, err := keys.Mint(u)
+	c, err := sign(keys, u)
 	if err != nil {
 		return err
 	}
@@ -102,8 +104,12 @@ func newCredsAgent() *cobra.Command {
 		Short: "Mint an agent's credential, limited to its own sessions",
 		Long: `An agent credential may publish to agent.output.S, agent.stream.S and
 agent.end.S, read result.S, and call the service endpoints for S
-(toolyard.find_tools.S, toolyard.activate.S, …), for its sessions S only. It cannot read other sessions'
-results, the AUDIT stream or the registry, nor change anything else.
+(toolyard.find_tools.S, toolyard.activate.S, …), and watch its tool set on
+$KV.sessions.S, for its sessions S only. It cannot read other sessions'
+results, the AUDIT stream or the registry, nor change anything else. It
+belongs to the AGENTS account, which reaches Toolyard's streams only through
+the subjects shared with it, so whatever reply subject an agent names, no
+answer lands in a stream or bucket; its consumers must be pull consumers.
 
 Clients connecting with it must use the inbox prefix _INBOX.<first session>
 (Toolyard's own commands do so by themselves; in other NATS clients set the
@@ -119,7 +125,7 @@ custom inbox prefix), since it may receive replies there only.`,
 			if ttl < 0 {
 				return fmt.Errorf("--ttl %s: give a positive duration, or 0 for a credential that never expires", ttl)
 			}
-			return m.mint(cmd, auth.User{Name: "agent:" + sessions[0], Permissions: perms, TTL: ttl})
+			return m.mint(cmd, auth.User{Name: "agent:" + sessions[0], Permissions: perms, TTL: ttl}, (*auth.Keys).MintAgent)
 		},
 	}
 	m.register(cmd)
@@ -153,7 +159,7 @@ every stage (DATA/creds/worker.creds is that one).`,
 			for _, s := range stages {
 				name += ":" + s
 			}
-			return m.mint(cmd, auth.User{Name: name, Permissions: perms})
+			return m.mint(cmd, auth.User{Name: name, Permissions: perms}, (*auth.Keys).Mint)
 		},
 	}
 	m.register(cmd)
@@ -185,7 +191,7 @@ Keep DATA private: whoever has DATA/auth/account.nk can mint credentials.`,
 			if err := writeRoleCreds(data, keys); err != nil {
 				return err
 			}
-			tr, err := keys.Trust()
+			tr, err := keys.Trust(pipeline.AgentShares...)
 			if err != nil {
 				return err
 			}

@@ -80,23 +80,32 @@ func (f *sessionFlags) withStages(names []string) []string {
 	return append(append([]string(nil), names...), session.StageName)
 }
 
-// startService starts the micro service when asked; stop it with the result.
+// startService starts the agents' consumer proxy, and the micro service
+// when asked; stop both with the result.
 func (f *sessionFlags) startService(js jetstream.JetStream, set *stages.Set, log *slog.Logger) (func(), error) {
-	if !f.service {
-		return func() {}, nil
-	}
-	svc, err := service.Start(js.Conn(), set, service.WithLogger(log))
+	proxy, err := service.StartConsumerProxy(js.Conn(), log)
 	if err != nil {
 		return nil, err
 	}
-	// Flushed, so the server knows the service's subscriptions before
-	// anyone is told the process is ready.
+	stop := func() { _ = proxy.Stop() }
+	if f.service {
+		svc, err := service.Start(js.Conn(), set, service.WithLogger(log))
+		if err != nil {
+			stop()
+			return nil, err
+		}
+		stop = func() { _ = svc.Stop(); _ = proxy.Stop() }
+	}
+	// Flushed, so the server knows the subscriptions before anyone is
+	// told the process is ready.
 	if err := js.Conn().Flush(); err != nil {
-		_ = svc.Stop()
+		stop()
 		return nil, fmt.Errorf("start service %s: %w", service.Name, err)
 	}
-	log.Info("service started", "name", service.Name, "subjects", "toolyard.>")
-	return func() { _ = svc.Stop() }, nil
+	if f.service {
+		log.Info("service started", "name", service.Name, "subjects", "toolyard.>")
+	}
+	return stop, nil
 }
 
 func newSession(g *globalFlags) *cobra.Command {

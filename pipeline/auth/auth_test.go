@@ -3,6 +3,7 @@ package auth_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ func TestKeysAreCreatedOncePrivately(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("key directory: %v %v", fi.Mode(), err)
 	}
-	for _, f := range []string{"operator.nk", "account.nk", "system.nk"} {
+	for _, f := range []string{"operator.nk", "account.nk", "system.nk", "agents.nk"} {
 		fi, err := os.Stat(filepath.Join(dir, auth.KeysDir, f))
 		if err != nil || fi.Mode().Perm() != 0o600 {
 			t.Fatalf("%s: %v %v", f, fi.Mode(), err)
@@ -81,12 +82,65 @@ func TestMintedCredentials(t *testing.T) {
 			t.Errorf("PublishesAnywhere(%s) = %v %v, want %v", filepath.Base(file), got, err, want)
 		}
 	}
-	tr, err := k.Trust()
+	tr, err := k.Trust(auth.Share{Subject: "agent.>", Why: "outputs"}, auth.Share{Subject: "$KV.sessions.*", Feed: true, Why: "sets"},
+		auth.Share{Subject: "proxy.CREATE.>", Local: "$JS.API.CONSUMER.CREATE.>", Why: "consumers"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Accounts) != 2 || tr.Accounts[k.AccountPublicKey()] == "" {
+	if len(tr.Accounts) != 3 || tr.Accounts[k.AccountPublicKey()] == "" {
 		t.Fatalf("trust %+v", tr)
+	}
+	agents, err := jwt.DecodeAccountClaims(tr.Accounts[k.AgentsPublicKey()])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if agents.Name != auth.AgentsAccountName || len(agents.Imports) != 3 || agents.Limits.JetStreamLimits.DiskStorage != 0 {
+		t.Errorf("the agents' account: %+v", agents)
+	}
+	for _, im := range agents.Imports {
+		if im.Account != k.AccountPublicKey() || (im.Subject == "$KV.sessions.*") != (im.Type == jwt.Stream) {
+			t.Errorf("import %+v", im)
+		}
+		if im.Subject == "proxy.CREATE.>" && im.LocalSubject != "$JS.API.CONSUMER.CREATE.>" {
+			t.Errorf("a renamed import: %+v", im)
+		}
+	}
+	agent, err := k.MintAgent(auth.User{Name: "agent:alice", Permissions: perms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uc, err := jwt.DecodeUserClaims(agent.JWT); err != nil || uc.Issuer != k.AgentsPublicKey() {
+		t.Errorf("an agent's credential is signed by %v (%v), want the agents' account", uc, err)
+	}
+	if _, err := k.Trust(auth.Share{Subject: "a.>"}, auth.Share{Subject: "a.b.>"}); err == nil {
+		t.Error("overlapping shares were accepted")
+	}
+}
+
+// A data directory written before agents had an account of their own has
+// no agents.nk: the server's next start creates it, and minting an
+// agent's credential before then says so.
+func TestAgentsKeyAddedToAnOlderDataDirectory(t *testing.T) {
+	dir := t.TempDir()
+	k1, err := auth.LoadOrCreateKeys(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, auth.KeysDir, "agents.nk")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := auth.LoadKeys(dir); err == nil || !strings.Contains(err.Error(), "toolyard up --data") {
+		t.Errorf("LoadKeys without the agents' key: %v", err)
+	}
+	k2, err := auth.LoadOrCreateKeys(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k2.AccountPublicKey() != k1.AccountPublicKey() || k2.AgentsPublicKey() == "" {
+		t.Errorf("a restart changed the account or made no agents' key")
+	}
+	if _, err := auth.LoadKeys(dir); err != nil {
+		t.Error(err)
 	}
 }
 

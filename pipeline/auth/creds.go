@@ -28,8 +28,14 @@ type Credential struct {
 	Seed []byte
 }
 
-// Mint signs a new user with the account key.
-func (k *Keys) Mint(u User) (Credential, error) {
+// Mint signs a new user of the TOOLYARD account.
+func (k *Keys) Mint(u User) (Credential, error) { return mint(u, k.Account) }
+
+// MintAgent signs a new user of the AGENTS account: an agent's
+// credential, which reaches TOOLYARD through its shares only.
+func (k *Keys) MintAgent(u User) (Credential, error) { return mint(u, k.Agents) }
+
+func mint(u User, account nkeys.KeyPair) (Credential, error) {
 	kp, err := nkeys.CreateUser()
 	if err != nil {
 		return Credential{}, err
@@ -48,7 +54,7 @@ func (k *Keys) Mint(u User) (Credential, error) {
 	if u.TTL > 0 {
 		uc.Expires = time.Now().Add(u.TTL).Unix()
 	}
-	token, err := uc.Encode(k.Account)
+	token, err := uc.Encode(account)
 	if err != nil {
 		return Credential{}, fmt.Errorf("sign user %s: %w", u.Name, err)
 	}

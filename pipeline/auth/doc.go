@@ -4,13 +4,16 @@
 // The design is the one NATS supports natively for decentralised auth,
 // kept in the data directory rather than in an account server:
 //
-//   - an operator key signs two accounts: TOOLYARD (JetStream enabled, where
-//     every stream and bucket lives) and SYS (the server's system account);
-//   - the server trusts the operator and preloads both account JWTs into an
+//   - an operator key signs three accounts: TOOLYARD (JetStream enabled,
+//     where every stream and bucket lives), AGENTS (agents, reaching
+//     TOOLYARD only through the subjects it shares with them: see Share)
+//     and SYS (the server's system account);
+//   - the server trusts the operator and preloads the account JWTs into an
 //     in-memory resolver, so it verifies users without any lookup;
-//   - users are JWTs signed by the TOOLYARD account key, each with its
-//     subject permissions and, for agents, an expiry. Minting a credential
-//     needs only the account key file: no server restart, no reload.
+//   - users are JWTs signed by their account's key (TOOLYARD for admins,
+//     workers and tools, AGENTS for agents), each with its subject
+//     permissions and, for agents, an expiry. Minting a credential needs
+//     only the account key file: no server restart, no reload.
 //
 // The seeds are written once, 0600, under DATA/auth/; credential files
 // (JWT + user seed, the format the nats CLI and every NATS client reads)

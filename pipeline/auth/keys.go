@@ -18,8 +18,12 @@ const KeysDir = "auth"
 type Keys struct {
 	// Operator signs the accounts; the server trusts its public key.
 	Operator nkeys.KeyPair
-	// Account is the TOOLYARD account: it signs every user credential.
+	// Account is the TOOLYARD account: it holds the streams and signs the
+	// credentials of admins, workers and tools.
 	Account nkeys.KeyPair
+	// Agents is the AGENTS account: it signs agent credentials. Agents
+	// reach TOOLYARD only through the subjects it exports to them (Share).
+	Agents nkeys.KeyPair
 	// System is the server's system account.
 	System nkeys.KeyPair
 }
@@ -35,7 +39,12 @@ var seedFiles = []seedFile{
 	{"operator.nk", nkeys.CreateOperator, func(k *Keys, kp nkeys.KeyPair) { k.Operator = kp }},
 	{"account.nk", nkeys.CreateAccount, func(k *Keys, kp nkeys.KeyPair) { k.Account = kp }},
 	{"system.nk", nkeys.CreateAccount, func(k *Keys, kp nkeys.KeyPair) { k.System = kp }},
+	{agentsSeed, nkeys.CreateAccount, func(k *Keys, kp nkeys.KeyPair) { k.Agents = kp }},
 }
+
+// agentsSeed is the AGENTS account's seed, added after the others: a data
+// directory written before it gets it at the next start of its server.
+const agentsSeed = "agents.nk"
 
 // LoadOrCreateKeys reads the deployment's keys from dataDir/auth, creating
 // the ones that do not exist yet (0600 files in a 0700 directory).
@@ -67,6 +76,9 @@ func LoadKeys(dataDir string) (*Keys, error) {
 	for _, f := range seedFiles {
 		kp, err := readSeed(filepath.Join(dir, f.name))
 		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && f.name == agentsSeed && k.Account != nil {
+				return nil, fmt.Errorf("no agents' account key in %s: it was written before agents had an account of their own; start 'toolyard up --data %s' (or 'toolyard creds server-config --data %s') once with this version: %w", dir, dataDir, dataDir, err)
+			}
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("no Toolyard keys in %s (has 'toolyard up --data %s' run once?): %w", dir, dataDir, err)
 			}
@@ -130,6 +142,12 @@ func writePrivate(path string, data []byte) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// AgentsPublicKey is the AGENTS account's public key.
+func (k *Keys) AgentsPublicKey() string {
+	pub, _ := k.Agents.PublicKey()
+	return pub
 }
 
 // AccountPublicKey is the TOOLYARD account's public key: the name of the

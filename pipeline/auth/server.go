@@ -22,8 +22,9 @@ type Trust struct {
 	Accounts map[string]string
 }
 
-// Trust signs the operator and account JWTs.
-func (k *Keys) Trust() (Trust, error) {
+// Trust signs the operator and account JWTs: TOOLYARD, where the streams
+// live, AGENTS importing the shares from it, and the system account.
+func (k *Keys) Trust(shares ...Share) (Trust, error) {
 	opPub, err := k.Operator.PublicKey()
 	if err != nil {
 		return Trust{}, err
@@ -45,9 +46,17 @@ func (k *Keys) Trust() (Trust, error) {
 	// JetStream without account limits: the server's own limits
 	// (max store, stream limits) bound it.
 	app.Limits.JetStreamLimits = jwt.JetStreamLimits{MemoryStorage: -1, DiskStorage: -1, Streams: -1, Consumer: -1, MaxAckPending: -1, MemoryMaxStreamBytes: -1, DiskMaxStreamBytes: -1}
+	agents, err := agentsAccount(app, k.AgentsPublicKey(), shares)
+	if err != nil {
+		return Trust{}, err
+	}
 	appJWT, err := app.Encode(k.Operator)
 	if err != nil {
 		return Trust{}, fmt.Errorf("sign account %s: %w", AccountName, err)
+	}
+	agentsJWT, err := agents.Encode(k.Operator)
+	if err != nil {
+		return Trust{}, fmt.Errorf("sign account %s: %w", AgentsAccountName, err)
 	}
 	sys := jwt.NewAccountClaims(sysPub)
 	sys.Name = "SYS"
@@ -55,14 +64,14 @@ func (k *Keys) Trust() (Trust, error) {
 	if err != nil {
 		return Trust{}, fmt.Errorf("sign system account: %w", err)
 	}
-	return Trust{Operator: opJWT, SystemAccount: sysPub, Accounts: map[string]string{k.AccountPublicKey(): appJWT, sysPub: sysJWT}}, nil
+	return Trust{Operator: opJWT, SystemAccount: sysPub, Accounts: map[string]string{k.AccountPublicKey(): appJWT, k.AgentsPublicKey(): agentsJWT, sysPub: sysJWT}}, nil
 }
 
 // Configure puts the server in operator mode with the deployment's
 // accounts preloaded, so it verifies user JWTs without a lookup and
 // refuses anonymous connections.
-func (k *Keys) Configure(opts *server.Options) error {
-	tr, err := k.Trust()
+func (k *Keys) Configure(opts *server.Options, shares ...Share) error {
+	tr, err := k.Trust(shares...)
 	if err != nil {
 		return err
 	}

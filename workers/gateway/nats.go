@@ -124,30 +124,38 @@ func (n *NATS) Manifest(ctx context.Context, sess, id string) (schemas.Manifest,
 }
 
 // WatchSet implements Backend: every write to the session's key in the
-// sessions bucket.
+// sessions bucket, seen by a plain subscription to the key's subject (an
+// agent's credential may not create consumers with a deliver subject, and
+// a KV watch is one). Writes close together are told once.
 func (n *NATS) WatchSet(ctx context.Context, sess string, changed func()) error {
 	if err := checkSession(sess); err != nil {
 		return err // a key with wildcards would watch every session's set
 	}
-	kv, err := n.js.KeyValue(ctx, session.Bucket)
-	if err != nil {
-		return fmt.Errorf("sessions bucket: %w", err)
-	}
-	w, err := kv.Watch(ctx, sess, jetstream.UpdatesOnly())
+	nc := n.js.Conn()
+	wrote := make(chan struct{}, 1)
+	sub, err := nc.Subscribe(session.SetSubject(sess), func(*nats.Msg) {
+		select {
+		case wrote <- struct{}{}:
+		default:
+		}
+	})
 	if err != nil {
 		return fmt.Errorf("watch session %s: %w", sess, err)
 	}
-	defer w.Stop()
+	defer func() { _ = sub.Unsubscribe() }()
+	// A subscription lives as long as its connection, which reconnects by
+	// itself; only a closed one ends it.
+	alive := time.NewTicker(time.Second)
+	defer alive.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case e, ok := <-w.Updates():
-			if !ok {
-				return errors.New("session watch ended")
-			}
-			if e != nil {
-				changed()
+		case <-wrote:
+			changed()
+		case <-alive.C:
+			if !sub.IsValid() {
+				return errors.New("session watch ended: the NATS connection is closed")
 			}
 		}
 	}

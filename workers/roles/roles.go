@@ -87,6 +87,9 @@ func workerCommon(p *jwt.Permissions) {
 		// reading streams, creating what is missing (never updating)
 		"$JS.API.INFO", "$JS.API.STREAM.INFO.*", "$JS.API.STREAM.CREATE.*", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.LIST",
 		"$JS.API.STREAM.MSG.GET.*", "$JS.API.DIRECT.GET.>",
+		// the service passing on an agent's request for a consumer of its
+		// results (service.startConsumerProxy)
+		"$JS.API.CONSUMER.CREATE."+pipeline.StreamResult+".*."+schemas.ResultSubject("*"),
 	)
 	for _, b := range workerReadsKV {
 		readStream(p, "KV_"+b)
@@ -103,7 +106,7 @@ func workerCommon(p *jwt.Permissions) {
 	p.Sub.Allow.Add(
 		"_INBOX.>",
 		// the micro service a worker may answer
-		service.Name+".>", "$SRV.>",
+		service.Name+".>", "$SRV.>", pipeline.ConsumerCreateProxy+".>",
 		// dead-lettering: the server's max-deliveries advisories
 		"$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.>",
 	)
@@ -174,7 +177,7 @@ func Tools() jwt.Permissions {
 	var p jwt.Permissions
 	p.Pub.Allow.Add(">")
 	p.Pub.Deny.Add("$JS.>", "$KV.>", "$O.>", "$SYS.>", "$SRV.>", "_INBOX.>", ToolsInbox+".>",
-		"agent.>", "pipe.>", "result.>", "audit.>", "dlq.>", service.Name+".>",
+		"agent.>", "pipe.>", "result.>", "audit.>", "dlq.>", service.Name+".>", pipeline.ConsumerCreateProxy+".>",
 		// the sharded replay's stream: its shards are jobs replay workers run
 		ReplaySubjects)
 	p.Sub.Allow.Add(ToolsInbox + ".>")
@@ -186,7 +189,10 @@ func Tools() jwt.Permissions {
 // inbox prefix (pipeline/auth.InboxPrefix reads it from the file).
 func AgentInbox(session string) string { return "_INBOX." + session }
 
-// Agent may act for the given sessions only.
+// Agent may act for the given sessions only. An agent credential belongs
+// to the AGENTS account (auth.Keys.MintAgent), which reaches Toolyard's
+// streams through pipeline.AgentShares alone; these permissions narrow
+// that to the agent's sessions.
 func Agent(sessions ...string) (jwt.Permissions, error) {
 	if len(sessions) == 0 {
 		return jwt.Permissions{}, fmt.Errorf("an agent credential needs at least one session")
@@ -219,14 +225,13 @@ func Agent(sessions ...string) (jwt.Permissions, error) {
 			// session.end endpoint below)
 			schemas.AgentEndSubject(s),
 			"$JS.API.CONSUMER.CREATE."+pipeline.StreamResult+".*."+schemas.ResultSubject(s),
-			// watching its tool set: the session's key in the sessions bucket
-			"$JS.API.CONSUMER.CREATE.KV_"+session.Bucket+".*.$KV."+session.Bucket+"."+s,
 		)
 		for _, ep := range service.Endpoints() {
 			p.Pub.Allow.Add(service.SessionSubject(ep, s))
 		}
+		// watching its tool set: every write of the session's key in the
+		// sessions bucket, as it happens (a feed from TOOLYARD)
+		p.Sub.Allow.Add(session.SetSubject(s))
 	}
-	p.Pub.Allow.Add("$JS.API.CONSUMER.MSG.NEXT.KV_"+session.Bucket+".*", "$JS.API.CONSUMER.DELETE.KV_"+session.Bucket+".*",
-		"$JS.API.CONSUMER.INFO.KV_"+session.Bucket+".*", "$JS.API.STREAM.INFO.KV_"+session.Bucket, "$JS.FC.KV_"+session.Bucket+".>")
 	return p, nil
 }

@@ -8,9 +8,12 @@ import (
 	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
 
+	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/pipeline/auth"
 	"github.com/toolyard/toolyard/training/replay"
 	"github.com/toolyard/toolyard/workers/roles"
 	"github.com/toolyard/toolyard/workers/service"
+	"github.com/toolyard/toolyard/workers/session"
 	"github.com/toolyard/toolyard/workers/stages"
 )
 
@@ -135,6 +138,9 @@ func TestPermissionSets(t *testing.T) {
 		{"agent", agent, false, "_INBOX.alice.xyz", true},
 		{"agent", agent, false, "_INBOX.bob.xyz", false},
 		{"agent", agent, false, "result.alice", false},
+		{"agent", agent, false, "$KV.sessions.alice2", true},
+		{"agent", agent, false, "$KV.sessions.bob", false},
+		{"agent", agent, false, "$KV.sessions.>", false},
 		{"discover", discover, true, "$JS.API.CONSUMER.MSG.NEXT.PIPE.discover", true},
 		{"discover", discover, true, "$JS.ACK.PIPE.discover.1.2.3.4.5", true},
 		{"discover", discover, true, "$JS.ACK.PIPE.execute.1.2.3.4.5", false},
@@ -188,5 +194,51 @@ func TestPermissionSets(t *testing.T) {
 	}
 	if !slices.Equal(roles.AllStages(), func() []string { s := roles.AllStages(); slices.Sort(s); return s }()) {
 		t.Error("AllStages is not sorted")
+	}
+}
+
+// An agent's credential belongs to the AGENTS account, which has only
+// what pipeline.AgentShares imports: every subject the role allows must
+// arrive through a share (or it would do nothing), and the shares name
+// the workers' own subjects.
+func TestAgentShares(t *testing.T) {
+	agent, err := roles.Agent("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := func(s auth.Share) string {
+		if s.Local != "" {
+			return s.Local
+		}
+		return s.Subject
+	}
+	concrete := strings.NewReplacer("*", "x", ">", "x.y")
+	for _, perm := range []struct {
+		subjects jwt.StringList
+		feed     bool
+	}{{agent.Pub.Allow, false}, {agent.Sub.Allow, true}} {
+		for _, subject := range perm.subjects {
+			if strings.HasPrefix(subject, roles.AgentInbox("alice")) {
+				continue // replies, in AGENTS itself
+			}
+			found := false
+			for _, s := range pipeline.AgentShares {
+				if s.Feed == perm.feed && subjectMatches(local(s), concrete.Replace(subject)) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("the agent role allows %s (feed %v), which no share brings into the agents' account", subject, perm.feed)
+			}
+		}
+	}
+	var names []string
+	for _, s := range pipeline.AgentShares {
+		names = append(names, s.Subject)
+	}
+	for _, want := range []string{service.Name + ".>", "$KV." + session.Bucket + ".*"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("no share of %s: %v", want, names)
+		}
 	}
 }

@@ -19,6 +19,11 @@ import (
 // Bucket is the KV bucket of the active tool sets, one key per session.
 const Bucket = "sessions"
 
+// SetSubject is the subject every write of session's key is published
+// on: a plain subscription to it sees each change of the set as it
+// happens, with no consumer (agents watch their set this way).
+func SetSubject(session string) string { return "$KV." + Bucket + "." + session }
+
 // Defaults of the options.
 const (
 	DefaultTTL      = 30 * time.Minute
