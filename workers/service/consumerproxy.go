@@ -28,8 +28,11 @@ type ConsumerProxy struct {
 	log     *slog.Logger
 }
 
-// StartConsumerProxy starts answering on nc.
+// StartConsumerProxy starts answering on nc; log nil is slog.Default().
 func StartConsumerProxy(nc *nats.Conn, log *slog.Logger) (*ConsumerProxy, error) {
+	if log == nil {
+		log = slog.Default()
+	}
 	p := &ConsumerProxy{nc: nc, timeout: DefaultTimeout, log: log}
 	sub, err := nc.QueueSubscribe(pipeline.ConsumerCreateProxy+".>", Name, p.serve)
 	if err != nil {
