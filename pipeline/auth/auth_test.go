@@ -119,7 +119,8 @@ func TestMintedCredentials(t *testing.T) {
 
 // A data directory written before agents had an account of their own has
 // no agents.nk: the server's next start creates it, and minting an
-// agent's credential before then says so.
+// agent's credential before then says so. Its older credentials, agents'
+// among them, are refused from then on.
 func TestAgentsKeyAddedToAnOlderDataDirectory(t *testing.T) {
 	dir := t.TempDir()
 	k1, err := auth.LoadOrCreateKeys(dir)
@@ -139,8 +140,43 @@ func TestAgentsKeyAddedToAnOlderDataDirectory(t *testing.T) {
 	if k2.AccountPublicKey() != k1.AccountPublicKey() || k2.AgentsPublicKey() == "" {
 		t.Errorf("a restart changed the account or made no agents' key")
 	}
-	if _, err := auth.LoadKeys(dir); err != nil {
-		t.Error(err)
+	k3, err := auth.LoadKeys(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Credentials of TOOLYARD issued before the agents' key (agents' among
+	// them) are refused from then on; those minted since are not.
+	for _, k := range []*auth.Keys{k2, k3} {
+		if k.RevokedBefore.IsZero() || time.Since(k.RevokedBefore) > time.Minute {
+			t.Fatalf("revoked before %v", k.RevokedBefore)
+		}
+		tr, err := k.Trust()
+		if err != nil {
+			t.Fatal(err)
+		}
+		app, err := jwt.DecodeAccountClaims(tr.Accounts[k.AccountPublicKey()])
+		if err != nil {
+			t.Fatal(err)
+		}
+		user := &jwt.UserClaims{}
+		user.Subject = "UXYZ"
+		for _, tt := range []struct {
+			issued  time.Time
+			revoked bool
+		}{{k.RevokedBefore.Add(-time.Hour), true}, {k.RevokedBefore.Add(-time.Second), true}, {k.RevokedBefore, false}, {k.RevokedBefore.Add(time.Hour), false}} {
+			user.IssuedAt = tt.issued.Unix()
+			if got := app.IsClaimRevoked(user); got != tt.revoked {
+				t.Errorf("a credential issued %v before the agents' key: revoked %v, want %v", k.RevokedBefore.Sub(tt.issued), got, tt.revoked)
+			}
+		}
+	}
+	// A new data directory has nothing to revoke.
+	fresh, err := auth.LoadOrCreateKeys(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fresh.RevokedBefore.IsZero() {
+		t.Errorf("a new data directory revokes credentials before %v", fresh.RevokedBefore)
 	}
 }
 

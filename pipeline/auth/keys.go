@@ -7,6 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/nats-io/nkeys"
 )
@@ -24,6 +27,11 @@ type Keys struct {
 	// Agents is the AGENTS account: it signs agent credentials. Agents
 	// reach TOOLYARD only through the subjects it exports to them (Share).
 	Agents nkeys.KeyPair
+	// RevokedBefore, when set, is when the agents' key was added to keys
+	// written before it: every TOOLYARD credential issued earlier is
+	// refused, since agents' credentials were TOOLYARD's then, with their
+	// reply subjects inside it. Toolyard's own roles are minted again.
+	RevokedBefore time.Time
 	// System is the server's system account.
 	System nkeys.KeyPair
 }
@@ -43,8 +51,12 @@ var seedFiles = []seedFile{
 }
 
 // agentsSeed is the AGENTS account's seed, added after the others: a data
-// directory written before it gets it at the next start of its server.
-const agentsSeed = "agents.nk"
+// directory written before it gets it at the next start of its server,
+// and the time of that in revokedFile.
+const (
+	agentsSeed  = "agents.nk"
+	revokedFile = "revoked-before"
+)
 
 // LoadOrCreateKeys reads the deployment's keys from dataDir/auth, creating
 // the ones that do not exist yet (0600 files in a 0700 directory).
@@ -54,18 +66,45 @@ func LoadOrCreateKeys(dataDir string) (*Keys, error) {
 		return nil, fmt.Errorf("create key directory %s: %w", dir, err)
 	}
 	k := &Keys{}
+	created := map[string]bool{}
 	for _, f := range seedFiles {
 		path := filepath.Join(dir, f.name)
 		kp, err := readSeed(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			kp, err = createSeed(path, f.create)
+			created[f.name] = true
+			if f.name == agentsSeed && !created["account.nk"] {
+				err = writePrivate(filepath.Join(dir, revokedFile), []byte(strconv.FormatInt(time.Now().Unix(), 10)))
+			}
+			if err == nil || errors.Is(err, fs.ErrNotExist) {
+				kp, err = createSeed(path, f.create)
+			}
 		}
 		if err != nil {
 			return nil, err
 		}
 		f.into(k, kp)
 	}
+	if err := k.readRevoked(dir); err != nil {
+		return nil, err
+	}
 	return k, nil
+}
+
+// readRevoked reads when the agents' key was added, if it was.
+func (k *Keys) readRevoked(dir string) error {
+	data, err := os.ReadFile(filepath.Join(dir, revokedFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	sec, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", filepath.Join(dir, revokedFile), err)
+	}
+	k.RevokedBefore = time.Unix(sec, 0)
+	return nil
 }
 
 // LoadKeys reads existing keys (for minting credentials outside the server
@@ -85,6 +124,9 @@ func LoadKeys(dataDir string) (*Keys, error) {
 			return nil, err
 		}
 		f.into(k, kp)
+	}
+	if err := k.readRevoked(dir); err != nil {
+		return nil, err
 	}
 	return k, nil
 }

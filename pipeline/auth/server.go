@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
@@ -46,6 +47,11 @@ func (k *Keys) Trust(shares ...Share) (Trust, error) {
 	// JetStream without account limits: the server's own limits
 	// (max store, stream limits) bound it.
 	app.Limits.JetStreamLimits = jwt.JetStreamLimits{MemoryStorage: -1, DiskStorage: -1, Streams: -1, Consumer: -1, MaxAckPending: -1, MemoryMaxStreamBytes: -1, DiskMaxStreamBytes: -1}
+	if !k.RevokedBefore.IsZero() {
+		// Refused: credentials issued before that second (the server
+		// compares whole seconds, refusing those issued at or before).
+		app.RevokeAt(jwt.All, k.RevokedBefore.Add(-time.Second))
+	}
 	agents, err := agentsAccount(app, k.AgentsPublicKey(), shares)
 	if err != nil {
 		return Trust{}, err
