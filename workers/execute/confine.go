@@ -121,32 +121,76 @@ const procDir = "/proc"
 // pathParams lists the parameters of a schema that take paths: those with
 // "format": "path" or "x-path": true, and those whose name says so
 // (resolve.IsPathName: "path", "file", "output_dir", …) unless they set
-// "x-path": false. Strings and arrays of strings are checked.
-func pathParams(params json.RawMessage) map[string]bool {
+// "x-path": false. Strings and arrays of strings are checked, and so are
+// the properties of nested objects and of arrays of objects (an MCP
+// server's arguments are often shaped so): each is keyed by its dotted
+// name ("options.output_file", "edits[].path") and maps to its steps.
+func pathParams(params json.RawMessage) map[string][]string {
 	if len(params) == 0 {
 		return nil
 	}
-	var doc struct {
-		Properties map[string]struct {
-			Format string `json:"format"`
-			XPath  *bool  `json:"x-path"`
-		} `json:"properties"`
-	}
+	var doc propSchema
 	if json.Unmarshal(params, &doc) != nil {
 		return nil
 	}
-	out := map[string]bool{}
-	for name, p := range doc.Properties {
+	out := map[string][]string{}
+	collectPaths(doc.Properties, nil, out, 0)
+	return out
+}
+
+// propSchema is what path detection reads of a JSON Schema.
+type propSchema struct {
+	Format     string                `json:"format"`
+	XPath      *bool                 `json:"x-path"`
+	Properties map[string]propSchema `json:"properties"`
+	Items      *propSchema           `json:"items"`
+}
+
+// maxPathDepth bounds the nesting path detection follows.
+const maxPathDepth = 8
+
+func collectPaths(props map[string]propSchema, steps []string, out map[string][]string, depth int) {
+	if depth >= maxPathDepth {
+		return
+	}
+	for name, p := range props {
+		at := append(slices.Clone(steps), name)
 		switch {
 		case p.XPath != nil:
 			if *p.XPath {
-				out[name] = true
+				out[strings.Join(at, ".")] = at
 			}
+			continue // opted out, nested parts included
 		case p.Format == "path", resolve.IsPathName(name):
-			out[name] = true
+			out[strings.Join(at, ".")] = at
+		}
+		collectPaths(p.Properties, at, out, depth+1)
+		if p.Items != nil {
+			items := append(slices.Clone(steps), name+"[]")
+			collectPaths(p.Items.Properties, items, out, depth+1)
 		}
 	}
-	return out
+}
+
+// stringsAt are the strings at steps in v: a step "name[]" goes into
+// every element of the array name.
+func stringsAt(v any, steps []string) []string {
+	if len(steps) == 0 {
+		return stringsOf(v)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if name, each := strings.CutSuffix(steps[0], "[]"); each {
+		arr, _ := m[name].([]any)
+		var out []string
+		for _, e := range arr {
+			out = append(out, stringsAt(e, steps[1:])...)
+		}
+		return out
+	}
+	return stringsAt(m[steps[0]], steps[1:])
 }
 
 // localTool reports whether x runs on this machine with the worker's file
@@ -181,7 +225,7 @@ func (e *Executor) confinePaths(m schemas.Manifest, params map[string]any, info 
 	}
 	sort.Strings(keys)
 	for _, name := range keys {
-		for _, v := range stringsOf(params[name]) {
+		for _, v := range stringsAt(params, names[name]) {
 			if v == "" || v == "-" {
 				continue // "-" is standard input to most commands
 			}

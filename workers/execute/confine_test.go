@@ -53,14 +53,17 @@ func TestPathParams(t *testing.T) {
 	got := pathParams([]byte(`{"type":"object","properties":{
 		"path":{"type":"string"}, "output_dir":{"type":"string"}, "inputFile":{"type":"string"},
 		"where":{"type":"string","format":"path"}, "file_id":{"type":"string","x-path":false},
-		"anything":{"type":"string","x-path":true}, "text":{"type":"string"}, "lines":{"type":"integer"}}}`))
-	for _, name := range []string{"path", "output_dir", "inputFile", "where", "anything"} {
-		if !got[name] {
+		"anything":{"type":"string","x-path":true}, "text":{"type":"string"}, "lines":{"type":"integer"},
+		"options":{"type":"object","properties":{"output_file":{"type":"string"},"mode":{"type":"string"}}},
+		"edits":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string"}}}},
+		"opaque":{"type":"object","x-path":false,"properties":{"file":{"type":"string"}}}}}`))
+	for _, name := range []string{"path", "output_dir", "inputFile", "where", "anything", "options.output_file", "edits[].path"} {
+		if got[name] == nil {
 			t.Errorf("%s is not a path parameter: %v", name, got)
 		}
 	}
-	for _, name := range []string{"file_id", "text", "lines"} {
-		if got[name] {
+	for _, name := range []string{"file_id", "text", "lines", "options", "options.mode", "edits", "edits[].text", "opaque", "opaque.file"} {
+		if got[name] != nil {
 			t.Errorf("%s is a path parameter", name)
 		}
 	}
@@ -84,10 +87,12 @@ func TestConfinePaths(t *testing.T) {
 	pathSchema := `{"type":"object","required":["path"],"properties":{"path":{"type":"string"}}}`
 	count := tool("files/count", pathSchema, "/bin/sh", "-c", `echo ran >> `+marker+`; wc -l < "$0"`, "{path}")
 	many := tool("files/many", `{"type":"object","properties":{"files":{"type":"array","items":{"type":"string"}}}}`, "echo", "{files}")
+	nested := tool("files/nested", `{"type":"object","properties":{"options":{"type":"object","properties":{"output_file":{"type":"string"}}},
+		"edits":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"}}}}}}`, "echo", "{options}")
 	optOut := tool("files/id", `{"type":"object","properties":{"file":{"type":"string","x-path":false}}}`, "echo", "{file}")
 	web := schemas.Manifest{ID: "web/get", Description: "remote", Parameters: []byte(pathSchema),
 		Executor: &schemas.Executor{Kind: schemas.ExecHTTP, URL: "http://127.0.0.1:1/{path}"}}
-	tools := []schemas.Manifest{count, many, optOut, web}
+	tools := []schemas.Manifest{count, many, nested, optOut, web}
 
 	tests := []struct {
 		name  string
@@ -107,6 +112,9 @@ func TestConfinePaths(t *testing.T) {
 		{"relative inside the scratch dir", []string{os.TempDir()}, "files/count", map[string]any{"path": "notes.txt"}, "exit status"},
 		{"root / lifts it", []string{"/"}, "files/count", map[string]any{"path": "/etc/hostname"}, ""},
 		{"array elements", []string{root}, "files/many", map[string]any{"files": []any{inside, "/etc/passwd"}}, "files=/etc/passwd is outside"},
+		{"a nested object's path", []string{root}, "files/nested", map[string]any{"options": map[string]any{"output_file": "/etc/cron.d/x"}}, "options.output_file=/etc/cron.d/x is outside"},
+		{"a path in an array of objects", []string{root}, "files/nested", map[string]any{"edits": []any{map[string]any{"path": inside}, map[string]any{"path": "/etc/passwd"}}}, "edits[].path=/etc/passwd is outside"},
+		{"nested paths inside the root", []string{root}, "files/nested", map[string]any{"options": map[string]any{"output_file": inside}, "edits": []any{map[string]any{"path": inside}}}, ""},
 		{"x-path false opts out", []string{root}, "files/id", map[string]any{"file": "/etc/passwd"}, ""},
 		{"remote tools are not confined", []string{root}, "web/get", map[string]any{"path": "/etc/passwd"}, "connection refused"},
 	}

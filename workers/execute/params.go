@@ -17,7 +17,7 @@ type paramInfo struct {
 	defaults map[string]any
 	required map[string]bool
 	props    map[string]bool
-	paths    map[string]bool // parameters that take paths (confine.go)
+	paths    map[string][]string // parameters that take paths, by dotted name (confine.go)
 }
 
 // paramCache keeps compiled schemas by tool id while the manifest's
