@@ -2,13 +2,14 @@ package pipeline
 
 import "github.com/toolyard/toolyard/pipeline/auth"
 
-// ConsumerCreateProxy is the subject prefix under which agents' requests
-// to create a consumer reach TOOLYARD: the AGENTS account imports
-// "$JS.API.CONSUMER.CREATE.<stream>.>" renamed to it, and Toolyard's
-// service checks each request before passing it on to the JetStream API
-// (a push consumer's deliver subject would be another reply subject an
-// agent names in TOOLYARD; see auth.Share).
-const ConsumerCreateProxy = "toolyard_jsapi.CONSUMER.CREATE"
+// APIProxy is the subject prefix under which agents' JetStream requests
+// that need a check reach TOOLYARD: the AGENTS account imports
+// "$JS.API.<verb>…" renamed to APIProxy+".<verb>…", and every up and
+// worker (service.APIProxy) checks each request before passing it on to
+// the JetStream API. A consumer's deliver subject would be another subject
+// an agent names in TOOLYARD (see auth.Share), and a stream's information
+// can list every subject it holds, one per session.
+const APIProxy = "toolyard_jsapi"
 
 // Agent-facing names owned by the workers (the service's subjects, the
 // sessions bucket): roles.TestAgentShares keeps them in step.
@@ -28,8 +29,8 @@ var AgentShares = []auth.Share{
 	// enabled for account") before the imports below do: it adds its own
 	// API import only to an account that imports none of it.
 	{Subject: "$JS.API.INFO", Why: "clients asking whether JetStream is there"},
-	{Subject: "$JS.API.STREAM.INFO." + StreamResult, Why: "reading results"},
-	{Subject: ConsumerCreateProxy + "." + StreamResult + ".>", Local: "$JS.API.CONSUMER.CREATE." + StreamResult + ".>", Why: "reading results: pull consumers only, checked by the service"},
+	{Subject: APIProxy + ".STREAM.INFO." + StreamResult, Local: "$JS.API.STREAM.INFO." + StreamResult, Why: "reading results: the stream's state, without its subjects"},
+	{Subject: APIProxy + ".CONSUMER.CREATE." + StreamResult + ".>", Local: "$JS.API.CONSUMER.CREATE." + StreamResult + ".>", Why: "reading results: ephemeral pull consumers only"},
 	{Subject: "$JS.API.CONSUMER.MSG.NEXT." + StreamResult + ".*", Replies: true, Why: "reading results"},
 	{Subject: "$JS.API.CONSUMER.INFO." + StreamResult + ".*", Why: "reading results"},
 	{Subject: "$JS.API.CONSUMER.DELETE." + StreamResult + ".*", Why: "reading results"},

@@ -80,10 +80,10 @@ func (f *sessionFlags) withStages(names []string) []string {
 	return append(append([]string(nil), names...), session.StageName)
 }
 
-// startService starts the agents' consumer proxy, and the micro service
+// startService starts the agents' JetStream proxy, and the micro service
 // when asked; stop both with the result.
 func (f *sessionFlags) startService(js jetstream.JetStream, set *stages.Set, log *slog.Logger) (func(), error) {
-	proxy, err := service.StartConsumerProxy(js.Conn(), log)
+	proxy, err := service.StartAPIProxy(js.Conn(), log)
 	if err != nil {
 		return nil, err
 	}

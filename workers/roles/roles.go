@@ -87,8 +87,8 @@ func workerCommon(p *jwt.Permissions) {
 		// reading streams, creating what is missing (never updating)
 		"$JS.API.INFO", "$JS.API.STREAM.INFO.*", "$JS.API.STREAM.CREATE.*", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.LIST",
 		"$JS.API.STREAM.MSG.GET.*", "$JS.API.DIRECT.GET.>",
-		// the service passing on an agent's request for a consumer of its
-		// results (service.startConsumerProxy)
+		// passing on an agent's requests for its results (service.APIProxy;
+		// stream info is above)
 		"$JS.API.CONSUMER.CREATE."+pipeline.StreamResult+".*."+schemas.ResultSubject("*"),
 	)
 	for _, b := range workerReadsKV {
@@ -106,7 +106,7 @@ func workerCommon(p *jwt.Permissions) {
 	p.Sub.Allow.Add(
 		"_INBOX.>",
 		// the micro service a worker may answer
-		service.Name+".>", "$SRV.>", pipeline.ConsumerCreateProxy+".>",
+		service.Name+".>", "$SRV.>", pipeline.APIProxy+".>",
 		// dead-lettering: the server's max-deliveries advisories
 		"$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.>",
 	)
@@ -177,7 +177,7 @@ func Tools() jwt.Permissions {
 	var p jwt.Permissions
 	p.Pub.Allow.Add(">")
 	p.Pub.Deny.Add("$JS.>", "$KV.>", "$O.>", "$SYS.>", "$SRV.>", "_INBOX.>", ToolsInbox+".>",
-		"agent.>", "pipe.>", "result.>", "audit.>", "dlq.>", service.Name+".>", pipeline.ConsumerCreateProxy+".>",
+		"agent.>", "pipe.>", "result.>", "audit.>", "dlq.>", service.Name+".>", pipeline.APIProxy+".>",
 		// the sharded replay's stream: its shards are jobs replay workers run
 		ReplaySubjects)
 	p.Sub.Allow.Add(ToolsInbox + ".>")

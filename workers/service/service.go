@@ -184,7 +184,7 @@ func (s *Service) handler(name string, h func(*Service, context.Context, []byte)
 // its service: an answer published there would land in a stream (another
 // session's results or agent outputs, the audit, a stage's work) or reach
 // an endpoint.
-var replyDenied = []string{"agent", "pipe", "result", "audit", "dlq", "replay", Name, strings.SplitN(pipeline.ConsumerCreateProxy, ".", 2)[0]}
+var replyDenied = []string{"agent", "pipe", "result", "audit", "dlq", "replay", Name, pipeline.APIProxy}
 
 // CheckReply refuses a reply subject the service must not answer on. The
 // requester picks the reply subject and no permission of its own limits

@@ -20,10 +20,10 @@ import (
 // the proxy: a pull consumer is passed on and reads them; one with a
 // deliver subject, a durable one or a request that is not a consumer
 // configuration is refused with the reason, as a JetStream API error.
-func TestConsumerProxy(t *testing.T) {
+func TestAPIProxy(t *testing.T) {
 	env := pipelinetest.Start(t)
 	defer env.Stop()
-	proxy, err := service.StartConsumerProxy(env.NC, nil)
+	proxy, err := service.StartAPIProxy(env.NC, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +72,22 @@ func TestConsumerProxy(t *testing.T) {
 	}
 	if _, err := env.JS.Consumer(ctx, pipeline.StreamResult, "p1"); err == nil {
 		t.Error("a refused consumer exists")
+	}
+
+	// Stream information, but never the subjects (the sessions) it holds.
+	if _, err := env.JS.Publish(ctx, "result.bob", []byte(`{"session_id":"bob"}`)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := nc.Request("$JS.API.STREAM.INFO.RESULT", []byte(`{"subjects_filter":">"}`), 10*time.Second)
+	if err != nil || !strings.Contains(string(resp.Data), `"messages":2`) || strings.Contains(string(resp.Data), "bob") {
+		t.Errorf("stream info: want the state without the subjects, got %v %s", err, respBody(resp))
+	}
+	st, err := js.Stream(ctx, pipeline.StreamResult)
+	if err != nil {
+		t.Fatalf("a client's stream lookup: %v", err)
+	}
+	if info, err := st.Info(ctx, jetstream.WithSubjectFilter(">")); err != nil || len(info.State.Subjects) != 0 {
+		t.Errorf("stream info with a subjects filter: %v %v", err, info.State.Subjects)
 	}
 }
 
