@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -278,5 +279,62 @@ func TestMCPGatewayHoldsOneWatchPerClient(t *testing.T) {
 	}
 	if names := listNames(t, cs); !slices.Contains(names, "files.checksum") {
 		t.Errorf("the session's set after another client's activation: %v", names)
+	}
+}
+
+// bearer adds an Authorization header to every request.
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+// The HTTP gateway acts with its own NATS credential for whoever reaches
+// it: on an address other machines reach it refuses to start without
+// --tokens, and with them a real MCP client works only with its token and
+// for its sessions.
+func TestMCPGatewayHTTPNeedsTokensBeyondLoopback(t *testing.T) {
+	_, url := startUp(t, "")
+	out := cli(t, 1, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("0.0.0.0:%d", freePort(t)))
+	if !strings.Contains(out, "--tokens FILE") {
+		t.Errorf("a gateway on every interface without tokens: %s", out)
+	}
+	tokA, tokB := strings.Repeat("a1", 20), strings.Repeat("b2", 20)
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	if err := os.WriteFile(tokens, []byte(tokA+" team-a-*\n"+tokB+" team-b\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	httpPort := freePort(t)
+	gw := startProcess(t, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("0.0.0.0:%d", httpPort), "--tokens", tokens)
+	gw.waitOutput(t, "MCP gateway listening", 30*time.Second)
+	endpoint := fmt.Sprintf("http://127.0.0.1:%d/mcp", httpPort)
+
+	connect := func(rt http.RoundTripper) (*mcp.ClientSession, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		client := mcp.NewClient(&mcp.Implementation{Name: "token-test", Version: "1"}, nil)
+		return client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: rt}}, nil)
+	}
+	cs, err := connect(bearer{tokA, sessionHeader{"team-a-1", http.DefaultTransport}})
+	if err != nil {
+		t.Fatalf("a client with its token, for its session: %v", err)
+	}
+	defer cs.Close()
+	if names := listNames(t, cs); !slices.Contains(names, "find_tools") {
+		t.Errorf("tools/list: %v", names)
+	}
+	for name, rt := range map[string]http.RoundTripper{
+		"no token":          sessionHeader{"team-a-1", http.DefaultTransport},
+		"another's session": bearer{tokB, sessionHeader{"team-a-1", http.DefaultTransport}},
+	} {
+		if cs, err := connect(rt); err == nil {
+			cs.Close()
+			t.Errorf("%s: connected", name)
+		}
 	}
 }

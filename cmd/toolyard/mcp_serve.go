@@ -14,6 +14,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/nats-io/nuid"
 	"github.com/spf13/cobra"
@@ -38,6 +39,7 @@ func newMCPServe(g *globalFlags) *cobra.Command {
 		addr    string
 		sess    string
 		timeout time.Duration
+		tokens  string
 	)
 	c := &cobra.Command{
 		Use:   "serve (--stdio | --http ADDR)",
@@ -58,9 +60,17 @@ pipeline as direct calls: the same guard, permissions and exactly-once effects.
 --stdio serves one client on standard input/output (logs go to stderr) under --session
 (default: a new id). --http ADDR serves streamable HTTP at http://ADDR/mcp; each MCP
 session gets its own Toolyard session, named by the X-Toolyard-Session header or the
-?session= query parameter when given.`,
+?session= query parameter when given.
+
+Over HTTP the gateway acts with its own NATS credential for whoever reaches it, so
+an address other machines can reach needs --tokens FILE: clients then send
+"Authorization: Bearer TOKEN", and each token acts only for its sessions. A line
+of FILE is a token (at least 32 characters) and the sessions it may act for: ids,
+or prefixes ending in '*' (a client naming no session gets a new one under the
+first prefix). Without --tokens the address must be a loopback one.`,
 		Example: `  toolyard mcp serve --stdio --session claude-desktop
   toolyard mcp serve --http 127.0.0.1:8765
+  echo "$(openssl rand -hex 16) team-a-*" > tokens && chmod 600 tokens && toolyard mcp serve --http 0.0.0.0:8765 --tokens tokens
   npx @modelcontextprotocol/inspector --cli toolyard mcp serve --stdio --method tools/list`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -75,6 +85,19 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 				// whatever NATS says.
 				if _, _, err := net.SplitHostPort(addr); err != nil {
 					return fmt.Errorf("--http %q: want HOST:PORT: %w", addr, err)
+				}
+				if tokens == "" && !loopbackOnly(addr) {
+					return fmt.Errorf("--http %s is reachable from other machines, and the gateway acts with its NATS credential for every client: give --tokens FILE (bearer tokens, each limited to its sessions), or serve on 127.0.0.1", addr)
+				}
+			}
+			var toks mcpTokens
+			if tokens != "" {
+				if addr == "" {
+					return errors.New("--tokens is for --http: a stdio client is the process that started the gateway")
+				}
+				var err error
+				if toks, err = readMCPTokens(tokens); err != nil {
+					return err
 				}
 			}
 			ctx := cmd.Context()
@@ -104,7 +127,7 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 				}
 				return err
 			}
-			return serveMCPHTTP(ctx, gw, addr)
+			return serveMCPHTTP(ctx, gw, addr, toks)
 		},
 	}
 	fl := c.Flags()
@@ -112,6 +135,7 @@ session gets its own Toolyard session, named by the X-Toolyard-Session header or
 	fl.StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (host:port), endpoint /mcp")
 	fl.StringVar(&sess, "session", "", "Toolyard session id of the stdio client (default: a new one)")
 	fl.DurationVar(&timeout, "timeout", 60*time.Second, "how long a request or a tool run may take")
+	fl.StringVar(&tokens, "tokens", "", "with --http: bearer tokens clients must send, one per line with the sessions it may act for (required unless --http is a loopback address)")
 	return c
 }
 
@@ -144,20 +168,23 @@ func reconnectDelay(attempts int) time.Duration {
 	return d
 }
 
-func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string) error {
+// serveMCPHTTP serves the gateway over streamable HTTP; with tokens, every
+// request needs one of them, and acts for the sessions it allows.
+func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string, tokens mcpTokens) error {
 	handler := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
-		sess := requestSession(r)
+		sess, _ := r.Context().Value(sessionKey{}).(string)
 		if sess == "" {
-			sess = "mcp-" + nuid.Next()
-		}
-		if session.CheckID(sess) != nil {
 			return nil // 400; checkRequestSession says why first
 		}
 		slog.Info("MCP client connected", "session", sess, "remote", r.RemoteAddr)
 		return gw.Server(ctx, sess)
 	}, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	var h http.Handler = checkRequestSession(handler, tokens != nil)
+	if tokens != nil {
+		h = auth.RequireBearerToken(tokens.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", checkRequestSession(handler))
+	mux.Handle("/mcp", h)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", addr, err)
@@ -176,6 +203,10 @@ func serveMCPHTTP(ctx context.Context, gw *gateway.Gateway, addr string) error {
 	return nil
 }
 
+// sessionKey carries the session a request acts for, from
+// checkRequestSession to the handler.
+type sessionKey struct{}
+
 // requestSession is the session an HTTP client names: the X-Toolyard-Session
 // header, else the session query parameter ("" for none).
 func requestSession(r *http.Request) string {
@@ -192,14 +223,21 @@ const maxMCPBody = 8 << 20
 // an invalid session or whose JSON body is not valid UTF-8, before the MCP
 // handler sees it: the SDK's decoding would replace bad bytes and the
 // request would run with text nobody wrote.
-func checkRequestSession(next http.Handler) http.Handler {
+func checkRequestSession(next http.Handler, tokens bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s := requestSession(r); s != "" {
-			if err := session.CheckID(s); err != nil {
+		named := requestSession(r)
+		if named != "" {
+			if err := session.CheckID(named); err != nil {
 				http.Error(w, "X-Toolyard-Session / session: "+err.Error(), http.StatusBadRequest)
 				return
 			}
 		}
+		sess, err := sessionFor(named, grantedSessions(r), tokens)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusForbidden)
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess))
 		if r.Method == http.MethodPost && r.Body != nil {
 			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxMCPBody))
 			if err != nil {

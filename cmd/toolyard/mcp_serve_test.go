@@ -36,7 +36,7 @@ func TestCheckRequestSession(t *testing.T) {
 			h := checkRequestSession(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				b, _ := io.ReadAll(r.Body)
 				seen = string(b)
-			}))
+			}), false)
 			req := httptest.NewRequest(http.MethodPost, tt.target, strings.NewReader(tt.body))
 			if tt.header != "" {
 				req.Header.Set("X-Toolyard-Session", tt.header)
