@@ -21,7 +21,9 @@ import (
 // TestDLQJunkCannotEvictOtherStages floods parse with junk agent outputs
 // until its share of the DLQ is full. Every junk output is still answered
 // with an error; the dead letters past the share are refused (counted in
-// toolyard_dlq_refused_total, the message kept in its stream), none is
+// toolyard_dlq_refused_total, the message kept in its stream and not
+// tried again: redelivering junk until the DLQ had room held parse's
+// pending slots, which a flood could fill for every session), none is
 // evicted, and the execute stage, whose entry was there first, still has
 // room for a new one. Purging parse's entries makes room again. The DLQ is
 // first made as before (discard-old, one budget) so that applying the
@@ -97,15 +99,20 @@ func TestDLQJunkCannotEvictOtherStages(t *testing.T) {
 	if n := info.State.NumSubjects; n != 2 {
 		t.Errorf("DLQ subjects: %d, want 2", n)
 	}
-	// The refused junk is still in AGENT, where parse read it.
+	// The refused junk is still in AGENT, where parse read it, and parse
+	// holds none of it for another try.
 	if agent := streamInfo(t, env, pipeline.StreamAgent); agent.State.Msgs != junk {
 		t.Errorf("AGENT holds %d outputs, want all %d", agent.State.Msgs, junk)
 	}
+	cons, err := env.JS.Consumer(ctx, pipeline.StreamAgent, bind.StageParse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ci, err := cons.Info(ctx); err != nil || ci.NumAckPending != 0 || ci.NumRedelivered != 0 || ci.NumPending != 0 {
+		t.Errorf("parse after the flood: %d pending acks, %d redelivered, %d waiting (%v); want none", ci.NumAckPending, ci.NumRedelivered, ci.NumPending, err)
+	}
 
-	// Purging parse's share makes room for its next dead letters: a new
-	// junk output, or junk refused before that is still being retried.
-	// (The count it returns is not checked: refused junk still retrying
-	// may take the room between the purge and its count.)
+	// Purging parse's share makes room for its next dead letters.
 	if _, err := pipeline.PurgeDeadLetters(ctx, env.JS, bind.StageParse); err != nil {
 		t.Fatalf("purge parse: %v", err)
 	}

@@ -370,8 +370,21 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 			err = fmt.Errorf("gave up after %d deliveries: %w", m.NumDelivered, err)
 		}
 		if perr := r.publish(ctx, r.rejectOuts(m, err, sc)); perr != nil {
+			refused := r.refusedByDLQ(perr)
+			if refused && r.answeredAndKept(ctx, m, err, sc) {
+				// Bad input, answered, and still in its stream: retrying
+				// would only redeliver it until the DLQ has room, holding
+				// the stage's pending slots (a flood of junk could so
+				// stall every session's outputs).
+				if terr := jm.Term(); terr != nil {
+					log().Warn("terminating a rejected message failed", "error", terr)
+				}
+				log().Warn(dlqFullKeptMessage, "stream", r.stage.Stream, "reason", err)
+				r.outcomes[OutcomeRejected].Inc()
+				return
+			}
 			// Could not record the failure: keep the message for another try.
-			if r.refusedByDLQ(perr) {
+			if refused {
 				log().Error(dlqFullMessage, "stream", r.stage.Stream, "error", perr, "reason", err)
 			} else {
 				log().Error("publishing the rejection failed; retrying later", "error", perr, "reason", err)
@@ -411,11 +424,28 @@ func (r *runner) call(ctx context.Context, m *Msg) (outs []Out, err error) {
 
 // rejectOuts answers and dead-letters an input, scrubbed of its secrets.
 func (r *runner) rejectOuts(m *Msg, reason error, sc *Scrubber) []Out {
-	var outs []Out
-	if r.stage.Reject != nil {
-		outs = literalOuts(r.stage.Reject(m, reason))
+	return append(r.answerOuts(m, reason, sc), deadLetter(r.stage.Name, r.stage.Stream, m, reason, sc))
+}
+
+// answerOuts are the stage's answer to a rejected input, scrubbed.
+func (r *runner) answerOuts(m *Msg, reason error, sc *Scrubber) []Out {
+	if r.stage.Reject == nil {
+		return nil
 	}
-	return append(sc.Outs(outs), deadLetter(r.stage.Name, r.stage.Stream, m, reason, sc))
+	return sc.Outs(literalOuts(r.stage.Reject(m, reason)))
+}
+
+// answeredAndKept reports, for a message the DLQ refused, whether it can
+// be let go all the same: its input is bad (a permanent error, not a
+// failure of Toolyard's), its sender has the answer (published again here:
+// the ids make a repeat a no-op), and its stream keeps it after the ack
+// (AGENT does; PIPE, a work queue, does not).
+func (r *runner) answeredAndKept(ctx context.Context, m *Msg, reason error, sc *Scrubber) bool {
+	if !IsPermanent(reason) || r.stage.removeAfterDeadLetter() {
+		return false
+	}
+	answer := r.answerOuts(m, reason, sc)
+	return len(answer) > 0 && r.publish(ctx, answer) == nil
 }
 
 // scrubber is the scrubber of an input's secrets; an input the stage's
