@@ -81,16 +81,30 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 		}
 		return string(b)
 	}
-	metrics := get("/metrics")
-	for _, want := range []string{
-		`toolyard_stage_messages_total{outcome="ack",stage="parse"} 1`,
-		`toolyard_stage_messages_total{outcome="ack",stage="execute"} 2`,
-		`toolyard_stage_handler_seconds_count{stage="discover"} 2`,
-		`toolyard_stage_consumer_lag{stage="route"}`,
-	} {
-		if !strings.Contains(metrics, want) {
-			t.Errorf("/metrics lacks %s", want)
+	// A stage counts a message after it has published the message's
+	// outputs and acknowledged it (pipeline/runner.go), so publish --wait
+	// can print the last result before execute has counted its call:
+	// the counts are waited for, not read once.
+	var lacks []string
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		metrics := get("/metrics")
+		lacks = lacks[:0]
+		for _, want := range []string{
+			`toolyard_stage_messages_total{outcome="ack",stage="parse"} 1`,
+			`toolyard_stage_messages_total{outcome="ack",stage="execute"} 2`,
+			`toolyard_stage_handler_seconds_count{stage="discover"} 2`,
+			`toolyard_stage_consumer_lag{stage="route"}`,
+		} {
+			if !strings.Contains(metrics, want) {
+				lacks = append(lacks, want)
+			}
 		}
+		if len(lacks) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, want := range lacks {
+		t.Errorf("/metrics lacks %s 20 s after the results", want)
 	}
 	// Feedback on both activated intents, judged against their routing:
 	// the metric counts activation's precision where agents said.
@@ -103,7 +117,7 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 			t.Errorf("feedback %v: %v\n%s", args, err, out)
 		}
 	}
-	metrics = get("/metrics")
+	metrics := get("/metrics")
 	for _, want := range []string{
 		`toolyard_feedback_total{tier="activated",verdict="right"} 1`,
 		`toolyard_feedback_total{tier="activated",verdict="wrong"} 1`,

@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -29,20 +30,34 @@ type clusterNode struct {
 
 func (n *clusterNode) start(t *testing.T) {
 	t.Helper()
+	if err := n.tryStart(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tryStart starts the node's server and waits until it listens for
+// clients and routes. One that does not says why: a server without a
+// logger drops its listener's error (its Fatalf logs nothing and does not
+// exit), which its health check still carries.
+func (n *clusterNode) tryStart() error {
 	opts, err := server.ProcessConfigFile(n.conf)
 	if err != nil {
-		t.Fatalf("%s: %v", n.conf, err)
+		return fmt.Errorf("%s: %w", n.conf, err)
 	}
 	opts.NoSigs = true
 	ns, err := server.NewServer(opts)
 	if err != nil {
-		t.Fatal(err)
+		return fmt.Errorf("%s: %w", n.conf, err)
 	}
 	go ns.Start()
 	if !ns.ReadyForConnections(20 * time.Second) {
-		t.Fatalf("%s not ready", n.conf)
+		why := ns.Healthz(&server.HealthzOptions{}).Error
+		ns.Shutdown()
+		ns.WaitForShutdown()
+		return fmt.Errorf("%s not ready after 20 s: %s", n.conf, why)
 	}
 	n.ns = ns
+	return nil
 }
 
 func (n *clusterNode) stop() {
@@ -82,38 +97,75 @@ func startCluster(t *testing.T) ([]*clusterNode, []string, string) {
 	dir := t.TempDir()
 	keys := filepath.Join(dir, "keys")
 	toolyard(t, "creds", "server-config", "--data", keys, "--out", filepath.Join(dir, "auth.conf"))
-	clientPorts, routePorts := []int{freePort(t), freePort(t), freePort(t)}, []int{freePort(t), freePort(t), freePort(t)}
+	// The ports are chosen before the servers listen on them, and another
+	// process of the machine (CI runs the other packages' tests beside
+	// these, each starting servers and connecting) can take one meanwhile:
+	// a start whose listener found its address taken is tried again on
+	// other ports, a few times. Any other failure fails the test.
+	const attempts = 3
+	for attempt := 1; ; attempt++ {
+		nodes, urls, err := startNodes(t, dir, attempt)
+		if err == nil {
+			return nodes, urls, keys
+		}
+		if attempt == attempts || !strings.Contains(err.Error(), "address already in use") {
+			t.Fatalf("cluster start %d of %d: %v", attempt, attempts, err)
+		}
+		t.Logf("cluster start %d of %d: %v; starting again on other ports", attempt, attempts, err)
+	}
+}
+
+// startNodes starts the three nodes of startCluster on ports of their own,
+// with their configurations and stores in dir/<attempt>; on an error it
+// stops those that started.
+func startNodes(t *testing.T, dir string, attempt int) ([]*clusterNode, []string, error) {
+	t.Helper()
+	ports := freePorts(t, 6)
+	clientPorts, routePorts := ports[:3], ports[3:]
 	var routes []string
 	for _, p := range routePorts {
 		routes = append(routes, fmt.Sprintf("nats-route://127.0.0.1:%d", p))
 	}
+	sub := filepath.Join(dir, fmt.Sprint(attempt))
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	var nodes []*clusterNode
 	var urls []string
 	for i := range 3 {
-		conf := filepath.Join(dir, fmt.Sprintf("n%d.conf", i+1))
+		conf := filepath.Join(sub, fmt.Sprintf("n%d.conf", i+1))
 		if err := os.WriteFile(conf, []byte(fmt.Sprintf(`server_name: n%d
 listen: 127.0.0.1:%d
 jetstream { store_dir: %q }
 cluster { name: toolyard, listen: 127.0.0.1:%d, routes: [%s] }
-include ./auth.conf
-`, i+1, clientPorts[i], filepath.Join(dir, fmt.Sprintf("js%d", i+1)), routePorts[i], strings.Join(routes, ", "))), 0o600); err != nil {
+include ../auth.conf
+`, i+1, clientPorts[i], filepath.Join(sub, fmt.Sprintf("js%d", i+1)), routePorts[i], strings.Join(routes, ", "))), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		nodes = append(nodes, &clusterNode{conf: conf})
 		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", clientPorts[i]))
 	}
+	// Started together: each waits for its routes to the others. Failures
+	// are returned to the test's goroutine (t.Fatal may not be called from
+	// another).
+	errs := make([]error, len(nodes))
 	var wg sync.WaitGroup
-	for _, n := range nodes {
+	for i, n := range nodes {
 		wg.Add(1)
-		go func() { defer wg.Done(); n.start(t) }()
+		go func() { defer wg.Done(); errs[i] = n.tryStart() }()
 	}
 	wg.Wait()
-	t.Cleanup(func() {
+	stopAll := func() {
 		for _, n := range nodes {
 			n.stop()
 		}
-	})
-	return nodes, urls, keys
+	}
+	if err := errors.Join(errs...); err != nil {
+		stopAll()
+		return nil, nil, err
+	}
+	t.Cleanup(stopAll)
+	return nodes, urls, nil
 }
 
 // A real three-node cluster with R3 streams and a worker on each node:
