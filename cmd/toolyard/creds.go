@@ -178,7 +178,8 @@ preloaded in a memory resolver (no account server needed), and the protocol line
 limit the credentials need. The keys in DATA/auth are created when missing, and
 DATA/creds/admin.creds and worker.creds are written beside them.
 
-Keep DATA private: whoever has DATA/auth/account.nk can mint credentials.`,
+Keep DATA private: whoever has DATA/auth/account.nk (or agents.nk, for agents)
+can mint credentials.`,
 		Example: `  toolyard creds server-config --data ./toolyard-keys --out nats-auth.conf
   # in each server's nats.conf:   include ./nats-auth.conf
   toolyard worker --nats tls://nats-1:4222 --tls-ca ca.pem --creds ./toolyard-keys/creds/worker.creds --stage discover`,

@@ -68,10 +68,11 @@ func (p *APIProxy) serve(m *nats.Msg) {
 	api := "$JS.API." + verb
 	body, refused := m.Data, ""
 	kind := "consumer_create"
+	// Only what pipeline.AgentShares routes here, on the results stream.
 	switch {
-	case strings.HasPrefix(verb, "CONSUMER.CREATE."):
+	case strings.HasPrefix(verb, "CONSUMER.CREATE."+pipeline.StreamResult+"."):
 		refused = checkConsumerCreate(m.Data)
-	case strings.HasPrefix(verb, "STREAM.INFO."):
+	case verb == "STREAM.INFO."+pipeline.StreamResult:
 		kind, body = "stream_info", nil // the state alone: no subjects, no deleted list
 	default:
 		kind, refused = "system", "not a request agents may make"

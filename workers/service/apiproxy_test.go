@@ -74,6 +74,14 @@ func TestAPIProxy(t *testing.T) {
 		t.Error("a refused consumer exists")
 	}
 
+	// The proxy passes on nothing else, even from Toolyard's own side.
+	for _, subject := range []string{pipeline.APIProxy + ".STREAM.INFO.AUDIT", pipeline.APIProxy + ".CONSUMER.CREATE.AUDIT.x.audit.>", pipeline.APIProxy + ".STREAM.DELETE.RESULT"} {
+		resp, err := env.NC.Request(subject, []byte(`{}`), 10*time.Second)
+		if err != nil || !strings.Contains(string(resp.Data), "not a request agents may make") {
+			t.Errorf("%s: want it refused, got %v %s", subject, err, respBody(resp))
+		}
+	}
+
 	// Stream information, but never the subjects (the sessions) it holds.
 	if _, err := env.JS.Publish(ctx, "result.bob", []byte(`{"session_id":"bob"}`)); err != nil {
 		t.Fatal(err)
