@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -76,5 +77,27 @@ func TestEvalShortcutsNeedsRecords(t *testing.T) {
 	root.SetArgs([]string{"eval", "shortcuts", "--audit", empty, "--queries", queries})
 	if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "no valid audit records") {
 		t.Errorf("eval shortcuts on no records: %v", err)
+	}
+}
+
+// eval shortcuts checks the ranges train checks, and takes train's
+// --correction-window, before reading anything.
+func TestEvalShortcutsRefusesFlagsOutOfRange(t *testing.T) {
+	base := []string{"eval", "shortcuts", "--audit", "no-such-audit.jsonl", "--queries", "no-such-queries.jsonl"}
+	for _, tt := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--correction-window", "0s"}, "--correction-window 0s: want a positive duration"},
+		{[]string{"--shortcut-min-share", "2"}, "--shortcut-min-share 2: want a share above 0, at most 1"},
+		{[]string{"--min-sessions", "0"}, "--min-sessions 0: want at least 1"},
+	} {
+		root := newRoot()
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		root.SetArgs(append(slices.Clone(base), tt.args...))
+		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%v: %v, want %q", tt.args, err, tt.err)
+		}
 	}
 }

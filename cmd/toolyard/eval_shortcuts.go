@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +21,7 @@ func newEvalShortcuts() *cobra.Command {
 		audits                []string
 		rule                  learn.ShortcutRule
 		guard                 labels.Guard
+		window                time.Duration
 		asJSON                bool
 	)
 	c := &cobra.Command{
@@ -29,7 +31,8 @@ func newEvalShortcuts() *cobra.Command {
 stage does with a model in force: the shortcuts of a trained model (--model DIR,
 from 'toolyard train --out DIR'), or those 'toolyard train' would learn from
 --audit with the same rule (--shortcut-min-count, --shortcut-min-share, and the
-poisoning guard's --max-per-session and --min-sessions). Prints how many queries
+poisoning guard's --max-per-session and --min-sessions, and the labels'
+--correction-window). Prints how many queries
 get a hint and the share of those whose hinted tool is among the query's gold
 tools; --json prints them as one object.`,
 		Example: `  toolyard eval shortcuts --audit ../shared/bench/metatool/learn/audit.jsonl \
@@ -38,6 +41,9 @@ tools; --json prints them as one object.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if (modelDir == "") == (len(audits) == 0) {
 				return errors.New("give either --model DIR or --audit FILE")
+			}
+			if err := checkFlags(learningChecks(guard, rule, window)); err != nil {
+				return err
 			}
 			qs, err := eval.LoadQueries(queriesFile)
 			if err != nil {
@@ -61,7 +67,7 @@ tools; --json prints them as one object.`,
 				if err != nil {
 					return err
 				}
-				table = shortcut.NewTable("", learn.Shortcuts(labels.Derive(recs, labels.Options{}), rule, guard))
+				table = shortcut.NewTable("", learn.Shortcuts(labels.Derive(recs, labels.Options{Window: window}), rule, guard))
 			}
 			f := learn.EvaluateShortcuts(table, qs)
 			if asJSON {
@@ -80,6 +86,7 @@ tools; --json prints them as one object.`,
 	fl.Float64Var(&rule.MinShare, "shortcut-min-share", 0.9, "as toolyard train's")
 	fl.IntVar(&guard.PerSession, "max-per-session", 3, "as toolyard train's")
 	fl.IntVar(&guard.MinSessions, "min-sessions", 2, "as toolyard train's")
+	fl.DurationVar(&window, "correction-window", 10*time.Minute, "as toolyard train's: how long after an answer the agent's next move still corrects it")
 	fl.BoolVar(&asJSON, "json", false, "print the figures as one JSON object")
 	_ = c.MarkFlagRequired("queries")
 	return c

@@ -3,19 +3,19 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"fmt"
-	"github.com/nats-io/nats.go/jetstream"
-	"io"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/training/labels"
 	"github.com/toolyard/toolyard/training/learn"
 	"github.com/toolyard/toolyard/workers/auditlog"
 	"github.com/toolyard/toolyard/workers/discover"
@@ -196,29 +196,45 @@ func checkTrainFlags(o learn.Options, g learn.GuardConfig, keep int, files bool,
 	if _, _, err := auditWindow(since, "", time.Now()); err != nil {
 		return err
 	}
-	for _, c := range []struct {
-		flag string
-		val  any
-		ok   bool
-		want string
-	}{
+	return checkFlags(append([]flagCheck{
 		{"hold-out", o.HoldOut, o.HoldOut > 0 && o.HoldOut < 1, "a share between 0 and 1 (exclusive)"},
 		{"fit-share", o.FitShare, o.FitShare > 0 && o.FitShare < 1, "a share between 0 and 1 (exclusive)"},
 		{"folds", o.Folds, o.Folds >= 1, "at least 1"},
-		{"max-per-session", o.Guard.PerSession, o.Guard.PerSession >= 1, "at least 1"},
-		{"min-sessions", o.Guard.MinSessions, o.Guard.MinSessions >= 1, "at least 1"},
-		{"shortcut-min-count", o.Shortcuts.MinCount, o.Shortcuts.MinCount >= 1, "at least 1"},
-		{"shortcut-min-share", o.Shortcuts.MinShare, o.Shortcuts.MinShare > 0 && o.Shortcuts.MinShare <= 1, "a share above 0, at most 1"},
-		{"correction-window", o.Labels.Window, o.Labels.Window > 0, "a positive duration"},
 		{"guard-hit", g.HitTolerance, g.HitTolerance >= 0, "0 or more"},
 		{"guard-ece", g.ECETolerance, g.ECETolerance >= 0, "0 or more"},
 		{"keep-versions", keep, keep >= 0, "0 (keep every version) or more"},
-	} {
+	}, learningChecks(o.Guard, o.Shortcuts, o.Labels.Window)...))
+}
+
+// flagCheck is one flag's range: its value, whether it is in range, and
+// what the range is.
+type flagCheck struct {
+	flag string
+	val  any
+	ok   bool
+	want string
+}
+
+// checkFlags refuses the first flag out of its range, naming the range.
+func checkFlags(checks []flagCheck) error {
+	for _, c := range checks {
 		if !c.ok {
 			return fmt.Errorf("--%s %v: want %s", c.flag, c.val, c.want)
 		}
 	}
 	return nil
+}
+
+// learningChecks are the ranges of the label and shortcut flags that
+// 'train' and 'eval shortcuts' share.
+func learningChecks(guard labels.Guard, rule learn.ShortcutRule, window time.Duration) []flagCheck {
+	return []flagCheck{
+		{"max-per-session", guard.PerSession, guard.PerSession >= 1, "at least 1"},
+		{"min-sessions", guard.MinSessions, guard.MinSessions >= 1, "at least 1"},
+		{"shortcut-min-count", rule.MinCount, rule.MinCount >= 1, "at least 1"},
+		{"shortcut-min-share", rule.MinShare, rule.MinShare > 0 && rule.MinShare <= 1, "a share above 0, at most 1"},
+		{"correction-window", window, window > 0, "a positive duration"},
+	}
 }
 
 // trainEngine is the hybrid engine training ranks with: the workers' embedder
