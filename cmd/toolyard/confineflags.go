@@ -68,6 +68,9 @@ func (f *confineFlags) options(log *slog.Logger) ([]execute.Option, error) {
 		f.resolved = runAs
 		opts = append(opts, execute.WithRunAs(r))
 	}
+	if resolved, err := execute.ResolvePathRoots(roots); err == nil {
+		roots = resolved // as refusals name them: after symlinks
+	}
 	log.Info("tools confined", "granted", listOrNone(grants), "path_roots", strings.Join(roots, ","),
 		"run_as", runAsName(runAs), "tool_cpu", f.cpu, "tool_memory_mib", f.memoryMiB)
 	if execute.RunningAsRoot(runAs) {

@@ -69,6 +69,11 @@ func newPathRoots(roots []string) (pathRoots, error) {
 
 func (r pathRoots) String() string { return strings.Join(r, ", ") }
 
+// ResolvePathRoots are roots as the executor checks paths against them:
+// absolute, after symlinks, without repeats. The start-up log shows them
+// so, the way a refusal names them.
+func ResolvePathRoots(roots []string) ([]string, error) { return newPathRoots(roots) }
+
 // contains reports whether the resolved path p is a root or under one.
 func (r pathRoots) contains(p string) bool {
 	for _, root := range r {
