@@ -132,10 +132,10 @@ func (e *publishError) Unwrap() error { return e.err }
 const dlqFullMessage = "dead letter refused: the DLQ holds as many entries for this stage as it may (its per-stage share, or the whole stream, is full); " +
 	"the message stays in its stream, unacknowledged, and is tried again; make room with 'toolyard dlq replay' or 'toolyard dlq purge' for the stage"
 
-// dlqFullKeptMessage says what happens instead for bad input its stream
-// keeps (runner.answeredAndKept).
+// dlqFullKeptMessage says what happens instead to answered bad input
+// (runner.answeredAndKept); the log line says whether its stream keeps it.
 const dlqFullKeptMessage = "rejected and answered with an error result, but not dead-lettered: the DLQ holds as many entries for this stage as it may; " +
-	"the message stays in its stream (until its age or size limit) and is not tried again; make room with 'toolyard dlq replay' or 'toolyard dlq purge' for the stage"
+	"the input is not tried again; make room with 'toolyard dlq replay' or 'toolyard dlq purge' for the stage"
 
 // refusedByDLQ reports whether err is the DLQ refusing a dead letter
 // because it is full (discard-new: older entries are never evicted for a

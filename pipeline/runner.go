@@ -26,6 +26,12 @@ type Stage struct {
 	Handler  Handler
 	// Reject answers inputs the stage gives up on. Optional.
 	Reject RejectFunc
+	// Expendable marks rejections of the sender's own making that need no
+	// keeping once answered (a per-session limit: the sender is told to
+	// try again): when the DLQ refuses their dead letter, they are let go
+	// even from a work queue, rather than redelivered until it has room.
+	// Optional: without it, only inputs their stream keeps are let go.
+	Expendable func(reason error) bool
 	// Setup runs once before the stage consumes anything, for handlers that
 	// need more of JetStream than their input (a KV bucket, publishing of
 	// their own). Background work it starts must end with ctx. Optional; an
@@ -379,7 +385,7 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 				if terr := jm.Term(); terr != nil {
 					log().Warn("terminating a rejected message failed", "error", terr)
 				}
-				log().Warn(dlqFullKeptMessage, "stream", r.stage.Stream, "reason", err)
+				log().Warn(dlqFullKeptMessage, "stream", r.stage.Stream, "kept_in_stream", !r.stage.removeAfterDeadLetter(), "reason", err)
 				r.outcomes[OutcomeRejected].Inc()
 				return
 			}
@@ -439,9 +445,11 @@ func (r *runner) answerOuts(m *Msg, reason error, sc *Scrubber) []Out {
 // be let go all the same: its input is bad (a permanent error, not a
 // failure of Toolyard's), its sender has the answer (published again here:
 // the ids make a repeat a no-op), and its stream keeps it after the ack
-// (AGENT does; PIPE, a work queue, does not).
+// (AGENT does; PIPE, a work queue, does not) or the stage calls the
+// rejection expendable.
 func (r *runner) answeredAndKept(ctx context.Context, m *Msg, reason error, sc *Scrubber) bool {
-	if !IsPermanent(reason) || r.stage.removeAfterDeadLetter() {
+	expendable := r.stage.Expendable != nil && r.stage.Expendable(reason)
+	if !IsPermanent(reason) || r.stage.removeAfterDeadLetter() && !expendable {
 		return false
 	}
 	answer := r.answerOuts(m, reason, sc)

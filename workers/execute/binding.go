@@ -21,8 +21,12 @@ func Stage(e *Executor, opts ...StageOption) pipeline.Stage {
 		Stream:   pipeline.StreamPipe,
 		Subjects: []string{bind.PipeFilter(bind.StageExecute)},
 		Reject:   bind.Rejecter(bind.StageExecute),
-		Handler:  s.handle,
-		Secrets:  s.stageSecrets,
+		// A call over the session's limit is answered too_many_executions:
+		// the agent tries again; a flood of them must not hold the stage
+		// once the DLQ's share is full.
+		Expendable: overLimit,
+		Handler:    s.handle,
+		Secrets:    s.stageSecrets,
 	}
 	if s.cfg.open != nil {
 		st.Setup = s.setup

@@ -85,3 +85,22 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A call over the session's limit is expendable to the runner (answered,
+// then let go when the DLQ's share is full); other rejections are not.
+func TestOverLimitIsExpendable(t *testing.T) {
+	st := Stage(newExecutor(t, nil))
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{
+		{pipeline.Permanent(errTooManyExecutions("s1", 8)), true},
+		{errTooManyExecutions("s1", 8), true},
+		{pipeline.Permanent(ErrUnknownTool), false},
+		{pipeline.Permanentf("internal error in stage execute: boom"), false},
+	} {
+		if got := st.Expendable(tt.err); got != tt.want {
+			t.Errorf("Expendable(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
+}

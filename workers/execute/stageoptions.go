@@ -1,6 +1,7 @@
 package execute
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -33,6 +34,12 @@ type stageConfig struct {
 // n <= 0 turns the limit off. The default is DefaultSessionExecutions.
 func WithSessionExecutions(n int) StageOption {
 	return func(c *stageConfig) { c.slots = sessionlimit.NewSlots(n) }
+}
+
+// overLimit reports whether err refused a call for a per-session limit.
+func overLimit(err error) bool {
+	var le *limitError
+	return errors.As(err, &le)
 }
 
 // limitError is a call refused by a limit, answered with its code.
