@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 )
 
 // A line that is not a JSON-RPC message on 'mcp serve --stdio' is answered
@@ -25,7 +27,7 @@ func TestMCPStdioAnswersLinesThatAreNotRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr lockedBuffer
+	var stderr pipelinetest.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

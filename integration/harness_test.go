@@ -301,7 +301,7 @@ func freePorts(t *testing.T, n int) []int {
 // process is a toolyard process started by a test.
 type process struct {
 	cmd    *exec.Cmd
-	stderr *lockedBuffer
+	stderr *pipelinetest.Buffer
 	done   chan struct{}
 }
 
@@ -314,7 +314,7 @@ func startProcess(t *testing.T, args ...string) *process {
 // startBinary is startProcess for another build of toolyard.
 func startBinary(t *testing.T, bin string, args ...string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(bin, args...), stderr: &lockedBuffer{}, done: make(chan struct{})}
+	p := &process{cmd: exec.Command(bin, args...), stderr: &pipelinetest.Buffer{}, done: make(chan struct{})}
 	p.cmd.Stdout, p.cmd.Stderr = p.stderr, p.stderr
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := p.cmd.Start(); err != nil {
@@ -360,23 +360,6 @@ func (p *process) waitOutput(t *testing.T, s string, wait time.Duration) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // stagesExcept is every pipeline stage but the named ones, for a test that

@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/toolyard/toolyard/pipeline"
 	"github.com/toolyard/toolyard/pipeline/auth"
+	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 )
 
 // TestComposeNATSReload runs two real nats-server processes the way
@@ -48,12 +48,12 @@ func TestComposeNATSReload(t *testing.T) {
 		t.Fatalf("build nats-server: %v\n%s", err, out)
 	}
 	ports := freePorts(t, 4)
-	start := func(name string, cluster, route int) (*exec.Cmd, *lockedLog) {
+	start := func(name string, cluster, route int) (*exec.Cmd, *pipelinetest.Buffer) {
 		cmd := exec.Command(bin, "-c", filepath.Join(dir, "etc", "nats", "nats.conf"), "-a", "127.0.0.1", "-p", "-1",
 			"--js", "--sd", filepath.Join(dir, name),
 			"--cluster", "nats://127.0.0.1:"+itoa(cluster), "--routes", "nats://127.0.0.1:"+itoa(route))
 		cmd.Env = append(os.Environ(), "NATS_NAME="+name)
-		log := &lockedLog{}
+		log := &pipelinetest.Buffer{}
 		cmd.Stdout, cmd.Stderr = log, log
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -63,8 +63,8 @@ func TestComposeNATSReload(t *testing.T) {
 	}
 	first, firstLog := start("nats-1", ports[0], ports[1])
 	_, secondLog := start("nats-2", ports[1], ports[0])
-	for _, l := range []*lockedLog{firstLog, secondLog} {
-		l.wait(t, "Server is ready", 20*time.Second)
+	for _, l := range []*pipelinetest.Buffer{firstLog, secondLog} {
+		waitFor(t, l, "Server is ready", 20*time.Second)
 	}
 	if !strings.Contains(firstLog.String(), "nats-1") {
 		t.Fatalf("the server did not take its name from NATS_NAME:\n%s", firstLog)
@@ -72,7 +72,7 @@ func TestComposeNATSReload(t *testing.T) {
 	if err := first.Process.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	firstLog.wait(t, "Reloaded server configuration", 10*time.Second)
+	waitFor(t, firstLog, "Reloaded server configuration", 10*time.Second)
 	if strings.Contains(firstLog.String(), "Failed to reload") {
 		t.Fatalf("reload failed:\n%s", firstLog)
 	}
@@ -105,25 +105,8 @@ func freePorts(t *testing.T, n int) []int {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// lockedLog collects a process's output while the test reads it.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func (l *lockedLog) wait(t *testing.T, s string, d time.Duration) {
+// waitFor waits until l holds s.
+func waitFor(t *testing.T, l *pipelinetest.Buffer, s string, d time.Duration) {
 	t.Helper()
 	for deadline := time.Now().Add(d); !strings.Contains(l.String(), s); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {

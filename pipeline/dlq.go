@@ -133,7 +133,7 @@ const dlqFullMessage = "dead letter refused: the DLQ holds as many entries for t
 	"the message stays in its stream, unacknowledged, and is tried again; make room with 'toolyard dlq replay' or 'toolyard dlq purge' for the stage"
 
 // dlqFullKeptMessage says what happens instead to answered bad input
-// (runner.answeredAndKept); the log line says whether its stream keeps it.
+// (runner.letGoAnswered); the log line says whether its stream keeps it.
 const dlqFullKeptMessage = "rejected and answered with an error result, but not dead-lettered: the DLQ holds as many entries for this stage as it may; " +
 	"the input is not tried again; make room with 'toolyard dlq replay' or 'toolyard dlq purge' for the stage"
 

@@ -377,11 +377,11 @@ func (r *runner) handle(ctx context.Context, jm jetstream.Msg) {
 		}
 		if perr := r.publish(ctx, r.rejectOuts(m, err, sc)); perr != nil {
 			refused := r.refusedByDLQ(perr)
-			if refused && r.answeredAndKept(ctx, m, err, sc) {
-				// Bad input, answered, and still in its stream: retrying
-				// would only redeliver it until the DLQ has room, holding
-				// the stage's pending slots (a flood of junk could so
-				// stall every session's outputs).
+			if refused && r.letGoAnswered(ctx, m, err, sc) {
+				// Bad input, answered, and still in its stream or not
+				// worth keeping: retrying would only redeliver it until the
+				// DLQ has room, holding the stage's pending slots (a flood
+				// of junk could so stall every session's outputs).
 				if terr := jm.Term(); terr != nil {
 					log().Warn("terminating a rejected message failed", "error", terr)
 				}
@@ -441,13 +441,13 @@ func (r *runner) answerOuts(m *Msg, reason error, sc *Scrubber) []Out {
 	return sc.Outs(literalOuts(r.stage.Reject(m, reason)))
 }
 
-// answeredAndKept reports, for a message the DLQ refused, whether it can
-// be let go all the same: its input is bad (a permanent error, not a
+// letGoAnswered reports, for a message the DLQ refused, whether it is
+// let go all the same: its input is bad (a permanent error, not a
 // failure of Toolyard's), its sender has the answer (published again here:
 // the ids make a repeat a no-op), and its stream keeps it after the ack
 // (AGENT does; PIPE, a work queue, does not) or the stage calls the
 // rejection expendable.
-func (r *runner) answeredAndKept(ctx context.Context, m *Msg, reason error, sc *Scrubber) bool {
+func (r *runner) letGoAnswered(ctx context.Context, m *Msg, reason error, sc *Scrubber) bool {
 	expendable := r.stage.Expendable != nil && r.stage.Expendable(reason)
 	if !IsPermanent(reason) || r.stage.removeAfterDeadLetter() && !expendable {
 		return false

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/nats-io/nats.go"
-
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nats.go/micro"
 )
 
 // openClient connects a client command to the running toolyard's NATS and
@@ -58,4 +59,21 @@ func drainWait(nc *nats.Conn) {
 	case <-time.After(5 * time.Second):
 		nc.Close()
 	}
+}
+
+// requestService asks an endpoint of Toolyard's micro service and returns
+// its answer; an error answer (the service's error headers) or no service
+// at all is an error saying so.
+func requestService(ctx context.Context, nc *nats.Conn, subject string, body []byte) ([]byte, error) {
+	msg, err := nc.RequestWithContext(ctx, subject, body)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return nil, errors.New("no toolyard service answers (start 'toolyard up', or a worker with --service)")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("request %s: %w", subject, err)
+	}
+	if code := msg.Header.Get(micro.ErrorCodeHeader); code != "" {
+		return nil, fmt.Errorf("%s refused (%s): %s", subject, code, msg.Header.Get(micro.ErrorHeader))
+	}
+	return msg.Data, nil
 }

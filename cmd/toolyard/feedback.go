@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -50,19 +49,13 @@ the session's audit has no record of is refused, and nothing is recorded.`,
 			if err != nil {
 				return err
 			}
-			msg, err := nc.RequestWithContext(cmd.Context(), service.SessionSubject(service.SubjectFeedback, req.SessionID), body)
-			if errors.Is(err, nats.ErrNoResponders) {
-				return errors.New("no toolyard service answers (start 'toolyard up', or a worker with --service)")
-			}
+			data, err := requestService(cmd.Context(), nc, service.SessionSubject(service.SubjectFeedback, req.SessionID), body)
 			if err != nil {
 				return err
 			}
-			if code := msg.Header.Get("Nats-Service-Error-Code"); code != "" {
-				return fmt.Errorf("feedback refused (%s): %s", code, msg.Header.Get("Nats-Service-Error"))
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), string(msg.Data))
+			fmt.Fprintln(cmd.OutOrStdout(), string(data))
 			var reply service.FeedbackReply
-			if json.Unmarshal(msg.Data, &reply) == nil && reply.Tier == route.TierUnknown {
+			if json.Unmarshal(data, &reply) == nil && reply.Tier == route.TierUnknown {
 				// The service refuses an intent its session never had
 				// (404); tier unknown is a direct call, never routed, or
 				// an intent beyond what the service searched: recorded,

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -57,7 +56,7 @@ func TestCheckRequestSession(t *testing.T) {
 // nothing when the gateway itself closes it on the way out (it used to log
 // "NATS connection lost" on every normal exit).
 func TestConnStateLogIgnoresItsOwnClose(t *testing.T) {
-	var logged lockedLog
+	var logged pipelinetest.Buffer
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
 
@@ -91,21 +90,4 @@ func TestConnStateLogIgnoresItsOwnClose(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
@@ -188,18 +186,11 @@ func sessionByService(cmd *cobra.Command, g *globalFlags, endpoint, id string) e
 	defer nc.Close()
 	ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
 	defer cancel()
-	subject := service.SessionSubject(endpoint, id)
-	msg, err := nc.RequestWithContext(ctx, subject, []byte("{}"))
-	if errors.Is(err, nats.ErrNoResponders) {
-		return errors.New("no toolyard service answers (start 'toolyard up', or a worker with --service)")
-	}
+	data, err := requestService(ctx, nc, service.SessionSubject(endpoint, id), []byte("{}"))
 	if err != nil {
-		return fmt.Errorf("request %s: %w", subject, err)
+		return err
 	}
-	if code := msg.Header.Get("Nats-Service-Error-Code"); code != "" {
-		return fmt.Errorf("%s refused (%s): %s", subject, code, msg.Header.Get("Nats-Service-Error"))
-	}
-	_, err = fmt.Fprintln(cmd.OutOrStdout(), string(msg.Data))
+	_, err = fmt.Fprintln(cmd.OutOrStdout(), string(data))
 	return err
 }
 

@@ -81,21 +81,24 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 }
 
 // check says what is wrong with a line, or nil when the SDK can take it.
+// A valid line is parsed once; only a refused one again, to say why.
 func check(line []byte, tooLong bool, max int) *jsonrpc.Error {
-	switch {
-	case tooLong:
+	if tooLong {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("Invalid Request: a message is one line of at most %d bytes", max)}
+	}
+	var invalid error
+	if bytes.TrimSpace(line)[0] == '[' {
+		// a batch: the SDK answers or refuses it by protocol version
+		if json.Valid(line) {
+			return nil
+		}
+	} else if _, invalid = jsonrpc.DecodeMessage(line); invalid == nil {
+		return nil
 	}
 	if err := json.Unmarshal(line, new(json.RawMessage)); err != nil {
 		return &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: fmt.Sprintf("Parse error: not JSON (%v); send one JSON-RPC 2.0 message per line", err)}
 	}
-	if t := bytes.TrimSpace(line); t[0] == '[' {
-		return nil // a batch: the SDK answers or refuses it by protocol version
-	}
-	if _, err := jsonrpc.DecodeMessage(line); err != nil {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("Invalid Request: %v", err)}
-	}
-	return nil
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("Invalid Request: %v", invalid)}
 }
 
 // writeError writes a JSON-RPC error response with the given id (null when
