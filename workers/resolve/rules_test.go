@@ -54,6 +54,8 @@ var (
 		"title":{"type":"string"}}}`)
 	ruleBoil = manifest("t/boil", "Boiling point", `{"type":"object","required":["substance"],"properties":{
 		"substance":{"type":"string"}}}`)
+	ruleFind = manifest("t/find", "Find files", `{"type":"object","required":["dir"],"properties":{
+		"dir":{"type":"string"},"name":{"type":"string","default":"*","description":"Glob pattern the name must match"}}}`)
 	ruleSearch = manifest("t/search", "Search", `{"type":"object","required":["query"],"properties":{
 		"query":{"type":"string"}}}`)
 )
@@ -82,6 +84,10 @@ var ruleCases = map[string][]ruleCase{
 		{ruleSlice, "slice /var/data/big.csv", map[string]any{"path": "/var/data/big.csv"}},
 		{ruleRepo, `file "Crash on start" in acme/widgets`, map[string]any{"repo": "acme/widgets", "title": "Crash on start"}},
 		{ruleRepo, `file "Broken link" in acme/site on #web-team`, map[string]any{"repo": "acme/site", "title": "Broken link", "channel": "#web-team"}},
+	},
+	"named_files": {
+		{ruleFind, "find files named notes.txt in /srv", map[string]any{"dir": "/srv", "name": "notes.txt"}},
+		{ruleFind, "look in /srv for files called report.v2.md", map[string]any{"dir": "/srv", "name": "report.v2.md"}},
 	},
 	"heads": {
 		{ruleTeam, "stats of the Falcons team", map[string]any{"team": "Falcons"}},

@@ -14,11 +14,12 @@ import (
 // rules ran, the words of the intent that name a value — a quoted string,
 // a key=value pair for no parameter, a number, a path, URL, e-mail address
 // or glob, a capitalised name that does not open the sentence, the word
-// after "named" or "called" — and that no rule used are unmapped. Each is
-// reported with the parameter that would take it (one the intent left
-// unset, of a type the value fits), or none when the tool has no such
-// parameter. Ordinary words are not values: "show me the disk usage of
-// /tmp" has nothing unmapped once /tmp is the path.
+// after "named" or "called", a word that narrows what the tool finds when a
+// parameter would take it ("the json files") — and that no rule used are
+// unmapped. Each is reported with the parameter that would take it (one
+// the intent left unset, of a type the value fits), or none when the tool
+// has no such parameter. Ordinary words are not values: "show me the disk
+// usage of /tmp" has nothing unmapped once /tmp is the path.
 
 // nameCues introduce a name in prose: "the file called notes".
 var nameCues = setOf("named", "called", "titled", "matching")
@@ -68,6 +69,13 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			add(v, valueShape)
 		case f.afterNameCue(i):
 			add(v, valueText)
+		case f.qualifier(i):
+			// Which of the things the tool finds: reported when a
+			// parameter left unset would take it (patterns.go); other
+			// tools' qualifiers are phrasing ("the running processes").
+			if f.takerOf(v, valueText) != "" {
+				add(v, valueText)
+			}
 		default:
 			if last := f.nameRun(i); last >= 0 {
 				add(f.spanValue(i, last), valueName)

@@ -50,10 +50,18 @@ func TestUnmapped(t *testing.T) {
 		{"net/resolve_host", "resolve example.org", nil},
 		{"files/find", "locate files matching name=*.log under /var/log", nil},
 		{"files/find", "files called something in /srv", nil},
+		{"files/find", "find files named notes.txt in /srv", nil},
+		{"files/find", "find all the files under /srv", nil},
+		{"files/find", "find files and directories under /srv", nil},
+		{"files/find", "Find files in /srv", nil},
+		{"system/process_list", "show the running processes", nil},
+		{"files/list_directory", "list the hidden files in /srv", nil},
 		// Unmapped, with the parameter that would take the value.
 		{"system/current_time", "what time is it in Atlantis", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}}},
 		{"files/find", "find files called invoices under /srv", []schemas.Unmapped{{Text: "invoices", Parameter: "name"}}},
 		{"files/find", `look in /srv for files matching "draft"`, []schemas.Unmapped{{Text: "draft", Parameter: "name"}}},
+		{"files/find", "find the yaml files under /srv", []schemas.Unmapped{{Text: "yaml", Parameter: "name"}}},
+		{"files/find", "find empty files in /srv, 2 levels deep", []schemas.Unmapped{{Text: "empty", Parameter: "name"}}},
 		// Unmapped, and the tool takes no such value.
 		{"system/uptime", "uptime of the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
 		{"system/uptime", "system/uptime on the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},

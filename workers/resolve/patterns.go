@@ -1,0 +1,77 @@
+package resolve
+
+import "strings"
+
+// A tool that finds things by a pattern (files/find's name glob) is the
+// easiest to run wrongly: its pattern has a match-everything default, so a
+// request whose filter is dropped still runs and answers confidently with
+// everything. Two readings keep the filter:
+//
+//   - a file name right after "named", "called" or "matching" is the
+//     pattern itself ("files named notes.txt"): a name is a glob that
+//     matches itself (rule named_files);
+//   - a word that narrows the thing the tool is named for, written right
+//     before it ("the json files", "empty folders"), is a value the
+//     request states: when a parameter the request left unset would take
+//     it, it is reported unmapped, so the call does not run without it
+//     (qualifier, read by unmapped). It is not turned into a pattern:
+//     "json files" may be *.json, but "python files" is not *.python and
+//     "large files" no pattern at all, and a wrong guess would run.
+
+// applyNamedFiles is rule named_files: a file name after a name cue to a
+// glob parameter the request left unset.
+func (f *filler) applyNamedFiles() {
+	for i := range f.toks {
+		if !f.free(i) || !f.afterNameCue(i) {
+			continue
+		}
+		v := cleanValue(f.toks[i].raw)
+		if !fileName(v) {
+			continue
+		}
+		for _, p := range f.s.props {
+			if f.missing(p) && globParam(p) && f.try(p, v) {
+				f.toks[i].used = true
+				break
+			}
+		}
+	}
+}
+
+// globParam: p takes the pattern of what to find, by its name or its
+// description.
+func globParam(p *property) bool {
+	return (p.typ == "string" || p.typ == "") && len(p.enum) == 0 &&
+		(fitsName(p, globNames) || describesGlob(p)) && globTarget(p)
+}
+
+// quantifiers say how many of a thing, not which.
+var quantifiers = setOf("all", "every", "each", "many", "more", "most", "few", "several", "other", "others",
+	"both", "no", "only", "such", "own", "various", "whole", "entire", "top", "first", "last", "much", "very", "too", "so")
+
+// qualifier: token i is a content word written right before a plural of
+// the tool's own name ("json" in "find the json files" for Find files):
+// it says which of those things the request wants.
+func (f *filler) qualifier(i int) bool {
+	if i+1 >= len(f.toks) || f.sentenceStart(i) {
+		return false
+	}
+	t, next := f.toks[i], f.toks[i+1]
+	// A plural: the things themselves ("files"), not a word of the name
+	// that an adjective or adverb may come before ("how much free").
+	if !f.tool[next.word] || !strings.HasSuffix(next.word, "s") || verbs[next.word] || fillers[next.word] ||
+		f.nextStart(t.end) != next.start || endsClause(t.raw) {
+		return false
+	}
+	w := t.word
+	if determiners[w] || fillers[w] || prepositions[w] || pronouns[w] || vague[w] || discourse[w] ||
+		verbs[w] || cueWords[w] || nameCues[w] || connectors[w] || quantifiers[w] {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return w != ""
+}
