@@ -38,7 +38,9 @@
 //     (a source before a destination, "move a.txt to b/"), a URL one
 //     named like url/link, an e-mail address one named like
 //     email/to/recipient, a file-name pattern (*.txt, report-??.csv) one
-//     named like pattern/glob (not one for what to exclude).
+//     named like pattern/glob (not one for what to exclude); so does a
+//     file name after named, called or matching ("files named notes.txt"):
+//     a name is a pattern that matches itself.
 //  6. values next to the noun a property is named for (its last word, or
 //     the word before a suffix such as _name, _type, _id): after it ("the
 //     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of
@@ -102,7 +104,8 @@
 // The values the intent text states that no rule placed — quoted strings,
 // key=value pairs for no parameter, numbers, paths, URLs, addresses, host
 // names, capitalised names not opening a sentence, the word after "named"
-// or "called" — are the call's Unmapped values, each with the parameter
+// or "called", a word narrowing what the tool finds ("the json files") when
+// a parameter would take it — are the call's Unmapped values, each with the parameter
 // that would take it, if any (unmapped.go). The stage answers a call with
 // such a parameter missing_arguments instead of running it.
 //
