@@ -47,7 +47,8 @@
 //     cleaning") or before it ("the 'SHAP' method", "the Sales team", "the
 //     cardio workout", "PayPal as your payment method"), or after the verb
 //     of its first word ("targeting young professionals" → target_audience).
-//  7. languages ("in Portuguese"; from/to for source and target), places
+//  7. languages ("in Portuguese", "into german"; from/to for source and
+//     target), places
 //     after in/at/near/from (then of/for) for properties named location,
 //     city, country, region … (an address "Los Angeles, California, USA"
 //     goes finest part first to city, state, country), and a plain noun
@@ -85,7 +86,9 @@
 //     text property still missing; failing that, that property takes the
 //     object of the request, the first plain noun phrase after for, of,
 //     about, on, using … that is not the tool's own words ("the mass
-//     transfer rate for ethanol" → substance).
+//     transfer rate for ethanol" → substance), or the plain words right
+//     after the request's verb when it is the tool's own ("translate good
+//     morning to Spanish" → text), never a reference ("this paragraph").
 //  11. free text: when the only required parameter is a missing string that
 //     is marked "x-toolyard-freetext": true or named query, q, text, prompt or
 //     message, it gets the intent text minus the parts used above, minus

@@ -32,6 +32,9 @@ func isLanguageProp(p *property) bool {
 	return stringProp(p) && fitsName(p, setOf("language", "languages", "lang", "locale", "tongue"))
 }
 
+// languagePreps come before a language: "in French", "into german".
+var languagePreps = setOf("in", "into", "to", "from")
+
 // applyLanguages fills language parameters from language names ("in
 // Portuguese"). With a source and a target parameter, the language after
 // "from" is the source and the one after "to", "into" or "in" the target.
@@ -46,12 +49,17 @@ func (f *filler) applyLanguages() {
 		return
 	}
 	for i := range f.toks {
-		if !f.free(i) || !languages[f.toks[i].word] || !capWord(f.toks[i].raw) {
+		if !f.free(i) || !languages[f.toks[i].word] {
 			continue
 		}
 		prev := ""
 		if i > 0 {
 			prev = f.toks[i-1].word
+		}
+		// Written in lower case, a language word is one only where a
+		// language goes ("into german"); elsewhere it may be prose.
+		if !capWord(f.toks[i].raw) && !languagePreps[prev] {
+			continue
 		}
 		var target *property
 		for _, p := range props {
@@ -79,7 +87,7 @@ func (f *filler) applyLanguages() {
 		}
 		if target != nil && f.try(target, f.spanValue(i, i)) {
 			f.useTokens(i)
-			if prev == "in" || prev == "into" || prev == "to" || prev == "from" {
+			if languagePreps[prev] {
 				f.useTokens(i - 1)
 			}
 		}
@@ -474,3 +482,56 @@ func (f *filler) placeList(props []*property, k, last int) (int, bool) {
 	}
 	return spans[len(spans)-1][1], true
 }
+
+// applyVerbObject reads a direct object: the plain words right after the
+// request's verb, when that verb is the tool's own ("translate good
+// morning to Spanish" → text "good morning" for Translate text), to the one
+// required text parameter still missing. The object rule reads an object
+// only after a preposition (for, of, about …); this one stops at the first
+// preposition, filler or clause word ("check if there is …") or word
+// another rule used, and leaves a reference to what was said before
+// ("translate this paragraph") to the context.
+func (f *filler) applyVerbObject(_ *property) {
+	var target *property
+	for _, p := range f.s.props {
+		if p.required && f.missing(p) {
+			if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || target != nil {
+				return
+			}
+			target = p
+		}
+	}
+	if target == nil {
+		return
+	}
+	verb := 0
+	for verb < len(f.toks) && f.free(verb) && fillers[f.toks[verb].word] && !f.tool[f.toks[verb].word] {
+		verb++ // "please translate", "can you translate"
+	}
+	if !f.free(verb) || !f.tool[f.toks[verb].word] || endsClause(f.toks[verb].raw) {
+		return
+	}
+	k, last := verb+1, verb
+	for j := k; j < len(f.toks) && j-k < 8 && f.free(j); j++ {
+		w := f.toks[j].word
+		if prepositions[w] || objectPreps[w] || languagePreps[w] || placePreps[w] || f.tool[w] || fillers[w] || subordinators[w] {
+			break
+		}
+		last = j
+		if endsClause(f.toks[j].raw) {
+			break
+		}
+	}
+	if last < k {
+		return
+	}
+	if w := f.toks[k].word; determiners[w] || pronouns[w] || vague[w] {
+		return
+	}
+	if f.try(target, f.spanValue(k, last)) {
+		f.useTokens(rangeIdx(k, last)...)
+	}
+}
+
+// subordinators open a clause, not an object: "check if …", "see whether …".
+var subordinators = setOf("if", "whether", "when", "where", "how", "why", "who", "whom", "whose", "there", "because", "while", "than", "unless")

@@ -62,6 +62,8 @@ var rules = []rule{
 		apply: (*filler).applyNames},
 	{name: "object", doc: "the object of the request (\"the rate for ethanol\") to the one text parameter missing", guess: true,
 		apply: (*filler).applyObject},
+	{name: "verb_object", doc: "the words right after the tool's own verb (\"translate good morning to Spanish\") to the one required text parameter missing", guess: true,
+		apply: (*filler).applyVerbObject},
 	{name: "freetext", doc: "the rest of the intent to the free-text parameter", guess: true,
 		apply: (*filler).applyFreetext},
 }

@@ -34,6 +34,8 @@ var (
 		"team":{"type":"string"}}}`)
 	ruleTranslate = manifest("t/translate", "Translate", `{"type":"object","required":["text"],"properties":{
 		"text":{"type":"string"},"target_language":{"type":"string"}}}`)
+	ruleTranslateTo = manifest("t/translate_to", "Translate", `{"type":"object","required":["text","target_language"],"properties":{
+		"text":{"type":"string"},"target_language":{"type":"string"}}}`)
 	ruleWeather = manifest("t/weather", "Weather", `{"type":"object","properties":{
 		"city":{"type":"string"}}}`)
 	ruleClock = manifest("t/clock", "Clock", `{"type":"object","properties":{
@@ -94,6 +96,7 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"languages": {
 		{ruleTranslate, `translate "good night" into Italian`, map[string]any{"text": "good night", "target_language": "Italian"}},
+		{ruleTranslate, `translate "good night" to german`, map[string]any{"text": "good night", "target_language": "german"}},
 	},
 	"places": {
 		{ruleWeather, "weather in Reykjavik", map[string]any{"city": "Reykjavik"}},
@@ -131,6 +134,10 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"object": {
 		{ruleBoil, "the boiling point of ethanol", map[string]any{"substance": "ethanol"}},
+	},
+	"verb_object": {
+		{ruleTranslateTo, "translate good morning to Spanish", map[string]any{"text": "good morning", "target_language": "Spanish"}},
+		{ruleTranslateTo, "please translate hello into german", map[string]any{"text": "hello", "target_language": "german"}},
 	},
 	"freetext": {
 		{ruleSearch, "search for cheap flights to Oslo", map[string]any{"query": "cheap flights to Oslo"}},
@@ -188,6 +195,25 @@ func TestRules(t *testing.T) {
 	for name := range ruleCases {
 		if _, ok := ruleNamed(name); !ok {
 			t.Errorf("ruleCases has cases for %q, which is no rule", name)
+		}
+	}
+}
+
+// TestVerbObjectLeavesReferences: verb_object reads a direct object, not a
+// reference to what was said before, the tool's own words or a phrase
+// after a preposition.
+func TestVerbObjectLeavesReferences(t *testing.T) {
+	for _, text := range []string{
+		"translate this paragraph into French",
+		"translate it to German",
+		"translate the above into Spanish",
+		"translate into Italian",
+		"translate text to Dutch",
+		"translate whether it rains into Danish",
+	} {
+		got, err := fillWith(t, ruleTranslateTo, text, rules)
+		if err == nil || got["text"] != nil {
+			t.Errorf("%q: got %#v (%v), want text left missing", text, got, err)
 		}
 	}
 }
