@@ -1,0 +1,54 @@
+package resolve
+
+// applyVerbObject reads a direct object: the plain words right after the
+// request's verb, when that verb is the tool's own ("translate good
+// morning to Spanish" → text "good morning" for Translate text), to the one
+// required text parameter still missing. The object rule reads an object
+// only after a preposition (for, of, about …); this one stops at the first
+// preposition, filler or clause word ("check if there is …") or word
+// another rule used, and leaves a reference to what was said before
+// ("translate this paragraph") to the context.
+func (f *filler) applyVerbObject(_ *property) {
+	var target *property
+	for _, p := range f.s.props {
+		if p.required && f.missing(p) {
+			if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || target != nil {
+				return
+			}
+			target = p
+		}
+	}
+	if target == nil {
+		return
+	}
+	verb := 0
+	for verb < len(f.toks) && f.free(verb) && fillers[f.toks[verb].word] && !f.tool[f.toks[verb].word] {
+		verb++ // "please translate", "can you translate"
+	}
+	if !f.free(verb) || !f.tool[f.toks[verb].word] || endsClause(f.toks[verb].raw) {
+		return
+	}
+	k, last := verb+1, verb
+	for j := k; j < len(f.toks) && j-k < 8 && f.free(j); j++ {
+		w := f.toks[j].word
+		if prepositions[w] || objectPreps[w] || languagePreps[w] || placePreps[w] || f.tool[w] || fillers[w] || subordinators[w] {
+			break
+		}
+		last = j
+		if endsClause(f.toks[j].raw) {
+			break
+		}
+	}
+	if last < k {
+		return
+	}
+	if w := f.toks[k].word; determiners[w] || pronouns[w] || vague[w] {
+		return
+	}
+	if f.try(target, f.spanValue(k, last)) {
+		f.useTokens(rangeIdx(k, last)...)
+	}
+}
+
+// subordinators open a clause, not an object: "check if …", "see whether …".
+var subordinators = setOf("if", "whether", "when", "where", "how", "why", "who", "whom", "whose", "there", "because", "while", "than", "unless")
