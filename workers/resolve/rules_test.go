@@ -141,6 +141,7 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"freetext": {
 		{ruleSearch, "search for cheap flights to Oslo", map[string]any{"query": "cheap flights to Oslo"}},
+		{ruleSay, "say hello from the moon", map[string]any{"message": "hello from the moon"}},
 	},
 }
 

@@ -8,7 +8,7 @@ package resolve
 // preposition, filler or clause word ("check if there is …") or word
 // another rule used, and leaves a reference to what was said before
 // ("translate this paragraph") to the context.
-func (f *filler) applyVerbObject(_ *property) {
+func (f *filler) applyVerbObject(free *property) {
 	var target *property
 	for _, p := range f.s.props {
 		if p.required && f.missing(p) {
@@ -18,7 +18,9 @@ func (f *filler) applyVerbObject(_ *property) {
 			target = p
 		}
 	}
-	if target == nil {
+	// The free-text parameter takes the whole rest of the request
+	// (rule freetext), prepositions and all: "echo hello from the moon".
+	if target == nil || target == free {
 		return
 	}
 	verb := 0
