@@ -67,7 +67,8 @@
 //  9. numbers in prose: "55 years old" is an age, "2 employees" an
 //     employee_count; a number in the phrase a description writes with N
 //     ("returns only the first N lines" ← "the first 5 lines") is that
-//     parameter's; one missing required number and one unused number
+//     parameter's, and "the first line", "the top result" with no number
+//     written are one of what a count parameter counts; one missing required number and one unused number
 //     belong together, and so do a tool's only numeric parameter, even
 //     optional, and the request's only number ("get resource links 4").
 //  10. bare quoted values: any other goes to the first missing required

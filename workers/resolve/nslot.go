@@ -50,3 +50,61 @@ func nSlot(desc string) (before, after string, ok bool) {
 func sameNoun(a, b string) bool {
 	return a == b || isHead(a, b) || isHead(b, a)
 }
+
+// applySingularCounts is rule singular_counts: "the first line", "the last
+// entry" ask for one of what a count parameter counts, though no number is
+// written; left alone, the count's default (ten lines) would run instead.
+func (f *filler) applySingularCounts() {
+	for _, p := range f.s.props {
+		if !f.missing(p) || p.typ != "integer" && p.typ != "number" || len(p.enum) > 0 {
+			continue
+		}
+		nouns := countedNouns(p)
+		for i := 0; i+1 < len(f.toks); i++ {
+			if !f.free(i) || !f.free(i+1) || !countEnds[f.toks[i].word] || !singularOf(f.toks[i+1].word, nouns) {
+				continue
+			}
+			if f.try(p, "1") {
+				f.useTokens(i, i+1)
+				break
+			}
+		}
+	}
+}
+
+// countEnds pick from one end of a list: "the first line", "the top result".
+var countEnds = setOf("first", "last", "top", "bottom", "latest", "newest", "oldest", "final")
+
+// countedNouns are the plural nouns a count parameter counts: the plural
+// words of its name (max_results, lines) and the noun its description
+// counts ("How many lines to show", "Number of results", "the first N
+// lines").
+func countedNouns(p *property) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range p.words {
+		if strings.HasSuffix(w, "s") && len(w) > 3 {
+			m[w] = true
+		}
+	}
+	words := strings.Fields(strings.ToLower(p.description))
+	for i := 0; i+1 < len(words); i++ {
+		switch {
+		case words[i] == "many" && i > 0 && words[i-1] == "how", words[i] == "of" && i > 0 && words[i-1] == "number":
+			m[trimPunct(words[i+1])] = true
+		}
+	}
+	if _, after, ok := nSlot(p.description); ok {
+		m[after] = true
+	}
+	return m
+}
+
+// singularOf: w is the singular of one of the nouns ("line" of "lines").
+func singularOf(w string, nouns map[string]bool) bool {
+	for n := range nouns {
+		if n != w && isHead(n, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -50,6 +50,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyPeriods() }},
 	{name: "described_counts", doc: "a number in the phrase a description writes with N (\"the first 5 lines\")",
 		apply: func(f *filler, _ *property) { f.applyDescribedCounts() }},
+	{name: "singular_counts", doc: "\"the first line\", \"the top result\": one of what a count parameter counts, when no number is written",
+		apply: func(f *filler, _ *property) { f.applySingularCounts() }},
 	{name: "loose_numbers", doc: "numbers by their nouns (\"55 years old\"), and one number for one numeric parameter",
 		apply: func(f *filler, _ *property) { f.applyLooseNumbers() }},
 	{name: "bare_quoted", doc: "any other quoted value to the first missing required text parameter, then free text", guess: true,

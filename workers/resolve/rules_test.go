@@ -36,6 +36,8 @@ var (
 		"text":{"type":"string"},"target_language":{"type":"string"}}}`)
 	ruleTranslateTo = manifest("t/translate_to", "Translate", `{"type":"object","required":["text","target_language"],"properties":{
 		"text":{"type":"string"},"target_language":{"type":"string"}}}`)
+	ruleTop = manifest("t/top", "Search", `{"type":"object","required":["query"],"properties":{
+		"query":{"type":"string"},"num_results":{"type":"integer","default":5,"description":"Number of results to return"}}}`)
 	ruleWeather = manifest("t/weather", "Weather", `{"type":"object","properties":{
 		"city":{"type":"string"}}}`)
 	ruleClock = manifest("t/clock", "Clock", `{"type":"object","properties":{
@@ -116,6 +118,10 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"described_counts": {
 		{ruleSlice, "slice /srv/a.txt, skip 1, returning only the first 4 lines", map[string]any{"path": "/srv/a.txt", "skip": int64(1), "head": int64(4)}},
+	},
+	"singular_counts": {
+		{ruleSlice, "slice /srv/a.txt, returning only the first line", map[string]any{"path": "/srv/a.txt", "head": int64(1)}},
+		{ruleTop, "the top result for gopher", map[string]any{"query": "gopher", "num_results": int64(1)}},
 	},
 	"loose_numbers": {
 		{rulePeople, "people who are 41 years old", map[string]any{"age": int64(41)}},
