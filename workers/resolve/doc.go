@@ -96,7 +96,10 @@
 //     the words of the tool's name and id, trimmed of filler words ("run
 //     the google maps scraper for tech companies, limit 50" → "tech
 //     companies"). A tool without required parameters may mark one
-//     optional string parameter as free text the same way.
+//     optional string parameter as free text the same way. When the rest
+//     breaks the parameter's own constraints (a host name's pattern), the
+//     words after its last of, for, about … are tried instead ("the ip of
+//     localhost" → localhost).
 //  12. a required value given blank ("" or []) counts as not given; then
 //     defaults from the schema.
 //

@@ -59,7 +59,16 @@ func (f *filler) applyFreetext(p *property) {
 	if p == nil || !f.missing(p) {
 		return
 	}
-	if rest := f.remainder(); rest != "" && f.try(p, rest) {
+	rest := f.remainder()
+	// A free-text parameter with constraints of its own (a host name's
+	// pattern) takes the object of the request when the whole rest does
+	// not meet them: "what is the ip of localhost" → localhost.
+	if rest != "" && !f.fits(p, rest, valueText) {
+		if obj := objectOf(rest); obj != "" && f.fits(p, obj, valueText) {
+			rest = obj
+		}
+	}
+	if rest != "" && f.try(p, rest) {
 		// The rest of the intent is placed: none of its words is left.
 		for i := range f.toks {
 			f.toks[i].used = true
@@ -108,4 +117,16 @@ func (f *filler) remainder() string {
 	return strings.TrimFunc(strings.Join(parts, " "), func(r rune) bool {
 		return strings.ContainsRune(`.,;:!?-–—`, r)
 	})
+}
+
+// objectOf is what follows the last object preposition of text ("ip of
+// localhost" → "localhost"), or "".
+func objectOf(text string) string {
+	words := strings.Fields(text)
+	for j := len(words) - 2; j >= 0; j-- {
+		if objectPreps[strings.ToLower(words[j])] {
+			return strings.Join(words[j+1:], " ")
+		}
+	}
+	return ""
 }

@@ -38,6 +38,8 @@ var (
 		"text":{"type":"string"},"target_language":{"type":"string"}}}`)
 	ruleTop = manifest("t/top", "Search", `{"type":"object","required":["query"],"properties":{
 		"query":{"type":"string"},"num_results":{"type":"integer","default":5,"description":"Number of results to return"}}}`)
+	ruleLookup = manifest("t/lookup", "Resolve", `{"type":"object","required":["host"],"properties":{
+		"host":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9.-]*$","x-toolyard-freetext":true}}}`)
 	ruleWeather = manifest("t/weather", "Weather", `{"type":"object","properties":{
 		"city":{"type":"string"}}}`)
 	ruleClock = manifest("t/clock", "Clock", `{"type":"object","properties":{
@@ -148,6 +150,7 @@ var ruleCases = map[string][]ruleCase{
 	"freetext": {
 		{ruleSearch, "search for cheap flights to Oslo", map[string]any{"query": "cheap flights to Oslo"}},
 		{ruleSay, "say hello from the moon", map[string]any{"message": "hello from the moon"}},
+		{ruleLookup, "what is the ip of localhost", map[string]any{"host": "localhost"}},
 	},
 }
 
