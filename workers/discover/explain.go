@@ -47,6 +47,7 @@ func (e *Engine) explainWith(ctx context.Context, text string, k, cut int) ([]Ex
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	q = e.withCompounds(q)
 	order, err := e.pooledRanking(ctx, q, vectorsOf{qv, qe, uq}, k, mode, e.admit(Filter{}), um)
 	if err != nil || len(order) == 0 {
 		return nil, Calibration{}, err

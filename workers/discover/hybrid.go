@@ -58,6 +58,7 @@ func (e *Engine) searchVectorsOf(ctx context.Context, text, vecText string, k in
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	q = e.withCompounds(q)
 	allow := e.admit(f)
 	if mode == ModeKeyword {
 		return e.keywordSearch(ctx, q, k, allow)

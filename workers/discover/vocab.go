@@ -10,6 +10,7 @@ func (e *Engine) Unmatched(text string) []string {
 	q := e.parse(text)
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	q = e.withCompounds(q)
 	var out []string
 	for _, t := range q.describing {
 		if e.stats.df[t] > 0 {
