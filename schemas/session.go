@@ -53,9 +53,11 @@ type ToolSet struct {
 	// SeedMessage is the id of the output the set was seeded from.
 	SeedMessage string `json:"seed_message,omitempty"`
 	// Degraded says why seeding added nothing when discovery failed.
-	Degraded string    `json:"degraded,omitempty"`
-	Created  time.Time `json:"created"`
-	Updated  time.Time `json:"updated"`
+	Degraded string `json:"degraded,omitempty"`
+	// Created and Updated are left out of a set no session has written
+	// yet (a session that never published).
+	Created time.Time `json:"created,omitzero"`
+	Updated time.Time `json:"updated,omitzero"`
 }
 
 // IDs are the ids of the set's tools, in the order they were added.

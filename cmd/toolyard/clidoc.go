@@ -70,6 +70,10 @@ func stableDefaults(root *cobra.Command) {
 			f.DefValue = "$TOOLYARD_DATA, else toolyard in the user cache directory"
 		case f.Name == "nats":
 			f.DefValue = defaultNATS
+		case f.Name == "creds" || f.Name == "tls-ca" || f.Name == "tls-cert" || f.Name == "tls-key":
+			// Their defaults come from the environment (NATS_CREDS …),
+			// which the page must not show a developer's values of.
+			f.DefValue = ""
 		}
 	}
 	var walk func(c *cobra.Command)

@@ -156,7 +156,11 @@ matches nothing is an error, and nothing is removed then.`,
 				return fmt.Errorf("%w; nothing removed", err)
 			}
 			if patterns && !yes {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%d tools match:\n  %s\n", len(ids), strings.Join(ids, "\n  "))
+				what := "tools match"
+				if len(ids) == 1 {
+					what = "tool matches"
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "%d %s:\n  %s\n", len(ids), what, strings.Join(ids, "\n  "))
 				if !confirm(cmd, "remove them?") {
 					return errors.New("nothing removed (confirm with --yes)")
 				}
