@@ -64,7 +64,8 @@
 //     level (beginner … expert) and frequency (daily … yearly) words fill
 //     the one property named for them, and a relative period ("over the
 //     last month") a property named period or timeframe.
-//  9. numbers in prose: "55 years old" is an age, "2 employees" an
+//  9. numbers in prose (by their noun also written as words, "the last
+//     three lines", "forty-one years old"): "55 years old" is an age, "2 employees" an
 //     employee_count; a number in the phrase a description writes with N
 //     ("returns only the first N lines" ← "the first 5 lines") is that
 //     parameter's, and "the first line", "the top result" with no number
@@ -109,7 +110,7 @@
 // parameter (1–9), never by those that place leftovers (10–11).
 //
 // The values the intent text states that no rule placed — quoted strings,
-// key=value pairs for no parameter, numbers, paths, URLs, addresses, host
+// key=value pairs for no parameter, numbers (with a unit: "24h"), paths, URLs, addresses, host
 // names, capitalised names not opening a sentence, the word after "named"
 // or "called", a word narrowing what the tool finds ("the json files") when
 // a parameter would take it — are the call's Unmapped values, each with the parameter

@@ -21,7 +21,7 @@ func (f *filler) applyDescribedCounts() {
 			if !f.free(i-1) || !f.free(i) || !f.free(i+1) || !sameNoun(f.toks[i-1].word, before) || !sameNoun(f.toks[i+1].word, after) {
 				continue
 			}
-			if _, isNum := parseNumber(cleanValue(f.toks[i].raw)); isNum && f.try(p, cleanValue(f.toks[i].raw)) {
+			if v, isNum := numeral(f.toks[i].raw); isNum && f.try(p, v) {
 				f.useTokens(i-1, i, i+1)
 				break
 			}

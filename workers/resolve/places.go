@@ -245,7 +245,9 @@ func (f *filler) applyLooseNumbers() {
 		return ok
 	}
 	for i := range f.toks {
-		if !isNum(i) || i+1 >= len(f.toks) {
+		// By its noun a number may be written as a word: "the last three lines".
+		v, ok := numeral(f.toks[i].raw)
+		if !f.free(i) || !ok || i+1 >= len(f.toks) {
 			continue
 		}
 		next := f.toks[i+1].word
@@ -257,7 +259,7 @@ func (f *filler) applyLooseNumbers() {
 			if !age && !f.uniqueNameWord(p, nums, next) {
 				continue
 			}
-			if f.try(p, cleanValue(f.toks[i].raw)) {
+			if f.try(p, v) {
 				f.useTokens(i, i+1)
 				break
 			}

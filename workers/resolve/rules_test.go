@@ -120,12 +120,14 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"described_counts": {
 		{ruleSlice, "slice /srv/a.txt, skip 1, returning only the first 4 lines", map[string]any{"path": "/srv/a.txt", "skip": int64(1), "head": int64(4)}},
+		{ruleSlice, "slice /srv/a.txt returning only the first seven lines", map[string]any{"path": "/srv/a.txt", "head": int64(7)}},
 	},
 	"singular_counts": {
 		{ruleSlice, "slice /srv/a.txt, returning only the first line", map[string]any{"path": "/srv/a.txt", "head": int64(1)}},
 		{ruleTop, "the top result for gopher", map[string]any{"query": "gopher", "num_results": int64(1)}},
 	},
 	"loose_numbers": {
+		{rulePeople, "people who are forty-one years old", map[string]any{"age": int64(41)}},
 		{rulePeople, "people who are 41 years old", map[string]any{"age": int64(41)}},
 	},
 	"bare_quoted": {

@@ -12,7 +12,8 @@ import (
 
 // A value the intent states is never dropped without a word: after the
 // rules ran, the words of the intent that name a value — a quoted string,
-// a key=value pair for no parameter, a number, a path, URL, e-mail address
+// a key=value pair for no parameter, a number (with its unit: "24h"), a
+// path, URL, e-mail address
 // or glob, a capitalised name that does not open the sentence, the word
 // after "named" or "called", a word that narrows what the tool finds when a
 // parameter would take it ("the json files") — and that no rule used are
@@ -65,6 +66,8 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			add(v, valueText)
 		case isNumber(v):
 			add(v, valueNumber)
+		case measure(v):
+			add(v, valueText)
 		case anyShape(v):
 			add(v, valueShape)
 		case f.afterNameCue(i):
@@ -187,6 +190,16 @@ func isNumber(s string) bool {
 		}
 	}
 	return digits
+}
+
+// measure: a number with its unit or suffix in one word ("24h", "3pm",
+// "10k", "2x"): a value, where a word that starts with a letter and holds
+// digits is a name ("sha256", "ipv6", "mp4").
+func measure(v string) bool {
+	if v == "" || v[0] < '0' || v[0] > '9' {
+		return false
+	}
+	return strings.ContainsFunc(v, unicode.IsLetter)
 }
 
 // valueKind is what an unmapped value looks like, for choosing the

@@ -56,12 +56,15 @@ func TestUnmapped(t *testing.T) {
 		{"files/find", "Find files in /srv", nil},
 		{"system/process_list", "show the running processes", nil},
 		{"files/list_directory", "list the hidden files in /srv", nil},
+		{"files/checksum", "sha256 of /srv/a.iso", nil},
 		// Unmapped, with the parameter that would take the value.
 		{"system/current_time", "what time is it in Atlantis", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}}},
 		{"files/find", "find files called invoices under /srv", []schemas.Unmapped{{Text: "invoices", Parameter: "name"}}},
 		{"files/find", `look in /srv for files matching "draft"`, []schemas.Unmapped{{Text: "draft", Parameter: "name"}}},
 		{"files/find", "find the yaml files under /srv", []schemas.Unmapped{{Text: "yaml", Parameter: "name"}}},
 		{"files/find", "find empty files in /srv, 2 levels deep", []schemas.Unmapped{{Text: "empty", Parameter: "name"}}},
+		{"system/current_time", "the time in Oslo in 24h format", []schemas.Unmapped{{Text: "24h", Parameter: "format"}}},
+		{"system/uptime", "uptime, refreshed every 5s", []schemas.Unmapped{{Text: "5s"}}},
 		// Unmapped, and the tool takes no such value.
 		{"system/uptime", "uptime of the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
 		{"system/uptime", "system/uptime on the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
