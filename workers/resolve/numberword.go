@@ -13,10 +13,10 @@ import (
 // number ("the one in /tmp", "which one"), and "the first line" reads as
 // one already (rule singular_counts).
 var (
-	units = map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+	numberUnits = map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
 		"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
 		"seventeen": 17, "eighteen": 18, "nineteen": 19, "dozen": 12, "hundred": 100, "thousand": 1000}
-	tens = map[string]int{"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+	numberTens = map[string]int{"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 	// onesAfterTens are the units a hyphen joins to a ten: "twenty-one".
 	onesAfterTens = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 )
@@ -25,14 +25,14 @@ var (
 // "forty-two"); ok is false for anything else.
 func numberWord(s string) (int, bool) {
 	w := strings.ToLower(s)
-	if n, ok := units[w]; ok {
+	if n, ok := numberUnits[w]; ok {
 		return n, true
 	}
-	if n, ok := tens[w]; ok {
+	if n, ok := numberTens[w]; ok {
 		return n, true
 	}
 	if ten, one, found := strings.Cut(w, "-"); found {
-		if t, ok := tens[ten]; ok {
+		if t, ok := numberTens[ten]; ok {
 			if o, ok := onesAfterTens[one]; ok {
 				return t + o, true
 			}
