@@ -93,6 +93,9 @@ type Unmapped struct {
 	// Parameter is the parameter that would take it, empty when the tool
 	// has none.
 	Parameter string `json:"parameter,omitempty"`
+	// Tool is the other tool the text names, when it names one (a second
+	// request written into the intent: "kernel version and uptime").
+	Tool string `json:"tool,omitempty"`
 }
 
 // ToolOutput is what an executed tool produced.

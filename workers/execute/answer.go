@@ -163,15 +163,24 @@ func (e *Executor) shownBy(m schemas.Manifest, id string) bool {
 // UnmappedNote tells the agent which stated values the call did not use
 // because the tool has no parameter for them; empty when there are none.
 func UnmappedNote(call schemas.ToolCall) string {
-	if len(call.Unmapped) == 0 {
-		return ""
+	var words, tools []string
+	for _, u := range call.Unmapped {
+		if u.Tool != "" {
+			tools = append(tools, fmt.Sprintf("%q names another tool, %s: ask for it in an intent of its own ([TOOL: %s]).", u.Text, u.Tool, u.Text))
+			continue
+		}
+		words = append(words, strconv.Quote(u.Text))
 	}
-	words := make([]string, len(call.Unmapped))
-	for i, u := range call.Unmapped {
-		words[i] = strconv.Quote(u.Text)
+	var notes []string
+	if len(words) > 0 {
+		notes = append(notes, fmt.Sprintf("Ran %s without %s: it has no parameter for %s. If they matter, find a tool that takes them.",
+			call.ToolID, strings.Join(words, ", "), pronoun(len(words))))
 	}
-	return fmt.Sprintf("Ran %s without %s: it has no parameter for %s. If they matter, find a tool that takes them.",
-		call.ToolID, strings.Join(words, ", "), pronoun(len(words)))
+	if len(tools) > 0 {
+		notes = append(notes, fmt.Sprintf("Ran %s only.", call.ToolID))
+		notes = append(notes, tools...)
+	}
+	return strings.Join(notes, " ")
 }
 
 func pronoun(n int) string {

@@ -19,6 +19,10 @@ type filler struct {
 	pairUsed []bool
 	toks     []token
 	tool     map[string]bool
+	// others maps the one-word names of the other tools discovery
+	// offered for the intent to their ids (otherToolNames): a request
+	// that names one asked for more than this tool does.
+	others map[string]string
 }
 
 func newFiller(text string, s *toolSchema, toolWordSet map[string]bool) *filler {

@@ -23,7 +23,7 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 	if err != nil {
 		return schemas.ToolCall{}, fmt.Errorf("resolve intent %s: %w", r.Intent.ID, err)
 	}
-	args, unmapped, err := fill(r.Intent, e.schema, e.words, m.ID, rules)
+	args, unmapped, err := fill(r.Intent, e.schema, e.words, m.ID, rules, otherToolNames(r.Candidates, m.ID))
 	if err != nil {
 		return schemas.ToolCall{}, err
 	}
@@ -47,8 +47,9 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 // fill runs the slot-filling rules rs on the intent text, reads required
 // parameters it lacks from the intent's context, then validates the result.
 // It also returns the values the intent text states that no argument took.
-func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID string, rs []rule) (map[string]any, []schemas.Unmapped, error) {
+func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID string, rs []rule, others map[string]string) (map[string]any, []schemas.Unmapped, error) {
 	f := newFiller(in.Text, s, toolWords)
+	f.others = others
 	free := f.freetextTarget()
 	f.run(rs, free, true)
 	for _, text := range contextTexts(in) {

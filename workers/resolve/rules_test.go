@@ -163,7 +163,7 @@ func fillWith(t *testing.T, m schemas.Manifest, text string, rs []rule) (map[str
 	if err != nil {
 		t.Fatal(err)
 	}
-	args, _, err := fill(routed(text).Intent, e.schema, e.words, m.ID, rs)
+	args, _, err := fill(routed(text).Intent, e.schema, e.words, m.ID, rs, nil)
 	return args, err
 }
 

@@ -16,7 +16,8 @@ import (
 // path, URL, e-mail address
 // or glob, a capitalised name that does not open the sentence, the word
 // after "named" or "called", a word that narrows what the tool finds when a
-// parameter would take it ("the json files") — and that no rule used are
+// parameter would take it ("the json files"), another offered tool's
+// one-word name ("kernel version and uptime") — and that no rule used are
 // unmapped. Each is reported with the parameter that would take it (one
 // the intent left unset, of a type the value fits), or none when the tool
 // has no such parameter. Ordinary words are not values: "show me the disk
@@ -55,6 +56,15 @@ func (f *filler) unmapped() []schemas.Unmapped {
 	for i := 0; i < len(f.toks); i++ {
 		t := f.toks[i]
 		if !f.free(i) || f.tool[t.word] {
+			continue
+		}
+		if other := f.others[t.word]; other != "" {
+			// Another tool's name: a second request ("kernel version and
+			// uptime"), which no parameter of this tool takes.
+			if v := cleanValue(t.raw); !seen[v] {
+				seen[v] = true
+				out = append(out, schemas.Unmapped{Text: v, Tool: other})
+			}
 			continue
 		}
 		v := cleanValue(t.raw)
@@ -338,4 +348,30 @@ func UnmappedResult(stage string, call schemas.ToolCall, m schemas.Manifest, arg
 		ToolID: call.ToolID, Status: schemas.StatusMissingArguments, Stage: stage,
 		Message: UnmappedMessage(call, m), Arguments: args, Unmapped: call.Unmapped, Hint: call.Hint, Outer: call.Outer,
 	}
+}
+
+// otherToolNames maps the one-word names of the candidates other than the
+// chosen tool to their ids: the last part of an id ("uptime" of
+// system/uptime, lower-cased) or a one-word name.
+func otherToolNames(cands []schemas.Candidate, chosen string) map[string]string {
+	var out map[string]string
+	for _, c := range cands {
+		if c.ToolID == chosen {
+			continue
+		}
+		local := c.ToolID[strings.LastIndexByte(c.ToolID, '/')+1:]
+		for _, n := range []string{local, c.Name} {
+			n = strings.ToLower(n)
+			if len(n) < 3 || strings.ContainsFunc(n, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+				continue
+			}
+			if out == nil {
+				out = map[string]string{}
+			}
+			if out[n] == "" {
+				out[n] = c.ToolID
+			}
+		}
+	}
+	return out
 }

@@ -134,3 +134,32 @@ func TestUnmappedMessage(t *testing.T) {
 		t.Fatalf("a mapped city is unplaced: %v %v", ok.Unmapped, err)
 	}
 }
+
+// TestUnmappedNamesOtherTools: a request that names another offered tool
+// asked for more than the chosen tool does; the name is reported, with no
+// parameter to take it.
+func TestUnmappedNamesOtherTools(t *testing.T) {
+	cands := []schemas.Candidate{{ToolID: "system/kernel_info"}, {ToolID: "system/uptime"}, {ToolID: "system/whoami", Name: "Current user"}}
+	tests := []struct {
+		tool, text string
+		want       []schemas.Unmapped
+	}{
+		{"system/kernel_info", "kernel version and uptime", []schemas.Unmapped{{Text: "uptime", Tool: "system/uptime"}}},
+		{"system/kernel_info", "kernel version, then whoami", []schemas.Unmapped{{Text: "whoami", Tool: "system/whoami"}}},
+		{"system/uptime", "how long has the system been up", nil},
+		{"system/uptime", "uptime of this kernel", nil}, // "kernel" is no one-word name: kernel_info's is two
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			r := routed(tt.text)
+			r.Candidates = cands
+			call, err := Resolve(context.Background(), r, sampleTool(t, tt.tool))
+			if err != nil {
+				t.Fatalf("Resolve(%q): %v", tt.text, err)
+			}
+			if !reflect.DeepEqual(call.Unmapped, tt.want) {
+				t.Fatalf("Resolve(%q) unmapped = %+v, want %+v", tt.text, call.Unmapped, tt.want)
+			}
+		})
+	}
+}
