@@ -28,9 +28,18 @@ func FuzzResolve(f *testing.F) {
 	f.Add("of of to = : equals")
 	f.Add("echo the message hello world, then add 2 and 3 and 4; the word the word x")
 	f.Add("move the file a/b.txt to ../c/ matching *.go and the first 5 lines of notes.md")
+	f.Add("translate hello into german, the last three lines, forty-two files named notes.txt, the json files, 24h, then uptime")
+	// Every tool is offered, so each one's name in the text reads as
+	// another tool's.
+	cands := make([]schemas.Candidate, len(tools))
+	for i, m := range tools {
+		cands[i] = schemas.Candidate{ToolID: m.ID, Name: m.Name}
+	}
 	f.Fuzz(func(t *testing.T, text string) {
+		r := routed(text)
+		r.Candidates = cands
 		for _, m := range tools {
-			call, err := Resolve(context.Background(), routed(text), m)
+			call, err := Resolve(context.Background(), r, m)
 			var me *MissingError
 			var ie *InvalidError
 			switch {
