@@ -58,6 +58,8 @@ func (e *Engine) searchVectorsOf(ctx context.Context, text, vecText string, k in
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	// The vectors are of the words as written; the keyword side also
+	// reads a tool name they spell apart (compound.go).
 	q = e.withCompounds(q)
 	allow := e.admit(f)
 	if mode == ModeKeyword {
