@@ -113,7 +113,8 @@ func shellBlocks(t *testing.T, root, file string) []docCommand {
 func toolyardCommand(line string) string {
 	for _, part := range strings.Split(line, "|") {
 		part = strings.TrimSpace(part)
-		if strings.HasPrefix(part, "bin/toolyard ") {
+		// The example agents of docs/examples talk to Toolyard as well.
+		if strings.HasPrefix(part, "bin/toolyard ") || strings.HasPrefix(part, "node docs/examples/") {
 			return part
 		}
 	}
@@ -123,8 +124,9 @@ func toolyardCommand(line string) string {
 // Every command the README and the docs show is run: a new user copies them,
 // so each must work as written. Toolyard commands run from a checkout-shaped
 // directory against a real `toolyard up`; those that need what a test
-// machine lacks (notRunHere) have their flags checked; other programs (make,
-// npx, nats, ollama) are listed, not run.
+// machine lacks (notRunHere) have their flags checked, the example agents
+// of docs/examples run too; other programs (make, npx, nats, ollama) are
+// listed, not run.
 func TestDocsCommandsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every documented command against a real server")
@@ -152,6 +154,7 @@ func TestDocsCommandsRun(t *testing.T) {
 		filepath.Join(work, "node_modules"):    filepath.Join(root, "node_modules"),
 		filepath.Join(work, "ops"):             filepath.Join(root, "ops"),
 		filepath.Join(work, "training"):        filepath.Join(root, "training"),
+		filepath.Join(work, "docs"):            filepath.Join(root, "docs"),
 		filepath.Join(top, "shared"):           filepath.Join(root, "..", "shared"),
 	}
 	for link, target := range links {
