@@ -12,9 +12,9 @@ import "strings"
 //     matches itself (rule named_files);
 //   - a word that narrows the thing the tool is named for, written right
 //     before it ("the json files", "empty folders"), is a value the
-//     request states: when a parameter the request left unset would take
-//     it, it is reported unmapped, so the call does not run without it
-//     (qualifier, read by unmapped). It is not turned into a pattern:
+//     request states: when a filter parameter the request left unset
+//     would take it (filterParam), it is reported unmapped, so the call
+//     does not run without it (qualifier, read by unmapped). It is not turned into a pattern:
 //     "json files" may be *.json, but "python files" is not *.python and
 //     "large files" no pattern at all, and a wrong guess would run.
 
@@ -43,6 +43,16 @@ func (f *filler) applyNamedFiles() {
 func globParam(p *property) bool {
 	return (p.typ == "string" || p.typ == "") && len(p.enum) == 0 &&
 		(fitsName(p, globNames) || describesGlob(p)) && globTarget(p)
+}
+
+// filterNames are the words of parameters that say which things a tool
+// finds or lists: its pattern, filter, kind or extension.
+var filterNames = setOf("filter", "filters", "type", "types", "kind", "extension", "extensions", "ext", "match")
+
+// filterParam: p narrows what the tool finds: a glob parameter, or one
+// named for a filter, a kind or an extension.
+func filterParam(p *property) bool {
+	return globParam(p) || stringProp(p) && fitsName(p, filterNames)
 }
 
 // quantifiers say how many of a thing, not which.

@@ -82,10 +82,11 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		case f.afterNameCue(i):
 			add(v, valueText)
 		case f.qualifier(i):
-			// Which of the things the tool finds: reported when a
+			// Which of the things the tool finds: reported when a filter
 			// parameter left unset would take it (patterns.go); other
-			// tools' qualifiers are phrasing ("the running processes").
-			if f.takerOf(v, valueText) != "" {
+			// qualifiers are phrasing ("the running processes", "the
+			// recent issues" for a tool with labels).
+			if p := f.s.prop(f.takerOf(v, valueText)); p != nil && filterParam(p) {
 				add(v, valueText)
 			}
 		default:

@@ -57,6 +57,7 @@ func TestUnmapped(t *testing.T) {
 		{"system/process_list", "show the running processes", nil},
 		{"files/list_directory", "list the hidden files in /srv", nil},
 		{"files/checksum", "sha256 of /srv/a.iso", nil},
+		{"github/create_issue", "create an issue in acme/widgets titled Crash, for the recent issues", nil}, // labels is no filter
 		// Unmapped, with the parameter that would take the value.
 		{"system/current_time", "what time is it in Atlantis", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}}},
 		{"files/find", "find files called invoices under /srv", []schemas.Unmapped{{Text: "invoices", Parameter: "name"}}},
