@@ -362,7 +362,7 @@ func otherToolNames(cands []schemas.Candidate, chosen string) map[string]string 
 		local := c.ToolID[strings.LastIndexByte(c.ToolID, '/')+1:]
 		for _, n := range []string{local, c.Name} {
 			n = strings.ToLower(n)
-			if len(n) < 3 || strings.ContainsFunc(n, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if len(n) < 3 || strings.ContainsFunc(n, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) || requestWord(n) {
 				continue
 			}
 			if out == nil {
@@ -375,3 +375,14 @@ func otherToolNames(cands []schemas.Candidate, chosen string) map[string]string 
 	}
 	return out
 }
+
+// requestWord: a word requests use for their own sake ("search", "help",
+// "execute", "load"), which names a tool only by chance: Toolyard's meta
+// tools, in every registry, are named so.
+func requestWord(w string) bool {
+	return fillers[w] || verbs[w] || discourse[w] || determiners[w] || prepositions[w] || pronouns[w] || cueWords[w] || metaWords[w]
+}
+
+// metaWords are the names of Toolyard's meta tools that no other word set
+// holds.
+var metaWords = setOf("load", "activate")

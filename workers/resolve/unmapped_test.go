@@ -140,7 +140,8 @@ func TestUnmappedMessage(t *testing.T) {
 // asked for more than the chosen tool does; the name is reported, with no
 // parameter to take it.
 func TestUnmappedNamesOtherTools(t *testing.T) {
-	cands := []schemas.Candidate{{ToolID: "system/kernel_info"}, {ToolID: "system/uptime"}, {ToolID: "system/whoami", Name: "Current user"}}
+	cands := []schemas.Candidate{{ToolID: "system/kernel_info"}, {ToolID: "system/uptime"}, {ToolID: "system/whoami", Name: "Current user"},
+		{ToolID: "toolyard/help"}, {ToolID: "toolyard/load"}, {ToolID: "toolyard/execute"}}
 	tests := []struct {
 		tool, text string
 		want       []schemas.Unmapped
@@ -148,7 +149,8 @@ func TestUnmappedNamesOtherTools(t *testing.T) {
 		{"system/kernel_info", "kernel version and uptime", []schemas.Unmapped{{Text: "uptime", Tool: "system/uptime"}}},
 		{"system/kernel_info", "kernel version, then whoami", []schemas.Unmapped{{Text: "whoami", Tool: "system/whoami"}}},
 		{"system/uptime", "how long has the system been up", nil},
-		{"system/uptime", "uptime of this kernel", nil}, // "kernel" is no one-word name: kernel_info's is two
+		{"system/uptime", "uptime of this kernel", nil},                               // "kernel" is no one-word name: kernel_info's is two
+		{"system/uptime", "please execute the uptime check and help me load it", nil}, // request words, though meta tools' names
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
