@@ -138,12 +138,5 @@ func sessionFor(named string, granted []string, tokens bool) (string, error) {
 // machine only.
 func loopbackOnly(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return err == nil && isLoopback(host)
 }

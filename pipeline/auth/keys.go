@@ -71,11 +71,11 @@ func LoadOrCreateKeys(dataDir string) (*Keys, error) {
 		path := filepath.Join(dir, f.name)
 		kp, err := readSeed(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			created[f.name] = true
+			created[f.name], err = true, nil
 			if f.name == agentsSeed && !created["account.nk"] {
 				err = writePrivate(filepath.Join(dir, revokedFile), []byte(strconv.FormatInt(time.Now().Unix(), 10)))
 			}
-			if err == nil || errors.Is(err, fs.ErrNotExist) {
+			if err == nil {
 				kp, err = createSeed(path, f.create)
 			}
 		}

@@ -18,16 +18,20 @@ const minCompoundLen = 5
 // for "form"), and not a word of the request already.
 // Caller holds the read lock.
 func (e *Engine) compounds(words []string) []string {
+	if len(e.stats.oneWord) == 0 {
+		return nil
+	}
 	var out []string
 	for i := range words {
 		for n := 2; n <= maxCompoundWords && i+n <= len(words); n++ {
 			joined := strings.Join(words[i:i+n], "")
-			if len(joined) < minCompoundLen || !wordLike(joined) || slices.Contains(words, joined) || slices.Contains(out, joined) {
+			// The map first: every search asks, and a long request's
+			// words would make the scans below quadratic.
+			if e.stats.oneWord[joined] == 0 || len(joined) < minCompoundLen || !wordLike(joined) ||
+				slices.Contains(words, joined) || slices.Contains(out, joined) {
 				continue
 			}
-			if e.stats.oneWord[joined] > 0 {
-				out = append(out, joined)
-			}
+			out = append(out, joined)
 		}
 	}
 	return out

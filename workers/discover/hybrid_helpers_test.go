@@ -1,16 +1,16 @@
 package discover
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"hash/fnv"
 	"log/slog"
 	"math"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unicode"
+
+	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 )
 
 // fakeEmbedder is a deterministic bag-of-words embedder: each word (after
@@ -72,25 +72,7 @@ func (f *fakeEmbedder) vec(text string) []float32 {
 	return v
 }
 
-// logBuffer collects log records for assertions.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func newLogger() (*slog.Logger, *logBuffer) {
-	b := &logBuffer{}
+func newLogger() (*slog.Logger, *pipelinetest.Buffer) {
+	b := &pipelinetest.Buffer{}
 	return slog.New(slog.NewTextHandler(b, nil)), b
 }

@@ -74,8 +74,7 @@ func (f *filler) qualifier(i int) bool {
 		return false
 	}
 	w := t.word
-	if determiners[w] || fillers[w] || prepositions[w] || pronouns[w] || vague[w] || discourse[w] ||
-		verbs[w] || cueWords[w] || nameCues[w] || connectors[w] || quantifiers[w] {
+	if commonWord(w) || cueWords[w] || nameCues[w] || quantifiers[w] {
 		return false
 	}
 	for _, r := range w {

@@ -196,14 +196,13 @@ func cleanValue(v string) string {
 }
 
 // contentWord: a lower-case word that may be a value on its own ("the
-// cardio workout"): no filler, determiner, vague word or tool word.
+// cardio workout"): no common word of requests and no tool word.
 func (f *filler) contentWord(i int) bool {
 	if !f.free(i) {
 		return false
 	}
 	t := f.toks[i]
-	if fillers[t.word] || determiners[t.word] || vague[t.word] || connectors[t.word] || f.tool[t.word] || verbs[t.word] ||
-		prepositions[t.word] || pronouns[t.word] || discourse[t.word] {
+	if commonWord(t.word) || f.tool[t.word] {
 		return false
 	}
 	for _, r := range t.word {
@@ -623,4 +622,11 @@ func (f *filler) valueBefore(p *property, h int) bool {
 		return true
 	}
 	return false
+}
+
+// commonWord: a word requests use for their own sake, whatever they ask
+// for: a filler, determiner, vague word, connector, verb of asking,
+// preposition, pronoun or discourse word.
+func commonWord(w string) bool {
+	return fillers[w] || determiners[w] || vague[w] || connectors[w] || verbs[w] || prepositions[w] || pronouns[w] || discourse[w]
 }

@@ -380,7 +380,7 @@ func otherToolNames(cands []schemas.Candidate, chosen string) map[string]string 
 // "execute", "load"), which names a tool only by chance: Toolyard's meta
 // tools, in every registry, are named so.
 func requestWord(w string) bool {
-	return fillers[w] || verbs[w] || discourse[w] || determiners[w] || prepositions[w] || pronouns[w] || cueWords[w] || metaWords[w]
+	return commonWord(w) || cueWords[w] || metaWords[w]
 }
 
 // metaWords are the names of Toolyard's meta tools that no other word set
