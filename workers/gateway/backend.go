@@ -23,8 +23,9 @@ type Backend interface {
 	ToolSet(ctx context.Context, session string) (schemas.ToolSet, error)
 	// Manifest is a registered tool.
 	Manifest(ctx context.Context, session, id string) (schemas.Manifest, error)
-	// WatchSet calls changed whenever the session's set may have changed,
+	// WatchSet calls changed with the session's set whenever it has
+	// changed (or with an error when the new set could not be read),
 	// until ctx ends. A backend that cannot watch returns at once; the
 	// facade then refreshes after its own calls.
-	WatchSet(ctx context.Context, session string, changed func()) error
+	WatchSet(ctx context.Context, session string, changed func(schemas.ToolSet, error)) error
 }

@@ -125,8 +125,10 @@ func (c *conn) start(ctx context.Context, ss mcp.Session) {
 	go func() { _ = s.Wait(); cancel() }()
 	go func() {
 		defer cancel()
-		if err := c.g.backend.WatchSet(ctx, c.session, func() {
-			if err := c.sync(ctx); err != nil && ctx.Err() == nil {
+		if err := c.g.backend.WatchSet(ctx, c.session, func(set schemas.ToolSet, err error) {
+			if err == nil {
+				c.apply(ctx, set)
+			} else if ctx.Err() == nil {
 				c.g.log.Warn("session tools not refreshed", "session", c.session, "error", err)
 			}
 		}); err != nil && ctx.Err() == nil {
@@ -355,6 +357,12 @@ func (c *conn) sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	c.apply(ctx, set)
+	return nil
+}
+
+// apply makes the listed tools set's.
+func (c *conn) apply(ctx context.Context, set schemas.ToolSet) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	want := map[string]schemas.ActiveTool{}
@@ -384,7 +392,6 @@ func (c *conn) sync(ctx context.Context) error {
 		c.srv.AddTool(c.toolFor(ctx, name, t), c.caller(t.ID))
 		c.active[name] = t.ID
 	}
-	return nil
 }
 
 // toolFor is the MCP tool of an active tool: its manifest's schema when the

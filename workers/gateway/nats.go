@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -126,14 +127,25 @@ func (n *NATS) Manifest(ctx context.Context, sess, id string) (schemas.Manifest,
 // WatchSet implements Backend: every write to the session's key in the
 // sessions bucket, seen by a plain subscription to the key's subject (an
 // agent's credential may not create consumers with a deliver subject, and
-// a KV watch is one). Writes close together are told once.
-func (n *NATS) WatchSet(ctx context.Context, sess string, changed func()) error {
+// a KV watch is one). Writes close together are told once, with the last.
+//
+// The set told is the one written, from the message itself: asking the
+// service for it on the message's arrival could read the bucket before the
+// stream has stored the write, and tell the client nothing changed.
+func (n *NATS) WatchSet(ctx context.Context, sess string, changed func(schemas.ToolSet, error)) error {
 	if err := checkSession(sess); err != nil {
 		return err // a key with wildcards would watch every session's set
 	}
 	nc := n.js.Conn()
+	var (
+		mu     sync.Mutex
+		latest []byte
+	)
 	wrote := make(chan struct{}, 1)
-	sub, err := nc.Subscribe(session.SetSubject(sess), func(*nats.Msg) {
+	sub, err := nc.Subscribe(session.SetSubject(sess), func(m *nats.Msg) {
+		mu.Lock()
+		latest = m.Data
+		mu.Unlock()
 		select {
 		case wrote <- struct{}{}:
 		default:
@@ -152,7 +164,16 @@ func (n *NATS) WatchSet(ctx context.Context, sess string, changed func()) error 
 		case <-ctx.Done():
 			return nil
 		case <-wrote:
-			changed()
+			mu.Lock()
+			value := latest
+			mu.Unlock()
+			set, err := session.DecodeSet(sess, value)
+			if err != nil {
+				// The service reads it too, says so in its log and
+				// answers the set it serves.
+				set, err = n.ToolSet(ctx, sess)
+			}
+			changed(set, err)
 		case <-alive.C:
 			if !sub.IsValid() {
 				return errors.New("session watch ended: the NATS connection is closed")

@@ -22,7 +22,7 @@ func TestNATSBackendRefusesInvalidSessions(t *testing.T) {
 		{"Activate", func(s string) error { _, err := n.Activate(ctx, s, "t/x"); return err }},
 		{"ResolveIntent", func(s string) error { _, err := n.ResolveIntent(ctx, s, "x"); return err }},
 		{"ToolSet", func(s string) error { _, err := n.ToolSet(ctx, s); return err }},
-		{"WatchSet", func(s string) error { return n.WatchSet(ctx, s, func() {}) }},
+		{"WatchSet", func(s string) error { return n.WatchSet(ctx, s, func(schemas.ToolSet, error) {}) }},
 		{"Execute", func(s string) error { _, err := n.Execute(ctx, s, "t/x", nil); return err }},
 	}
 	for _, c := range calls {

@@ -139,17 +139,30 @@ func (s *Store) load(ctx context.Context, session string) (schemas.ToolSet, uint
 	if err != nil {
 		return schemas.ToolSet{}, 0, fmt.Errorf("read session %s: %w", session, err)
 	}
-	var set schemas.ToolSet
-	if err := json.Unmarshal(e.Value(), &set); err != nil {
+	set, err := DecodeSet(session, e.Value())
+	if err != nil {
 		// A set that cannot be read is as good as none; the next write
 		// replaces it.
 		s.log.Error("unreadable session set replaced by an empty one", "session", session, "error", err)
-		return empty(session), e.Revision(), nil
+	}
+	return set, e.Revision(), nil
+}
+
+// DecodeSet reads a stored set: the value of session's key, or the data of
+// a write seen on SetSubject. An empty value (a delete or purge) is the
+// empty set; so is one that cannot be read, returned with its error.
+func DecodeSet(session string, value []byte) (schemas.ToolSet, error) {
+	if len(value) == 0 {
+		return empty(session), nil
+	}
+	var set schemas.ToolSet
+	if err := json.Unmarshal(value, &set); err != nil {
+		return empty(session), fmt.Errorf("session %s: unreadable set: %w", session, err)
 	}
 	if set.Tools == nil {
 		set.Tools = []schemas.ActiveTool{}
 	}
-	return set, e.Revision(), nil
+	return set, nil
 }
 
 func empty(session string) schemas.ToolSet {
