@@ -93,8 +93,11 @@ type Unmapped struct {
 	// Parameter is the parameter that would take it, empty when the tool
 	// has none.
 	Parameter string `json:"parameter,omitempty"`
-	// Tool is the other tool the text names, when it names one (a second
-	// request written into the intent: "kernel version and uptime").
+	// Tool is the tool to ask for the text in an intent of its own: the
+	// other tool the text names (a second request written into the intent:
+	// "kernel version and uptime"), or the call's own tool when Parameter
+	// already held a value of the same kind and takes one ("sha256 of
+	// a.iso and b.iso").
 	Tool string `json:"tool,omitempty"`
 }
 

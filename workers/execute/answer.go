@@ -18,6 +18,7 @@ import (
 	"github.com/toolyard/toolyard/workers/bind"
 	"github.com/toolyard/toolyard/workers/effects"
 	"github.com/toolyard/toolyard/workers/internal/sessionlimit"
+	"github.com/toolyard/toolyard/workers/resolve"
 )
 
 // CodeUnavailable: the tool kept failing temporarily for the whole retry
@@ -112,7 +113,7 @@ func (s *stage) answer(ctx context.Context, call schemas.ToolCall) ([]pipeline.O
 		s.e.observeCall(call.ToolID, code)
 	} else {
 		res.Status, res.Output = schemas.StatusExecuted, &out
-		res.Message = UnmappedNote(call)
+		res.Message = UnmappedNote(call, args)
 		audit.Decision, audit.Result = "executed", "success"
 		s.e.observeCall(call.ToolID, "")
 	}
@@ -160,24 +161,41 @@ func (e *Executor) shownBy(m schemas.Manifest, id string) bool {
 	return ok && named.ID == m.ID && bytes.Equal(named.Parameters, m.Parameters)
 }
 
-// UnmappedNote tells the agent which stated values the call did not use
-// because the tool has no parameter for them; empty when there are none.
-func UnmappedNote(call schemas.ToolCall) string {
-	var words, tools []string
+// UnmappedNote tells the agent which stated values the call did not use,
+// with shown, the arguments as its result shows them; empty when there
+// are none: values the tool has no parameter for, another tool's name (a
+// second request) and a second value for a parameter that takes one.
+func UnmappedNote(call schemas.ToolCall, shown map[string]any) string {
+	var words, tools, again []string
+	var held string // the parameter of the first value asked for again
 	for _, u := range call.Unmapped {
-		if u.Tool != "" {
+		switch {
+		case u.Tool == call.ToolID && u.Parameter != "":
+			if held == "" {
+				held = u.Parameter
+			}
+			again = append(again, fmt.Sprintf("%q would go to %s too, which takes one value: ask for it in an intent of its own, %s.",
+				u.Text, u.Parameter, resolve.AgainExample(call.ToolID, shown, u.Parameter, u.Text)))
+		case u.Tool != "":
 			tools = append(tools, fmt.Sprintf("%q names another tool, %s: ask for it in an intent of its own ([TOOL: %s]).", u.Text, u.Tool, u.Text))
-			continue
+		default:
+			words = append(words, strconv.Quote(u.Text))
 		}
-		words = append(words, strconv.Quote(u.Text))
 	}
 	var notes []string
 	if len(words) > 0 {
 		notes = append(notes, fmt.Sprintf("Ran %s without %s: it has no parameter for %s. If they matter, find a tool that takes them.",
 			call.ToolID, strings.Join(words, ", "), pronoun(len(words))))
 	}
-	if len(tools) > 0 {
-		notes = append(notes, fmt.Sprintf("Ran %s only.", call.ToolID))
+	if len(tools)+len(again) > 0 {
+		ran := call.ToolID
+		if len(again) == 1 && len(tools) == 0 {
+			if v, ok := shown[held]; ok && v != pipeline.Redacted {
+				ran = fmt.Sprintf("%s with %s=%v", call.ToolID, held, v)
+			}
+		}
+		notes = append(notes, fmt.Sprintf("Ran %s only.", ran))
+		notes = append(notes, again...)
 		notes = append(notes, tools...)
 	}
 	return strings.Join(notes, " ")

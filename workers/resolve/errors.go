@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/toolyard/toolyard/pipeline"
 )
 
 // Param describes a parameter to the agent that has to supply it.
@@ -72,6 +74,21 @@ func (e *MissingError) Example() string {
 	}
 	b.WriteString("]")
 	return b.String()
+}
+
+// AgainExample is the direct form of a call of toolID with the arguments
+// shown (as its result shows them) and param set to value: how to ask for
+// a value the parameter could not take beside the one it held. Arguments
+// shown redacted are left out: the agent writes its secret again.
+func AgainExample(toolID string, shown map[string]any, param, value string) string {
+	e := &MissingError{ToolID: toolID, Found: make(map[string]any, len(shown)+1)}
+	for k, v := range shown {
+		if v != pipeline.Redacted {
+			e.Found[k] = v
+		}
+	}
+	e.Found[param] = value
+	return e.Example()
 }
 
 func describeParam(p Param) string {

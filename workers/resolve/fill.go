@@ -23,6 +23,9 @@ type filler struct {
 	// offered for the intent to their ids (otherToolNames): a request
 	// that names one asked for more than this tool does.
 	others map[string]string
+	// toolID is the tool being filled, named by a value its parameter
+	// cannot also take (heldBy).
+	toolID string
 }
 
 func newFiller(text string, s *toolSchema, toolWordSet map[string]bool) *filler {

@@ -49,7 +49,7 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 // It also returns the values the intent text states that no argument took.
 func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID string, rs []rule, others map[string]string) (map[string]any, []schemas.Unmapped, error) {
 	f := newFiller(in.Text, s, toolWords)
-	f.others = others
+	f.others, f.toolID = others, toolID
 	free := f.freetextTarget()
 	f.run(rs, free, true)
 	for _, text := range contextTexts(in) {

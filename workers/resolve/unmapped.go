@@ -38,7 +38,15 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			return
 		}
 		seen[text] = true
-		out = append(out, schemas.Unmapped{Text: text, Parameter: f.takerOf(text, kind)})
+		u := schemas.Unmapped{Text: text, Parameter: f.takerOf(text, kind)}
+		if u.Parameter == "" && kind == valueShape {
+			// A second path for a tool that takes one: the call runs
+			// with the first, and the agent is told to ask again.
+			if p := f.heldBy(text); p != "" {
+				u.Parameter, u.Tool = p, f.toolID
+			}
+		}
+		out = append(out, u)
 	}
 	for i, pr := range f.pairs {
 		switch {
@@ -255,6 +263,25 @@ func (f *filler) takerOf(text string, kind valueKind) string {
 	return best
 }
 
+// heldBy is the parameter the intent already gave a value of text's shape
+// (a path, a URL, an address) that would have taken text too: "sha256 of
+// a.txt and b.txt" for a tool taking one path. Empty when there is none,
+// or when the parameter is a list (the rules put every value in a list).
+func (f *filler) heldBy(text string) string {
+	for _, p := range f.s.props {
+		held, ok := f.args[p.name].(string)
+		if !f.given[p.name] || !ok || p.typ != "string" || !f.fits(p, text, valueShape) {
+			continue
+		}
+		for _, sh := range shapes {
+			if sh.fits(text) && sh.fits(held) && fitsName(p, sh.names) {
+				return p.name
+			}
+		}
+	}
+	return ""
+}
+
 // placeNames are words of parameters that take a place.
 var placeNames = setOf("location", "city", "place", "country", "region", "address", "destination", "origin")
 
@@ -286,11 +313,13 @@ func (f *filler) fits(p *property, text string, kind valueKind) bool {
 }
 
 // Unplaced are the unmapped values of call that a parameter of its tool
-// would take: the call should not run without them.
+// would take: the call should not run without them. A value for a
+// parameter that already holds one (Tool is then the call's own tool) is
+// not: the call runs, and the agent asks for it again.
 func Unplaced(call schemas.ToolCall) []schemas.Unmapped {
 	var out []schemas.Unmapped
 	for _, u := range call.Unmapped {
-		if u.Parameter != "" {
+		if u.Parameter != "" && u.Tool == "" {
 			out = append(out, u)
 		}
 	}

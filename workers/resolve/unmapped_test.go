@@ -73,6 +73,11 @@ func TestUnmapped(t *testing.T) {
 		{"system/process_list", "list the top 5 processes", []schemas.Unmapped{{Text: "5"}}},
 		{"system/whoami", "who am I on https://example.com", []schemas.Unmapped{{Text: "https://example.com"}}},
 		{"system/kernel_info", "kernel version, mode=verbose", []schemas.Unmapped{{Text: "mode=verbose"}}},
+		// A second value for a parameter that took one: the call runs
+		// with the first, and the tool is named to ask again.
+		{"files/checksum", "sha256 of /srv/a.iso and /srv/b.iso", []schemas.Unmapped{{Text: "/srv/b.iso", Parameter: "path", Tool: "files/checksum"}}},
+		{"files/count_lines", "count the lines of /srv/a.txt, /srv/b.txt", []schemas.Unmapped{{Text: "/srv/b.txt", Parameter: "path", Tool: "files/count_lines"}}},
+		{"net/resolve_host", "resolve example.org and example.net", []schemas.Unmapped{{Text: "example.net", Parameter: "host", Tool: "net/resolve_host"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

@@ -263,7 +263,7 @@ func (s *Service) resolveAndRunCall(ctx context.Context, r schemas.Routed) (sche
 		return e, &call
 	}
 	res.Status, res.Output = schemas.StatusExecuted, &output
-	res.Message = execute.UnmappedNote(call)
+	res.Message = execute.UnmappedNote(call, res.Arguments)
 	return stamp(res), &call
 }
 
