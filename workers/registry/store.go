@@ -250,23 +250,21 @@ func decodeEntry(e jetstream.KeyValueEntry) (schemas.Manifest, error) {
 }
 
 // canonical is the stored form of a manifest: the same tool always encodes to
-// the same bytes, so an unchanged re-import is recognised.
+// the same bytes, so an unchanged re-import is recognised. The schema keeps
+// its author's key order, spacing removed: the order of the properties is
+// part of what the resolver reads (of two parameters a value fits, the one
+// declared first), and a form with sorted keys made every tool in the
+// registry resolve unlike its own manifest file.
 func canonical(m schemas.Manifest) ([]byte, error) {
+	if len(m.Parameters) > 0 {
+		var b bytes.Buffer
+		if err := json.Compact(&b, m.Parameters); err == nil {
+			m.Parameters = b.Bytes()
+		}
+	}
 	data, err := json.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("encode tool %q: %w", m.ID, err)
-	}
-	if len(m.Parameters) > 0 {
-		// Re-encode the schema through a generic value so key order and spacing
-		// are normalised.
-		var v any
-		if err := json.Unmarshal(m.Parameters, &v); err == nil {
-			m.Parameters, _ = json.Marshal(v)
-			data, err = json.Marshal(m)
-			if err != nil {
-				return nil, fmt.Errorf("encode tool %q: %w", m.ID, err)
-			}
-		}
 	}
 	return data, nil
 }

@@ -18,6 +18,8 @@ var (
 	readText = manifest("fs/read_text_file", "read_text_file", `{"type":"object","required":["path"],"properties":{
 		"head":{"type":"number","description":"If provided, returns only the first N lines of the file"},"path":{"type":"string"},
 		"tail":{"type":"number","description":"If provided, returns only the last N lines of the file"}}}`)
+	mailTo = manifest("m/send", "send_mail", `{"type":"object","required":["to"],"properties":{
+		"cc":{"type":"array","items":{"type":"string"}},"subject":{"type":"string"},"to":{"type":"array","items":{"type":"string"}}}}`)
 	moveFile = manifest("fs/move_file", "move_file", `{"type":"object","required":["source","destination"],"properties":{
 		"destination":{"type":"string"},"source":{"type":"string"}}}`)
 	swapped = manifest("m/sub", "subtract", `{"type":"object","required":["b","a"],"properties":{
@@ -80,6 +82,7 @@ func TestResolvePlainWords(t *testing.T) {
 		{"one word of the phrase is not enough", readText, "read the first 5 pages of notes.txt", map[string]any{"path": "notes.txt"}},
 		{"from before to, whatever the schema order", moveFile, "move notes.txt to archive/notes.txt", map[string]any{"source": "notes.txt", "destination": "archive/notes.txt"}},
 		{"absolute paths from before to", moveFile, "move /a/x.txt to /b/x.txt", map[string]any{"source": "/a/x.txt", "destination": "/b/x.txt"}},
+		{"an address to the required recipient, whatever the schema order", mailTo, "mail ann@example.org", map[string]any{"to": []any{"ann@example.org"}}},
 		{"slashed prose is no path", listDir, "list the speeds in km/h and/or mph", nil},
 
 		// File-name patterns go to the pattern of what to find.

@@ -10,14 +10,16 @@ func (f *filler) applyShapes() {
 	for i := range f.toks {
 		vals[i] = cleanValue(f.toks[i].raw)
 	}
+	byNeed := requiredFirst(f.s.props)
 	for _, sh := range shapes {
+		order := pathOrder(byNeed, sh.names)
 		for i := range f.toks {
 			t := &f.toks[i]
 			val := vals[i]
 			if t.used || !sh.fits(val) {
 				continue
 			}
-			for _, p := range pathOrder(f.s.props, sh.names) {
+			for _, p := range order {
 				// Several paths may accumulate into one array property.
 				if !f.missing(p) && !(p.typ == "array" && f.given[p.name]) {
 					continue
@@ -35,6 +37,26 @@ func (f *filler) applyShapes() {
 			}
 		}
 	}
+}
+
+// requiredFirst puts the required parameters first, each group in the
+// declared order: a value the request states fills what the tool needs
+// before what it may take ("email ann@example.org …": to, not cc, whatever
+// order the schema declares them in; schemas generated from code often
+// sort their properties).
+func requiredFirst(props []*property) []*property {
+	out := make([]*property, 0, len(props))
+	for _, p := range props {
+		if p.required {
+			out = append(out, p)
+		}
+	}
+	for _, p := range props {
+		if !p.required {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // pathOrder puts the parameters a path is read from before those it is
