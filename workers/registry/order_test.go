@@ -2,13 +2,9 @@ package registry_test
 
 import (
 	"bytes"
-	"context"
 	"testing"
-	"time"
 
-	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
-	"github.com/toolyard/toolyard/workers/registry"
 )
 
 // A stored tool's schema keeps its properties in the author's order: the
@@ -18,13 +14,7 @@ import (
 // after to). Spacing is normalised: an unchanged re-import, spaced
 // otherwise, is still unchanged.
 func TestStoreKeepsPropertyOrder(t *testing.T) {
-	env := pipelinetest.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	store, err := registry.OpenStore(ctx, env.JS)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, store := openStore(t)
 	manifest := func(space string) schemas.Manifest {
 		m, err := schemas.ValidateManifest([]byte(`{"id":"mail/send","description":"Send an e-mail.","parameters":{"type":"object",` +
 			`"properties":{"to":{"type":"array"},` + space + `"subject":{"type":"string"},"cc":{"type":"array"}}},"executor":{"kind":"nats","subject":"mail.send"}}`))

@@ -1,15 +1,11 @@
 package registry_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
-	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/registry/sign"
 )
 
@@ -17,13 +13,7 @@ import (
 // after it was removed; newer versions and unchanged re-imports go in,
 // and the bookkeeping never shows up as a tool.
 func TestImportRefusesOlderSignedVersion(t *testing.T) {
-	env := pipelinetest.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	store, err := registry.OpenStore(ctx, env.JS)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, store := openStore(t)
 	key, _ := sign.NewKey()
 	version := func(desc string, serial int64) schemas.Manifest {
 		m, err := schemas.ValidateManifest([]byte(`{"id":"ops/deploy","description":"` + desc + `","executor":{"kind":"subprocess","argv":["echo","` + desc + `"]}}`))

@@ -1,13 +1,9 @@
 package registry_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
-	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
-	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/registry/sign"
 )
 
@@ -15,13 +11,7 @@ import (
 // keeps the signature while the tool is unchanged, and drops it with the
 // tool once it changes.
 func TestImportKeepsSignatureOfUnchangedTool(t *testing.T) {
-	env := pipelinetest.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	store, err := registry.OpenStore(ctx, env.JS)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, store := openStore(t)
 	m, err := schemas.ValidateManifest([]byte(`{"id":"srv/t","description":"a tool","parameters":{"type":"object","properties":{"n":{"type":"number","default":1.0}}},"executor":{"kind":"nats","subject":"srv.t"}}`))
 	if err != nil {
 		t.Fatal(err)
