@@ -40,7 +40,8 @@
 //     email/to/recipient, a file-name pattern (*.txt, report-??.csv) one
 //     named like pattern/glob (not one for what to exclude); so does a
 //     file name after named, called or matching ("files named notes.txt"):
-//     a name is a pattern that matches itself.
+//     a name is a pattern that matches itself; and a file extension
+//     written with its dot (".txt files") as the pattern "*.txt".
 //  6. values next to the noun a property is named for (its last word, or
 //     the word before a suffix such as _name, _type, _id): after it ("the
 //     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of

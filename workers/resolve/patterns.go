@@ -38,6 +38,47 @@ func (f *filler) applyNamedFiles() {
 	}
 }
 
+// applyExtensions is rule extensions: a file extension written as such
+// (".txt files", "ending in .log") to a glob parameter the request left
+// unset, as the pattern of every name with it ("*.txt"). The leading dot
+// makes it an extension, where "txt files" may be a word.
+func (f *filler) applyExtensions() {
+	for i := range f.toks {
+		if !f.free(i) {
+			continue
+		}
+		v := cleanValue(f.toks[i].raw)
+		if !extension(v) {
+			continue
+		}
+		for _, p := range f.s.props {
+			if f.missing(p) && globParam(p) && f.try(p, "*"+v) {
+				f.toks[i].used = true
+				break
+			}
+		}
+	}
+}
+
+// extension: s is a dot and a file extension (".txt", ".tar.gz"): letters
+// and digits, a letter first, at most 10 of them in each part.
+func extension(s string) bool {
+	if len(s) < 2 || s[0] != '.' {
+		return false
+	}
+	for _, part := range strings.Split(s[1:], ".") {
+		if part == "" || len(part) > 10 || part[0] < 'a' || part[0] > 'z' {
+			return false
+		}
+		for _, r := range part {
+			if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // globParam: p takes the pattern of what to find, by its name or its
 // description.
 func globParam(p *property) bool {

@@ -34,6 +34,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyShapes() }},
 	{name: "named_files", doc: "a file name after named, called or matching to a glob parameter (\"files named notes.txt\"): a name is a pattern that matches itself",
 		apply: func(f *filler, _ *property) { f.applyNamedFiles() }},
+	{name: "extensions", doc: "a file extension written as such (\".txt files\") to a glob parameter, as the pattern \"*.txt\"",
+		apply: func(f *filler, _ *property) { f.applyExtensions() }},
 	{name: "heads", doc: "a value next to the noun a parameter is named for (\"the Sales team\")",
 		apply: func(f *filler, _ *property) { f.applyHeads() }},
 	{name: "languages", doc: "language names to language parameters (from/to for source and target)",

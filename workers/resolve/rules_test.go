@@ -95,6 +95,10 @@ var ruleCases = map[string][]ruleCase{
 		{ruleFind, "find files named notes.txt in /srv", map[string]any{"dir": "/srv", "name": "notes.txt"}},
 		{ruleFind, "look in /srv for files called report.v2.md", map[string]any{"dir": "/srv", "name": "report.v2.md"}},
 	},
+	"extensions": {
+		{ruleFind, "find .txt files in /srv", map[string]any{"dir": "/srv", "name": "*.txt"}},
+		{ruleFind, "look in /srv for files ending in .tar.gz", map[string]any{"dir": "/srv", "name": "*.tar.gz"}},
+	},
 	"heads": {
 		{ruleTeam, "stats of the Falcons team", map[string]any{"team": "Falcons"}},
 	},

@@ -84,7 +84,7 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		case isNumber(v):
 			add(v, valueNumber)
 		case measure(v):
-			add(v, valueText)
+			add(v, valueMeasure)
 		case anyShape(v):
 			add(v, valueShape)
 		case f.afterNameCue(i):
@@ -229,6 +229,9 @@ const (
 	valueNumber
 	valueShape
 	valueName
+	// valueMeasure is a number with its unit ("10MB", "24h"): text, but
+	// never a pattern of names.
+	valueMeasure
 )
 
 // takerOf is the parameter that would take an unmapped value: one the
@@ -238,7 +241,7 @@ const (
 func (f *filler) takerOf(text string, kind valueKind) string {
 	best, bestScore := "", -1
 	for _, p := range f.s.props {
-		if f.given[p.name] || f.failed[p.name] || !f.fits(p, text, kind) {
+		if f.given[p.name] || f.failed[p.name] || !f.fits(p, text, kind) || kind == valueMeasure && globParam(p) {
 			continue
 		}
 		score := 0

@@ -66,6 +66,7 @@ func TestUnmapped(t *testing.T) {
 		{"files/find", "find empty files in /srv, 2 levels deep", []schemas.Unmapped{{Text: "empty", Parameter: "name"}}},
 		{"system/current_time", "the time in Oslo in 24h format", []schemas.Unmapped{{Text: "24h", Parameter: "format"}}},
 		{"system/uptime", "uptime, refreshed every 5s", []schemas.Unmapped{{Text: "5s"}}},
+		{"files/find", "find files bigger than 10MB in /srv", []schemas.Unmapped{{Text: "10MB"}}}, // a size is no pattern of names
 		// Unmapped, and the tool takes no such value.
 		{"system/uptime", "uptime of the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
 		{"system/uptime", "system/uptime on the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
