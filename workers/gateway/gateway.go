@@ -361,7 +361,7 @@ func (c *conn) sync(ctx context.Context) error {
 	return nil
 }
 
-// apply makes the listed tools set's.
+// apply makes the listed tools those of set (see sync).
 func (c *conn) apply(ctx context.Context, set schemas.ToolSet) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
