@@ -115,6 +115,7 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"enum_words": {
 		{ruleHash, "hash /srv/a.iso with md5", map[string]any{"path": "/srv/a.iso", "algo": "md5"}},
+		{ruleHash, "md5sum /srv/a.iso", map[string]any{"path": "/srv/a.iso", "algo": "md5"}},
 	},
 	"vocabularies": {
 		{ruleGender, "list the female players", map[string]any{"gender": "female"}},

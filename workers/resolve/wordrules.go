@@ -1,6 +1,9 @@
 package resolve
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // applyShapes is rule 4: paths, URLs and addresses fill properties named
 // for them, in order of appearance.
@@ -102,19 +105,35 @@ func trimQuotes(s string) string {
 	return strings.Trim(s, `"'“”‘’`)
 }
 
-// applyEnumWords is rule 5: a word naming one value of exactly one
-// missing enum property.
-
 // enumWord: a word of prose names enum member m, ignoring case, separators
 // and plural ("images" for image). Synonyms and prefixes are for values
-// given explicitly; in prose they would match too much.
+// given explicitly; in prose they would match too much. One exception: a
+// member that is a code (letters and digits: md5, sha256, mp3) glued to a
+// suffix of one to three letters, the form command names and plurals
+// take ("md5sum", "sha1sum", "mp3s"): read as the code, or "md5sum of
+// a.iso" ran with the default algorithm.
 func enumWord(m, word string) bool {
 	if strings.EqualFold(m, word) {
 		return true
 	}
 	nm, nw := normalize(m), normalize(word)
-	return nm != "" && (nm == nw || nm+"s" == nw || nm+"es" == nw)
+	if nm == "" {
+		return false
+	}
+	if nm == nw || nm+"s" == nw || nm+"es" == nw {
+		return true
+	}
+	rest, ok := strings.CutPrefix(nw, nm)
+	return ok && code(nm) && len(rest) >= 1 && len(rest) <= 3 && !strings.ContainsFunc(rest, func(r rune) bool { return r < 'a' || r > 'z' })
 }
+
+// code: s has letters and digits, both.
+func code(s string) bool {
+	return strings.ContainsFunc(s, unicode.IsDigit) && strings.ContainsFunc(s, unicode.IsLetter)
+}
+
+// applyEnumWords is rule 5: a word naming one value of exactly one
+// missing enum property.
 func (f *filler) applyEnumWords() {
 	type hit struct {
 		value string
