@@ -80,6 +80,8 @@ type entry struct {
 	// pooled tool, and comparing numbers is several times cheaper than
 	// comparing strings. Set when the entry is counted there.
 	termNums []int32
+	// kinds are the kinds of value the tool's parameters take (valuekinds.go).
+	kinds valueKind
 	// typ and permissions are what filters test.
 	typ         string
 	permissions []string
@@ -180,6 +182,7 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 		phrases:     interned(phrases),
 		words:       words,
 		wordTerms:   wordTerms,
+		kinds:       e.paramKinds(m.Parameters),
 		typ:         typ,
 		permissions: slices.Clone(m.Permissions),
 	}, nil

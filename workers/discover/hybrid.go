@@ -477,4 +477,5 @@ func (e *Engine) coverages(q parsedQuery, order []*pooled) {
 		}
 	}
 	e.softCoverages(q, weights, total, order, exact)
+	e.valueCoverages(q, order, total)
 }

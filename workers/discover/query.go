@@ -39,6 +39,8 @@ type parsedQuery struct {
 	// quotes): "log" in /var/log/syslog. Nil when the request is nothing
 	// but values.
 	valueOnly map[string]bool
+	// kinds are the kinds of the values the request states (valuekinds.go).
+	kinds valueKind
 }
 
 // values matches the parts of a request that are argument values rather
@@ -71,6 +73,9 @@ func (e *Engine) parse(text string) parsedQuery {
 	// none, and skip the expression.
 	if strings.ContainsAny(text, valueMarks) {
 		spans = values.FindAllStringIndex(text, -1)
+	}
+	for _, sp := range spans {
+		q.kinds |= kindOf(text[sp[0]:sp[1]])
 	}
 	var inValueOnly map[string]bool // term → seen in values only
 	if len(spans) > 0 {

@@ -200,7 +200,7 @@ var signals = []signal{
 	{FeatureCosineMargin, "cosine minus the runner-up's best cosine", func(c *poolContext, i int) float64 {
 		return c.ps[i].cosine - runnerUp(c.ps[i].cosine, c.cosine)
 	}},
-	{FeatureCoverage, "idf-weighted share of the intent's describing words the tool contains", func(c *poolContext, i int) float64 { return c.ps[i].coverage }},
+	{FeatureCoverage, "idf-weighted share of the intent's describing words the tool contains (and kinds of value it takes: a path, a URL, an address)", func(c *poolContext, i int) float64 { return c.ps[i].coverage }},
 	{FeatureMention, "specificity of an exact name mention, 0 without", func(c *poolContext, i int) float64 { return c.ps[i].mention }},
 	{FeatureAgree, "1 when the keyword and vector sides both rank the tool first", func(c *poolContext, i int) float64 {
 		return b2f(c.ps[i].kwRank == 0 && c.ps[i].vecRank == 0)
@@ -209,7 +209,7 @@ var signals = []signal{
 		return b2f(c.ps[i].kwRank >= 0 && c.ps[i].vecRank >= 0)
 	}},
 	{FeatureKeywordLogit, "logit of the keyword engine's confidence heuristic, clipped to ±8", func(c *poolContext, i int) float64 { return logit(c.kw[i], 8) }},
-	{FeatureKnown, "share of the intent's describing words any tool contains", func(c *poolContext, i int) float64 { return c.ps[i].known }},
+	{FeatureKnown, "share of the intent's describing words (and kinds of value) any tool contains (takes)", func(c *poolContext, i int) float64 { return c.ps[i].known }},
 	{FeatureSoftCoverage, "coverage with paraphrases credited by word-vector cosine", func(c *poolContext, i int) float64 { return c.ps[i].soft }},
 	{FeatureSoftKnown, "share of the describing words some pooled tool matches softly", func(c *poolContext, i int) float64 { return c.ps[i].softKnown }},
 	{FeatureToolCoverage, "share of the tool's own words the intent matches", func(c *poolContext, i int) float64 { return c.ps[i].toolCov }},

@@ -1,0 +1,70 @@
+package discover
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// A request's paths, URLs and addresses are items of its coverage that a
+// tool with a parameter of that kind covers: "list <path>" is as complete
+// a request as "list the directory", and a tool taking a path answers it
+// above one that takes none.
+func TestValueKindsCovered(t *testing.T) {
+	tools := []schemas.Manifest{
+		{ID: "files/list", Name: "list", Description: "List the entries of a directory.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)},
+		{ID: "proc/list", Name: "processes", Description: "List the running processes.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"user":{"type":"string"}}}`)},
+		{ID: "web/fetch", Name: "fetch", Description: "Fetch a page.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"pageUrl":{"type":"string"}}}`)},
+	}
+	e, err := New(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, c := range []struct {
+		id   string
+		want valueKind
+	}{{"files/list", kindPath}, {"proc/list", 0}, {"web/fetch", kindURL}} {
+		if got := e.tools[c.id].kinds; got != c.want {
+			t.Errorf("%s takes kinds %b, want %b", c.id, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		text string
+		want valueKind
+	}{
+		{"list /srv/data", kindPath},
+		{"list ~/notes and https://example.org/x", kindPath | kindURL},
+		{"mail ann@example.org", kindEmail},
+		{`say "hello/there"`, 0},
+		{"list the processes", 0},
+	} {
+		if got := e.parse(c.text).kinds; got != c.want {
+			t.Errorf("%q states kinds %b, want %b", c.text, got, c.want)
+		}
+	}
+
+	ranked := func(text string) []*pooled {
+		t.Helper()
+		e.mu.RLock()
+		defer e.mu.RUnlock()
+		q := e.parse(text)
+		order := []*pooled{{en: e.tools["files/list"]}, {en: e.tools["proc/list"]}}
+		e.coverages(q, order)
+		return order
+	}
+	withPath, without := ranked("list /srv/data"), ranked("list")
+	if !(withPath[0].coverage > without[0].coverage) {
+		t.Errorf("a path raised files/list's coverage from %.3f to %.3f; want higher", without[0].coverage, withPath[0].coverage)
+	}
+	if !(withPath[1].coverage < without[1].coverage) {
+		t.Errorf("a path left proc/list's coverage at %.3f (%.3f without); want lower: it takes no path", withPath[1].coverage, without[1].coverage)
+	}
+	if !(withPath[0].known > without[0].known) {
+		t.Errorf("a path some tool takes left the request's known share at %.3f (%.3f without)", withPath[0].known, without[0].known)
+	}
+}
