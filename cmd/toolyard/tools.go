@@ -83,7 +83,7 @@ func newToolsAdd(g *globalFlags) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "add [MANIFEST.json | -]",
 		Short:   "Add one tool from a manifest JSON object (a file, or standard input)",
-		Example: `  echo '{"id": "ops/ping", "description": "Check that a host answers", "parameters": {"type": "object", "required": ["host"], "properties": {"host": {"type": "string"}}}, "executor": {"kind": "subprocess", "argv": ["ping", "-c1", "{host}"], "timeout": "5s"}}' | toolyard tools add -`,
+		Example: `  echo '{"id": "ops/ping", "description": "Check that a host answers ping: is it up and reachable", "keywords": ["ping", "reachable", "is it up"], "parameters": {"type": "object", "required": ["host"], "properties": {"host": {"type": "string", "description": "Host name or IP address"}}}, "executor": {"kind": "subprocess", "argv": ["ping", "-c1", "{host}"], "timeout": "5s"}}' | toolyard tools add -`,
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var data []byte
