@@ -46,8 +46,10 @@ type parsedQuery struct {
 // values matches the parts of a request that are argument values rather
 // than a description of the tool: quoted text ("…", “…”, and '…' when the
 // quotes are not apostrophes as in don't or users'), e-mail addresses,
-// URLs, file paths, and the value of a key=value argument (the key stays:
-// it may name a parameter).
+// URLs, file paths, dotted names (example.org, notes.txt: "is example.org
+// up" searched "example" and found the e-mail tool, whose examples use
+// it), and the value of a key=value argument (the key stays: it may name
+// a parameter).
 var values = regexp.MustCompile(strings.Join([]string{
 	`"[^"]*"`,
 	`“[^”]*”`,
@@ -57,12 +59,13 @@ var values = regexp.MustCompile(strings.Join([]string{
 	`(?:^|\s)(?:~|\.{1,2})?/\S*`,
 	`\b[a-zA-Z]:\\\S*`,
 	`=(?:"[^"]*"|'[^']*'|\S+)`,
+	`\b(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9]+\b`,
 }, "|"))
 
 // valueMarks are the characters without which values matches nothing:
 // quotes, @, the slash of URLs and paths, the backslash of Windows paths,
-// the = of key=value.
-const valueMarks = "\"“'@/\\="
+// the = of key=value, the dot of dotted names.
+const valueMarks = "\"“'@/\\=."
 
 func (e *Engine) parse(text string) parsedQuery {
 	text = clipUTF8(text, maxQueryBytes)

@@ -5,15 +5,16 @@ import (
 	"strings"
 )
 
-// A path, a URL or an e-mail address in a request is a value (query.go),
-// so its words describe nothing; yet it does say something about the tool:
+// A path, a URL, an e-mail address or a dotted name (a host) in a request
+// is a value (query.go), so its words describe nothing; yet it does say
+// something about the tool:
 // "list /tmp" wants a tool that takes a path. Left out altogether, such a
 // request read as one word ("list"), and its coverage as that of a
 // one-word request: files/list_directory answered it at 0.81, "multiple
 // matches", with the runner-up at 0.09. Each kind of value the request
 // states is now one more item of its coverage, which a tool covers when
 // one of its parameters is named for that kind (path, file, directory …;
-// url, link …; email, to, recipient …).
+// url, link …; email, to, recipient …; host, domain, server).
 //
 // valueKindWeight is the item's weight, as a share of the rarest word's
 // idf: half of it. Chosen on the collections the calibration is fitted
@@ -33,6 +34,7 @@ const (
 	kindPath valueKind = 1 << iota
 	kindURL
 	kindEmail
+	kindHost
 	kindsEnd
 )
 
@@ -47,6 +49,13 @@ func kindOf(v string) valueKind {
 	case strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") ||
 		len(v) > 2 && v[1] == ':' && v[2] == '\\':
 		return kindPath
+	case strings.Contains(v, ".") && !strings.ContainsAny(v, " \"'“"):
+		// A dotted name: a host (example.org) or a file name (notes.txt),
+		// which cannot be told apart; counted for the tools taking a
+		// host. Counting it for those taking a path too did worse on the
+		// calibration's collections (sample left out 86.4 % activated,
+		// ECE 0.056, against 87.7 %, 0.047).
+		return kindHost
 	}
 	return 0
 }
@@ -57,6 +66,7 @@ var kindWords = map[string]valueKind{
 	"path": kindPath, "paths": kindPath, "file": kindPath, "files": kindPath, "filename": kindPath, "filepath": kindPath,
 	"dir": kindPath, "directory": kindPath, "folder": kindPath, "source": kindPath, "destination": kindPath,
 	"url": kindURL, "urls": kindURL, "uri": kindURL, "link": kindURL, "href": kindURL, "endpoint": kindURL, "website": kindURL,
+	"host": kindHost, "hostname": kindHost, "domain": kindHost, "server": kindHost,
 	"email": kindEmail, "emails": kindEmail, "to": kindEmail, "recipient": kindEmail, "recipients": kindEmail, "cc": kindEmail, "bcc": kindEmail,
 }
 

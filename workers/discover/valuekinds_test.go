@@ -40,6 +40,8 @@ func TestValueKindsCovered(t *testing.T) {
 		{"list /srv/data", kindPath},
 		{"list ~/notes and https://example.org/x", kindPath | kindURL},
 		{"mail ann@example.org", kindEmail},
+		{"is db.example.org up", kindHost},
+		{"e.g. the list", 0},
 		{`say "hello/there"`, 0},
 		{"list the processes", 0},
 	} {

@@ -27,10 +27,11 @@ func TestValueWordsNotSearched(t *testing.T) {
 	}{
 		{"count the lines in /var/log/app.log", []string{"count", "line"}, []string{"log", "app"}},
 		{`count the lines of "server log"`, []string{"count", "line"}, []string{"log", "server"}},
-		{"count the log lines in /var/log/app.log", []string{"count", "line", "log"}, nil},  // said outside the path too
-		{"/var/log/app.log", []string{"log"}, nil},                                          // nothing but a value
-		{"please check /etc/hosts", []string{"host"}, nil},                                  // nothing else any tool knows
-		{"mail ann@example.org the lines", []string{"line"}, []string{"exampl", "example"}}, // an address
+		{"count the log lines in /var/log/app.log", []string{"count", "line", "log"}, nil},                  // said outside the path too
+		{"/var/log/app.log", []string{"log"}, nil},                                                          // nothing but a value
+		{"please check /etc/hosts", []string{"host"}, nil},                                                  // nothing else any tool knows
+		{"mail ann@example.org the lines", []string{"line"}, []string{"exampl", "example"}},                 // an address
+		{"count the lines at example.org", []string{"count", "line"}, []string{"exampl", "example", "org"}}, // a host
 	} {
 		e.mu.RLock()
 		got := e.searchTerms(e.parse(c.request))
