@@ -67,11 +67,12 @@ func defaultRows(t *testing.T) []Row {
 
 // Each small registry's request set, scored by a model fitted WITHOUT it
 // (on the other registries): the confidence must carry over to a registry
-// it never saw. Floors a little under what it reaches (activated share of
-// the requests with a tool / right when activated / requests needing no
-// tool activated / ECE: sample 0.840 / 0.986 / 0.042 / 0.045, assistant
-// 0.542 / 0.950 / 0.040 / 0.051, data API 0.514 / 0.875 / 0.120 / 0.125),
-// so a regression fails.
+// it never saw. Floors a little under what it reaches (2026-11-27,
+// activated share of the requests with a tool / right when activated /
+// requests needing no tool activated / ECE: sample 0.796 / 1.000 / 0 /
+// 0.058, with the 30 requests of varied phrasing added that day;
+// assistant 0.542 / 0.950 / 0.040 / 0.055, data API 0.542 / 0.857 /
+// 0.120 / 0.137), so a regression fails.
 func TestSmallRegistriesLeftOut(t *testing.T) {
 	rows := defaultRows(t)
 	folds, err := LeaveOneOut(rows, DefaultSpec(), 0.85)
@@ -79,7 +80,7 @@ func TestSmallRegistriesLeftOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	floors := map[string]struct{ activated, precision, noTool, ece float64 }{
-		"sample": {0.80, 0.97, 0.05, 0.07},
+		"sample": {0.76, 0.97, 0.05, 0.07},
 		"home":   {0.50, 0.93, 0.05, 0.07},
 		"data":   {0.48, 0.85, 0.13, 0.14},
 	}
@@ -105,11 +106,11 @@ func TestSmallRegistriesLeftOut(t *testing.T) {
 }
 
 // The shipped model on the held-out sets (HeldOutCollections), which
-// nothing fits on: floors a little under what it reaches (2026-11-26:
+// nothing fits on: floors a little under what it reaches (2026-11-27:
 // activated / right / requests needing no tool activated / ECE: sample
-// 0.568 / 0.939 / 0.100 / 0.105, DevOps 0.573 / 0.891 / 0.120 / 0.080,
-// travel 0.346 / 0.900 / 0.080 / 0.065, office 0.346 / 0.867 / 0.120 /
-// 0.154, study 0.462 / 0.973 / 0.040 / 0.071), so that a change to
+// 0.605 / 0.942 / 0.100 / 0.084, DevOps 0.640 / 0.922 / 0.120 / 0.079,
+// travel 0.346 / 0.900 / 0.080 / 0.073, office 0.359 / 0.871 / 0.120 /
+// 0.149, study 0.462 / 0.973 / 0.040 / 0.063), so that a change to
 // discovery or to the model that loses ground on registries it was not
 // tuned on fails here, not in a user's first hour.
 func TestHeldOutSets(t *testing.T) {
