@@ -89,6 +89,10 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			add(v, valueShape)
 		case f.afterNameCue(i):
 			add(v, valueText)
+		case f.sortKey(i):
+			// "sorted by size": an order the tool is asked for, which
+			// only a sort parameter takes.
+			add(f.spanValue(i-2, i), valueSort)
 		case f.qualifier(i):
 			// Which of the things the tool finds: reported when a filter
 			// parameter left unset would take it (patterns.go); other
@@ -232,7 +236,26 @@ const (
 	// valueMeasure is a number with its unit ("10MB", "24h"): text, but
 	// never a pattern of names.
 	valueMeasure
+	// valueSort is an order asked for ("sorted by size"), which only a
+	// parameter named for sorting takes.
+	valueSort
 )
+
+// sortCues ask for an order: "sorted by", "ordered by", "ranked by".
+var sortCues = setOf("sort", "sorted", "sorting", "order", "ordered", "rank", "ranked")
+
+// sortNames are the words of parameters that take an order.
+var sortNames = setOf("sort", "sortby", "order", "orderby", "ordering", "rank")
+
+// sortKey: token i is the word after "sorted by", "ordered by" … with
+// the three tokens free and adjacent.
+func (f *filler) sortKey(i int) bool {
+	if i < 2 || !f.free(i-1) || !f.free(i-2) || f.toks[i-1].word != "by" || !sortCues[f.toks[i-2].word] {
+		return false
+	}
+	w := f.toks[i].word
+	return !fillers[w] && !determiners[w] && !pronouns[w]
+}
 
 // takerOf is the parameter that would take an unmapped value: one the
 // intent left unset (a default does not count) whose type the value fits,
@@ -241,7 +264,8 @@ const (
 func (f *filler) takerOf(text string, kind valueKind) string {
 	best, bestScore := "", -1
 	for _, p := range f.s.props {
-		if f.given[p.name] || f.failed[p.name] || !f.fits(p, text, kind) || kind == valueMeasure && globParam(p) {
+		if f.given[p.name] || f.failed[p.name] || !f.fits(p, text, kind) || kind == valueMeasure && globParam(p) ||
+			kind == valueSort && !fitsName(p, sortNames) {
 			continue
 		}
 		score := 0

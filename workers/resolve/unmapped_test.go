@@ -67,6 +67,8 @@ func TestUnmapped(t *testing.T) {
 		{"system/current_time", "the time in Oslo in 24h format", []schemas.Unmapped{{Text: "24h", Parameter: "format"}}},
 		{"system/uptime", "uptime, refreshed every 5s", []schemas.Unmapped{{Text: "5s"}}},
 		{"files/find", "find files bigger than 10MB in /srv", []schemas.Unmapped{{Text: "10MB"}}}, // a size is no pattern of names
+		{"files/list_directory", "list /srv sorted by size", []schemas.Unmapped{{Text: "sorted by size"}}},
+		{"files/find", "find *.log files in /srv, ordered by date", []schemas.Unmapped{{Text: "ordered by date"}}}, // an order is no pattern of names
 		// Unmapped, and the tool takes no such value.
 		{"system/uptime", "uptime of the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
 		{"system/uptime", "system/uptime on the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
@@ -170,5 +172,19 @@ func TestUnmappedNamesOtherTools(t *testing.T) {
 				t.Fatalf("Resolve(%q) unmapped = %+v, want %+v", tt.text, call.Unmapped, tt.want)
 			}
 		})
+	}
+}
+
+// An order asked for goes to a parameter named for sorting when the tool
+// has one, and to no other: the call then does not run without it.
+func TestUnmappedOrder(t *testing.T) {
+	m := manifest("p/list", "list_processes", `{"type":"object","properties":{"filter":{"type":"string"},"order":{"type":"string"}}}`)
+	call, err := Resolve(context.Background(), routed("list the processes sorted by memory"), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []schemas.Unmapped{{Text: "sorted by memory", Parameter: "order"}}
+	if !reflect.DeepEqual(call.Unmapped, want) {
+		t.Fatalf("unmapped %+v, want %+v (arguments %v)", call.Unmapped, want, call.Parameters)
 	}
 }
