@@ -16,8 +16,9 @@ import (
 // path, URL, e-mail address or glob, a capitalised name that does not
 // open the sentence, the word after "named" or "called", a word that
 // narrows what the tool finds when a parameter would take it ("the json
-// files"), another offered tool's one-word name ("kernel version and
-// uptime") — and that no rule used are unmapped. Each is reported with the parameter that would take it (one
+// files"), an order asked for ("sorted by size"), another offered tool's
+// one-word name ("kernel version and uptime") — and that no rule used are
+// unmapped. Each is reported with the parameter that would take it (one
 // the intent left unset, of a type the value fits), or none when the tool
 // has no such parameter. Ordinary words are not values: "show me the disk
 // usage of /tmp" has nothing unmapped once /tmp is the path.
