@@ -16,7 +16,8 @@ import (
 // path, URL, e-mail address or glob, a capitalised name that does not
 // open the sentence, the word after "named" or "called", a word that
 // narrows what the tool finds when a parameter would take it ("the json
-// files"), an order asked for ("sorted by size"), another offered tool's
+// files"), an order asked for ("sorted by size"), a time filter
+// ("modified today"), another offered tool's
 // one-word name ("kernel version and uptime") — and that no rule used are
 // unmapped. Each is reported with the parameter that would take it (one
 // the intent left unset, of a type the value fits), or none when the tool
@@ -94,6 +95,12 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			// "sorted by size": an order the tool is asked for, which
 			// only a sort parameter takes.
 			add(f.spanValue(i-2, i), valueSort)
+		case f.whenAt(i) > i:
+			// "modified today": a time the things found must fit, which
+			// only a time parameter takes.
+			last := f.whenAt(i)
+			add(f.spanValue(i, last), valueWhen)
+			i = last
 		case f.qualifier(i):
 			// Which of the things the tool finds: reported when a filter
 			// parameter left unset would take it (patterns.go); other
@@ -240,7 +247,44 @@ const (
 	// valueSort is an order asked for ("sorted by size"), which only a
 	// parameter named for sorting takes.
 	valueSort
+	// valueWhen is a time the things found must fit ("modified today"),
+	// which only a parameter named for a time takes.
+	valueWhen
 )
+
+// whenCues say that a time filters what is found: "modified today",
+// "created last week", "changed since yesterday".
+var whenCues = setOf("modified", "changed", "created", "updated", "edited", "added", "touched")
+
+// relativeDays are the days a request names relative to now.
+var relativeDays = setOf("today", "yesterday", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+// relativePeriods follow this/last/past: "last week", "this month".
+var relativePeriods = setOf("hour", "day", "week", "month", "year", "weekend")
+
+// whenNames are the words of parameters that take a time.
+var whenNames = setOf("date", "time", "since", "after", "before", "until", "modified", "mtime", "newer", "older", "age", "from", "period", "days", "when")
+
+// whenAt is the last token of a time filter starting at token i ("modified
+// today", "created last week", "changed since yesterday"), or -1.
+func (f *filler) whenAt(i int) int {
+	if !f.free(i) || !whenCues[f.toks[i].word] {
+		return -1
+	}
+	j := i + 1
+	if f.free(j) && (f.toks[j].word == "since" || f.toks[j].word == "on" || f.toks[j].word == "in") {
+		j++
+	}
+	switch {
+	case !f.free(j):
+		return -1
+	case relativeDays[f.toks[j].word]:
+		return j
+	case (f.toks[j].word == "this" || f.toks[j].word == "last" || f.toks[j].word == "past") && f.free(j+1) && relativePeriods[f.toks[j+1].word]:
+		return j + 1
+	}
+	return -1
+}
 
 // sortCues ask for an order: "sorted by", "ordered by", "ranked by".
 var sortCues = setOf("sort", "sorted", "sorting", "order", "ordered", "rank", "ranked")
@@ -266,7 +310,7 @@ func (f *filler) takerOf(text string, kind valueKind) string {
 	best, bestScore := "", -1
 	for _, p := range f.s.props {
 		if f.given[p.name] || f.failed[p.name] || !f.fits(p, text, kind) || kind == valueMeasure && globParam(p) ||
-			kind == valueSort && !fitsName(p, sortNames) {
+			kind == valueSort && !fitsName(p, sortNames) || kind == valueWhen && !fitsName(p, whenNames) {
 			continue
 		}
 		score := 0

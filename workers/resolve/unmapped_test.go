@@ -68,6 +68,9 @@ func TestUnmapped(t *testing.T) {
 		{"system/uptime", "uptime, refreshed every 5s", []schemas.Unmapped{{Text: "5s"}}},
 		{"files/find", "find files bigger than 10MB in /srv", []schemas.Unmapped{{Text: "10MB"}}}, // a size is no pattern of names
 		{"files/list_directory", "list /srv sorted by size", []schemas.Unmapped{{Text: "sorted by size"}}},
+		{"files/find", "find files modified today in /srv", []schemas.Unmapped{{Text: "modified today"}}},
+		{"system/current_time", "what's the date today", nil}, // no filter: today is when
+		{"files/find", "find the files under /srv changed since last week", []schemas.Unmapped{{Text: "changed since last week"}}},
 		{"files/find", "find *.log files in /srv, ordered by date", []schemas.Unmapped{{Text: "ordered by date"}}}, // an order is no pattern of names
 		// Unmapped, and the tool takes no such value.
 		{"system/uptime", "uptime of the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
@@ -175,16 +178,24 @@ func TestUnmappedNamesOtherTools(t *testing.T) {
 	}
 }
 
-// An order asked for goes to a parameter named for sorting when the tool
-// has one, and to no other: the call then does not run without it.
-func TestUnmappedOrder(t *testing.T) {
-	m := manifest("p/list", "list_processes", `{"type":"object","properties":{"filter":{"type":"string"},"order":{"type":"string"}}}`)
-	call, err := Resolve(context.Background(), routed("list the processes sorted by memory"), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []schemas.Unmapped{{Text: "sorted by memory", Parameter: "order"}}
-	if !reflect.DeepEqual(call.Unmapped, want) {
-		t.Fatalf("unmapped %+v, want %+v (arguments %v)", call.Unmapped, want, call.Parameters)
+// An order or a time filter asked for goes to a parameter named for it
+// when the tool has one, and to no other: the call then does not run
+// without it.
+func TestUnmappedToItsKind(t *testing.T) {
+	m := manifest("p/list", "list_items", `{"type":"object","properties":{"filter":{"type":"string"},"order":{"type":"string"},"modified_since":{"type":"string"}}}`)
+	for _, c := range []struct {
+		text string
+		want []schemas.Unmapped
+	}{
+		{"list the items sorted by size", []schemas.Unmapped{{Text: "sorted by size", Parameter: "order"}}},
+		{"list the items modified yesterday", []schemas.Unmapped{{Text: "modified yesterday", Parameter: "modified_since"}}},
+	} {
+		call, err := Resolve(context.Background(), routed(c.text), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(call.Unmapped, c.want) {
+			t.Errorf("%q: unmapped %+v, want %+v (arguments %v)", c.text, call.Unmapped, c.want, call.Parameters)
+		}
 	}
 }
