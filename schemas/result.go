@@ -101,6 +101,12 @@ type Unmapped struct {
 	Tool string `json:"tool,omitempty"`
 }
 
+// Unplaced reports whether a parameter of the call's tool would take the
+// value although none did: the call should not run without it. A value
+// for a parameter that already held one (Tool names the call's own tool)
+// is not: the call runs, and the agent asks for it again.
+func (u Unmapped) Unplaced() bool { return u.Parameter != "" && u.Tool == "" }
+
 // ToolOutput is what an executed tool produced.
 type ToolOutput struct {
 	// Content is the tool's output: text for subprocesses, JSON for builtins.

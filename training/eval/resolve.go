@@ -168,7 +168,7 @@ func Resolution(ctx context.Context, cfg ResolveConfig, qs []Query) (ResolveRepo
 				rep.Unmapped.Calls++
 				rep.Unmapped.Values += len(unmapped)
 				for _, u := range unmapped {
-					if u.Parameter != "" && u.Tool == "" {
+					if u.Unplaced() {
 						rep.Unmapped.WithParameter++
 					}
 				}

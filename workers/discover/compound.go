@@ -14,20 +14,20 @@ const minCompoundLen = 5
 // compounds are the registry's words that a request spells apart: "who am
 // i" for system/whoami, "hdb car park" for HDBCarPark. Two or three
 // adjacent words of the request (stop words too), joined, that are some
-// tool's one-word name or id, as written (a stem would let "for me" pass
-// for "form"), and not a word of the request already.
+// tool's one-word name or id (a name form of stats.names), as written (a
+// stem would let "for me" pass for "form"), and not a word of the request
+// already. Keywords are not: "lookup" is also a phrase of ordinary requests
+// ("look up reviews"), where a tool's own name spelled apart names the tool.
 // Caller holds the read lock.
 func (e *Engine) compounds(words []string) []string {
-	if len(e.stats.oneWord) == 0 {
-		return nil
-	}
 	var out []string
 	for i := range words {
 		for n := 2; n <= maxCompoundWords && i+n <= len(words); n++ {
 			joined := strings.Join(words[i:i+n], "")
 			// The map first: every search asks, and a long request's
-			// words would make the scans below quadratic.
-			if e.stats.oneWord[joined] == 0 || len(joined) < minCompoundLen || !wordLike(joined) ||
+			// words would make the scans below quadratic. A joined run
+			// has no space, so a tool named by it has it for a name form.
+			if len(e.stats.names[joined]) == 0 || len(joined) < minCompoundLen || !wordLike(joined) ||
 				slices.Contains(words, joined) || slices.Contains(out, joined) {
 				continue
 			}
@@ -57,18 +57,4 @@ func wordLike(s string) bool {
 		}
 	}
 	return true
-}
-
-// oneWordForms are the tool's name and id forms that are one word (exact
-// forms: lower case, as written). Keywords are not: a keyword such as
-// "lookup" is also a phrase of ordinary requests ("look up reviews"), where
-// a tool's own name spelled apart ("who am i" for whoami) names the tool.
-func (en *entry) oneWordForms() []string {
-	var out []string
-	for _, f := range en.names {
-		if f != "" && !strings.Contains(f, " ") && !slices.Contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	return out
 }

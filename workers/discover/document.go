@@ -91,7 +91,7 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 	if strings.TrimSpace(m.ID) == "" {
 		return nil, errors.New("tool id is empty")
 	}
-	names, docs, err := paramText(m.Parameters)
+	names, top, docs, err := paramText(m.Parameters)
 	if err != nil {
 		return nil, fmt.Errorf("tool %s: parameters: %w", m.ID, err)
 	}
@@ -182,7 +182,7 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 		phrases:     interned(phrases),
 		words:       words,
 		wordTerms:   wordTerms,
-		kinds:       e.paramKinds(m.Parameters),
+		kinds:       e.paramKinds(top),
 		typ:         typ,
 		permissions: slices.Clone(m.Permissions),
 	}, nil
@@ -268,16 +268,17 @@ type schemaNode struct {
 }
 
 // paramText reads a parameters JSON Schema: the property names (nested
-// ones too), and their titles, descriptions and string enum values. Output
-// is in sorted property order so indexing is deterministic.
-func paramText(raw json.RawMessage) (names, docs []string, err error) {
+// ones too; top are the top-level ones), and their titles, descriptions and
+// string enum values. Output is in sorted property order so indexing is
+// deterministic.
+func paramText(raw json.RawMessage) (names, top, docs []string, err error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	var root schemaNode
 	if err := json.Unmarshal(raw, &root); err != nil {
-		return nil, nil, fmt.Errorf("not a JSON Schema object: %w", err)
+		return nil, nil, nil, fmt.Errorf("not a JSON Schema object: %w", err)
 	}
 	var walk func(n schemaNode, depth int)
 	walk = func(n schemaNode, depth int) {
@@ -291,6 +292,9 @@ func paramText(raw json.RawMessage) (names, docs []string, err error) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			names = append(names, k)
+			if depth == 0 {
+				top = append(top, k)
+			}
 			var child schemaNode
 			// A property schema may be a boolean or otherwise odd; it still
 			// has a name worth indexing, so skip only its insides.
@@ -313,7 +317,7 @@ func paramText(raw json.RawMessage) (names, docs []string, err error) {
 		}
 	}
 	walk(root, 0)
-	return names, docs, nil
+	return names, top, docs, nil
 }
 
 func appendNonEmpty(dst []string, ss ...string) []string {

@@ -20,9 +20,6 @@ type stats struct {
 	names map[string][]string
 	// maxNameWords is the longest name form, bounding the query spans to look up.
 	maxNameWords int
-	// oneWord counts the tools whose name or id is this one word
-	// ("whoami"): the names a request may spell apart (compound.go).
-	oneWord map[string]int
 	// termIDs number the terms and termDF holds df by number, so tool
 	// coverage (soft.go), which reads the idf of every word of every
 	// pooled tool, indexes a slice instead of hashing a string. Numbers
@@ -37,7 +34,7 @@ type stats struct {
 const nameWordsLimit = 8
 
 func newStats() *stats {
-	return &stats{df: map[string]int{}, inField: map[string]map[string]int{}, names: map[string][]string{}, oneWord: map[string]int{}, termIDs: map[string]int32{}}
+	return &stats{df: map[string]int{}, inField: map[string]map[string]int{}, names: map[string][]string{}, termIDs: map[string]int32{}}
 }
 
 func (s *stats) add(e *entry) {
@@ -76,9 +73,6 @@ func (s *stats) add(e *entry) {
 		s.names[n] = append(s.names[n], e.cand.ToolID)
 		s.maxNameWords = max(s.maxNameWords, w)
 	}
-	for _, w := range e.oneWordForms() {
-		s.oneWord[w]++
-	}
 }
 
 func (s *stats) remove(e *entry) {
@@ -105,11 +99,6 @@ func (s *stats) remove(e *entry) {
 			delete(s.names, n)
 		} else {
 			s.names[n] = ids
-		}
-	}
-	for _, w := range e.oneWordForms() {
-		if s.oneWord[w]--; s.oneWord[w] <= 0 {
-			delete(s.oneWord, w)
 		}
 	}
 	// maxNameWords may now overstate the longest name; that only costs a

@@ -1,7 +1,6 @@
 package discover
 
 import (
-	"encoding/json"
 	"strings"
 )
 
@@ -61,7 +60,11 @@ func kindOf(v string) valueKind {
 }
 
 // kindWords are the words (as the exact analyser writes them) of parameter
-// names that take each kind.
+// names that take each kind. The resolver's shapes (workers/resolve,
+// words.go) name more: "target", "from", "address", "site" take a path, an
+// address or a URL there, where the value already has the look; here, with
+// no value to look at, such words would credit a translator's
+// target_language with every path.
 var kindWords = map[string]valueKind{
 	"path": kindPath, "paths": kindPath, "file": kindPath, "files": kindPath, "filename": kindPath, "filepath": kindPath,
 	"dir": kindPath, "directory": kindPath, "folder": kindPath, "source": kindPath, "destination": kindPath,
@@ -70,17 +73,11 @@ var kindWords = map[string]valueKind{
 	"email": kindEmail, "emails": kindEmail, "to": kindEmail, "recipient": kindEmail, "recipients": kindEmail, "cc": kindEmail, "bcc": kindEmail,
 }
 
-// paramKinds are the kinds of value the top-level parameters of a schema
-// take, by their names.
-func (e *Engine) paramKinds(raw json.RawMessage) valueKind {
-	var root struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	if len(raw) == 0 || json.Unmarshal(raw, &root) != nil {
-		return 0
-	}
+// paramKinds are the kinds of value parameters take, by their names (the
+// top-level ones: paramText has read them).
+func (e *Engine) paramKinds(names []string) valueKind {
 	var k valueKind
-	for name := range root.Properties {
+	for _, name := range names {
 		for _, w := range terms(e.exact, name) {
 			k |= kindWords[w]
 		}

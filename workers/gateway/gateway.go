@@ -329,7 +329,7 @@ func mcpGuidance(r schemas.Result) string {
 	case schemas.StatusMissingArguments:
 		var b strings.Builder
 		for _, u := range r.Unmapped {
-			if u.Parameter != "" && u.Tool == "" {
+			if u.Unplaced() {
 				fmt.Fprintf(&b, "%q was not used; parameter %s of %s would take it. ", u.Text, u.Parameter, r.ToolID)
 			}
 		}

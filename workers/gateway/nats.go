@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -137,19 +136,16 @@ func (n *NATS) WatchSet(ctx context.Context, sess string, changed func(schemas.T
 		return err // a key with wildcards would watch every session's set
 	}
 	nc := n.js.Conn()
-	var (
-		mu     sync.Mutex
-		latest []byte
-	)
-	wrote := make(chan struct{}, 1)
+	// Holds the latest write not yet told. Callbacks of one subscription
+	// run one at a time, so taking out an older write before putting the
+	// new one in never blocks.
+	latest := make(chan []byte, 1)
 	sub, err := nc.Subscribe(session.SetSubject(sess), func(m *nats.Msg) {
-		mu.Lock()
-		latest = m.Data
-		mu.Unlock()
 		select {
-		case wrote <- struct{}{}:
+		case <-latest:
 		default:
 		}
+		latest <- m.Data
 	})
 	if err != nil {
 		return fmt.Errorf("watch session %s: %w", sess, err)
@@ -163,10 +159,7 @@ func (n *NATS) WatchSet(ctx context.Context, sess string, changed func(schemas.T
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-wrote:
-			mu.Lock()
-			value := latest
-			mu.Unlock()
+		case value := <-latest:
 			set, err := session.DecodeSet(sess, value)
 			if err != nil {
 				// The service reads it too, says so in its log and

@@ -67,13 +67,8 @@ func extension(s string) bool {
 		return false
 	}
 	for _, part := range strings.Split(s[1:], ".") {
-		if part == "" || len(part) > 10 || part[0] < 'a' || part[0] > 'z' {
+		if len(part) > 10 || !extWord(part) {
 			return false
-		}
-		for _, r := range part {
-			if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
-				return false
-			}
 		}
 	}
 	return true

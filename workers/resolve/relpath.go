@@ -38,10 +38,16 @@ func fileName(s string) bool {
 		return false
 	}
 	stem, ext := s[:dot], s[dot+1:]
-	if len(ext) > 5 || len(stem) < 2 && len(ext) < 2 || ext[0] < 'a' || ext[0] > 'z' {
+	return len(ext) <= 5 && (len(stem) >= 2 || len(ext) >= 2) && extWord(ext)
+}
+
+// extWord: s can be a file extension, or one part of it: lower-case
+// letters and digits, a letter first.
+func extWord(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return false
 	}
-	for _, r := range ext {
+	for _, r := range s {
 		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
 			return false
 		}

@@ -80,6 +80,13 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		if f.toolName(v) {
 			continue // the tool's own id or name, written to pick it
 		}
+		if last := f.whenAt(i); last > i {
+			// "modified today": a time the things found must fit, which
+			// only a time parameter takes.
+			add(f.spanValue(i, last), valueWhen)
+			i = last
+			continue
+		}
 		switch {
 		case strings.Contains(t.raw, "=") && !strings.HasPrefix(t.raw, "="):
 			add(v, valueText)
@@ -95,12 +102,7 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			// "sorted by size": an order the tool is asked for, which
 			// only a sort parameter takes.
 			add(f.spanValue(i-2, i), valueSort)
-		case f.whenAt(i) > i:
-			// "modified today": a time the things found must fit, which
-			// only a time parameter takes.
-			last := f.whenAt(i)
-			add(f.spanValue(i, last), valueWhen)
-			i = last
+
 		case f.qualifier(i):
 			// Which of the things the tool finds: reported when a filter
 			// parameter left unset would take it (patterns.go); other
@@ -391,7 +393,7 @@ func (f *filler) fits(p *property, text string, kind valueKind) bool {
 func Unplaced(call schemas.ToolCall) []schemas.Unmapped {
 	var out []schemas.Unmapped
 	for _, u := range call.Unmapped {
-		if u.Parameter != "" && u.Tool == "" {
+		if u.Unplaced() {
 			out = append(out, u)
 		}
 	}
