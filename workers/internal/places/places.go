@@ -1,0 +1,78 @@
+// Package places knows the places a request may name for a time zone: every
+// zone of the time zone database by its name ("Europe/Paris"), and places
+// by their names: the cities zones are named for, the world's cities and
+// countries whose name leaves no doubt about the zone ("San Francisco",
+// "Germany"), alone or with their province or country ("Portland,
+// Maine"). The resolver fills time zone parameters from it; discovery
+// counts a named place as a value a tool may take.
+package places
+
+import (
+	"iter"
+	"maps"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+//go:generate bash ../../../scripts/npm-pack.sh city-timezones 1.3.4 sha512-yLmtCxU4y5HLAw9XGIMcGEXO+R2KH1sb595wEQC/E9BxSDpazCD7v9ZQRySO7367IXWsWqt3z2xFVh3OkZdgEQ== ../../../build/npm/city-timezones-1.3.4.tgz
+//go:generate go run ./internal/gentz -out table.go -cities ../../../build/npm/city-timezones-1.3.4.tgz
+
+// MaxWords is the longest place name of the tables in words: a city with
+// its province ("Rio de Janeiro, Rio de Janeiro").
+const MaxWords = 6
+
+// Zone is the zone of a place, by its key: the Key of each of its words,
+// joined by one space ("sao paulo").
+func Zone(key string) (string, bool) {
+	z, ok := zonePlaces[key]
+	return z, ok
+}
+
+// ZoneName is a zone by its name in any case ("europe/paris" →
+// "Europe/Paris").
+func ZoneName(name string) (string, bool) {
+	z, ok := zoneNames[strings.ToLower(name)]
+	return z, ok
+}
+
+// All is every place key with its zone.
+func All() iter.Seq2[string, string] { return maps.All(zonePlaces) }
+
+// Names is every zone name, lower case, with the name as the database
+// writes it.
+func Names() iter.Seq2[string, string] { return maps.All(zoneNames) }
+
+// Key is a word as the tables key it: lower case, without accents ("São"
+// → "sao") or anything but letters and digits ("John's" → "johns"), and a
+// hyphenated word spaced ("port-au-prince" → "port au prince"). gentz keys
+// the tables the same way.
+func Key(word string) string {
+	s := foldAccents(strings.ToLower(word))
+	s = strings.NewReplacer("_", " ", "-", " ").Replace(s)
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' }), "")
+}
+
+// foldAccents removes diacritics: "são paulo" → "sao paulo".
+func foldAccents(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	out, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
+	if err != nil {
+		return s
+	}
+	return out
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
