@@ -9,6 +9,9 @@ import (
 // docs/cli.md is generated from the command definitions; a change to a
 // command, a flag or a help text must come with the regenerated page.
 func TestCLIReferenceIsCurrent(t *testing.T) {
+	// Flag defaults that read the environment print what the page shows
+	// when it is unset.
+	t.Setenv("TOOLYARD_BENCH", "")
 	var b bytes.Buffer
 	root := newRoot()
 	root.SetOut(&b)

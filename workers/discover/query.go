@@ -80,6 +80,15 @@ func (e *Engine) parse(text string) parsedQuery {
 	for _, sp := range spans {
 		q.kinds |= kindOf(text[sp[0]:sp[1]])
 	}
+	if hasUpper(text) {
+		if ps := placeSpans(text); len(ps) > 0 {
+			var added bool
+			spans, added = mergeSpans(spans, ps)
+			if added {
+				q.kinds |= kindPlace
+			}
+		}
+	}
 	var inValueOnly map[string]bool // term → seen in values only
 	if len(spans) > 0 {
 		inValueOnly = make(map[string]bool, len(toks))

@@ -34,6 +34,8 @@ const (
 	kindURL
 	kindEmail
 	kindHost
+	// kindPlace: a city or a country the places tables know (places.go).
+	kindPlace
 	kindsEnd
 )
 
@@ -67,10 +69,12 @@ func kindOf(v string) valueKind {
 // target_language with every path.
 var kindWords = map[string]valueKind{
 	"path": kindPath, "paths": kindPath, "file": kindPath, "files": kindPath, "filename": kindPath, "filepath": kindPath,
-	"dir": kindPath, "directory": kindPath, "folder": kindPath, "source": kindPath, "destination": kindPath,
+	"dir": kindPath, "directory": kindPath, "folder": kindPath, "source": kindPath, "destination": kindPath | kindPlace,
 	"url": kindURL, "urls": kindURL, "uri": kindURL, "link": kindURL, "href": kindURL, "endpoint": kindURL, "website": kindURL,
 	"host": kindHost, "hostname": kindHost, "domain": kindHost, "server": kindHost,
 	"email": kindEmail, "emails": kindEmail, "to": kindEmail, "recipient": kindEmail, "recipients": kindEmail, "cc": kindEmail, "bcc": kindEmail,
+	"location": kindPlace, "locations": kindPlace, "city": kindPlace, "cities": kindPlace, "place": kindPlace, "country": kindPlace,
+	"region": kindPlace, "timezone": kindPlace, "tz": kindPlace, "origin": kindPlace, "near": kindPlace,
 }
 
 // paramKinds are the kinds of value parameters take, by their names (the

@@ -19,6 +19,8 @@ func TestValueKindsCovered(t *testing.T) {
 			Parameters: json.RawMessage(`{"type":"object","properties":{"user":{"type":"string"}}}`)},
 		{ID: "web/fetch", Name: "fetch", Description: "Fetch a page.",
 			Parameters: json.RawMessage(`{"type":"object","properties":{"pageUrl":{"type":"string"}}}`)},
+		{ID: "weather/now", Name: "weather", Description: "Current weather.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"location":{"type":"string"}}}`)},
 	}
 	e, err := New(tools)
 	if err != nil {
@@ -28,7 +30,7 @@ func TestValueKindsCovered(t *testing.T) {
 	for _, c := range []struct {
 		id   string
 		want valueKind
-	}{{"files/list", kindPath}, {"proc/list", 0}, {"web/fetch", kindURL}} {
+	}{{"files/list", kindPath}, {"proc/list", 0}, {"web/fetch", kindURL}, {"weather/now", kindPlace}} {
 		if got := e.tools[c.id].kinds; got != c.want {
 			t.Errorf("%s takes kinds %b, want %b", c.id, got, c.want)
 		}
@@ -44,6 +46,9 @@ func TestValueKindsCovered(t *testing.T) {
 		{"e.g. the list", 0},
 		{`say "hello/there"`, 0},
 		{"list the processes", 0},
+		{"weather in San Francisco", kindPlace},
+		{"copy /tmp/a to Berlin", kindPath | kindPlace},
+		{"weather in springfield", 0},
 	} {
 		if got := e.parse(c.text).kinds; got != c.want {
 			t.Errorf("%q states kinds %b, want %b", c.text, got, c.want)
