@@ -16,7 +16,21 @@
 //     arrays, whose values accumulate. A quoted value after a key that names
 //     no property stays a quoted value for the rules below (`the sentence:
 //     "…"`). A double quote never closed quotes the rest of the text.
-//  2. dates and times: "November 25, 2013", "25 Nov 2013", 2013-11-25,
+//  2. moments and dates. For a tool with a date-time property (format date-time, or
+//     named start, end, due … and described as RFC 3339 or ISO 8601): a
+//     day and a time of day in either order ("tomorrow at 3pm", "on Monday
+//     at 10:30am", "at noon on December 3", "2026-12-01 at 14:00", "next
+//     Tuesday at 9": a bare hour after "at" is 13:00–18:00 from 1 to 6),
+//     a time alone (its next occurrence, or the day written before it:
+//     "… ends at 5"), or a span from now ("in 2 hours") become RFC 3339 in
+//     the worker's time zone, which the call's arguments show; the
+//     property named just before the moment takes it, else the first
+//     still missing. A day named from today ("tomorrow", "next Friday")
+//     fills a date property. A day alone for a property that needs a time
+//     of day is not run at midnight: the answer says what it read and
+//     asks for the time. Written by hand: the date libraries tried
+//     misread such requests (moments.go). Dates and times written as
+//     such: "November 25, 2013", "25 Nov 2013", 2013-11-25,
 //     11/25/2013 become 2013-11-25 (or the format the property's
 //     description asks for, e.g. DD/MM/YYYY); 09:16 stays as written. A date right
 //     after a property's name goes to it ("a due date of …"); the others

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolyard/toolyard/pipeline"
+	"github.com/toolyard/toolyard/schemas"
 )
 
 // Param describes a parameter to the agent that has to supply it.
@@ -29,6 +30,10 @@ type MissingError struct {
 	// Found are the parameters the intent did supply, so the suggested
 	// intent is complete.
 	Found map[string]any
+	// Unmapped are values the intent wrote that a missing parameter would
+	// take but could not as written: a day for a start that needs its time
+	// of day ("on Monday").
+	Unmapped []schemas.Unmapped
 	// order is the schema order of Found's keys, for a stable suggestion.
 	order []string
 }
@@ -47,6 +52,9 @@ func (e *MissingError) Error() string {
 		}
 		b.WriteString(" ")
 		b.WriteString(describeParam(p))
+	}
+	for _, u := range e.Unmapped {
+		fmt.Fprintf(&b, `. %q was read for %s, which needs a day and a time of day ("%s at 10am")`, u.Text, u.Parameter, u.Text)
 	}
 	fmt.Fprintf(&b, ". Give %s as key=value in the intent, e.g. %s", pronoun, e.Example())
 	return b.String()

@@ -1,6 +1,10 @@
 package resolve
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/toolyard/toolyard/schemas"
+)
 
 // filler applies the rules of the package doc to one intent, in order.
 type filler struct {
@@ -26,6 +30,9 @@ type filler struct {
 	// toolID is the tool being filled, named by a value its parameter
 	// cannot also take (heldBy).
 	toolID string
+	// moments are days written for a date-time property without their
+	// time of day (applyMoments): reported, not placed.
+	moments []schemas.Unmapped
 }
 
 func newFiller(text string, s *toolSchema, toolWordSet map[string]bool) *filler {

@@ -89,7 +89,15 @@ func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID st
 				order = append(order, p.name)
 			}
 		}
-		return nil, nil, &MissingError{ToolID: toolID, Missing: missing, Found: found, order: order}
+		var held []schemas.Unmapped
+		for _, u := range f.moments {
+			for _, p := range missing {
+				if u.Parameter == p.Name {
+					held = append(held, u)
+				}
+			}
+		}
+		return nil, nil, &MissingError{ToolID: toolID, Missing: missing, Found: found, Unmapped: held, order: order}
 	}
 	if err := s.check.Validate(f.args); err != nil {
 		return nil, nil, &InvalidError{ToolID: toolID, Problems: schemaProblems(s, err), Args: f.args}

@@ -22,6 +22,8 @@ type rule struct {
 var rules = []rule{
 	{name: "keyed", doc: "key=value, key: value and key=\"quoted\" pairs; then the rest splits into words",
 		apply: func(f *filler, _ *property) { f.applyKeyed(); f.tokenizeRest() }},
+	{name: "moments", doc: "a day and a time of day (\"tomorrow at 3pm\", \"on Monday at 10am\", \"in 2 hours\") to a date-time parameter, as RFC 3339 in the worker's time zone; a day named from today to a date parameter",
+		apply: func(f *filler, _ *property) { f.applyMoments() }},
 	{name: "dates", doc: "dates and times, in any common form, to date and time parameters",
 		apply: func(f *filler, _ *property) { f.applyDates() }},
 	{name: "ids", doc: "identifiers introduced as such (\"with the ID X\") to …_id parameters",

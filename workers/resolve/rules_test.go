@@ -20,6 +20,9 @@ var (
 		"path":{"type":"string"},"lines":{"type":"integer","description":"returns only the first N lines"}}}`)
 	ruleEvent = manifest("t/event", "Plan", `{"type":"object","required":["title","date"],"properties":{
 		"title":{"type":"string"},"date":{"type":"string","description":"Date of the event"}}}`)
+	ruleMeeting = manifest("t/meeting", "Schedule", `{"type":"object","required":["title","start"],"properties":{
+		"title":{"type":"string"},"start":{"type":"string","format":"date-time"},
+		"end":{"type":"string","format":"date-time"},"minutes":{"type":"integer","default":30}}}`)
 	ruleOrder = manifest("t/order", "Order lookup", `{"type":"object","properties":{
 		"order_id":{"type":"string"}}}`)
 	ruleSay = manifest("t/say", "Say", `{"type":"object","required":["message"],"properties":{
@@ -72,6 +75,14 @@ var (
 var ruleCases = map[string][]ruleCase{
 	"keyed": {
 		{ruleCount, "count path=/srv/a.txt lines=3", map[string]any{"path": "/srv/a.txt", "lines": int64(3)}},
+	},
+	// Against the clock of moments_test.go: Friday 2026-11-27, 11:00
+	// UTC.
+	"moments": {
+		{ruleMeeting, `schedule "Kickoff" tomorrow at 3pm`, map[string]any{"title": "Kickoff", "start": "2026-11-28T15:00:00Z", "minutes": int64(30)}},
+		{ruleMeeting, `schedule "Review" on Monday at 10:30am, ends at 5`, map[string]any{"title": "Review", "start": "2026-11-30T10:30:00Z", "end": "2026-11-30T17:00:00Z", "minutes": int64(30)}},
+		{ruleMeeting, `schedule "Stretch" in 2 hours`, map[string]any{"title": "Stretch", "start": "2026-11-27T13:00:00Z", "minutes": int64(30)}},
+		{ruleEvent, `plan "Standup" for next Tuesday`, map[string]any{"title": "Standup", "date": "2026-12-01"}},
 	},
 	"dates": {
 		{ruleEvent, `plan "Standup" on March 3, 2031`, map[string]any{"title": "Standup", "date": "2031-03-03"}},

@@ -25,6 +25,7 @@ type property struct {
 	examples    []any
 	items       *property
 	freetext    bool
+	format      string // JSON Schema's format: "date-time", "date", …
 	required    bool
 }
 
@@ -70,6 +71,7 @@ type rawProperty struct {
 	Examples    []any           `json:"examples"`
 	Items       json.RawMessage `json:"items"`
 	Freetext    bool            `json:"x-toolyard-freetext"`
+	Format      string          `json:"format"`
 }
 
 func parseSchema(toolID string, raw json.RawMessage) (*toolSchema, error) {
@@ -134,6 +136,7 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 	p.enum = rp.Enum
 	p.examples = rp.Examples
 	p.freetext = rp.Freetext
+	p.format = rp.Format
 	if len(rp.Items) > 0 {
 		items, err := parseProperty(name, rp.Items)
 		if err != nil {

@@ -32,7 +32,7 @@ var notNames = setOf("i", "ok", "okay", "please", "thanks", "hi", "hello", "hey"
 
 // unmapped lists the values the intent states that no argument took.
 func (f *filler) unmapped() []schemas.Unmapped {
-	var out []schemas.Unmapped
+	out := append([]schemas.Unmapped(nil), f.moments...)
 	seen := map[string]bool{}
 	add := func(text string, kind valueKind) {
 		text = strings.TrimSpace(text)

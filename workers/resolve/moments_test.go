@@ -1,0 +1,110 @@
+package resolve
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// The tests' clock: Friday 27 November 2026, 11:00 UTC.
+var testNow = time.Date(2026, 11, 27, 11, 0, 0, 0, time.UTC)
+
+func init() { now = func() time.Time { return testNow } }
+
+var calendarEvent = manifest("calendar/create_event", "Create calendar event", `{"type":"object","required":["title","start"],"properties":{
+	"title":{"type":"string","minLength":1,"description":"Event title"},
+	"start":{"type":"string","format":"date-time","description":"Start time (RFC 3339)"},
+	"duration_minutes":{"type":"integer","minimum":5,"maximum":1440,"default":30,"description":"Length in minutes"},
+	"attendees":{"type":"array","items":{"type":"string"},"description":"Attendee email addresses"},
+	"location":{"type":"string","description":"Room or address"}},"additionalProperties":false}`)
+
+// fillOnly runs every rule on text for m and returns the filler: its
+// arguments whether or not the call would resolve.
+func fillOnly(t *testing.T, m schemas.Manifest, text string) *filler {
+	t.Helper()
+	e, err := cached(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFiller(text, e.schema, e.words)
+	f.run(rules, f.freetextTarget(), true)
+	return f
+}
+
+func TestMoments(t *testing.T) {
+	tests := []struct {
+		text  string
+		start any // nil: not set
+	}{
+		{"create an event called Kickoff tomorrow at 3pm", "2026-11-28T15:00:00Z"},
+		{"schedule Kickoff on Monday at 10am", "2026-11-30T10:00:00Z"},
+		{"add an event titled Budget on 2026-12-01 at 14:00 for 45 minutes", "2026-12-01T14:00:00Z"},
+		{"put Dentist in my calendar next Tuesday at 9", "2026-12-01T09:00:00Z"},
+		{"a meeting called Sync at 5 on Wednesday", "2026-12-02T17:00:00Z"},
+		{"lunch called Catch-up on December 3rd at noon", "2026-12-03T12:00:00Z"},
+		{"event Retro at 4:30 pm tomorrow", "2026-11-28T16:30:00Z"},
+		{"event Launch on 3 January 2027 at 9am", "2027-01-03T09:00:00Z"},
+		{"event Planning on Friday at 8am", "2026-12-04T08:00:00Z"}, // today is Friday: the next one
+		{"event Standup at 9:15am", "2026-11-28T09:15:00Z"},         // past today: tomorrow's
+		{"event Call in 45 minutes", "2026-11-27T11:45:00Z"},
+		// No time of day, no moment: nothing is guessed.
+		{"create an event called Kickoff", nil},
+		{"create an event called Kickoff with 5 people", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			f := fillOnly(t, calendarEvent, tt.text)
+			if got := f.args["start"]; !reflect.DeepEqual(got, tt.start) {
+				t.Errorf("start = %v, want %v (args %v)", got, tt.start, f.args)
+			}
+		})
+	}
+}
+
+// A day without its time of day, for a tool whose start needs one, is
+// said, not run at midnight, and no other parameter takes its words.
+func TestMomentDayWithoutTime(t *testing.T) {
+	call, err := Resolve(context.Background(), routed("schedule a meeting called Kickoff on Monday"), calendarEvent)
+	if err == nil {
+		t.Fatalf("resolved to %v; want the start asked for", call.Parameters)
+	}
+	var me *MissingError
+	if !errors.As(err, &me) {
+		t.Fatalf("error %v; want a MissingError", err)
+	}
+	found := false
+	for _, u := range me.Unmapped {
+		if u.Text == "on Monday" && u.Parameter == "start" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("unmapped %+v; want \"on Monday\" for start", me.Unmapped)
+	}
+	if msg := err.Error(); !strings.Contains(msg, `"on Monday" was read for start`) {
+		t.Errorf("message %q does not say what was read for start", msg)
+	}
+}
+
+// The title of the session's first finding: a request's moment is no
+// title and no duration.
+func TestMomentWordsTakeNoOtherParameter(t *testing.T) {
+	for _, text := range []string{
+		"schedule a meeting in Berlin on Monday at 10am called Kickoff",
+		"put a meeting called Kickoff in my calendar next Tuesday at 9",
+	} {
+		call, err := Resolve(context.Background(), routed(text), calendarEvent)
+		if err != nil {
+			t.Errorf("Resolve(%q): %v", text, err)
+			continue
+		}
+		if call.Parameters["title"] != "Kickoff" || call.Parameters["duration_minutes"] != int64(30) {
+			t.Errorf("Resolve(%q) = %v; want title Kickoff and the default duration", text, call.Parameters)
+		}
+	}
+}
