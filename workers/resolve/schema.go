@@ -32,6 +32,9 @@ type property struct {
 // toolSchema is a manifest's parameter schema, parsed for filling and
 // compiled for validation.
 type toolSchema struct {
+	// own is what the tool says of itself, lower case: its description
+	// and examples (ownText).
+	own      string
 	props    []*property // declaration order
 	byNorm   map[string]*property
 	required []string
@@ -286,13 +289,15 @@ func cached(m schemas.Manifest) (cacheEntry, error) {
 	schemaCache.RLock()
 	e, ok := schemaCache.m[m.ID]
 	schemaCache.RUnlock()
-	if ok && e.name == m.Name && bytes.Equal(e.raw, m.Parameters) {
+	own := ownText(m)
+	if ok && e.name == m.Name && bytes.Equal(e.raw, m.Parameters) && e.schema.own == own {
 		return e, nil
 	}
 	s, err := parseSchema(m.ID, m.Parameters)
 	if err != nil {
 		return cacheEntry{}, err
 	}
+	s.own = own
 	e = cacheEntry{raw: bytes.Clone(m.Parameters), name: m.Name, schema: s, words: toolWords(m.ID, m.Name)}
 	schemaCache.Lock()
 	if len(schemaCache.m) >= maxCachedSchemas {
@@ -304,4 +309,15 @@ func cached(m schemas.Manifest) (cacheEntry, error) {
 	schemaCache.m[m.ID] = e
 	schemaCache.Unlock()
 	return e, nil
+}
+
+// ownText is what a tool says of itself, lower case: its description and
+// its examples, one per line. An order a request asks for that it writes
+// ("which processes use the most cpu") is the tool's own, not a value it
+// leaves unused.
+func ownText(m schemas.Manifest) string {
+	if len(m.Examples) == 0 {
+		return strings.ToLower(m.Description)
+	}
+	return strings.ToLower(m.Description + "\n" + strings.Join(m.Examples, "\n"))
 }

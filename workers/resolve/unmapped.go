@@ -64,7 +64,19 @@ func (f *filler) unmapped() []schemas.Unmapped {
 	}
 	for i := 0; i < len(f.toks); i++ {
 		t := f.toks[i]
-		if !f.free(i) || f.tool[t.word] {
+		if !f.free(i) {
+			continue
+		}
+		if first := f.sortStart(i); first >= 0 {
+			// "sorted by size": an order the tool is asked for, which
+			// only a sort parameter takes, unless the tool says it
+			// keeps that order itself.
+			if v := f.spanValue(first, i); !strings.Contains(f.s.own, strings.ToLower(v)) {
+				add(v, valueSort)
+			}
+			continue
+		}
+		if f.tool[t.word] {
 			continue
 		}
 		if other := f.others[t.word]; other != "" {
@@ -98,11 +110,6 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			add(v, valueShape)
 		case f.afterNameCue(i):
 			add(v, valueText)
-		case f.sortKey(i):
-			// "sorted by size": an order the tool is asked for, which
-			// only a sort parameter takes.
-			add(f.spanValue(i-2, i), valueSort)
-
 		case f.qualifier(i):
 			// Which of the things the tool finds: reported when a filter
 			// parameter left unset would take it (patterns.go); other
@@ -294,14 +301,38 @@ var sortCues = setOf("sort", "sorted", "sorting", "order", "ordered", "rank", "r
 // sortNames are the words of parameters that take an order.
 var sortNames = setOf("sort", "sortby", "order", "orderby", "ordering", "rank")
 
-// sortKey: token i is the word after "sorted by", "ordered by" … with
-// the three tokens free and adjacent.
-func (f *filler) sortKey(i int) bool {
-	if i < 2 || !f.free(i-1) || !f.free(i-2) || f.toks[i-1].word != "by" || !sortCues[f.toks[i-2].word] {
-		return false
+// rankWords ask for the first of an order: "the top 3 processes by cpu",
+// "the largest files by size", "which use the most memory".
+var rankWords = setOf("top", "largest", "biggest", "smallest", "highest", "lowest", "heaviest", "busiest", "most", "least", "first", "last")
+
+// sortStart is the first token of the order asked for that ends at token
+// i, or -1: "sorted by size" ("ordered by", "ranked by"), a "by X" after
+// a rank word in the three tokens before it ("top 3 processes by cpu"),
+// or "most X" / "least X" ("the most memory"). The key is often a word of
+// the tool's own (a process list describes its cpu column): it is read
+// before such words are passed over.
+func (f *filler) sortStart(i int) int {
+	if i < 1 || !f.free(i-1) {
+		return -1
 	}
 	w := f.toks[i].word
-	return !fillers[w] && !determiners[w] && !pronouns[w]
+	if fillers[w] || determiners[w] || pronouns[w] || prepositions[w] || isNumber(w) {
+		return -1
+	}
+	switch prev := f.toks[i-1].word; {
+	case prev == "most" || prev == "least":
+		return i - 1
+	case prev != "by":
+		return -1
+	case i >= 2 && f.free(i-2) && sortCues[f.toks[i-2].word]:
+		return i - 2
+	}
+	for k := i - 2; k >= 0 && k >= i-4 && f.free(k) && !endsClause(f.toks[k].raw); k-- {
+		if rankWords[f.toks[k].word] {
+			return i - 1
+		}
+	}
+	return -1
 }
 
 // takerOf is the parameter that would take an unmapped value: one the

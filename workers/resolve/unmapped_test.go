@@ -77,6 +77,10 @@ func TestUnmapped(t *testing.T) {
 		{"system/uptime", "system/uptime on the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
 		{"system/current_time", "system/current_time in Atlantis or Lemuria", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}, {Text: "Lemuria", Parameter: "timezone"}}},
 		{"system/process_list", "list the top 5 processes", []schemas.Unmapped{{Text: "5"}}},
+		{"system/process_list", "the top 3 processes by cpu", []schemas.Unmapped{{Text: "3"}, {Text: "by cpu"}}},
+		{"system/process_list", "which processes use the most memory", []schemas.Unmapped{{Text: "most memory"}}},
+		{"files/list_directory", "list /srv, largest first by size", []schemas.Unmapped{{Text: "by size"}}},
+		{"system/process_list", "processes started by root", nil}, // by whom, not an order
 		{"system/whoami", "who am I on https://example.com", []schemas.Unmapped{{Text: "https://example.com"}}},
 		{"system/kernel_info", "kernel version, mode=verbose", []schemas.Unmapped{{Text: "mode=verbose"}}},
 		// A second value for a parameter that took one: the call runs
