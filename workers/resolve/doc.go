@@ -99,7 +99,10 @@
 //     message hello world" → message, "reverse the word stressed" → word;
 //     "list the directory src" → path, for which file, directory and
 //     folder are names too): one path word, up to three content words, or
-//     any words for the free-text property. Then names left over
+//     any words for the free-text property. What a word of the tool's asks
+//     done, the clause after it, its object and "to" ("remind me to call
+//     Ann", "a reminder for Friday at 5 to submit the report"), fills the
+//     one required text property missing. Then names left over
 //     (capitalised runs not opening a sentence) fill the missing required
 //     text properties in order, and one code left (BA456, 10.0.0.7) the one
 //     text property still missing; failing that, that property takes the

@@ -64,6 +64,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyOrderedNumbers() }},
 	{name: "named_phrase", doc: "the words after a parameter's name used as a noun (\"echo the message hello\")", guess: true,
 		apply: (*filler).applyNamedPhrase},
+	{name: "purpose_clause", doc: "what the tool's verb asks done, after its object and \"to\" (\"remind me to call Ann\"), to the one required text parameter missing", guess: true,
+		apply: func(f *filler, free *property) { f.applyPurposeClause(free) }},
 	{name: "names", doc: "capitalised names and codes left over to missing required text parameters", guess: true,
 		apply: (*filler).applyNames},
 	{name: "object", doc: "the object of the request (\"the rate for ethanol\") to the one text parameter missing", guess: true,

@@ -23,6 +23,8 @@ var (
 	ruleMeeting = manifest("t/meeting", "Schedule", `{"type":"object","required":["title","start"],"properties":{
 		"title":{"type":"string"},"start":{"type":"string","format":"date-time"},
 		"end":{"type":"string","format":"date-time"},"minutes":{"type":"integer","default":30}}}`)
+	ruleRemind = manifest("t/remind", "Remind", `{"type":"object","required":["text","at"],"properties":{
+		"text":{"type":"string"},"at":{"type":"string","format":"date-time"}}}`)
 	ruleOrder = manifest("t/order", "Order lookup", `{"type":"object","properties":{
 		"order_id":{"type":"string"}}}`)
 	ruleSay = manifest("t/say", "Say", `{"type":"object","required":["message"],"properties":{
@@ -83,6 +85,11 @@ var ruleCases = map[string][]ruleCase{
 		{ruleMeeting, `schedule "Review" on Monday at 10:30am, ends at 5`, map[string]any{"title": "Review", "start": "2026-11-30T10:30:00Z", "end": "2026-11-30T17:00:00Z", "minutes": int64(30)}},
 		{ruleMeeting, `schedule "Stretch" in 2 hours`, map[string]any{"title": "Stretch", "start": "2026-11-27T13:00:00Z", "minutes": int64(30)}},
 		{ruleEvent, `plan "Standup" for next Tuesday`, map[string]any{"title": "Standup", "date": "2026-12-01"}},
+	},
+	"purpose_clause": {
+		{ruleRemind, "remind me tomorrow at 9am to call Ann", map[string]any{"text": "call Ann", "at": "2026-11-28T09:00:00Z"}},
+		{ruleRemind, "remind me to water the plants in 2 hours", map[string]any{"text": "water the plants", "at": "2026-11-27T13:00:00Z"}},
+		{ruleRemind, "a remind for Friday at 5 to submit the report", map[string]any{"text": "submit the report", "at": "2026-12-04T17:00:00Z"}},
 	},
 	"dates": {
 		{ruleEvent, `plan "Standup" on March 3, 2031`, map[string]any{"title": "Standup", "date": "2031-03-03"}},
