@@ -99,7 +99,13 @@
 //     message hello world" → message, "reverse the word stressed" → word;
 //     "list the directory src" → path, for which file, directory and
 //     folder are names too): one path word, up to three content words, or
-//     any words for the free-text property. What a word of the tool's asks
+//     any words for the free-text property. What a thing is called, after
+//     called, titled or entitled, to the end of the clause ("an issue
+//     called Login fails on Safari, label it bug"), fills the one required
+//     title property missing; what a colon introduces, verbatim ("post to
+//     #ops: deploy done", "count the words: the quick brown fox"), the one
+//     required text property missing or the one named for content. What a
+//     word of the tool's asks
 //     done, the clause after it, its object and "to" ("remind me to call
 //     Ann", "a reminder for Friday at 5 to submit the report"), fills the
 //     one required text property missing. Then names left over

@@ -107,7 +107,10 @@ func (f *filler) remainder() string {
 	for len(kept) > 0 && (fillers[kept[0].word] || kept[0].word == "") {
 		kept = kept[1:]
 	}
-	for len(kept) > 0 && (fillers[kept[len(kept)-1].word] || kept[len(kept)-1].word == "") {
+	// At the end also a rank word whose count another rule took: "…, top
+	// 3" with 3 in num_results leaves "top".
+	for len(kept) > 0 && (fillers[kept[len(kept)-1].word] || kept[len(kept)-1].word == "" ||
+		rankWords[kept[len(kept)-1].word] && f.countAfter(kept[len(kept)-1].end)) {
 		kept = kept[:len(kept)-1]
 	}
 	parts := make([]string, len(kept))
@@ -129,4 +132,14 @@ func objectOf(text string) string {
 		}
 	}
 	return ""
+}
+
+// countAfter: the token right after byte end is a number a rule used.
+func (f *filler) countAfter(end int) bool {
+	for _, t := range f.toks {
+		if t.start >= end {
+			return t.used && isNumber(t.word)
+		}
+	}
+	return false
 }

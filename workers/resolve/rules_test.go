@@ -25,6 +25,10 @@ var (
 		"end":{"type":"string","format":"date-time"},"minutes":{"type":"integer","default":30}}}`)
 	ruleRemind = manifest("t/remind", "Remind", `{"type":"object","required":["text","at"],"properties":{
 		"text":{"type":"string"},"at":{"type":"string","format":"date-time"}}}`)
+	ruleMail = manifest("t/mail", "Mail", `{"type":"object","required":["to","subject","body"],"properties":{
+		"to":{"type":"string"},"subject":{"type":"string"},"body":{"type":"string"}}}`)
+	ruleSearchN = manifest("t/search_n", "Search", `{"type":"object","required":["query"],"properties":{
+		"query":{"type":"string"},"num_results":{"type":"integer","description":"How many results"}}}`)
 	ruleOrder = manifest("t/order", "Order lookup", `{"type":"object","properties":{
 		"order_id":{"type":"string"}}}`)
 	ruleSay = manifest("t/say", "Say", `{"type":"object","required":["message"],"properties":{
@@ -85,6 +89,14 @@ var ruleCases = map[string][]ruleCase{
 		{ruleMeeting, `schedule "Review" on Monday at 10:30am, ends at 5`, map[string]any{"title": "Review", "start": "2026-11-30T10:30:00Z", "end": "2026-11-30T17:00:00Z", "minutes": int64(30)}},
 		{ruleMeeting, `schedule "Stretch" in 2 hours`, map[string]any{"title": "Stretch", "start": "2026-11-27T13:00:00Z", "minutes": int64(30)}},
 		{ruleEvent, `plan "Standup" for next Tuesday`, map[string]any{"title": "Standup", "date": "2026-12-01"}},
+	},
+	"titled": {
+		{ruleMeeting, "schedule a meeting called Team sync tomorrow at 10am", map[string]any{"title": "Team sync", "start": "2026-11-28T10:00:00Z", "minutes": int64(30)}},
+		{ruleMeeting, "a meeting titled Budget review for next year, tomorrow at noon", map[string]any{"title": "Budget review for next year", "start": "2026-11-28T12:00:00Z", "minutes": int64(30)}},
+	},
+	"colon_content": {
+		{ruleSay, "say this: the quick brown fox", map[string]any{"message": "the quick brown fox"}},
+		{ruleMail, "mail ann@example.org about the outage: the database is back up", map[string]any{"to": "ann@example.org", "subject": "outage", "body": "the database is back up"}},
 	},
 	"purpose_clause": {
 		{ruleRemind, "remind me tomorrow at 9am to call Ann", map[string]any{"text": "call Ann", "at": "2026-11-28T09:00:00Z"}},
@@ -174,6 +186,7 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"freetext": {
 		{ruleSearch, "search for cheap flights to Oslo", map[string]any{"query": "cheap flights to Oslo"}},
+		{ruleSearchN, "search for pizza in Naples, top 3", map[string]any{"query": "pizza in Naples", "num_results": int64(3)}},
 		{ruleSay, "say hello from the moon", map[string]any{"message": "hello from the moon"}},
 		{ruleLookup, "what is the ip of localhost", map[string]any{"host": "localhost"}},
 	},

@@ -1,5 +1,7 @@
 package resolve
 
+import "strings"
+
 // applyVerbObject reads a direct object: the plain words right after the
 // request's verb, when that verb is the tool's own ("translate good
 // morning to Spanish" → text "good morning" for Translate text), to the one
@@ -139,3 +141,118 @@ func (f *filler) verbLike(i int) bool {
 // notVerbs are the framing words that cannot open a purpose clause; the
 // framing verbs (call, find, show …) can.
 var notVerbs = setOf("a", "an", "the", "it", "this", "that", "which", "who", "what", "whats", "what's", "i", "my", "some", "any", "and", "or")
+
+// contentNames are the names of parameters that take what a message says.
+var contentNames = setOf("text", "message", "body", "content", "prompt", "query", "note", "msg")
+
+// applyColonContent reads what a colon introduces, verbatim, to the end of
+// the request ("post to #general on slack: standup moved to 10", "count
+// the words: the quick brown fox"), for the one required text parameter
+// missing, or the one of them named for content (body before subject). A
+// colon after a parameter's name is the keyed rule's; words after the colon
+// another rule took leave it to the others. Verbatim: the free-text rule
+// trims framing words, and "the quick brown fox" is four words.
+func (f *filler) applyColonContent(free *property) {
+	colon := -1
+	for i, t := range f.toks {
+		if strings.HasSuffix(t.raw, ":") && !t.used {
+			colon = i
+			break
+		}
+	}
+	if colon < 0 || colon+1 >= len(f.toks) {
+		return
+	}
+	for j := colon + 1; j < len(f.toks); j++ {
+		if !f.free(j) {
+			return
+		}
+	}
+	var target, named *property
+	n := 0
+	for _, p := range f.s.props {
+		if !p.required || !f.missing(p) || !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || dateTimeProp(p) || len(p.enum) > 0 {
+			continue
+		}
+		n++
+		target = p
+		if fitsName(p, contentNames) || p == free {
+			named = p
+		}
+	}
+	if n > 1 {
+		target = named
+	}
+	if target == nil {
+		return
+	}
+	last := len(f.toks) - 1
+	v := strings.TrimSpace(f.text[f.toks[colon+1].start:f.toks[last].end])
+	v = strings.TrimRight(v, ".!]")
+	if v != "" && f.try(target, v) {
+		f.useTokens(rangeIdx(colon+1, last)...)
+	}
+}
+
+// titleNames are the names of parameters that take what a thing is called.
+var titleNames = setOf("title", "subject", "summary", "heading", "caption")
+
+// applyTitled reads what a thing is called, after called, titled or
+// entitled, to the end of the clause ("open an issue called Login fails on
+// Safari, label it bug" → title "Login fails on Safari"), for the one
+// required title parameter missing: a title is a phrase, where the names
+// rule reads only its capitalised words. It stops at a word another rule
+// used ("an event called Team sync tomorrow at 10am") and reads at most
+// ten words; a quoted title is the quote rules'.
+func (f *filler) applyTitled() {
+	var target *property
+	for _, p := range f.s.props {
+		if p.required && f.missing(p) && stringProp(p) && len(p.enum) == 0 && fitsName(p, titleNames) {
+			if target != nil {
+				return
+			}
+			target = p
+		}
+	}
+	if target == nil {
+		return
+	}
+	for i := 0; i+1 < len(f.toks); i++ {
+		if !f.free(i) || !titleCues[f.toks[i].word] || endsClause(f.toks[i].raw) || !f.free(i+1) {
+			continue
+		}
+		first, last := i+1, i
+		for j := first; j < len(f.toks) && j-first < 10 && f.free(j); j++ {
+			if w := f.toks[j].word; j > first && (prepositions[w] || shortPreps[w]) && f.toolWordWithin(j+1, 3) {
+				break // "called Kickoff in my calendar": where it goes, not what it is
+			}
+			last = j
+			if endsClause(f.toks[j].raw) {
+				break
+			}
+		}
+		for last >= first && (fillers[f.toks[last].word] || prepositions[f.toks[last].word] || determiners[f.toks[last].word]) {
+			last--
+		}
+		if last >= first && f.try(target, f.spanValue(first, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+		}
+		return
+	}
+}
+
+// shortPreps are the prepositions the framing words hold (fillers).
+var shortPreps = setOf("in", "on", "at", "to", "into", "for", "with", "from", "by", "about", "of")
+
+// titleCues introduce what a thing is called.
+var titleCues = setOf("called", "titled", "entitled")
+
+// toolWordWithin: one of the n tokens from i is a word of the tool's own.
+func (f *filler) toolWordWithin(i, n int) bool {
+	for k := i; k < len(f.toks) && k < i+n; k++ {
+		if f.tool[f.toks[k].word] {
+			return true
+		}
+	}
+	return false
+}

@@ -141,7 +141,7 @@ var shapes = []struct {
 	{isPathLike, pathNames, "/tmp"},
 	{isRelPathLike, pathNames, "/tmp"},
 	{isURLLike, setOf("url", "urls", "uri", "link", "links", "website", "site", "endpoint", "href", "page"), "https://example.com"},
-	{isEmailLike, setOf("email", "emails", "to", "recipient", "recipients", "cc", "bcc", "address", "from"), "someone@example.com"},
+	{isEmailLike, setOf("email", "emails", "to", "recipient", "recipients", "cc", "bcc", "address", "from", "attendees", "attendee", "participants", "guests", "invitees"), "someone@example.com"},
 	{isGlobLike, globNames, "*.txt"},
 	{isHostLike, setOf("host", "hostname", "domain", "server"), "example.com"},
 	{isRepoLike, setOf("repo", "repository"), "owner/name"},
