@@ -104,7 +104,9 @@
 //     called Login fails on Safari, label it bug"), fills the one required
 //     title property missing; what a colon introduces, verbatim ("post to
 //     #ops: deploy done", "count the words: the quick brown fox"), the one
-//     required text property missing or the one named for content. What a
+//     required text property missing or the one named for content; what
+//     a message says, after say, saying or that ("email Ann and say see
+//     you at noon"), the one required message property missing. What a
 //     word of the tool's asks
 //     done, the clause after it, its object and "to" ("remind me to call
 //     Ann", "a reminder for Friday at 5 to submit the report"), fills the

@@ -68,6 +68,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyTitled() }},
 	{name: "colon_content", doc: "what a colon introduces, verbatim, to the one required text parameter missing, or the one named for content (\"post to #ops: deploy done\")", guess: true,
 		apply: func(f *filler, free *property) { f.applyColonContent(free) }},
+	{name: "said", doc: "what a message says, after say, saying or that, verbatim, to the one required message parameter missing (\"email Ann and say see you at noon\")", guess: true,
+		apply: func(f *filler, _ *property) { f.applySaid() }},
 	{name: "purpose_clause", doc: "what the tool's verb asks done, after its object and \"to\" (\"remind me to call Ann\"), to the one required text parameter missing", guess: true,
 		apply: func(f *filler, free *property) { f.applyPurposeClause(free) }},
 	{name: "names", doc: "capitalised names and codes left over to missing required text parameters", guess: true,

@@ -98,6 +98,10 @@ var ruleCases = map[string][]ruleCase{
 		{ruleSay, "say this: the quick brown fox", map[string]any{"message": "the quick brown fox"}},
 		{ruleMail, "mail ann@example.org about the outage: the database is back up", map[string]any{"to": "ann@example.org", "subject": "outage", "body": "the database is back up"}},
 	},
+	"said": {
+		{ruleMail, "mail ann@example.org with subject Lunch and say see you at noon", map[string]any{"to": "ann@example.org", "subject": "Lunch", "body": "see you at noon"}},
+		{ruleMail, "mail ann@example.org with subject Friday that the meeting is off", map[string]any{"to": "ann@example.org", "subject": "Friday", "body": "the meeting is off"}},
+	},
 	"purpose_clause": {
 		{ruleRemind, "remind me tomorrow at 9am to call Ann", map[string]any{"text": "call Ann", "at": "2026-11-28T09:00:00Z"}},
 		{ruleRemind, "remind me to water the plants in 2 hours", map[string]any{"text": "water the plants", "at": "2026-11-27T13:00:00Z"}},

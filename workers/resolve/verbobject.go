@@ -256,3 +256,50 @@ func (f *filler) toolWordWithin(i, n int) bool {
 	}
 	return false
 }
+
+// sayCues introduce what a message says: "… and say see you at noon",
+// "post saying deploy done", "email the team that the meeting moved".
+var sayCues = setOf("say", "saying", "says", "that")
+
+// messageNames are the names of parameters that take what a message says
+// (not a search's query: "find files that changed" asks no message).
+var messageNames = setOf("text", "message", "body", "content", "note", "msg")
+
+// applySaid reads what a message says, after say, saying or that, verbatim
+// to the end of the request, for the one required message parameter
+// missing (body, message, text …). "that" counts only after the tool's
+// word has its object ("email the team that …"): right after the verb it
+// points back ("translate that sentence"). Every word to the end must be
+// free: a value another rule took inside it says the clause is not all
+// message.
+func (f *filler) applySaid() {
+	var target *property
+	for _, p := range f.s.props {
+		if p.required && f.missing(p) && stringProp(p) && len(p.enum) == 0 && fitsName(p, messageNames) {
+			if target != nil {
+				return
+			}
+			target = p
+		}
+	}
+	if target == nil {
+		return
+	}
+	for i := 1; i+1 < len(f.toks); i++ {
+		w := f.toks[i].word
+		if !f.free(i) || !sayCues[w] || w == "that" && f.tool[f.toks[i-1].word] {
+			continue
+		}
+		for j := i + 1; j < len(f.toks); j++ {
+			if !f.free(j) {
+				return
+			}
+		}
+		last := len(f.toks) - 1
+		v := strings.TrimRight(strings.TrimSpace(f.text[f.toks[i+1].start:f.toks[last].end]), ".!]")
+		if v != "" && f.try(target, v) {
+			f.useTokens(rangeIdx(i, last)...)
+		}
+		return
+	}
+}
