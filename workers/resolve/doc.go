@@ -40,7 +40,9 @@
 //  3. identifiers: "with the ID X", "engine ID 'X'", "ID number 82",
 //     "identified by 'X'" fill a property named …_id; the noun before "ID"
 //     says which when there are several.
-//  4. property cues: a property's name followed by a value ("limit 50",
+//  4. property cues: a property's name used as a verb on it or them
+//     ("label it bug", "tag them as urgent") takes the word after it; a
+//     property's name followed by a value ("limit 50",
 //     "with limit of 50", "units metric"); for numbers also the value first
 //     ("20 lines"), or only the first word of a longer name ("duration 45"
 //     for duration_minutes). For string properties the value must look like

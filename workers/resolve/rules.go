@@ -30,6 +30,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyIDs() }},
 	{name: "cued_quoted", doc: "a quoted value right after a parameter's name",
 		apply: func(f *filler, _ *property) { f.applyCuedQuoted() }},
+	{name: "named_it", doc: "a parameter's name used as a verb on it or them, and one word (\"label it bug\", \"tag them as urgent\")",
+		apply: func(f *filler, _ *property) { f.applyNamedIt() }},
 	{name: "cues", doc: "a parameter's name followed (numbers: or preceded) by a value that looks like one",
 		apply: func(f *filler, _ *property) { f.applyCues() }},
 	{name: "shapes", doc: "paths, URLs, e-mail addresses and globs to parameters named for them",

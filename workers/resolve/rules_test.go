@@ -29,6 +29,8 @@ var (
 		"to":{"type":"string"},"subject":{"type":"string"},"body":{"type":"string"}}}`)
 	ruleSearchN = manifest("t/search_n", "Search", `{"type":"object","required":["query"],"properties":{
 		"query":{"type":"string"},"num_results":{"type":"integer","description":"How many results"}}}`)
+	ruleIssue = manifest("t/issue", "File", `{"type":"object","required":["title"],"properties":{
+		"title":{"type":"string"},"labels":{"type":"array","items":{"type":"string"}},"tags":{"type":"string"}}}`)
 	ruleOrder = manifest("t/order", "Order lookup", `{"type":"object","properties":{
 		"order_id":{"type":"string"}}}`)
 	ruleSay = manifest("t/say", "Say", `{"type":"object","required":["message"],"properties":{
@@ -116,6 +118,10 @@ var ruleCases = map[string][]ruleCase{
 	"cued_quoted": {
 		{ruleNote, `pin the note "see you soon"`, map[string]any{"note": "see you soon"}},
 		{ruleNote, `pin note 'see you soon'`, map[string]any{"note": "see you soon"}},
+	},
+	"named_it": {
+		{ruleIssue, "file Crash in acme/app, label it bug", map[string]any{"title": "Crash", "labels": []any{"bug"}}},
+		{ruleIssue, "file Crash and tag them as urgent", map[string]any{"title": "Crash", "tags": "urgent"}},
 	},
 	"cues": {
 		{ruleSlice, "slice /srv/a.txt, skip 2", map[string]any{"path": "/srv/a.txt", "skip": int64(2)}},
