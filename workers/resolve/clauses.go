@@ -208,20 +208,20 @@ var sayCues = setOf("say", "saying", "says", "that")
 var messageNames = setOf("text", "message", "body", "content", "note", "msg")
 
 // applySaid reads what a message says, after say, saying or that, verbatim
-// to the end of the request, for the one required message parameter
-// missing (body, message, text …). "that" counts only after the tool's
+// to the end of the request, for the one message parameter missing (body,
+// message, text …; "that" only for a required one). "that" counts only after the tool's
 // word has its object ("email the team that …"): right after the verb it
 // points back ("translate that sentence"). Every word to the end must be
 // free: a value another rule took inside it says the clause is not all
 // message.
 func (f *filler) applySaid() {
-	target := f.soleMissing(func(p *property) bool { return fitsName(p, messageNames) })
+	target := f.soleMissingOf(func(p *property) bool { return fitsName(p, messageNames) }, false)
 	if target == nil {
 		return
 	}
 	for i := 1; i+1 < len(f.toks); i++ {
 		w := f.toks[i].word
-		if !f.free(i) || !sayCues[w] || w == "that" && f.tool[f.toks[i-1].word] {
+		if !f.free(i) || !sayCues[w] || w == "that" && (f.tool[f.toks[i-1].word] || !target.required) {
 			continue
 		}
 		for j := i + 1; j < len(f.toks); j++ {
@@ -241,9 +241,15 @@ func (f *filler) applySaid() {
 // soleMissing is the one required string parameter still missing that
 // fits: nil when none does or several do.
 func (f *filler) soleMissing(fits func(*property) bool) *property {
+	return f.soleMissingOf(fits, true)
+}
+
+// soleMissingOf is soleMissing over the optional parameters too when
+// required is false.
+func (f *filler) soleMissingOf(fits func(*property) bool, required bool) *property {
 	var target *property
 	for _, p := range f.s.props {
-		if p.required && f.missing(p) && stringProp(p) && len(p.enum) == 0 && fits(p) {
+		if (p.required || !required) && f.missing(p) && stringProp(p) && len(p.enum) == 0 && fits(p) {
 			if target != nil {
 				return nil
 			}

@@ -29,7 +29,10 @@
 //     fills a date property. A day alone for a property that needs a time
 //     of day is not run at midnight: the answer says what it read and
 //     asks for the time. Written by hand: the date libraries tried
-//     misread such requests (moments.go). Dates and times written as
+//     misread such requests (moments.go). A time of day alone fills a
+//     time property as HH:MM ("an alarm for 7am" → 07:00), and a length
+//     of time a string property named duration, length or timeout ("10
+//     minutes", or "10m" when its description writes lengths so). Dates and times written as
 //     such: "November 25, 2013", "25 Nov 2013", 2013-11-25,
 //     11/25/2013 become 2013-11-25 (or the format the property's
 //     description asks for, e.g. DD/MM/YYYY); 09:16 stays as written. A date right

@@ -31,6 +31,8 @@ var (
 		"query":{"type":"string"},"num_results":{"type":"integer","description":"How many results"}}}`)
 	ruleIssue = manifest("t/issue", "File", `{"type":"object","required":["title"],"properties":{
 		"title":{"type":"string"},"labels":{"type":"array","items":{"type":"string"}},"tags":{"type":"string"}}}`)
+	ruleTimer = manifest("t/timer", "Timer", `{"type":"object","required":["duration"],"properties":{
+		"duration":{"type":"string","description":"Length, e.g. 10m, 1h30m"},"label":{"type":"string"}}}`)
 	ruleOrder = manifest("t/order", "Order lookup", `{"type":"object","properties":{
 		"order_id":{"type":"string"}}}`)
 	ruleSay = manifest("t/say", "Say", `{"type":"object","required":["message"],"properties":{
@@ -108,6 +110,10 @@ var ruleCases = map[string][]ruleCase{
 		{ruleRemind, "remind me tomorrow at 9am to call Ann", map[string]any{"text": "call Ann", "at": "2026-11-28T09:00:00Z"}},
 		{ruleRemind, "remind me to water the plants in 2 hours", map[string]any{"text": "water the plants", "at": "2026-11-27T13:00:00Z"}},
 		{ruleRemind, "a remind for Friday at 5 to submit the report", map[string]any{"text": "submit the report", "at": "2026-12-04T17:00:00Z"}},
+	},
+	"durations": {
+		{ruleTimer, "start a timer for 10 minutes", map[string]any{"duration": "10m"}},
+		{ruleTimer, "timer of 1 hour and 30 minutes", map[string]any{"duration": "1h30m"}},
 	},
 	"dates": {
 		{ruleEvent, `plan "Standup" on March 3, 2031`, map[string]any{"title": "Standup", "date": "2031-03-03"}},
