@@ -25,8 +25,10 @@
 //     "… ends at 5"), or a span from now ("in 2 hours") become RFC 3339 in
 //     the worker's time zone, which the call's arguments show; the
 //     property named just before the moment takes it, else the first
-//     still missing. A day named from today ("tomorrow", "next Friday")
-//     fills a date property. A day alone for a property that needs a time
+//     still missing. A property that bounds a search (named since, after,
+//     before or until) looks back: "since yesterday" is its midnight,
+//     "since Monday" the last one. A day named from today ("tomorrow",
+//     "next Friday", "yesterday") fills a date property. A day alone for a property that needs a time
 //     of day is not run at midnight: the answer says what it read and
 //     asks for the time. Written by hand: the date libraries tried
 //     misread such requests (moments.go). A time of day alone fills a

@@ -39,6 +39,8 @@ type moment struct {
 	// day named from today (tomorrow, Monday).
 	dayFirst, dayEnd int
 	explicit         bool
+	// weekday says the day was named by its weekday ("Monday").
+	weekday bool
 	// in is a span from now ("in 2 hours"), when relative is set.
 	in       time.Duration
 	relative bool
@@ -96,7 +98,7 @@ func (f *filler) momentAt(i int, ref time.Time) (moment, bool) {
 	if h, mi, last, ok := f.clockAt(i, false); ok {
 		m := moment{first: i, last: last, hour: h, minute: mi, clock: true, dayFirst: -1, dayEnd: -1}
 		if d, ok := f.dayAt(last+1, ref); ok {
-			m.day, m.dayFirst, m.dayEnd, m.explicit, m.last = d.day, d.dayFirst, d.dayEnd, d.explicit, d.last
+			m.day, m.dayFirst, m.dayEnd, m.explicit, m.weekday, m.last = d.day, d.dayFirst, d.dayEnd, d.explicit, d.weekday, d.last
 		}
 		return m, true
 	}
@@ -136,6 +138,8 @@ func (f *filler) dayAt(i int, ref time.Time) (moment, bool) {
 		return day(today, i)
 	case "tomorrow":
 		return day(today.AddDate(0, 0, 1), i)
+	case "yesterday":
+		return day(today.AddDate(0, 0, -1), i)
 	}
 	wd, ok := weekdays[w]
 	if !ok && cued {
@@ -146,7 +150,9 @@ func (f *filler) dayAt(i int, ref time.Time) (moment, bool) {
 		if ahead == 0 {
 			ahead = 7 // "on Monday", said on a Monday, is the next one
 		}
-		return day(today.AddDate(0, 0, ahead), i)
+		m, ok := day(today.AddDate(0, 0, ahead), i)
+		m.weekday = true
+		return m, ok
 	}
 	if v, ok := isoDate(w); ok {
 		t, err := time.ParseInLocation("2006-01-02", v, ref.Location())
@@ -318,11 +324,17 @@ func dateTimeProp(p *property) bool {
 		return true
 	}
 	d := strings.ToLower(p.description)
-	return (strings.Contains(d, "rfc 3339") || strings.Contains(d, "rfc3339") || strings.Contains(d, "iso 8601")) &&
+	return (strings.Contains(d, "rfc 3339") || strings.Contains(d, "rfc3339") || strings.Contains(d, "iso 8601") || strings.Contains(d, "iso time")) &&
 		fitsName(p, momentNames)
 }
 
-var momentNames = setOf("start", "end", "due", "when", "at", "time", "datetime", "timestamp", "deadline", "scheduled", "begin", "starts", "ends", "remind")
+var momentNames = setOf("start", "end", "due", "when", "at", "time", "datetime", "timestamp", "deadline", "scheduled", "begin", "starts", "ends", "remind",
+	"since", "after", "before", "until")
+
+// boundNames are the names of date-time parameters that bound a search
+// (recorded since, modified after): a day alone means its midnight there,
+// where an event's start would need its hour.
+var boundNames = setOf("since", "after", "before", "until")
 
 // applyMoments fills date-time properties from the moments written, as
 // RFC 3339 in the resolver's time zone: the one named just before the
@@ -334,9 +346,11 @@ var momentNames = setOf("start", "end", "due", "when", "at", "time", "datetime",
 // reported, not guessed: "Monday" to an event's start would be midnight.
 // A tool with neither kind of property is left to the other rules.
 func (f *filler) applyMoments() {
-	var dateTimes, dates, clocks []*property
+	var dateTimes, bounds, dates, clocks []*property
 	for _, p := range f.s.props {
 		switch {
+		case dateTimeProp(p) && fitsName(p, boundNames):
+			bounds = append(bounds, p)
 		case dateTimeProp(p):
 			dateTimes = append(dateTimes, p)
 		case p.format == "date" || isDateProp(p):
@@ -345,7 +359,7 @@ func (f *filler) applyMoments() {
 			clocks = append(clocks, p)
 		}
 	}
-	if len(dateTimes) == 0 && len(dates) == 0 && len(clocks) == 0 {
+	if len(dateTimes) == 0 && len(bounds) == 0 && len(dates) == 0 && len(clocks) == 0 {
 		return
 	}
 	ref := now()
@@ -357,6 +371,11 @@ func (f *filler) applyMoments() {
 		}
 		if !m.day.IsZero() {
 			lastDay = m.day
+		}
+		if t, ok := m.bound(ref, lastDay); ok && f.fillMoment(bounds, m.first, t.Format(time.RFC3339)) {
+			f.useTokens(rangeIdx(m.first, m.last)...)
+			i = m.last
+			continue
 		}
 		if t, ok := m.at(ref, lastDay); ok && f.fillMoment(dateTimes, m.first, t.Format(time.RFC3339)) {
 			f.useTokens(rangeIdx(m.first, m.last)...)
@@ -497,3 +516,28 @@ func compactStyle(p *property) bool {
 }
 
 var compactDuration = regexp.MustCompile(`\b\d+[hms](\d+[ms])?\b`)
+
+// bound is the moment as the bound of a search ("recorded since …"): a
+// day alone from its midnight, and a weekday or a time of day alone the
+// last one, not the next ("since Monday", "since 8am"); a span from now
+// bounds nothing.
+func (m moment) bound(ref, lastDay time.Time) (time.Time, bool) {
+	if m.relative {
+		return time.Time{}, false
+	}
+	t, ok := m.at(ref, lastDay)
+	if !ok {
+		if m.day.IsZero() {
+			return time.Time{}, false
+		}
+		t = m.day
+	}
+	switch {
+	case !t.After(ref):
+	case m.weekday:
+		t = t.AddDate(0, 0, -7)
+	case m.day.IsZero() && lastDay.IsZero():
+		t = t.AddDate(0, 0, -1)
+	}
+	return t, true
+}

@@ -108,3 +108,28 @@ func TestMomentWordsTakeNoOtherParameter(t *testing.T) {
 		}
 	}
 }
+
+// A day bounds a search from its midnight: "clips since yesterday".
+func TestMomentBounds(t *testing.T) {
+	m := manifest("home/view_camera", "View camera", `{"type":"object","properties":{
+		"camera":{"type":"string","description":"Camera name"},
+		"clips_since":{"type":"string","description":"ISO time; return motion clips recorded since then"}}}`)
+	for text, want := range map[string]any{
+		"show the clips from the porch camera since yesterday": "2026-11-26T00:00:00Z",
+		"porch camera clips since Monday at 8am":               "2026-11-23T08:00:00Z", // a bound looks back
+		"show the porch camera":                                nil,
+	} {
+		f := fillOnly(t, m, text)
+		if got := f.args["clips_since"]; !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: clips_since = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// A day named from today fills a date property: "modified yesterday".
+func TestMomentDays(t *testing.T) {
+	m := manifest("p/list", "list_items", `{"type":"object","properties":{"modified_since":{"type":"string"}}}`)
+	if got := fillOnly(t, m, "list the items modified yesterday").args["modified_since"]; got != "2026-11-26" {
+		t.Errorf("modified_since = %v, want 2026-11-26", got)
+	}
+}
