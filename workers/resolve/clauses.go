@@ -258,3 +258,91 @@ func (f *filler) soleMissingOf(fits func(*property) bool, required bool) *proper
 	}
 	return target
 }
+
+// listStops end a list: the preposition that says where it goes ("add
+// eggs, milk and bread to the list").
+var listStops = setOf("to", "from", "into", "onto", "on", "in", "for", "with", "at", "by")
+
+// applyLists reads a list written as such, two or more short items parted
+// by commas, "and" or "or" ("add eggs, milk and bread to the shopping
+// list"), for the one array-of-strings parameter still missing. An item is
+// one to four words; the list ends at a preposition, a word of the tool's
+// own or the end of the clause.
+func (f *filler) applyLists() {
+	var target *property
+	for _, p := range f.s.props {
+		if f.missing(p) && p.typ == "array" && p.items != nil && stringProp(p.items) && len(p.items.enum) == 0 {
+			if target != nil {
+				return
+			}
+			target = p
+		}
+	}
+	if target == nil {
+		return
+	}
+	for i := 0; i < len(f.toks); i++ {
+		if !f.free(i) || fillers[f.toks[i].word] || determiners[f.toks[i].word] || verbs[f.toks[i].word] || f.tool[f.toks[i].word] ||
+			i == 0 && !strings.HasSuffix(f.toks[i].raw, ",") { // the request's verb: "put …"
+			continue
+		}
+		items, last := f.listAt(i)
+		if len(items) < 2 {
+			continue
+		}
+		f.store(target, items)
+		f.useTokens(rangeIdx(i, last)...)
+		return
+	}
+}
+
+// listAt reads the list starting at token i: its items, and its last token.
+func (f *filler) listAt(i int) (items []any, last int) {
+	first := -1
+	closeItem := func(end int) bool {
+		if first < 0 {
+			return true
+		}
+		if end-first >= 4 {
+			return false
+		}
+		items = append(items, f.spanValue(first, end))
+		first = -1
+		return true
+	}
+	last = i - 1
+	for j := i; j < len(f.toks) && f.free(j); j++ {
+		t := f.toks[j]
+		switch {
+		case t.word == "and" || t.word == "or":
+			if !closeItem(last) {
+				return nil, 0
+			}
+			last = j
+			continue
+		case listStops[t.word] || f.tool[t.word]:
+			if !closeItem(last) {
+				return nil, 0
+			}
+			return items, last
+		}
+		if first < 0 {
+			if determiners[t.word] {
+				continue
+			}
+			first = j
+		}
+		last = j
+		if strings.HasSuffix(t.raw, ",") {
+			if !closeItem(j) {
+				return nil, 0
+			}
+		} else if endsClause(t.raw) {
+			break
+		}
+	}
+	if !closeItem(last) {
+		return nil, 0
+	}
+	return items, last
+}

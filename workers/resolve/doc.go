@@ -106,7 +106,10 @@
 //     message hello world" → message, "reverse the word stressed" → word;
 //     "list the directory src" → path, for which file, directory and
 //     folder are names too): one path word, up to three content words, or
-//     any words for the free-text property. What a thing is called, after
+//     any words for the free-text property. A list written as such, two
+//     or more short items parted by commas, "and" or "or" ("add eggs, milk
+//     and bread to the shopping list"), fills the one array-of-strings
+//     property missing. What a thing is called, after
 //     called, titled or entitled, to the end of the clause ("an issue
 //     called Login fails on Safari, label it bug"), fills the one required
 //     title property missing; what a colon introduces, verbatim ("post to

@@ -68,6 +68,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyOrderedNumbers() }},
 	{name: "named_phrase", doc: "the words after a parameter's name used as a noun (\"echo the message hello\")", guess: true,
 		apply: (*filler).applyNamedPhrase},
+	{name: "lists", doc: "a list written as such (\"eggs, milk and bread\") to the one array-of-strings parameter missing", guess: true,
+		apply: func(f *filler, _ *property) { f.applyLists() }},
 	{name: "titled", doc: "what a thing is called, after called or titled, to the end of the clause, to the one required title parameter missing (\"an issue called Login fails on Safari\")", guess: true,
 		apply: func(f *filler, _ *property) { f.applyTitled() }},
 	{name: "colon_content", doc: "what a colon introduces, verbatim, to the one required text parameter missing, or the one named for content (\"post to #ops: deploy done\")", guess: true,
