@@ -35,32 +35,30 @@ func twoStages(t *testing.T, env *pipelinetest.Env, chainable bool, h pipeline.H
 			return []pipeline.Out{{Subject: "result.rejected", Data: []byte(reason.Error()), ID: fmt.Sprintf("rej-%d", m.StreamSeq)}}
 		}}
 	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
+	var wg, ready sync.WaitGroup
 	for _, st := range []pipeline.Stage{second, first} {
 		wg.Add(1)
+		ready.Add(1)
 		go func() {
 			defer wg.Done()
 			err := pipeline.Run(ctx, env.JS, st, pipeline.WithLocal(local), pipeline.WithMetrics(metrics),
-				pipeline.WithFetchWait(200*time.Millisecond), pipeline.WithRetryBackoff(10*time.Millisecond, 50*time.Millisecond))
+				pipeline.WithFetchWait(200*time.Millisecond), pipeline.WithRetryBackoff(10*time.Millisecond, 50*time.Millisecond),
+				pipeline.WithReady(ready.Done))
 			if err != nil {
 				t.Errorf("stage %s: %v", st.Name, err)
 			}
 		}()
 	}
 	t.Cleanup(func() { cancel(); wg.Wait() })
-	// The hand-offs go local only once "second" has set up; wait for its
-	// consumer so the test sees both paths deliberately.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := env.JS.Consumer(ctx, pipeline.StreamPipe, "second"); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("stage second never created its consumer")
-		}
-		time.Sleep(20 * time.Millisecond)
+	// The hand-offs go local only once "second" takes work (WithReady):
+	// wait for both, so the test sees both paths deliberately.
+	started := make(chan struct{})
+	go func() { ready.Wait(); close(started) }()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stages never became ready")
 	}
-	time.Sleep(100 * time.Millisecond)
 	return metrics
 }
 

@@ -77,7 +77,14 @@ type runnerConfig struct {
 	// local is the set of this process's stages that hand work to each
 	// other directly (local.go); nil: every hand-off goes through its stream.
 	local *Local
+	// ready is called once the stage takes work (WithReady).
+	ready func()
 }
+
+// WithReady calls ready once the stage takes work: its consumer exists and
+// the other stages of its Local can hand it work. Until every stage of a
+// process is ready, a hand-off to one that is not goes through its stream.
+func WithReady(ready func()) RunOption { return func(c *runnerConfig) { c.ready = ready } }
 
 // RunOption configures a stage runner.
 type RunOption func(*runnerConfig)
@@ -188,6 +195,9 @@ func Run(ctx context.Context, js jetstream.JetStream, st Stage, opts ...RunOptio
 	if cfg.local != nil {
 		cfg.local.add(r)
 		defer cfg.local.remove(r)
+	}
+	if cfg.ready != nil {
+		cfg.ready()
 	}
 	go r.reportLag(ctx)
 	return r.loop(ctx)

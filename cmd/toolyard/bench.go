@@ -355,7 +355,7 @@ func startBenchServer(ctx context.Context, concurrency int, localHandOff bool, w
 		return fail(err)
 	}
 	rctx, stop := context.WithCancel(ctx)
-	var wg sync.WaitGroup
+	var wg, ready sync.WaitGroup
 	var local *pipeline.Local
 	if localHandOff {
 		local = pipeline.NewLocal()
@@ -367,15 +367,33 @@ func startBenchServer(ctx context.Context, concurrency int, localHandOff bool, w
 			return fail(err)
 		}
 		wg.Add(1)
+		ready.Add(1)
+		started := sync.OnceFunc(ready.Done)
 		go func() {
 			defer wg.Done()
-			if err := pipeline.Run(rctx, sjs, st, pipeline.WithConcurrency(concurrency), pipeline.WithLogger(log), pipeline.WithLocal(local)); err != nil {
+			defer started() // a stage that failed to start is logged; the others run
+			if err := pipeline.Run(rctx, sjs, st, pipeline.WithConcurrency(concurrency), pipeline.WithLogger(log), pipeline.WithLocal(local),
+				pipeline.WithReady(started)); err != nil {
 				log.Error("stage stopped", "stage", name, "error", err)
 			}
 		}()
 	}
 	var once sync.Once
 	b.stopStages = func() { once.Do(func() { stop(); wg.Wait() }) }
+	// The first outputs must meet every stage running: one published
+	// before a stage of the chain is would go through its stream, stored
+	// as no intent of a running pipeline is (stored_per_intent).
+	all := make(chan struct{})
+	go func() { ready.Wait(); close(all) }()
+	select {
+	case <-all:
+	case <-time.After(30 * time.Second):
+		b.stopStages()
+		return fail(errors.New("the stages did not start within 30 s"))
+	case <-ctx.Done():
+		b.stopStages()
+		return fail(ctx.Err())
+	}
 	return b, nil
 }
 
