@@ -119,6 +119,9 @@ func (f *filler) cueAfter(p *property, name []int, next int) bool {
 	if r := f.toks[name[len(name)-1]].raw; strings.HasSuffix(r, ".") || strings.HasSuffix(r, "!") || strings.HasSuffix(r, "?") {
 		return false
 	}
+	if len(name) == 1 && f.verbSlot(name[0]) && next < len(f.toks) && capWord(f.toks[next].raw) && !looksLikeValue(cleanValue(f.toks[next].raw)) {
+		return false // "text Mom that …" texts Mom (verbSlot)
+	}
 	for skipped := 0; next < len(f.toks) && !f.toks[next].used; skipped++ {
 		if f.valueAt(p, name, next) {
 			return true
@@ -206,4 +209,15 @@ func (f *filler) applyNamedIt() {
 			}
 		}
 	}
+}
+
+// verbSlot: token i is the request's verb, its first word after "please",
+// "can you" and the like. A parameter named like it is not cued there:
+// "text Mom that I'll be late" texts Mom, it is no text "Mom".
+func (f *filler) verbSlot(i int) bool {
+	j := 0
+	for j < len(f.toks) && fillers[f.toks[j].word] {
+		j++
+	}
+	return i == j
 }

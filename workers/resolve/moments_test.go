@@ -133,3 +133,14 @@ func TestMomentDays(t *testing.T) {
 		t.Errorf("modified_since = %v, want 2026-11-26", got)
 	}
 }
+
+// The request's first word is its verb, even when a parameter has its
+// name: "text Mom that …" texts Mom, and "Mom" is no text.
+func TestFirstWordIsTheVerb(t *testing.T) {
+	m := manifest("home/send_sms", "Send SMS", `{"type":"object","required":["to","text"],"properties":{
+		"to":{"type":"string","description":"Phone number or contact name"},"text":{"type":"string","description":"Message body"}}}`)
+	f := fillOnly(t, m, "text Mom that I'll be late")
+	if got := f.args["text"]; got != "I'll be late" {
+		t.Errorf("text = %v, want \"I'll be late\" (args %v)", got, f.args)
+	}
+}

@@ -495,7 +495,7 @@ func (f *filler) applyHeads() {
 			if !f.free(i) || !f.matchesHead(i, hs) {
 				continue
 			}
-			if f.valueAfter(p, i, true) || f.valueBefore(p, i) {
+			if !f.verbSlot(i) && f.valueAfter(p, i, true) || f.valueBefore(p, i) {
 				break
 			}
 		}
