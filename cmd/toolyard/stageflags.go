@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -301,8 +302,9 @@ func (f *stageFlags) discoveryOptions(ctx context.Context, js jetstream.JetStrea
 	return append(opts, discover.WithVectorCache(cache)), nil
 }
 
-// runStages runs the named stages until ctx ends.
-func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set *stages.Set, names []string, metrics *pipeline.Metrics, log *slog.Logger) error {
+// runStages runs the named stages until ctx ends; ready, when not nil, is
+// called once every stage takes work (pipeline.WithReady).
+func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set *stages.Set, names []string, metrics *pipeline.Metrics, log *slog.Logger, ready func()) error {
 	tp, stopTraces, err := f.trace.provider(ctx, names, log)
 	if err != nil {
 		return err
@@ -313,6 +315,7 @@ func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set 
 	if f.localHandOff {
 		local = pipeline.NewLocal()
 	}
+	var started sync.WaitGroup
 	for _, name := range names {
 		if name == predict.StageName {
 			g.Go(func() error { return set.RunPredict(gctx, js) })
@@ -325,13 +328,25 @@ func (f *stageFlags) runStages(ctx context.Context, js jetstream.JetStream, set 
 		if st.Chainable && !slices.Contains(names, bind.StageParse) {
 			log.Info("a process that runs parse together with this stage (as up does) keeps that work to itself (--local-handoff); this one shares only what reaches the stream: see 'toolyard worker --help'", "stage", name)
 		}
+		started.Add(1)
+		done := sync.OnceFunc(started.Done)
 		g.Go(func() error {
+			defer done()
 			// Run's errors name the stage.
 			return pipeline.Run(gctx, js, st,
 				pipeline.WithConcurrency(f.concurrency), pipeline.WithAckWait(f.ackWait),
 				pipeline.WithMaxDeliver(f.maxDeliver), pipeline.WithMetrics(metrics),
-				pipeline.WithLogger(log), pipeline.WithTracerProvider(tp), pipeline.WithLocal(local))
+				pipeline.WithLogger(log), pipeline.WithTracerProvider(tp), pipeline.WithLocal(local),
+				pipeline.WithReady(done))
 		})
+	}
+	if ready != nil {
+		go func() {
+			started.Wait()
+			if gctx.Err() == nil {
+				ready()
+			}
+		}()
 	}
 	return g.Wait()
 }

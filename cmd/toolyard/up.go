@@ -177,7 +177,10 @@ With --external, no server is embedded: the stages run against --nats.`,
 				return err
 			}
 			defer stopService()
-			fmt.Fprintf(cmd.OutOrStdout(), `Toolyard is up.
+			// "up" is printed once every stage takes work: the command it
+			// shows may be run at once.
+			banner := func() {
+				fmt.Fprintf(cmd.OutOrStdout(), `Toolyard is up.
   NATS:      %s
   data:      %s
   status:    %s/
@@ -190,8 +193,9 @@ Access:    anonymous clients are refused. Admin: %s; workers: %s;
            an agent, for its own session only: %s creds agent --data %s --session demo --out demo.creds
 Stop with Ctrl-C.
 `, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), sf.discovery, bind.Stages, sf.concurrency, os.Args[0], clientFlags(natsURL, creds),
-				orNoCreds(creds), orNoCreds(siblingCreds(creds, "worker.creds")), os.Args[0], keysData)
-			err = sf.runStages(ctx, js, set, sf.withPrefetch(sf.sess.withStages(bind.Stages)), ops.Metrics, log)
+					orNoCreds(creds), orNoCreds(siblingCreds(creds, "worker.creds")), os.Args[0], keysData)
+			}
+			err = sf.runStages(ctx, js, set, sf.withPrefetch(sf.sess.withStages(bind.Stages)), ops.Metrics, log, banner)
 			log.Info("stopped")
 			return err
 		},

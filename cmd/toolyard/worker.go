@@ -119,7 +119,7 @@ never executes a tool); each shard uses every core of its process.`,
 			log.Info("worker started", "stages", stageList, "nats", g.nats, "concurrency", sf.concurrency)
 			eg, ectx := errgroup.WithContext(ctx)
 			if len(stageList) > 0 {
-				eg.Go(func() error { return sf.runStages(ectx, js, set, stageList, ops.Metrics, log) })
+				eg.Go(func() error { return sf.runStages(ectx, js, set, stageList, ops.Metrics, log, nil) })
 			}
 			if runReplay {
 				eg.Go(func() error { return runReplayWorkers(ectx, g, js, &sf, ops.Metrics, log) })
