@@ -82,6 +82,10 @@
 //     one of the world's cities and countries whose name leaves no doubt
 //     ("San Francisco", "Germany"; "Portland, Maine" but not
 //     "Springfield" alone), from package places (workers/internal/places).
+//     Where a trip goes, after "to", and where it starts, after "from",
+//     written in lower case with a determiner or possessive ("a ride to
+//     the airport from my office"), fills a destination or origin property
+//     (dropoff, destination; pickup, origin).
 //  8. enum words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"); currency codes, sex, direction,

@@ -484,3 +484,59 @@ func (f *filler) placeList(props []*property, k, last int) (int, bool) {
 	}
 	return spans[len(spans)-1][1], true
 }
+
+// destinationNames and originNames are the names of parameters that take
+// where a trip ends and where it starts.
+var (
+	destinationNames = setOf("destination", "dropoff", "dest", "arrival")
+	originNames      = setOf("origin", "pickup", "departure")
+)
+
+// applyDestinations reads where a trip goes, after "to", and where it
+// starts, after "from", when written in lower case ("book a ride to the
+// airport from my office"): the places rule reads only names. The phrase
+// after the preposition opens with a determiner or a possessive ("the",
+// "my"), not a verb ("to call"), and runs to the end of its clause, a
+// used word or the next preposition, at most five words.
+func (f *filler) applyDestinations() {
+	for _, side := range []struct {
+		prep  string
+		names map[string]bool
+	}{{"to", destinationNames}, {"from", originNames}} {
+		var target *property
+		for _, p := range f.s.props {
+			if f.missing(p) && stringProp(p) && len(p.enum) == 0 && !dateTimeProp(p) && fitsName(p, side.names) {
+				target = p
+				break
+			}
+		}
+		if target == nil {
+			continue
+		}
+		for i := 0; i+2 < len(f.toks); i++ {
+			if !f.free(i) || f.toks[i].word != side.prep || !f.free(i+1) || !determiners[f.toks[i+1].word] && !possessives[f.toks[i+1].word] {
+				continue
+			}
+			first, last := i+1, i
+			for j := first; j < len(f.toks) && j-first < 5 && f.free(j); j++ {
+				if j > first && (shortPreps[f.toks[j].word] || prepositions[f.toks[j].word]) {
+					break
+				}
+				last = j
+				if endsClause(f.toks[j].raw) {
+					break
+				}
+			}
+			if last <= first {
+				continue
+			}
+			if f.try(target, f.spanValue(first, last)) {
+				f.useTokens(rangeIdx(i, last)...)
+				break
+			}
+		}
+	}
+}
+
+// possessives open a place a person owns: "to my office".
+var possessives = setOf("my", "our", "your", "his", "her", "their")

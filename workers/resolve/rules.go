@@ -48,6 +48,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyLanguages() }},
 	{name: "places", doc: "places after in/at/near/from to location, city, country … parameters",
 		apply: func(f *filler, _ *property) { f.applyPlaces() }},
+	{name: "destinations", doc: "where a trip goes, after to, and where it starts, after from, in lower case (\"a ride to the airport\"), to destination and origin parameters",
+		apply: func(f *filler, _ *property) { f.applyDestinations() }},
 	{name: "zones", doc: "a zone name or a place of the time zone database (\"Tokyo\") to a time zone parameter",
 		apply: func(f *filler, _ *property) { f.applyZones() }},
 	{name: "enum_words", doc: "a word equal to one enum value of exactly one missing parameter",

@@ -35,6 +35,8 @@ var (
 		"duration":{"type":"string","description":"Length, e.g. 10m, 1h30m"},"label":{"type":"string"}}}`)
 	ruleShop = manifest("t/shop", "Shopping list", `{"type":"object","properties":{
 		"items":{"type":"array","items":{"type":"string"}}}}`)
+	ruleRide = manifest("t/ride", "Book ride", `{"type":"object","required":["dropoff"],"properties":{
+		"pickup":{"type":"string"},"dropoff":{"type":"string"}}}`)
 	ruleOrder = manifest("t/order", "Order lookup", `{"type":"object","properties":{
 		"order_id":{"type":"string"}}}`)
 	ruleSay = manifest("t/say", "Say", `{"type":"object","required":["message"],"properties":{
@@ -95,6 +97,9 @@ var ruleCases = map[string][]ruleCase{
 		{ruleMeeting, `schedule "Review" on Monday at 10:30am, ends at 5`, map[string]any{"title": "Review", "start": "2026-11-30T10:30:00Z", "end": "2026-11-30T17:00:00Z", "minutes": int64(30)}},
 		{ruleMeeting, `schedule "Stretch" in 2 hours`, map[string]any{"title": "Stretch", "start": "2026-11-27T13:00:00Z", "minutes": int64(30)}},
 		{ruleEvent, `plan "Standup" for next Tuesday`, map[string]any{"title": "Standup", "date": "2026-12-01"}},
+	},
+	"destinations": {
+		{ruleRide, "book a ride to the airport from my office", map[string]any{"dropoff": "the airport", "pickup": "my office"}},
 	},
 	"lists": {
 		{ruleShop, "add eggs, milk and bread to the list", map[string]any{"items": []any{"eggs", "milk", "bread"}}},
