@@ -139,8 +139,11 @@ func TestMomentDays(t *testing.T) {
 func TestFirstWordIsTheVerb(t *testing.T) {
 	m := manifest("home/send_sms", "Send SMS", `{"type":"object","required":["to","text"],"properties":{
 		"to":{"type":"string","description":"Phone number or contact name"},"text":{"type":"string","description":"Message body"}}}`)
-	f := fillOnly(t, m, "text Mom that I'll be late")
-	if got := f.args["text"]; got != "I'll be late" {
-		t.Errorf("text = %v, want \"I'll be late\" (args %v)", got, f.args)
+	call, err := Resolve(context.Background(), routed("text Mom that I'll be late"), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"to": "Mom", "text": "I'll be late"}; !reflect.DeepEqual(call.Parameters, want) {
+		t.Errorf("parameters %v, want %v", call.Parameters, want)
 	}
 }

@@ -213,8 +213,12 @@ func allToolWords(f *filler, a, b int) bool {
 }
 
 // shaped: a property named for a path, URL or address, which a name
-// does not fill.
+// does not fill, unless its description says a name will do ("phone
+// number or contact name").
 func (f *filler) shaped(p *property) bool {
+	if d := strings.ToLower(p.description); strings.Contains(d, "contact name") || strings.Contains(d, "or name") || strings.Contains(d, "person") {
+		return false // "Phone number or contact name": a name will do
+	}
 	for _, sh := range shapes {
 		if fitsName(p, sh.names) {
 			return true
