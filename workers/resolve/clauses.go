@@ -4,8 +4,8 @@ import "strings"
 
 // Rules that read a clause as one value: what a tool's word asks done
 // ("remind me to …"), what a colon introduces, what a message says, what
-// a thing is called. Each fills the one required parameter of its kind
-// still missing (soleMissing), and none runs when there are several.
+// a thing is called, a list. Each fills one parameter of its kind still
+// missing, and does nothing when it cannot tell which (soleMissing).
 
 // objectPronouns are who a request's verb is about before what it asks
 // done: "remind me to …", "tell them to …".
