@@ -69,6 +69,11 @@ func (m moment) at(ref, lastDay time.Time) (time.Time, bool) {
 	return time.Date(m.day.Year(), m.day.Month(), m.day.Day(), m.hour, m.minute, 0, 0, ref.Location()), true
 }
 
+// lookBack are the words before a day that make it one gone by ("since
+// Monday"); "from" and "after" also lead to days to come ("from Monday to
+// Friday" of a booking), so they say nothing.
+var lookBack = setOf("since")
+
 var weekdays = map[string]time.Weekday{
 	"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday,
 	"thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday,
@@ -114,15 +119,21 @@ func (f *filler) dayAt(i int, ref time.Time) (moment, bool) {
 	}
 	first := i
 	w := f.toks[i].word
-	cued := false
-	if (w == "on" || w == "this" || w == "next") && f.free(i+1) {
-		cued = true
+	cued, back := false, false
+	if (w == "on" || w == "this" || w == "next" || w == "last") && f.free(i+1) {
+		cued, back = true, w == "last"
 		i++
 		w = f.toks[i].word
-		if (w == "this" || w == "next") && f.free(i+1) {
+		if (w == "this" || w == "next" || w == "last") && f.free(i+1) {
+			back = back || w == "last"
 			i++
 			w = f.toks[i].word
 		}
+	}
+	// A day a search starts from looks back: "since Monday" and "last
+	// Friday" are the last ones, not the next.
+	if first > 0 && lookBack[f.toks[first-1].word] {
+		back = true
 	}
 	today := time.Date(ref.Year(), ref.Month(), ref.Day(), 0, 0, 0, 0, ref.Location())
 	day := func(t time.Time, last int) (moment, bool) {
@@ -149,6 +160,14 @@ func (f *filler) dayAt(i int, ref time.Time) (moment, bool) {
 		ahead := (int(wd) - int(today.Weekday()) + 7) % 7
 		if ahead == 0 {
 			ahead = 7 // "on Monday", said on a Monday, is the next one
+		}
+		if back {
+			// The last one gone by: "last Friday", said on a Friday, is
+			// a week ago.
+			ahead = -((int(today.Weekday()) - int(wd) + 7) % 7)
+			if ahead == 0 {
+				ahead = -7
+			}
 		}
 		m, ok := day(today.AddDate(0, 0, ahead), i)
 		m.weekday = true

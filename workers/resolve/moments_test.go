@@ -126,11 +126,26 @@ func TestMomentBounds(t *testing.T) {
 	}
 }
 
-// A day named from today fills a date property: "modified yesterday".
+// A day named from today fills a date property: "modified yesterday"; a
+// weekday after since, or with last, is the one gone by.
 func TestMomentDays(t *testing.T) {
 	m := manifest("p/list", "list_items", `{"type":"object","properties":{"modified_since":{"type":"string"}}}`)
-	if got := fillOnly(t, m, "list the items modified yesterday").args["modified_since"]; got != "2026-11-26" {
-		t.Errorf("modified_since = %v, want 2026-11-26", got)
+	h := manifest("data/getStockHistory", "Stock history", `{"type":"object","properties":{
+		"symbol":{"type":"string"},"start":{"type":"string","format":"date","description":"Start date, YYYY-MM-DD"}}}`)
+	for _, c := range []struct {
+		m          schemas.Manifest
+		text, prop string
+		want       any
+	}{
+		{m, "list the items modified yesterday", "modified_since", "2026-11-26"},
+		{h, "price history since last Monday", "start", "2026-11-23"},
+		{h, "price history since Monday", "start", "2026-11-23"},
+		{h, "price history from last Friday", "start", "2026-11-20"},
+		{h, "price history starting next Tuesday", "start", "2026-12-01"},
+	} {
+		if got := fillOnly(t, c.m, c.text).args[c.prop]; got != c.want {
+			t.Errorf("%q: %s = %v, want %v", c.text, c.prop, got, c.want)
+		}
 	}
 }
 
