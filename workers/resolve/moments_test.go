@@ -130,7 +130,7 @@ func TestMomentBounds(t *testing.T) {
 // weekday after since, or with last, is the one gone by.
 func TestMomentDays(t *testing.T) {
 	m := manifest("p/list", "list_items", `{"type":"object","properties":{"modified_since":{"type":"string"}}}`)
-	h := manifest("data/getStockHistory", "Stock history", `{"type":"object","properties":{
+	h := manifest("data/getStockHistory", "Stock history", `{"type":"object","required":["symbol","start"],"properties":{
 		"symbol":{"type":"string"},"start":{"type":"string","format":"date","description":"Start date, YYYY-MM-DD"}}}`)
 	for _, c := range []struct {
 		m          schemas.Manifest
