@@ -16,7 +16,10 @@
 //     arrays, whose values accumulate. A quoted value after a key that names
 //     no property stays a quoted value for the rules below (`the sentence:
 //     "…"`). A double quote never closed quotes the rest of the text.
-//  2. moments and dates. For a tool with a date-time property (format date-time, or
+//  2. moments and dates. A recurrence in words ("every Monday at 9am",
+//     "weekdays at 8:30", "daily at noon", "every hour") fills a property
+//     that takes a cron expression as one ("0 9 * * 1"); a day without its
+//     hour fills nothing. For a tool with a date-time property (format date-time, or
 //     named start, end, due … and described as RFC 3339 or ISO 8601): a
 //     day and a time of day in either order ("tomorrow at 3pm", "on Monday
 //     at 10:30am", "at noon on December 3", "2026-12-01 at 14:00", "next

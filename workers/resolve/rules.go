@@ -22,6 +22,8 @@ type rule struct {
 var rules = []rule{
 	{name: "keyed", doc: "key=value, key: value and key=\"quoted\" pairs; then the rest splits into words",
 		apply: func(f *filler, _ *property) { f.applyKeyed(); f.tokenizeRest() }},
+	{name: "cron", doc: "a recurrence in words (\"every Monday at 9am\", \"weekdays at 8:30\") to a parameter that takes a cron expression, as one",
+		apply: func(f *filler, _ *property) { f.applyCron() }},
 	{name: "moments", doc: "a day and a time of day (\"tomorrow at 3pm\", \"on Monday at 10am\", \"in 2 hours\") to a date-time parameter, as RFC 3339 in the worker's time zone; a day named from today to a date parameter",
 		apply: func(f *filler, _ *property) { f.applyMoments() }},
 	{name: "durations", doc: "a length of time (\"10 minutes\", \"1 hour 30 minutes\") to a string parameter named for one, compact (\"10m\") when its description writes lengths so",

@@ -37,6 +37,8 @@ var (
 		"items":{"type":"array","items":{"type":"string"}}}}`)
 	ruleRide = manifest("t/ride", "Book ride", `{"type":"object","required":["dropoff"],"properties":{
 		"pickup":{"type":"string"},"dropoff":{"type":"string"}}}`)
+	ruleSchedule = manifest("t/schedule", "Schedule report", `{"type":"object","required":["report","cron"],"properties":{
+		"report":{"type":"string","description":"Saved report name"},"cron":{"type":"string","description":"Schedule as a cron expression"}}}`)
 	ruleOrder = manifest("t/order", "Order lookup", `{"type":"object","properties":{
 		"order_id":{"type":"string"}}}`)
 	ruleSay = manifest("t/say", "Say", `{"type":"object","required":["message"],"properties":{
@@ -121,6 +123,11 @@ var ruleCases = map[string][]ruleCase{
 		{ruleRemind, "remind me tomorrow at 9am to call Ann", map[string]any{"text": "call Ann", "at": "2026-11-28T09:00:00Z"}},
 		{ruleRemind, "remind me to water the plants in 2 hours", map[string]any{"text": "water the plants", "at": "2026-11-27T13:00:00Z"}},
 		{ruleRemind, "a remind for Friday at 5 to submit the report", map[string]any{"text": "submit the report", "at": "2026-12-04T17:00:00Z"}},
+	},
+	"cron": {
+		{ruleSchedule, "send the sales report every Monday at 9am", map[string]any{"report": "sales", "cron": "0 9 * * 1"}},
+		{ruleSchedule, "send the sales report on weekdays at 8:30", map[string]any{"report": "sales", "cron": "30 8 * * 1-5"}},
+		{ruleSchedule, "send the sales report daily at noon", map[string]any{"report": "sales", "cron": "0 12 * * *"}},
 	},
 	"durations": {
 		{ruleTimer, "start a timer for 10 minutes", map[string]any{"duration": "10m"}},
