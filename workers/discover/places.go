@@ -27,35 +27,24 @@ var placeWord = regexp.MustCompile(`\pL[\pL\pM'’.-]*,?`)
 func placeSpans(text string) [][]int {
 	words := placeWord.FindAllStringIndex(text, -1)
 	var spans [][]int
+	raws := make([]string, 0, places.MaxWords)
 	for i := 0; i < len(words); i++ {
 		w := text[words[i][0]:words[i][1]]
 		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) {
 			continue
 		}
-		last := -1
-		keys := make([]string, 0, places.MaxWords)
-		commas := 0
+		raws = raws[:0]
 		for j := i; j < len(words) && j < i+places.MaxWords; j++ {
-			raw := text[words[j][0]:words[j][1]]
 			if j > i && !onlySpaceOrComma(text[words[j-1][1]:words[j][0]]) {
 				break
 			}
-			keys = append(keys, places.Key(strings.TrimRight(raw, ",.")))
-			if _, ok := places.Zone(strings.Join(keys, " ")); ok {
-				last = j
-			}
-			if strings.HasSuffix(raw, ",") {
-				if commas++; commas > 1 {
-					break
-				}
-			}
-			if strings.HasSuffix(raw, ".") && j > i {
-				break
-			}
+			raws = append(raws, text[words[j][0]:words[j][1]])
 		}
-		if last < 0 || last == i && opensSentence(text, words[i][0]) {
+		n, _ := places.Longest(raws)
+		if n == 0 || n == 1 && opensSentence(text, words[i][0]) {
 			continue
 		}
+		last := i + n - 1
 		end := words[i][0] + len(strings.TrimRight(text[words[i][0]:words[last][1]], ",."))
 		spans = append(spans, []int{words[i][0], end})
 		i = last

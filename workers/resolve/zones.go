@@ -52,30 +52,15 @@ func (f *filler) applyZones() {
 
 // zonePlace reads the longest place name starting at token i.
 func (f *filler) zonePlace(i int) (zone string, last int, ok bool) {
-	words := make([]string, 0, places.MaxWords)
-	commas := 0
+	raws := make([]string, 0, places.MaxWords)
 	for j := i; j < len(f.toks) && j < i+places.MaxWords && f.free(j); j++ {
-		w := placeKey(f.toks[j].raw)
-		words = append(words, w)
-		z, found := places.Zone(strings.Join(words, " "))
-		if possessive, cut := strings.CutSuffix(w, "s"); !found && cut && hasPossessive(f.toks[j].raw) {
-			// "Tokyo's time"; St. John's keeps its s.
-			z, found = places.Zone(strings.Join(append(words[:len(words)-1:len(words)-1], possessive), " "))
-		}
-		if found && (capWord(f.toks[i].raw) || f.placeCue(i, j)) {
-			zone, last, ok = z, j, true
-		}
-		// One comma may part a city from its province or country
-		// ("Portland, Maine"): the longer name is taken only if the tables
-		// have it.
-		if endsClause(f.toks[j].raw) && (commas > 0 || !strings.HasSuffix(f.toks[j].raw, ",")) {
-			break
-		}
-		if strings.HasSuffix(f.toks[j].raw, ",") {
-			commas++
-		}
+		raws = append(raws, f.toks[j].raw)
 	}
-	return zone, last, ok
+	n, zone := places.Longest(raws)
+	if n == 0 || !capWord(f.toks[i].raw) && !f.placeCue(i, i+n-1) {
+		return "", 0, false
+	}
+	return zone, i + n - 1, true
 }
 
 // placeCue: the words around tokens [i, j] say they name a place.
@@ -88,13 +73,3 @@ func (f *filler) placeCue(i, j int) bool {
 	}
 	return j+1 < len(f.toks) && (f.toks[j+1].word == "time" || f.toks[j+1].word == "timezone")
 }
-
-// hasPossessive: the word ends in 's.
-func hasPossessive(raw string) bool {
-	w := trimPunct(raw)
-	return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s")
-}
-
-// placeKey is a word as the zone tables key it (places.Key), without the
-// punctuation around it.
-func placeKey(raw string) string { return places.Key(trimPunct(raw)) }

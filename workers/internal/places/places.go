@@ -28,23 +28,62 @@ const MaxWords = 6
 // Zone is the zone of a place, by its key: the Key of each of its words,
 // joined by one space ("sao paulo").
 func Zone(key string) (string, bool) {
-	z, ok := zonePlaces[key]
+	z, ok := zonePlaces()[key]
 	return z, ok
 }
 
 // ZoneName is a zone by its name in any case ("europe/paris" →
 // "Europe/Paris").
 func ZoneName(name string) (string, bool) {
-	z, ok := zoneNames[strings.ToLower(name)]
+	z, ok := zoneNames()[strings.ToLower(name)]
 	return z, ok
 }
 
+// Longest reads the longest place that words, as written (with the
+// punctuation around them), begin with: how many words it spans, 0 when
+// none, and its zone. One comma may part a city from its province or
+// country ("Portland," "Maine"): the longer name is taken only if the
+// tables have it. Other punctuation ends the name after its word, and a
+// dot too unless it closes an abbreviation ("St. John's"). A possessive
+// is read both ways: "St. John's" keeps its s, "Tokyo's" does not.
+// The resolver and discovery both read places with it.
+func Longest(words []string) (n int, zone string) {
+	keys := make([]string, 0, MaxWords)
+	commas := 0
+	for j, raw := range words[:min(len(words), MaxWords)] {
+		word := strings.Trim(raw, punctuation)
+		keys = append(keys, Key(word))
+		z, ok := Zone(strings.Join(keys, " "))
+		if base, cut := strings.CutSuffix(word, "'s"); !ok && cut {
+			z, ok = Zone(strings.Join(append(keys[:j:j], Key(base)), " "))
+		} else if base, cut := strings.CutSuffix(word, "’s"); !ok && cut {
+			z, ok = Zone(strings.Join(append(keys[:j:j], Key(base)), " "))
+		}
+		if ok {
+			n, zone = j+1, z
+		}
+		switch end := strings.TrimRight(raw, `"'”’)]}`); {
+		case strings.HasSuffix(end, ","):
+			if commas++; commas > 1 {
+				return n, zone
+			}
+		case strings.HasSuffix(end, ".") && len(word) > 3,
+			strings.ContainsAny(end[max(0, len(end)-1):], ";:!?"):
+			return n, zone
+		}
+	}
+	return n, zone
+}
+
+// punctuation is what Longest trims around a word.
+const punctuation = `.,;:!?()[]{}"'“”‘’«»` + "`"
+
 // All is every place key with its zone.
-func All() iter.Seq2[string, string] { return maps.All(zonePlaces) }
+func All() iter.Seq2[string, string] { return maps.All(zonePlaces()) }
 
 // Names is every zone name, lower case, with the name as the database
 // writes it.
-func Names() iter.Seq2[string, string] { return maps.All(zoneNames) }
+func Names() iter.Seq2[string, string] { return maps.All(zoneNames()) }
 
 // Key is a word as the tables key it: lower case, without accents ("São"
 // → "sao") or anything but letters and digits ("John's" → "johns"), and a

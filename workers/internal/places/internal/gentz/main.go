@@ -222,7 +222,8 @@ func render(names, places map[string]string, cities string) ([]byte, error) {
 		fmt.Fprintf(&b, " and the world cities of %s (MIT licence; Natural Earth's populated places, public domain)", cities)
 	}
 	b.WriteString("; DO NOT EDIT.\n// Regenerate with: go generate ./workers/internal/places\n\n")
-	b.WriteString("package places\n\n")
+	b.WriteString("package places\n\nimport \"sync\"\n\n")
+	b.WriteString("// The tables are built on first use, not at start-up: every command of\n// the binary imports them, and a map of 20,000 places costs milliseconds\n// and a megabyte to build.\n\n")
 	b.WriteString("// zoneNames maps every zone name, lower case, to the name as the database\n// writes it (\"europe/paris\" → \"Europe/Paris\").\n")
 	writeMap(&b, "zoneNames", names)
 	b.WriteString("\n// zonePlaces maps a place (lower case, words separated by one space) to\n// its zone: every city of the database, the countries it names a zone for,\n// and the world cities and countries whose name leaves no doubt about the\n// zone, alone or with their province or country (\"portland maine\").\n")
@@ -236,9 +237,9 @@ func writeMap(b *bytes.Buffer, name string, m map[string]string) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	fmt.Fprintf(b, "var %s = map[string]string{\n", name)
+	fmt.Fprintf(b, "var %s = sync.OnceValue(func() map[string]string {\n\treturn map[string]string{\n", name)
 	for _, k := range keys {
-		fmt.Fprintf(b, "\t%q: %q,\n", k, m[k])
+		fmt.Fprintf(b, "\t\t%q: %q,\n", k, m[k])
 	}
-	b.WriteString("}\n")
+	b.WriteString("\t}\n})\n")
 }
