@@ -20,15 +20,7 @@ var objectPronouns = setOf("me", "us", "him", "her", "them", "you")
 // text. The clause runs to the end of the sentence or to a word another
 // rule used, at most twelve words.
 func (f *filler) applyPurposeClause(free *property) {
-	var target *property
-	for _, p := range f.s.props {
-		if p.required && f.missing(p) {
-			if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || dateTimeProp(p) || target != nil {
-				return
-			}
-			target = p
-		}
-	}
+	target := f.onlyMissingText()
 	if target == nil || target == free {
 		return
 	}
@@ -118,20 +110,10 @@ func (f *filler) applyColonContent(free *property) {
 			return
 		}
 	}
-	var target, named *property
-	n := 0
-	for _, p := range f.s.props {
-		if !p.required || !f.missing(p) || !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || dateTimeProp(p) || len(p.enum) > 0 {
-			continue
-		}
-		n++
-		target = p
-		if fitsName(p, contentNames) || p == free {
-			named = p
-		}
-	}
-	if n > 1 {
-		target = named
+	text := func(p *property) bool { return !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !dateTimeProp(p) }
+	target := f.soleMissing(text)
+	if target == nil {
+		target = f.soleMissing(func(p *property) bool { return text(p) && (fitsName(p, contentNames) || p == free) })
 	}
 	if target == nil {
 		return

@@ -214,10 +214,4 @@ func (f *filler) applyNamedIt() {
 // verbSlot: token i is the request's verb, its first word after "please",
 // "can you" and the like. A parameter named like it is not cued there:
 // "text Mom that I'll be late" texts Mom, it is no text "Mom".
-func (f *filler) verbSlot(i int) bool {
-	j := 0
-	for j < len(f.toks) && fillers[f.toks[j].word] {
-		j++
-	}
-	return i == j
-}
+func (f *filler) verbSlot(i int) bool { return i == f.verbIndex() }

@@ -47,30 +47,49 @@ func (f *filler) dateAt(i int) (dateSpan, bool) {
 	if isClock(w) {
 		return dateSpan{first: i, last: i, value: w, time: true}, true
 	}
+	if m, d, y, last, ok := f.monthDayAt(i); ok && y != 0 {
+		return dateSpan{first: i, last: last, value: ymd(y, m, d)}, true
+	}
+	return dateSpan{}, false
+}
+
+// monthDayAt reads a month and a day at token i, with the year when one
+// follows: "November 25, 2013", "Dec 3", "25 November 2013", "3rd of
+// December". y is 0 when no year is written.
+func (f *filler) monthDayAt(i int) (m, d, y, last int, ok bool) {
 	word := func(k int) string {
-		if k < len(f.toks) && !f.toks[k].used {
+		if f.free(k) {
 			return f.toks[k].word
 		}
 		return ""
 	}
-	if m, ok := months[w]; ok && len(w) >= 3 {
-		// Month D, YYYY
-		if d, ok := dayOf(word(i + 1)); ok {
-			if y, ok := yearOf(word(i + 2)); ok {
-				return dateSpan{first: i, last: i + 2, value: ymd(y, m, d)}, true
-			}
+	year := func(k int) (int, int) {
+		if yy, ok := yearOf(word(k)); ok {
+			return yy, k
 		}
-		return dateSpan{}, false
+		return 0, k - 1
 	}
-	// D Month YYYY
-	if d, ok := dayOf(w); ok {
-		if m, ok := months[word(i+1)]; ok {
-			if y, ok := yearOf(word(i + 2)); ok {
-				return dateSpan{first: i, last: i + 2, value: ymd(y, m, d)}, true
-			}
+	w := word(i)
+	if mm, isMonth := months[w]; isMonth && len(w) >= 3 {
+		// Month D[, YYYY]
+		if dd, ok := dayOf(word(i + 1)); ok {
+			y, last = year(i + 2)
+			return mm, dd, y, last, true
+		}
+		return 0, 0, 0, 0, false
+	}
+	// D [of] Month [YYYY]
+	if dd, ok := dayOf(w); ok {
+		k := i + 1
+		if word(k) == "of" {
+			k++
+		}
+		if mm, isMonth := months[word(k)]; isMonth && len(word(k)) >= 3 {
+			y, last = year(k + 1)
+			return mm, dd, y, last, true
 		}
 	}
-	return dateSpan{}, false
+	return 0, 0, 0, 0, false
 }
 
 // dayOf reads "25", "25th", "1st".

@@ -179,34 +179,9 @@ func (f *filler) dayAt(i int, ref time.Time) (moment, bool) {
 			return date(t, i)
 		}
 	}
-	if m, ok := months[w]; ok && len(w) >= 3 && f.free(i+1) {
-		if d, ok := dayOf(f.toks[i+1].word); ok {
-			last, y := i+1, 0
-			if f.free(i + 2) {
-				if yy, ok := yearOf(f.toks[i+2].word); ok {
-					last, y = i+2, yy
-				}
-			}
-			if t, ok := nextDate(today, y, m, d); ok {
-				return date(t, last)
-			}
-		}
-	}
-	if d, ok := dayOf(w); ok && f.free(i+1) {
-		k := i + 1
-		if f.toks[k].word == "of" && f.free(k+1) {
-			k++
-		}
-		if m, ok := months[f.toks[k].word]; ok && len(f.toks[k].word) >= 3 {
-			last, y := k, 0
-			if f.free(k + 1) {
-				if yy, ok := yearOf(f.toks[k+1].word); ok {
-					last, y = k+1, yy
-				}
-			}
-			if t, ok := nextDate(today, y, m, d); ok {
-				return date(t, last)
-			}
+	if m, d, y, last, ok := f.monthDayAt(i); ok {
+		if t, ok := nextDate(today, y, m, d); ok {
+			return date(t, last)
 		}
 	}
 	return moment{}, false

@@ -9,24 +9,13 @@ package resolve
 // another rule used, and leaves a reference to what was said before
 // ("translate this paragraph") to the context.
 func (f *filler) applyVerbObject(free *property) {
-	var target *property
-	for _, p := range f.s.props {
-		if p.required && f.missing(p) {
-			if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || target != nil {
-				return
-			}
-			target = p
-		}
-	}
+	target := f.onlyMissingText()
 	// The free-text parameter takes the whole rest of the request
 	// (rule freetext), prepositions and all: "echo hello from the moon".
 	if target == nil || target == free {
 		return
 	}
-	verb := 0
-	for verb < len(f.toks) && f.free(verb) && fillers[f.toks[verb].word] && !f.tool[f.toks[verb].word] {
-		verb++ // "please translate", "can you translate"
-	}
+	verb := f.verbIndex()
 	if !f.free(verb) || !f.tool[f.toks[verb].word] || endsClause(f.toks[verb].raw) {
 		return
 	}
@@ -54,3 +43,30 @@ func (f *filler) applyVerbObject(free *property) {
 
 // subordinators open a clause, not an object: "check if …", "see whether …".
 var subordinators = setOf("if", "whether", "when", "where", "how", "why", "who", "whom", "whose", "there", "because", "while", "than", "unless")
+
+// verbIndex is the token of the request's verb: its first word after
+// "please", "can you" and the like; a framing word of the tool's own
+// ("find" for a file finder) is the verb itself.
+func (f *filler) verbIndex() int {
+	v := 0
+	for v < len(f.toks) && f.free(v) && fillers[f.toks[v].word] && !f.tool[f.toks[v].word] {
+		v++
+	}
+	return v
+}
+
+// onlyMissingText is the one required parameter still missing when it is
+// plain text (no id, date or time); nil when there is none, or when
+// another required parameter is missing too.
+func (f *filler) onlyMissingText() *property {
+	var target *property
+	for _, p := range f.s.props {
+		if p.required && f.missing(p) {
+			if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || dateTimeProp(p) || target != nil {
+				return nil
+			}
+			target = p
+		}
+	}
+	return target
+}
