@@ -431,7 +431,6 @@ func (f *filler) fillMoment(ps []*property, first int, v string) bool {
 	return false
 }
 
-
 // bound is the moment as the bound of a search ("recorded since …"): a
 // day alone from its midnight, and a weekday or a time of day alone the
 // last one, not the next ("since Monday", "since 8am"); a span from now
