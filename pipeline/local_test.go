@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -23,13 +24,19 @@ import (
 // the stages' metrics.
 func twoStages(t *testing.T, env *pipelinetest.Env, chainable bool, h pipeline.Handler) *pipeline.Metrics {
 	t.Helper()
+	return chain(t, env, chainable, func(_ context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
+		key := m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
+		return []pipeline.Out{{Subject: "pipe.second." + key, Data: m.Data, Value: string(m.Data), ID: "second-" + key, Secret: true}}, nil
+	}, h)
+}
+
+// chain runs first (on pipe.first.>) and second (on pipe.second.>) as
+// twoStages does.
+func chain(t *testing.T, env *pipelinetest.Env, chainable bool, firstHandler, h pipeline.Handler) *pipeline.Metrics {
+	t.Helper()
 	metrics := pipeline.NewMetrics(prometheus.NewRegistry())
 	local := pipeline.NewLocal()
-	first := pipeline.Stage{Name: "first", Stream: pipeline.StreamPipe, Subjects: []string{"pipe.first.>"},
-		Handler: func(_ context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
-			key := m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
-			return []pipeline.Out{{Subject: "pipe.second." + key, Data: m.Data, Value: string(m.Data), ID: "second-" + key, Secret: true}}, nil
-		}}
+	first := pipeline.Stage{Name: "first", Stream: pipeline.StreamPipe, Subjects: []string{"pipe.first.>"}, Handler: firstHandler}
 	second := pipeline.Stage{Name: "second", Stream: pipeline.StreamPipe, Subjects: []string{"pipe.second.>"}, Handler: h, Chainable: chainable,
 		Reject: func(m *pipeline.Msg, reason error) []pipeline.Out {
 			return []pipeline.Out{{Subject: "result.rejected", Data: []byte(reason.Error()), ID: fmt.Sprintf("rej-%d", m.StreamSeq)}}
@@ -163,4 +170,62 @@ func TestLocalHandOffFailuresGoToTheStream(t *testing.T) {
 		t.Fatalf("local calls %d, from the stream %d; want 4 and 3", localCalls.Load(), streamCalls.Load())
 	}
 	pipelinetest.WaitEmpty(t, env.JS, pipeline.StreamPipe, 10*time.Second)
+}
+
+// A hand-off left unencoded (pipeline.Handoff) reaches a stage of the same
+// process as its value, never encoded, and a stage elsewhere as the value's
+// JSON.
+func TestHandoffIsEncodedOnlyForTheStream(t *testing.T) {
+	type work struct {
+		Key  string `json:"key"`
+		Text string `json:"text"`
+	}
+	for _, chainable := range []bool{true, false} {
+		t.Run(fmt.Sprintf("chainable=%v", chainable), func(t *testing.T) {
+			env := pipelinetest.Start(t)
+			var asValue, asJSON, other atomic.Int32
+			chain(t, env, chainable, func(_ context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
+				key := m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
+				return []pipeline.Out{pipeline.Handoff("pipe.second."+key, "second-"+key, work{Key: key, Text: string(m.Data)})}, nil
+			}, func(ctx context.Context, m *pipeline.Msg) ([]pipeline.Out, error) {
+				key := m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
+				want := work{Key: key, Text: "payload " + key}
+				var got work
+				switch {
+				case m.Value == want && m.Data == nil:
+					asValue.Add(1)
+				case m.Value == nil && json.Unmarshal(m.Data, &got) == nil && got == want:
+					asJSON.Add(1)
+				default:
+					other.Add(1)
+				}
+				data, err := m.Bytes()
+				if err != nil {
+					return nil, err
+				}
+				return []pipeline.Out{{Subject: "result." + key, Data: data, ID: "fwd-" + key}}, nil
+			})
+			const n = 10
+			for i := range n {
+				publish(t, env, fmt.Sprintf("pipe.first.k%d", i), fmt.Sprintf("payload k%d", i), "")
+			}
+			got := env.Collect(t, pipeline.StreamResult, "result.>", n, 10*time.Second)
+			if len(got) != n {
+				t.Fatalf("got %d results, want %d", len(got), n)
+			}
+			for _, m := range got {
+				var w work
+				if err := json.Unmarshal(m.Data(), &w); err != nil || w.Text != "payload "+w.Key {
+					t.Fatalf("result %s: %v", m.Data(), err)
+				}
+			}
+			wantValue, wantJSON := int32(n), int32(0)
+			if !chainable {
+				wantValue, wantJSON = 0, n
+			}
+			if asValue.Load() != wantValue || asJSON.Load() != wantJSON || other.Load() != 0 {
+				t.Fatalf("as the value %d, as JSON %d, otherwise %d; want %d, %d, 0", asValue.Load(), asJSON.Load(), other.Load(), wantValue, wantJSON)
+			}
+		})
+	}
 }

@@ -532,7 +532,11 @@ func (r *runner) publish(ctx context.Context, outs []Out) error {
 	outs = traceOuts(ctx, outs)
 	futures := make([]jetstream.PubAckFuture, 0, len(outs))
 	for _, o := range outs {
-		msg := &nats.Msg{Subject: o.Subject, Data: o.Data, Header: o.Header}
+		data, err := o.Bytes()
+		if err != nil {
+			return &publishError{subject: o.Subject, err: err}
+		}
+		msg := &nats.Msg{Subject: o.Subject, Data: data, Header: o.Header}
 		var popts []jetstream.PublishOpt
 		if o.ID != "" {
 			popts = append(popts, jetstream.WithMsgID(o.ID))

@@ -5,7 +5,6 @@ package bind
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -64,12 +63,8 @@ func MsgID(session, id string) string { return session + "/" + id }
 // a duplicate the stream drops. A hand-off keeps the secrets of the work
 // (Out.Secret): the intent or call carries them to the executor that needs
 // them, on a work queue that forgets them once the next stage acks.
-func Next(stage, session, intentID string, v any) (pipeline.Out, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return pipeline.Out{}, fmt.Errorf("encode work for %s: %w", stage, err)
-	}
-	return pipeline.Out{Subject: PipeSubject(stage, session), Data: data, Value: v, ID: MsgID(session, intentID+":"+stage), Secret: true}, nil
+func Next(stage, session, intentID string, v any) pipeline.Out {
+	return pipeline.Handoff(PipeSubject(stage, session), MsgID(session, intentID+":"+stage), v)
 }
 
 // Input decodes a stage's input: the value a stage of the same process
@@ -79,7 +74,12 @@ func Input[T any](k schemas.Kind, m *pipeline.Msg) (T, error) {
 	if v, ok := m.Value.(T); ok {
 		return v, schemas.CheckInternal(k, v)
 	}
-	return schemas.DecodeInternal[T](k, m.Data)
+	data, err := m.Bytes()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return schemas.DecodeInternal[T](k, data)
 }
 
 // Result encodes a result for the agent's session. Results of an intent share

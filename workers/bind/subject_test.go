@@ -107,11 +107,7 @@ func TestRejecterUsesTheReasonsCode(t *testing.T) {
 func TestMsgIDsAreSessionScoped(t *testing.T) {
 	ids := map[string]string{}
 	for _, session := range []string{"s1", "s2"} {
-		next, err := Next(StageDiscover, session, "m1.0", schemas.Intent{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		outs := []pipeline.Out{next}
+		outs := []pipeline.Out{Next(StageDiscover, session, "m1.0", schemas.Intent{})}
 		outs = append(outs, Result(schemas.Result{SessionID: session, MessageID: "m1", Status: schemas.StatusError})...)
 		outs = append(outs, Result(schemas.Result{SessionID: session, MessageID: "m1", IntentID: "m1.0", Status: schemas.StatusExecuted, Outer: "m1.1"})...)
 		outs = append(outs, Audit(schemas.AuditRecord{SessionID: session, MessageID: "m1", IntentID: "m1.0", Stage: StageParse}))

@@ -70,10 +70,7 @@ func Stage(e *Engine, opts ...StageOption) pipeline.Stage {
 			if err != nil {
 				return nil, err
 			}
-			next, err := bind.Next(bind.StageRoute, in.SessionID, in.ID, cands)
-			if err != nil {
-				return nil, err
-			}
+			next := bind.Next(bind.StageRoute, in.SessionID, in.ID, cands)
 			audit := bind.WithCandidates(bind.IntentAudit(bind.StageDiscover, in), cands.Candidates)
 			audit.Decision, audit.Result, audit.DurationMS = "candidates", decision, bind.Millis(time.Since(start))
 			return []pipeline.Out{next, bind.Audit(audit)}, nil

@@ -174,7 +174,11 @@ func (j *Joiner) finish(ctx context.Context, p Pending, rev uint64) error {
 		return err
 	}
 	for _, o := range outs {
-		msg := &nats.Msg{Subject: o.Subject, Data: o.Data, Header: o.Header}
+		data, err := o.Bytes()
+		if err != nil {
+			return fmt.Errorf("intent %s: %w", p.Intent.ID, err)
+		}
+		msg := &nats.Msg{Subject: o.Subject, Data: data, Header: o.Header}
 		if _, err := j.js.PublishMsg(ctx, msg, jetstream.WithMsgID(o.ID)); err != nil {
 			return fmt.Errorf("intent %s: publish to %s: %w", p.Intent.ID, o.Subject, err)
 		}
@@ -196,10 +200,7 @@ func outcomeOuts(p Pending) ([]pipeline.Out, error) {
 	case o == nil:
 		return nil, fmt.Errorf("intent %s is done without an outcome", p.Intent.ID)
 	case o.Intent != nil:
-		next, err := bind.Next(bind.StageDiscover, o.Intent.SessionID, o.Intent.ID, *o.Intent)
-		if err != nil {
-			return nil, err
-		}
+		next := bind.Next(bind.StageDiscover, o.Intent.SessionID, o.Intent.ID, *o.Intent)
 		a := bind.IntentAudit(bind.StageJoin, *o.Intent)
 		a.Decision, a.Result = "joined", "inputs_substituted"
 		a.Parameters = inputsAudit(p)

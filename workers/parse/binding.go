@@ -130,17 +130,11 @@ func parsedOuts(out schemas.AgentOutput, parsed Parsed, redact func(schemas.Audi
 			outs = append(outs, bind.Audit(audit))
 			continue
 		}
-		next, err := bind.Next(bind.StageDiscover, out.SessionID, in.ID, in)
-		if err != nil {
-			return nil, err
-		}
+		next := bind.Next(bind.StageDiscover, out.SessionID, in.ID, in)
 		outs = append(outs, next, bind.Audit(audit))
 	}
 	for _, c := range parsed.Calls {
-		next, err := bind.Next(bind.StageExecute, out.SessionID, c.IntentID, c)
-		if err != nil {
-			return nil, err
-		}
+		next := bind.Next(bind.StageExecute, out.SessionID, c.IntentID, c)
 		outs = append(outs, next, bind.Audit(redact(schemas.AuditRecord{
 			SessionID: out.SessionID, ToolID: c.ToolID, Parameters: c.Parameters,
 			Stage: bind.StageParse, IntentID: c.IntentID, MessageID: out.MessageID, Decision: "direct_call", Result: "parsed",

@@ -41,7 +41,11 @@ func TestDirectCallSecretsRedactedFromAudit(t *testing.T) {
 			for _, o := range outs {
 				switch {
 				case strings.HasPrefix(o.Subject, "pipe.execute."):
-					if err := json.Unmarshal(o.Data, &call); err != nil {
+					data, err := o.Bytes()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := json.Unmarshal(data, &call); err != nil {
 						t.Fatal(err)
 					}
 				case strings.HasPrefix(o.Subject, "audit."):

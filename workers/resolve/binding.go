@@ -91,10 +91,7 @@ func Stage(reg *registry.Registry, opts ...StageOption) pipeline.Stage {
 				return append(bind.Result(res), bind.Audit(audit)), nil
 			}
 			audit = bind.RedactAudit(audit, auditSchemas(reg, tool, call.ToolID)...)
-			next, err := bind.Next(bind.StageExecute, in.SessionID, in.ID, call)
-			if err != nil {
-				return nil, err
-			}
+			next := bind.Next(bind.StageExecute, in.SessionID, in.ID, call)
 			observe(OutcomeResolved, len(call.Parameters), 0, len(call.Unmapped))
 			return []pipeline.Out{next, bind.Audit(audit)}, nil
 		},

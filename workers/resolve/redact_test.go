@@ -36,7 +36,11 @@ func TestStageRedactsSecretsFromAudit(t *testing.T) {
 		switch {
 		case strings.HasPrefix(o.Subject, "pipe.execute."):
 			call = new(schemas.ToolCall)
-			if err := json.Unmarshal(o.Data, call); err != nil {
+			data, err := o.Bytes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(data, call); err != nil {
 				t.Fatal(err)
 			}
 		case strings.HasPrefix(o.Subject, "audit."):
@@ -92,7 +96,11 @@ func TestStageScrubsSecretsOfFailedResolutions(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, o := range sc.Outs(outs) {
-				secret := strings.Contains(strings.ToLower(string(o.Data)), "zq9-secret-77")
+				data, err := o.Bytes()
+				if err != nil {
+					t.Fatal(err)
+				}
+				secret := strings.Contains(strings.ToLower(string(data)), "zq9-secret-77")
 				if strings.HasPrefix(o.Subject, "pipe.execute.") {
 					if !o.Secret || !secret {
 						t.Errorf("the call must carry its secret to the executor: secret=%v %s", o.Secret, o.Data)

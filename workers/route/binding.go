@@ -61,14 +61,18 @@ func Routed(in schemas.Intent, d Decision) schemas.Routed {
 // decided, so the choose stage's hand-off to resolution is not taken for a
 // duplicate of routing's hand-off to it.
 func handOff(r schemas.Routed, stage string) (pipeline.Out, error) {
+	subject, id := TierSubject(r.Tier, r.Intent.SessionID), bind.MsgID(r.Intent.SessionID, r.Intent.ID+":"+stage+":routed")
+	// Work that may still run a tool keeps the intent's secrets; the tiers
+	// that only answer do not need them, and are encoded now to be
+	// scrubbed of them (only a secret-keeping hand-off is left unencoded).
+	if r.Tier == schemas.TierActivated || r.Tier == schemas.TierMultiple {
+		return pipeline.Handoff(subject, id, r), nil
+	}
 	data, err := json.Marshal(r)
 	if err != nil {
 		return pipeline.Out{}, fmt.Errorf("encode routed intent %s: %w", r.Intent.ID, err)
 	}
-	// Work that may still run a tool keeps the intent's secrets; the tiers
-	// that only answer do not need them.
-	runs := r.Tier == schemas.TierActivated || r.Tier == schemas.TierMultiple
-	return pipeline.Out{Subject: TierSubject(r.Tier, r.Intent.SessionID), Data: data, Value: r, ID: bind.MsgID(r.Intent.SessionID, r.Intent.ID+":"+stage+":routed"), Secret: runs}, nil
+	return pipeline.Out{Subject: subject, Data: data, Value: r, ID: id}, nil
 }
 
 // Answer is the result that tells the agent a routed intent's tier, its

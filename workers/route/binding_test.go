@@ -38,6 +38,13 @@ func handOff(t *testing.T, outs []pipeline.Out) pipeline.Out {
 	if len(got) != 1 || len(outs) != 2 {
 		t.Fatalf("outputs %d, hand-offs %d; want one hand-off and one audit record", len(outs), len(got))
 	}
+	// As published: a hand-off left unencoded (pipeline.Handoff) is
+	// encoded here, so the tests read the bytes a worker would send.
+	data, err := got[0].Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got[0].Data = data
 	return got[0]
 }
 

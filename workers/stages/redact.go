@@ -38,7 +38,13 @@ func (s *Set) cueSecrets(_ context.Context, m *pipeline.Msg) []string {
 	if !s.registry.HasSecretParams() {
 		return nil
 	}
-	return bind.SecretCuesJSON(m.Data, s.registry.SecretParam)
+	// A hand-off from a stage of this process may come unencoded
+	// (pipeline.Handoff); its words are looked at all the same.
+	data, err := m.Bytes()
+	if err != nil {
+		return nil
+	}
+	return bind.SecretCuesJSON(data, s.registry.SecretParam)
 }
 
 // withCues lists both the stage's own secrets and the cues.
