@@ -14,6 +14,11 @@ type AgentOutput struct {
 	Conversation []Message `json:"conversation,omitempty"`
 	// Scope restricts discovery to these tool ids or server names.
 	Scope []string `json:"scope,omitempty"`
+	// TimeZone is the IANA time zone of the person the agent serves
+	// (Europe/Berlin): the days and times its intents write ("tomorrow at
+	// 9am") are read in it. Without it they are read in the worker's zone,
+	// which in a container is usually UTC.
+	TimeZone string `json:"timezone,omitempty"`
 }
 
 // Message is one turn of the conversation that preceded an output.

@@ -30,6 +30,8 @@ type Intent struct {
 	Nested       []Nested  `json:"nested,omitempty"`
 	Conversation []Message `json:"conversation,omitempty"`
 	Scope        []string  `json:"scope,omitempty"`
+	// TimeZone is the output's (AgentOutput.TimeZone).
+	TimeZone string `json:"timezone,omitempty"`
 	// Hint is set by discovery when the model in force has a learned
 	// shortcut for the intent's phrasing; the stages that answer the
 	// agent copy it into the result.

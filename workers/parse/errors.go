@@ -36,6 +36,8 @@ const (
 	// CodeRateLimited: the session published outputs faster than the parse
 	// stage's rate limit allows.
 	CodeRateLimited = "rate_limited"
+	// CodeInvalidTimeZone: the output's timezone is not an IANA time zone.
+	CodeInvalidTimeZone = "invalid_timezone"
 )
 
 // Problem is something wrong with one marker or call. The rest of the output

@@ -83,6 +83,11 @@ func (p *Parser) Parse(out schemas.AgentOutput) (Parsed, error) {
 	if n := conversationBytes(out.Conversation); n > p.cfg.maxConvBytes {
 		return Parsed{}, errConversationTooLarge(n, p.cfg.maxConvBytes, p.cfg.intentConv)
 	}
+	if out.TimeZone != "" {
+		if _, err := schemas.TimeZone(out.TimeZone); err != nil {
+			return Parsed{}, &Error{Code: CodeInvalidTimeZone, Message: err.Error()}
+		}
+	}
 	meta, cut := p.cfg.metaOf(out)
 	s := scanner{cfg: &p.cfg, meta: meta, buf: bytesOf(out.Text), src: out.Text, whole: true}
 	s.finish()
@@ -118,13 +123,14 @@ type meta struct {
 	session, message string
 	conversation     []schemas.Message
 	scope            []string
+	timeZone         string
 }
 
 // metaOf is what the intents of out carry: the conversation only up to the
 // per-intent limit, one slice that every intent shares.
 func (c *config) metaOf(out schemas.AgentOutput) (meta, *ConversationCut) {
 	conv, cut := tailConversation(out.Conversation, c.intentConv)
-	return meta{session: out.SessionID, message: out.MessageID, conversation: conv, scope: out.Scope}, cut
+	return meta{session: out.SessionID, message: out.MessageID, conversation: conv, scope: out.Scope, timeZone: out.TimeZone}, cut
 }
 
 func (m *meta) id(index int) string { return m.message + "." + strconv.Itoa(index) }

@@ -279,5 +279,6 @@ func (s *scanner) addIntent(in schemas.Intent) {
 	in.MessageID = s.meta.message
 	in.Conversation = s.meta.conversation
 	in.Scope = s.meta.scope
+	in.TimeZone = s.meta.timeZone
 	s.out.Intents = append(s.out.Intents, in)
 }

@@ -61,6 +61,7 @@ func (f *filler) lacksRequired() bool {
 
 // seed makes g fill only what f still lacks.
 func (g *filler) seed(f *filler) {
+	g.zone = f.zone
 	for name := range f.given {
 		g.given[name] = true
 	}

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/toolyard/toolyard/schemas"
 )
@@ -30,6 +31,9 @@ type filler struct {
 	// toolID is the tool being filled, named by a value its parameter
 	// cannot also take (heldBy).
 	toolID string
+	// zone is the output's time zone (Intent.TimeZone), nil for the
+	// worker's: the moments a request writes are read in it.
+	zone *time.Location
 	// moments are days written for a date-time property without their
 	// time of day (applyMoments): reported, not placed.
 	moments []schemas.Unmapped
@@ -168,7 +172,15 @@ func (f *filler) tokenizeRest() {
 // applyDefaults is rule 7.
 func (f *filler) applyDefaults() {
 	for _, p := range f.s.props {
-		if _, set := f.args[p.name]; !set && p.hasDefault && !f.failed[p.name] {
+		if _, set := f.args[p.name]; set || f.failed[p.name] {
+			continue
+		}
+		switch {
+		case f.zone != nil && zoneProp(p) && f.try(p, f.zone.String()):
+			// The request names no zone: the person's own, when the
+			// output says it, before the tool's default (often the
+			// machine's, which is not theirs).
+		case p.hasDefault:
 			f.args[p.name] = p.def
 		}
 	}

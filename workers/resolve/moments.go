@@ -11,10 +11,18 @@ import (
 )
 
 // now is the resolver's clock, which the moments a request writes relative
-// to it ("tomorrow at 3pm", "in 2 hours") are read against, in its time
-// zone: the worker's. The call's arguments show the offset it chose.
-// Tests set it.
+// to it ("tomorrow at 3pm", "in 2 hours") are read against, in the
+// output's time zone (AgentOutput.TimeZone), else the worker's. The call's
+// arguments show the offset it chose. Tests set it.
 var now = time.Now
+
+// clock is the time now in the zone the request's moments are read in.
+func (f *filler) clock() time.Time {
+	if f.zone != nil {
+		return now().In(f.zone)
+	}
+	return now()
+}
 
 // A moment is a point in time a request writes: a day, a time of day, or
 // both, in either order ("tomorrow at 3pm", "on Monday at 10am", "at noon
@@ -356,7 +364,7 @@ func (f *filler) applyMoments() {
 	if len(dateTimes) == 0 && len(bounds) == 0 && len(dates) == 0 && len(clocks) == 0 {
 		return
 	}
-	ref := now()
+	ref := f.clock()
 	var lastDay time.Time // a time alone after a day is that day's ("ends at 5")
 	for i := 0; i < len(f.toks); i++ {
 		m, ok := f.momentAt(i, ref)

@@ -50,6 +50,11 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID string, rs []rule, others map[string]string) (map[string]any, []schemas.Unmapped, error) {
 	f := newFiller(in.Text, s, toolWords)
 	f.others, f.toolID = others, toolID
+	if in.TimeZone != "" {
+		// Checked by parse; an intent from elsewhere with a bad zone is
+		// read in the worker's, as one without a zone is.
+		f.zone, _ = schemas.TimeZone(in.TimeZone)
+	}
 	free := f.freetextTarget()
 	f.run(rs, free, true)
 	for _, text := range contextTexts(in) {
