@@ -37,7 +37,7 @@
 //     misread such requests (moments.go). A time of day alone fills a
 //     time property as HH:MM ("an alarm for 7am" → 07:00), and a length
 //     of time a string property named duration, length or timeout ("10
-//     minutes", or "10m" when its description writes lengths so). Dates and times written as
+//     minutes", "a 45-minute …", or "10m" when its description writes lengths so). Dates and times written as
 //     such: "November 25, 2013", "25 Nov 2013", 2013-11-25,
 //     11/25/2013 become 2013-11-25 (or the format the property's
 //     description asks for, e.g. DD/MM/YYYY); 09:16 stays as written. A date right
@@ -117,9 +117,14 @@
 //     or more short items parted by commas, "and" or "or" ("add eggs, milk
 //     and bread to the shopping list"), fills the one array-of-strings
 //     property missing. What a thing is called, after
-//     called, titled or entitled, to the end of the clause ("an issue
-//     called Login fails on Safari, label it bug"), fills the one required
-//     title property missing; what a colon introduces, verbatim ("post to
+//     called, titled, entitled, named or labelled, to the end of the
+//     clause ("an issue called Login fails on Safari, label it bug"),
+//     fills the one required title property missing, else the one
+//     property missing that names the tool's own thing (label, name, tag
+//     … or described so: "Name of the timer"), optional or not; for such a
+//     property "for the X" names the thing too ("a 20 minute timer for the
+//     laundry" → label), when X is one to three plain words, no number,
+//     length or time ("for 2 people", "for the next hour" name nothing); what a colon introduces, verbatim ("post to
 //     #ops: deploy done", "count the words: the quick brown fox"), the one
 //     required text property missing or the one named for content; what
 //     a message says, after say, saying or that ("email Ann and say see
