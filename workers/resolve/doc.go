@@ -19,7 +19,12 @@
 //  2. moments and dates. A recurrence in words ("every Monday at 9am",
 //     "weekdays at 8:30", "daily at noon", "every hour") fills a property
 //     that takes a cron expression as one ("0 9 * * 1"); a day without its
-//     hour fills nothing. For a tool with a date-time property (format date-time, or
+//     hour fills nothing. The same reading ("on weekdays", "every
+//     Saturday", "on Mondays and Wednesdays", "daily") fills a plain
+//     string property for the days a thing repeats on (named days,
+//     repeat, recurrence … or described as what it repeats or recurs on)
+//     as day words ("weekdays", "Saturday", "Monday, Wednesday"), with no
+//     hour needed; one day ("on Saturday") is no recurrence. For a tool with a date-time property (format date-time, or
 //     named start, end, due … and described as RFC 3339 or ISO 8601): a
 //     day and a time of day in either order ("tomorrow at 3pm", "on Monday
 //     at 10:30am", "at noon on December 3", "2026-12-01 at 14:00", "next

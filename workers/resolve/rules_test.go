@@ -33,6 +33,11 @@ var (
 		"title":{"type":"string"},"labels":{"type":"array","items":{"type":"string"}},"tags":{"type":"string"}}}`)
 	ruleTimer = manifest("t/timer", "Timer", `{"type":"object","required":["duration"],"properties":{
 		"duration":{"type":"string","description":"Length, e.g. 10m, 1h30m"},"label":{"type":"string"}}}`)
+	ruleAlarm = manifest("t/alarm", "Alarm", `{"type":"object","required":["time"],"properties":{
+		"time":{"type":"string","description":"Clock time, e.g. 06:30"},"days":{"type":"string","description":"Days it repeats, e.g. weekdays"},
+		"label":{"type":"string","description":"Alarm label"}}}`)
+	ruleChime = manifest("t/chime", "Chime", `{"type":"object","required":["time"],"properties":{
+		"time":{"type":"string"},"on":{"type":"string","description":"When it recurs"}}}`)
 	ruleShop = manifest("t/shop", "Shopping list", `{"type":"object","properties":{
 		"items":{"type":"array","items":{"type":"string"}}}}`)
 	ruleRide = manifest("t/ride", "Book ride", `{"type":"object","required":["dropoff"],"properties":{
@@ -134,6 +139,15 @@ var ruleCases = map[string][]ruleCase{
 		{ruleSchedule, "send the sales report every Monday at 9am", map[string]any{"report": "sales", "cron": "0 9 * * 1"}},
 		{ruleSchedule, "send the sales report on weekdays at 8:30", map[string]any{"report": "sales", "cron": "30 8 * * 1-5"}},
 		{ruleSchedule, "send the sales report daily at noon", map[string]any{"report": "sales", "cron": "0 12 * * *"}},
+		{ruleSchedule, "send the sales report every Monday and Thursday at 7am", map[string]any{"report": "sales", "cron": "0 7 * * 1,4"}},
+		{ruleSchedule, "send the sales report on weekends at 10am", map[string]any{"report": "sales", "cron": "0 10 * * 0,6"}},
+	},
+	"repeat_days": {
+		{ruleAlarm, "alarm at 8am every weekend", map[string]any{"time": "08:00", "days": "weekends"}},
+		{ruleAlarm, "get me up at 5:45 on Mondays and Wednesdays", map[string]any{"time": "05:45", "days": "Monday, Wednesday"}},
+		{ruleAlarm, "an alarm for 9am every Tuesday, Thursday and Saturday", map[string]any{"time": "09:00", "days": "Tuesday, Thursday, Saturday"}},
+		{ruleAlarm, "alarm at 6:15 on weekdays called yoga", map[string]any{"time": "06:15", "days": "weekdays", "label": "yoga"}},
+		{ruleChime, "chime at 12:00 every day", map[string]any{"time": "12:00", "on": "daily"}},
 	},
 	"durations": {
 		{ruleTimer, "start a timer for 10 minutes", map[string]any{"duration": "10m"}},
@@ -349,6 +363,21 @@ func TestNamingParam(t *testing.T) {
 	for name, w := range want {
 		if got := f.namingParam(e.schema.prop(name)); got != w {
 			t.Errorf("namingParam(%s) = %v, want %v", name, got, w)
+		}
+	}
+}
+
+// TestRepeatDaysLeavesOneDay: one day is no recurrence, and an hour
+// names no days.
+func TestRepeatDaysLeavesOneDay(t *testing.T) {
+	for _, text := range []string{
+		"alarm at 7am on Saturday",
+		"alarm at 7am every hour",
+		"alarm at 7am this weekend",
+	} {
+		got, err := fillWith(t, ruleAlarm, text, rules)
+		if err != nil || got["days"] != nil {
+			t.Errorf("%q: got %#v (%v), want days left unset", text, got, err)
 		}
 	}
 }
