@@ -168,7 +168,11 @@
 // key=value pairs for no parameter, numbers (with a unit: "24h"), paths, URLs, addresses, host
 // names, capitalised names not opening a sentence, the word after "named"
 // or "called", a word narrowing what the tool finds ("the json files") when
-// a parameter would take it — are the call's Unmapped values, each with the parameter
+// a parameter would take it, and any plain content word left over that
+// does not frame the request (no common word, no word of the request's
+// verb or of the tool's own name, description or examples, no parameter's
+// name, no participle or adjective of degree, not the kind of a value
+// placed beside it: "the song 'Imagine'") — are the call's Unmapped values, each with the parameter
 // that would take it, if any (unmapped.go). The stage answers a call with
 // such a parameter missing_arguments instead of running it.
 //
