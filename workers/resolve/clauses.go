@@ -1,6 +1,9 @@
 package resolve
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Rules that read a clause as one value: what a tool's word asks done
 // ("remind me to …"), what a colon introduces, what a message says, what
@@ -129,15 +132,66 @@ func (f *filler) applyColonContent(free *property) {
 // titleNames are the names of parameters that take what a thing is called.
 var titleNames = setOf("title", "subject", "summary", "heading", "caption")
 
-// applyTitled reads what a thing is called, after called, titled or
-// entitled, to the end of the clause ("open an issue called Login fails on
+// namingNames are the words of parameters that take what the tool's own
+// thing is called: a timer's label, a playlist's name.
+var namingNames = setOf("label", "name", "title", "tag", "nickname", "caption", "heading")
+
+// namingParam: p takes what the thing the tool makes or acts on is called,
+// by its name (label, name, title … alone, or after a word of the tool's:
+// timer_name) or by its description's first words ("Name of the timer",
+// "Alarm label"). A name that is a pattern to match (a file finder's
+// name) is not one: "files called invoices" asks which files.
+func (f *filler) namingParam(p *property) bool {
+	if !stringProp(p) || globParam(p) || p.hasDefault {
+		return false
+	}
+	if n := len(p.words); n > 0 && namingNames[p.words[n-1]] {
+		own := true
+		for _, w := range p.words[:n-1] {
+			own = own && f.tool[w]
+		}
+		if own {
+			return true
+		}
+	}
+	return f.describesNaming(p)
+}
+
+// describesNaming: the first four words of p's description are a naming
+// word and the tool's own thing ("Name of the timer", "Alarm label"),
+// not a name of something else ("The name of the city").
+func (f *filler) describesNaming(p *property) bool {
+	words := strings.FieldsFunc(strings.ToLower(p.description), func(r rune) bool { return !unicode.IsLetter(r) })
+	naming, own := false, false
+	for _, w := range words[:min(4, len(words))] {
+		switch {
+		case namingNames[w]:
+			naming = true
+		case f.tool[w]:
+			own = true
+		case !fillers[w] && !determiners[w]:
+			return false
+		}
+	}
+	return naming && own
+}
+
+// applyTitled reads what a thing is called, after called, titled, named or
+// labelled, to the end of the clause ("open an issue called Login fails on
 // Safari, label it bug" → title "Login fails on Safari"), for the one
-// required title parameter missing: a title is a phrase, where the names
-// rule reads only its capitalised words. It stops at a word another rule
-// used ("an event called Team sync tomorrow at 10am") and reads at most
-// ten words; a quoted title is the quote rules'.
+// required title parameter missing, or else the one parameter missing that
+// takes what the tool's thing is called (namingParam: a timer's label,
+// optional though it is). A title is a phrase, where the names rule reads
+// only its capitalised words. It stops at a word another rule used ("an
+// event called Team sync tomorrow at 10am") and reads at most ten words; a
+// quoted title is the quote rules'. Without such a cue, "for the X" names
+// the thing when a naming parameter is missing ("a 20 minute timer for the
+// laundry": forThe).
 func (f *filler) applyTitled() {
 	target := f.soleMissing(func(p *property) bool { return fitsName(p, titleNames) })
+	if target == nil {
+		target = f.soleMissingOf(f.namingParam, false)
+	}
 	if target == nil {
 		return
 	}
@@ -163,13 +217,63 @@ func (f *filler) applyTitled() {
 		}
 		return
 	}
+	if f.namingParam(target) {
+		f.forThe(target)
+	}
 }
+
+// forThe reads what a thing is for as its name, "for the X" ("set a 20
+// minute timer for the laundry" → label "laundry", "for my nap"): one to
+// three plain words that end the clause or meet a framing word. Only for
+// a naming parameter (namingParam), which says the thing has a name; and
+// never a length, number or time ("for the next 10 minutes", "for 2
+// people", "for the weekend"): the words must be content words (no digits)
+// and no word of a time.
+func (f *filler) forThe(target *property) {
+	for i := 0; i+2 < len(f.toks); i++ {
+		if !f.free(i) || f.toks[i].word != "for" || endsClause(f.toks[i].raw) || !f.free(i+1) || !forDeterminers[f.toks[i+1].word] {
+			continue
+		}
+		first, last := i+2, i+1
+		for j := first; j < len(f.toks) && j-first < 3 && f.contentWord(j) && !timeWord(f.toks[j].word); j++ {
+			last = j
+			if endsClause(f.toks[j].raw) {
+				break
+			}
+		}
+		if last < first {
+			continue
+		}
+		if next := last + 1; !endsClause(f.toks[last].raw) && next < len(f.toks) && f.toks[next].word != "" &&
+			!f.toks[next].used && (!fillers[f.toks[next].word] || f.toks[next].word == "of") && !prepositions[f.toks[next].word] && !discourse[f.toks[next].word] {
+			continue // "for the pasta sauce recipe …", "for the big pot of rice": more than a name
+		}
+		if f.try(target, f.spanValue(first, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+		}
+		return
+	}
+}
+
+// forDeterminers open what a thing is for: "for the laundry", "for my nap".
+var forDeterminers = setOf("the", "my", "our")
+
+// timeWord: a word of a day, a part of it or a length of time ("the
+// weekend", "the morning", "the next hour"), which says when, not what for.
+func timeWord(w string) bool {
+	_, unit := durationUnits[w]
+	_, day := weekdays[strings.TrimSuffix(w, "s")]
+	return unit || day || relativeDays[w] || relativePeriods[strings.TrimSuffix(w, "s")] || dayParts[w]
+}
+
+// dayParts are the parts of a day a request names.
+var dayParts = setOf("morning", "afternoon", "evening", "night", "noon", "midnight", "midday", "tomorrow", "weekdays", "weekends", "rest")
 
 // shortPreps are the prepositions the framing words hold (fillers).
 var shortPreps = setOf("in", "on", "at", "to", "into", "for", "with", "from", "by", "about", "of")
 
 // titleCues introduce what a thing is called.
-var titleCues = setOf("called", "titled", "entitled")
+var titleCues = setOf("called", "titled", "entitled", "named", "labelled", "labeled")
 
 // toolWordWithin: one of the n tokens from i is a word of the tool's own.
 func (f *filler) toolWordWithin(i, n int) bool {

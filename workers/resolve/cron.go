@@ -2,8 +2,10 @@ package resolve
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // applyCron fills a parameter that takes a cron expression (named cron,
@@ -16,7 +18,7 @@ func (f *filler) applyCron() {
 	var target *property
 	for _, p := range f.s.props {
 		if f.missing(p) && stringProp(p) && len(p.enum) == 0 &&
-			(fitsName(p, setOf("cron")) || strings.Contains(strings.ToLower(p.description), "cron")) {
+			cronParam(p) {
 			target = p
 			break
 		}
@@ -28,17 +30,17 @@ func (f *filler) applyCron() {
 		if !f.free(i) {
 			continue
 		}
-		dow, last, ok := f.recurrenceAt(i)
+		r, last, ok := f.recurrenceAt(i)
 		if !ok {
 			continue
 		}
 		expr := "0 * * * *" // hourly
-		if dow != "hourly" {
+		if !r.hourly {
 			h, m, clockLast, ok := f.clockAt(last+1, true)
 			if !ok {
 				return // a day without its hour: asked, not guessed
 			}
-			expr, last = fmt.Sprintf("%d %d * * %s", m, h, dow), clockLast
+			expr, last = fmt.Sprintf("%d %d * * %s", m, h, r.cronDays()), clockLast
 		}
 		if f.try(target, expr) {
 			f.useTokens(rangeIdx(i, last)...)
@@ -47,42 +49,182 @@ func (f *filler) applyCron() {
 	}
 }
 
-// recurrenceAt reads a recurrence by day at token i: its cron day-of-week
-// field ("*", "1-5", "0,6", "1") or "hourly", and its last token.
-func (f *filler) recurrenceAt(i int) (dow string, last int, ok bool) {
+// repeatNames are the words of parameters that take the days a thing
+// repeats on.
+var repeatNames = setOf("days", "repeat", "repeats", "recurrence", "recurring", "recur", "weekdays")
+
+// applyRepeatDays fills a plain string parameter for the days a thing
+// repeats on (named days, repeat, recurrence … or described as what it
+// repeats or recurs on: "Days it repeats, e.g. weekdays") from a
+// recurrence written in words, as its day words: "on weekdays" →
+// "weekdays", "every Saturday" → "Saturday", "on Mondays and Wednesdays"
+// → "Monday, Wednesday", "daily" or "every day" → "daily", "weekends".
+// The reading is the cron rule's (recurrenceAt); unlike a cron
+// expression, the days need no hour, which another rule reads ("at 6:30
+// on weekdays" → time and days). "on Saturday" alone is one day, not a
+// recurrence, and an hourly one names no days.
+func (f *filler) applyRepeatDays() {
+	var target *property
+	for _, p := range f.s.props {
+		if f.missing(p) && stringProp(p) && !cronParam(p) && (fitsName(p, repeatNames) || describesRepeat(p)) {
+			target = p
+			break
+		}
+	}
+	if target == nil {
+		return
+	}
+	for i := 0; i < len(f.toks); i++ {
+		if !f.free(i) {
+			continue
+		}
+		r, last, ok := f.recurrenceAt(i)
+		if !ok || r.hourly {
+			continue
+		}
+		first := i
+		if f.free(i-1) && f.toks[i-1].word == "on" && !endsClause(f.toks[i-1].raw) {
+			first = i - 1 // "on weekdays"
+		}
+		if f.try(target, r.words()) {
+			f.useTokens(rangeIdx(first, last)...)
+		}
+		return
+	}
+}
+
+// cronParam: p takes a cron expression, by its name or its description.
+func cronParam(p *property) bool {
+	return fitsName(p, setOf("cron")) || strings.Contains(strings.ToLower(p.description), "cron")
+}
+
+// describesRepeat: p's description says it is what a thing repeats or
+// recurs on.
+func describesRepeat(p *property) bool {
+	d := strings.ToLower(p.description)
+	return strings.Contains(d, "repeat") || strings.Contains(d, "recur")
+}
+
+// recurrence is a recurrence by day read from words: the days of the week
+// it falls on, in the order written (none: every day), or every hour.
+type recurrence struct {
+	days   []time.Weekday
+	hourly bool
+}
+
+var (
+	workWeek = []time.Weekday{time.Monday, time.Tuesday, time.Wednesday, time.Thursday, time.Friday}
+	weekend  = []time.Weekday{time.Saturday, time.Sunday}
+)
+
+// cronDays is the recurrence's day-of-week field: "*", "1-5", "0,6", "1,3".
+func (r recurrence) cronDays() string {
+	if len(r.days) == 0 {
+		return "*"
+	}
+	days := slices.Clone(r.days)
+	slices.Sort(days)
+	days = slices.Compact(days)
+	if slices.Equal(days, workWeek) {
+		return "1-5"
+	}
+	out := make([]string, len(days))
+	for k, d := range days {
+		out[k] = strconv.Itoa(int(d))
+	}
+	return strings.Join(out, ",")
+}
+
+// words writes the recurrence's days as a request does: "daily",
+// "weekdays", "weekends", "Saturday", "Monday, Wednesday".
+func (r recurrence) words() string {
+	switch {
+	case len(r.days) == 0:
+		return "daily"
+	case r.cronDays() == "1-5":
+		return "weekdays"
+	case r.cronDays() == "0,6":
+		return "weekends"
+	}
+	out := make([]string, len(r.days))
+	for k, d := range r.days {
+		out[k] = d.String()
+	}
+	return strings.Join(out, ", ")
+}
+
+// recurrenceAt reads a recurrence by day at token i, and its last token:
+// "daily", "everyday", "hourly", "weekdays", "weekends", "every day",
+// "every weekday", "every Monday", "Mondays" (a plural weekday recurs),
+// and a list of weekdays after one ("every Monday and Wednesday",
+// "Tuesdays, Thursdays and Saturdays").
+func (f *filler) recurrenceAt(i int) (r recurrence, last int, ok bool) {
 	w := f.toks[i].word
 	switch w {
-	case "daily":
-		return "*", i, true
+	case "daily", "everyday":
+		return recurrence{}, i, true
 	case "hourly":
-		return "hourly", i, true
+		return recurrence{hourly: true}, i, true
 	case "weekdays":
-		return "1-5", i, true
+		return recurrence{days: workWeek}, i, true
+	case "weekends":
+		return recurrence{days: weekend}, i, true
 	case "every", "each":
 		if !f.free(i + 1) {
-			return "", 0, false
+			return recurrence{}, 0, false
 		}
 		switch n := f.toks[i+1].word; n {
 		case "day", "morning", "evening", "night":
-			return "*", i + 1, true
+			return recurrence{}, i + 1, true
 		case "weekday":
-			return "1-5", i + 1, true
+			return recurrence{days: workWeek}, i + 1, true
 		case "weekend":
-			return "0,6", i + 1, true
+			return recurrence{days: weekend}, i + 1, true
 		case "hour":
-			return "hourly", i + 1, true
+			return recurrence{hourly: true}, i + 1, true
 		default:
 			if wd, ok := weekdays[strings.TrimSuffix(n, "s")]; ok {
-				return strconv.Itoa(int(wd)), i + 1, true
+				return f.moreWeekdays(recurrence{days: []time.Weekday{wd}}, i+1, true)
 			}
 		}
-		return "", 0, false
+		return recurrence{}, 0, false
 	}
-	// "Mondays at 9": a plural weekday recurs.
 	if base, plural := strings.CutSuffix(w, "s"); plural {
 		if wd, ok := weekdays[base]; ok {
-			return strconv.Itoa(int(wd)), i, true
+			return f.moreWeekdays(recurrence{days: []time.Weekday{wd}}, i, false)
 		}
 	}
-	return "", 0, false
+	return recurrence{}, 0, false
+}
+
+// moreWeekdays reads the weekdays listed after the one at token last,
+// parted by commas or "and": plural ones, or any after "every" ("every
+// Monday and Wednesday").
+func (f *filler) moreWeekdays(r recurrence, last int, every bool) (recurrence, int, bool) {
+	for {
+		raw := f.toks[last].raw
+		comma := strings.HasSuffix(raw, ",")
+		if !comma && endsClause(raw) {
+			return r, last, true
+		}
+		j := last + 1
+		if f.free(j) && f.toks[j].word == "and" {
+			j++
+		} else if !comma {
+			return r, last, true
+		}
+		if !f.free(j) {
+			return r, last, true
+		}
+		w := f.toks[j].word
+		base, plural := strings.CutSuffix(w, "s")
+		wd, ok := weekdays[base]
+		if !ok || !plural {
+			if wd, ok = weekdays[w]; !ok || !every {
+				return r, last, true
+			}
+		}
+		r.days = append(r.days, wd)
+		last = j
+	}
 }

@@ -19,7 +19,12 @@
 //  2. moments and dates. A recurrence in words ("every Monday at 9am",
 //     "weekdays at 8:30", "daily at noon", "every hour") fills a property
 //     that takes a cron expression as one ("0 9 * * 1"); a day without its
-//     hour fills nothing. For a tool with a date-time property (format date-time, or
+//     hour fills nothing. The same reading ("on weekdays", "every
+//     Saturday", "on Mondays and Wednesdays", "daily") fills a plain
+//     string property for the days a thing repeats on (named days,
+//     repeat, recurrence … or described as what it repeats or recurs on)
+//     as day words ("weekdays", "Saturday", "Monday, Wednesday"), with no
+//     hour needed; one day ("on Saturday") is no recurrence. For a tool with a date-time property (format date-time, or
 //     named start, end, due … and described as RFC 3339 or ISO 8601): a
 //     day and a time of day in either order ("tomorrow at 3pm", "on Monday
 //     at 10:30am", "at noon on December 3", "2026-12-01 at 14:00", "next
@@ -37,7 +42,7 @@
 //     misread such requests (moments.go). A time of day alone fills a
 //     time property as HH:MM ("an alarm for 7am" → 07:00), and a length
 //     of time a string property named duration, length or timeout ("10
-//     minutes", or "10m" when its description writes lengths so). Dates and times written as
+//     minutes", "a 45-minute …", or "10m" when its description writes lengths so). Dates and times written as
 //     such: "November 25, 2013", "25 Nov 2013", 2013-11-25,
 //     11/25/2013 become 2013-11-25 (or the format the property's
 //     description asks for, e.g. DD/MM/YYYY); 09:16 stays as written. A date right
@@ -117,9 +122,14 @@
 //     or more short items parted by commas, "and" or "or" ("add eggs, milk
 //     and bread to the shopping list"), fills the one array-of-strings
 //     property missing. What a thing is called, after
-//     called, titled or entitled, to the end of the clause ("an issue
-//     called Login fails on Safari, label it bug"), fills the one required
-//     title property missing; what a colon introduces, verbatim ("post to
+//     called, titled, entitled, named or labelled, to the end of the
+//     clause ("an issue called Login fails on Safari, label it bug"),
+//     fills the one required title property missing, else the one
+//     property missing that names the tool's own thing (label, name, tag
+//     … or described so: "Name of the timer"), optional or not; for such a
+//     property "for the X" names the thing too ("a 20 minute timer for the
+//     laundry" → label), when X is one to three plain words, no number,
+//     length or time ("for 2 people", "for the next hour" name nothing); what a colon introduces, verbatim ("post to
 //     #ops: deploy done", "count the words: the quick brown fox"), the one
 //     required text property missing or the one named for content; what
 //     a message says, after say, saying or that ("email Ann and say see
@@ -158,7 +168,11 @@
 // key=value pairs for no parameter, numbers (with a unit: "24h"), paths, URLs, addresses, host
 // names, capitalised names not opening a sentence, the word after "named"
 // or "called", a word narrowing what the tool finds ("the json files") when
-// a parameter would take it — are the call's Unmapped values, each with the parameter
+// a parameter would take it, and any plain content word left over that
+// does not frame the request (no common word, no word of the request's
+// verb or of the tool's own name, description or examples, no parameter's
+// name, no participle or adjective of degree, not the kind of a value
+// placed beside it: "the song 'Imagine'") — are the call's Unmapped values, each with the parameter
 // that would take it, if any (unmapped.go). The stage answers a call with
 // such a parameter missing_arguments instead of running it.
 //

@@ -38,22 +38,15 @@ func (f *filler) applyDurations() {
 	for i := 0; i < len(f.toks); i++ {
 		var compact strings.Builder
 		last := -1
-		for j := i; j+1 < len(f.toks) && f.free(j) && f.free(j+1); j += 2 {
-			n, ok := 0, false
-			if v, err := strconv.Atoi(f.toks[j].word); err == nil && v > 0 {
-				n, ok = v, true
-			} else if w := f.toks[j].word; w == "a" || w == "an" || w == "one" {
-				n, ok = 1, true
-			} else if v, isWord := numberWord(w); isWord && v > 0 {
-				n, ok = v, true
-			}
-			unit, isUnit := durationUnits[f.toks[j+1].word]
-			if !ok || !isUnit {
+		for j := i; f.free(j); {
+			n, unit, width, ok := f.lengthAt(j)
+			if !ok {
 				break
 			}
 			fmt.Fprintf(&compact, "%d%s", n, unit)
-			last = j + 1
-			if j+2 < len(f.toks) && f.toks[j+2].word == "and" {
+			last = j + width - 1
+			j += width
+			if f.free(j) && f.toks[j].word == "and" {
 				j++ // "1 hour and 30 minutes"
 			}
 		}
@@ -69,6 +62,30 @@ func (f *filler) applyDurations() {
 		}
 		return
 	}
+}
+
+// lengthAt reads a number and a unit of time at token j, as two words
+// ("10 minutes", "an hour", "five seconds") or one hyphenated ("a
+// 45-minute countdown"): the number, the unit's letter and how many tokens
+// they take.
+func (f *filler) lengthAt(j int) (n int, unit string, width int, ok bool) {
+	if num, u, hyphen := strings.Cut(f.toks[j].word, "-"); hyphen {
+		v, err := strconv.Atoi(num)
+		unit, ok = durationUnits[u]
+		return v, unit, 1, ok && err == nil && v > 0
+	}
+	if !f.free(j + 1) {
+		return 0, "", 0, false
+	}
+	if v, err := strconv.Atoi(f.toks[j].word); err == nil && v > 0 {
+		n, ok = v, true
+	} else if w := f.toks[j].word; w == "a" || w == "an" || w == "one" {
+		n, ok = 1, true
+	} else if v, isWord := numberWord(w); isWord && v > 0 {
+		n, ok = v, true
+	}
+	unit, isUnit := durationUnits[f.toks[j+1].word]
+	return n, unit, 2, ok && isUnit
 }
 
 // compactStyle: the parameter's description or examples write lengths of

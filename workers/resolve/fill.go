@@ -37,6 +37,9 @@ type filler struct {
 	// moments are days written for a date-time property without their
 	// time of day (applyMoments): reported, not placed.
 	moments []schemas.Unmapped
+	// own are the words of what the tool says of itself (ownWord), read
+	// on first use.
+	own map[string]bool
 }
 
 func newFiller(text string, s *toolSchema, toolWordSet map[string]bool) *filler {

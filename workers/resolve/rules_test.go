@@ -33,6 +33,11 @@ var (
 		"title":{"type":"string"},"labels":{"type":"array","items":{"type":"string"}},"tags":{"type":"string"}}}`)
 	ruleTimer = manifest("t/timer", "Timer", `{"type":"object","required":["duration"],"properties":{
 		"duration":{"type":"string","description":"Length, e.g. 10m, 1h30m"},"label":{"type":"string"}}}`)
+	ruleAlarm = manifest("t/alarm", "Alarm", `{"type":"object","required":["time"],"properties":{
+		"time":{"type":"string","description":"Clock time, e.g. 06:30"},"days":{"type":"string","description":"Days it repeats, e.g. weekdays"},
+		"label":{"type":"string","description":"Alarm label"}}}`)
+	ruleChime = manifest("t/chime", "Chime", `{"type":"object","required":["time"],"properties":{
+		"time":{"type":"string"},"on":{"type":"string","description":"When it recurs"}}}`)
 	ruleShop = manifest("t/shop", "Shopping list", `{"type":"object","properties":{
 		"items":{"type":"array","items":{"type":"string"}}}}`)
 	ruleRide = manifest("t/ride", "Book ride", `{"type":"object","required":["dropoff"],"properties":{
@@ -110,6 +115,12 @@ var ruleCases = map[string][]ruleCase{
 	"titled": {
 		{ruleMeeting, "schedule a meeting called Team sync tomorrow at 10am", map[string]any{"title": "Team sync", "start": "2026-11-28T10:00:00Z", "minutes": int64(30)}},
 		{ruleMeeting, "a meeting titled Budget review for next year, tomorrow at noon", map[string]any{"title": "Budget review for next year", "start": "2026-11-28T12:00:00Z", "minutes": int64(30)}},
+		{ruleMeeting, "put a meeting named budget review on tomorrow at 4pm", map[string]any{"title": "budget review", "start": "2026-11-28T16:00:00Z", "minutes": int64(30)}},
+		// An optional label is what the timer is called too.
+		{ruleTimer, "start a 5 minute timer called tea", map[string]any{"duration": "5m", "label": "tea"}},
+		{ruleTimer, "a 2 hour timer labelled slow roast", map[string]any{"duration": "2h", "label": "slow roast"}},
+		{ruleTimer, "set a 20 minute timer for the laundry", map[string]any{"duration": "20m", "label": "laundry"}},
+		{ruleTimer, "timer for my nap, 25 minutes", map[string]any{"duration": "25m", "label": "nap"}},
 	},
 	"colon_content": {
 		{ruleSay, "say this: the quick brown fox", map[string]any{"message": "the quick brown fox"}},
@@ -128,10 +139,20 @@ var ruleCases = map[string][]ruleCase{
 		{ruleSchedule, "send the sales report every Monday at 9am", map[string]any{"report": "sales", "cron": "0 9 * * 1"}},
 		{ruleSchedule, "send the sales report on weekdays at 8:30", map[string]any{"report": "sales", "cron": "30 8 * * 1-5"}},
 		{ruleSchedule, "send the sales report daily at noon", map[string]any{"report": "sales", "cron": "0 12 * * *"}},
+		{ruleSchedule, "send the sales report every Monday and Thursday at 7am", map[string]any{"report": "sales", "cron": "0 7 * * 1,4"}},
+		{ruleSchedule, "send the sales report on weekends at 10am", map[string]any{"report": "sales", "cron": "0 10 * * 0,6"}},
+	},
+	"repeat_days": {
+		{ruleAlarm, "alarm at 8am every weekend", map[string]any{"time": "08:00", "days": "weekends"}},
+		{ruleAlarm, "get me up at 5:45 on Mondays and Wednesdays", map[string]any{"time": "05:45", "days": "Monday, Wednesday"}},
+		{ruleAlarm, "an alarm for 9am every Tuesday, Thursday and Saturday", map[string]any{"time": "09:00", "days": "Tuesday, Thursday, Saturday"}},
+		{ruleAlarm, "alarm at 6:15 on weekdays called yoga", map[string]any{"time": "06:15", "days": "weekdays", "label": "yoga"}},
+		{ruleChime, "chime at 12:00 every day", map[string]any{"time": "12:00", "on": "daily"}},
 	},
 	"durations": {
 		{ruleTimer, "start a timer for 10 minutes", map[string]any{"duration": "10m"}},
 		{ruleTimer, "timer of 1 hour and 30 minutes", map[string]any{"duration": "1h30m"}},
+		{ruleTimer, "how about a 90-second timer", map[string]any{"duration": "90s"}},
 	},
 	"dates": {
 		{ruleEvent, `plan "Standup" on March 3, 2031`, map[string]any{"title": "Standup", "date": "2031-03-03"}},
@@ -296,6 +317,67 @@ func TestVerbObjectLeavesReferences(t *testing.T) {
 		got, err := fillWith(t, ruleTranslateTo, text, rules)
 		if err == nil || got["text"] != nil {
 			t.Errorf("%q: got %#v (%v), want text left missing", text, got, err)
+		}
+	}
+}
+
+// TestNamingClause: "for the X" names the thing only when a parameter
+// takes its name and X is a plain word, never a number, a length or a
+// time; "called X" fills a label, never a pattern of names.
+func TestNamingClause(t *testing.T) {
+	countdown := manifest("t/countdown", "Countdown", `{"type":"object","required":["length"],"properties":{
+		"length":{"type":"string","description":"Length, e.g. 10m"},"note":{"type":"string","description":"Name of the countdown"}}}`)
+	for _, c := range []struct {
+		m    schemas.Manifest
+		text string
+		want map[string]any
+	}{
+		{ruleTimer, "set a timer for 10 minutes for 2 people", map[string]any{"duration": "10m"}},
+		{ruleTimer, "set a timer for the next 15 minutes", map[string]any{"duration": "15m"}},
+		{ruleTimer, "a 3 minute timer for the morning", map[string]any{"duration": "3m"}},
+		{ruleTimer, "a 3 minute timer for the big pot of rice now", map[string]any{"duration": "3m"}}, // more than a name
+		{ruleTimer, "timer named focus for 25 minutes", map[string]any{"duration": "25m", "label": "focus"}},
+		// A parameter its description says names the tool's thing.
+		{countdown, "a countdown of 30 seconds for the kettle", map[string]any{"length": "30s", "note": "kettle"}},
+		{countdown, "a countdown of 30 seconds called kettle", map[string]any{"length": "30s", "note": "kettle"}},
+	} {
+		got, err := fillWith(t, c.m, c.text, rules)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: got %#v (%v), want %#v", c.text, got, err, c.want)
+		}
+	}
+}
+
+// TestNamingParam: which parameters take what the tool's thing is called.
+func TestNamingParam(t *testing.T) {
+	m := manifest("t/alarm", "Alarm", `{"type":"object","properties":{
+		"label":{"type":"string"},"alarm_name":{"type":"string"},"city_name":{"type":"string"},
+		"note":{"type":"string","description":"Alarm label"},"place":{"type":"string","description":"The name of the city"},
+		"kind":{"type":"string","enum":["a","b"],"description":"Alarm name"},"pattern":{"type":"string","default":"*","description":"Name of the alarm"}}}`)
+	e, err := cached(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFiller("", e.schema, e.words)
+	want := map[string]bool{"label": true, "alarm_name": true, "city_name": false, "note": true, "place": false, "kind": false, "pattern": false}
+	for name, w := range want {
+		if got := f.namingParam(e.schema.prop(name)); got != w {
+			t.Errorf("namingParam(%s) = %v, want %v", name, got, w)
+		}
+	}
+}
+
+// TestRepeatDaysLeavesOneDay: one day is no recurrence, and an hour
+// names no days.
+func TestRepeatDaysLeavesOneDay(t *testing.T) {
+	for _, text := range []string{
+		"alarm at 7am on Saturday",
+		"alarm at 7am every hour",
+		"alarm at 7am this weekend",
+	} {
+		got, err := fillWith(t, ruleAlarm, text, rules)
+		if err != nil || got["days"] != nil {
+			t.Errorf("%q: got %#v (%v), want days left unset", text, got, err)
 		}
 	}
 }

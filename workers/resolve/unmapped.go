@@ -18,8 +18,9 @@ import (
 // narrows what the tool finds when a parameter would take it ("the json
 // files"), an order asked for ("sorted by size"), a time filter
 // ("modified today"), another offered tool's
-// one-word name ("kernel version and uptime") — and that no rule used are
-// unmapped. Each is reported with the parameter that would take it (one
+// one-word name ("kernel version and uptime"), a plain content word left
+// over ("a 10 minute timer, eggs": leftoverRun) — and that no rule used
+// are unmapped. Each is reported with the parameter that would take it (one
 // the intent left unset, of a type the value fits), or none when the tool
 // has no such parameter. Ordinary words are not values: "show me the disk
 // usage of /tmp" has nothing unmapped once /tmp is the path.
@@ -122,11 +123,176 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			if last := f.nameRun(i); last >= 0 {
 				add(f.spanValue(i, last), valueName)
 				i = last
+			} else if last := f.leftoverRun(i); last >= 0 {
+				add(f.spanValue(i, last), valueWord)
+				i = last
 			}
 		}
 	}
 	return out
 }
+
+// leftoverRun is the last token of a run of plain content words left over
+// at token i ("pasta" of "a timer for 10 minutes, pasta"), or -1: words no
+// rule placed that are not the request's framing — no common word of
+// requests, no word of the request's verb or of the tool's own name,
+// description or examples (which are how the request picked it), no name
+// of a parameter (a cue, not a value) and no framing word of speech
+// (leftoverFraming). Without this, a plain word a rule did not read was
+// dropped silently: only values with the look of one were reported.
+func (f *filler) leftoverRun(i int) int {
+	if !f.leftoverWord(i) {
+		return -1
+	}
+	last := i
+	for !endsClause(f.toks[last].raw) && f.leftoverWord(last+1) && f.nextStart(f.toks[last].end) == f.toks[last+1].start {
+		last++
+	}
+	if i > 0 {
+		switch prev := f.toks[i-1]; {
+		case deictic[prev.word]:
+			return -1 // "this kernel": the thing at hand
+		case unitOf(prev.word):
+			return -1 // "2 levels deep": what a number counts, which goes with it
+		case verbOpeners[prev.word]:
+			return -1 // "how to say", "who specializes", "will take place": a verb
+		case !endsClause(prev.raw) && !commonWord(prev.word) && (f.tool[prev.word] || f.ownWord(prev.word)):
+			return -1 // "the humidity level": the tool's own thing, named in full
+		}
+	}
+	if n := last + 1; n < len(f.toks) && !endsClause(f.toks[last].raw) && !commonWord(f.toks[n].word) && (f.tool[f.toks[n].word] || f.ownWord(f.toks[n].word)) && f.besideValue(n, n) {
+		return -1 // "my home directory ~/projects": which one the value placed is
+	}
+	if f.free(last+1) && f.nameRun(last+1) >= 0 {
+		return -1 // "the host Hermes": the kind of the name that follows, reported itself
+	}
+	if f.besideValue(i, last) {
+		return -1 // "the song 'Imagine'", "the 'income' dataset": the kind of a value placed
+	}
+	return last
+}
+
+// besideValue: the words [i, last] are written right before or after a
+// value a rule placed (a used token or pair), with only punctuation or
+// "of" between: they say what kind of value it is ("the word 'to'", "IP
+// address 10.0.0.7", "the field of education").
+func (f *filler) besideValue(i, last int) bool {
+	after := f.nextStart(f.toks[last].end)
+	if last+1 < len(f.toks) && f.toks[last+1].start == after && f.toks[last+1].word == "of" && !endsClause(f.toks[last].raw) {
+		after = f.nextStart(f.toks[last+1].end)
+	}
+	before := f.toks[i].start
+	for before > 0 && (f.text[before-1] == ' ' || strings.ContainsRune(`"'“”‘’:`, rune(f.text[before-1]))) {
+		before--
+	}
+	for after < len(f.text) && strings.ContainsRune(`"'“”‘’:`, rune(f.text[after])) {
+		after = f.nextStart(after + 1)
+	}
+	for k, t := range f.toks {
+		if k >= i && k <= last || !t.used {
+			continue
+		}
+		if t.start == after || t.end == before {
+			return true
+		}
+	}
+	for k, pr := range f.pairs {
+		if !f.pairUsed[k] {
+			continue
+		}
+		if pr.start <= after && after < pr.end || pr.end == before || pr.start < before && before <= pr.end {
+			return true
+		}
+	}
+	return false
+}
+
+// verbOpeners are the words a verb comes after: "to", a modal, a relative
+// pronoun.
+var verbOpeners = setOf("to", "will", "would", "can", "could", "should", "shall", "may", "might", "must", "who", "which", "that", "how")
+
+// deictic words point at the thing at hand ("this machine"), not at a
+// value.
+var deictic = setOf("this", "these", "that", "those")
+
+// unitOf: w is a number (or holds digits: "12-15"), whose unit the next
+// word is.
+func unitOf(w string) bool {
+	_, word := numberWord(w)
+	return word || strings.ContainsFunc(w, unicode.IsDigit)
+}
+
+// leftoverWord: token i is a plain content word that frames nothing
+// (leftoverRun).
+func (f *filler) leftoverWord(i int) bool {
+	if !f.contentWord(i) || i == f.verbIndex() || f.sentenceStart(i) && verbs[f.toks[i].word] {
+		return false
+	}
+	w, raw := f.toks[i].word, trimPunct(f.toks[i].raw)
+	if raw == "" || !unicode.IsLower([]rune(raw)[0]) || modifierWord(w) {
+		return false // a capitalised name is nameRun's; a modifier is no value alone
+	}
+	if leftoverFraming[w] || quantifiers[w] || cueWords[w] || nameCues[w] || titleCues[w] || whenCues[w] || sortCues[w] || objectPronouns[w] || len(w) < 2 {
+		return false
+	}
+	for _, p := range f.s.props {
+		if f.isNameWord(p, w) {
+			return false
+		}
+	}
+	return !f.ownWord(w)
+}
+
+// ownWord: w is a word the tool writes of itself, in its description or
+// examples, singular or plural.
+func (f *filler) ownWord(w string) bool {
+	if f.own == nil {
+		f.own = map[string]bool{}
+		for _, o := range strings.FieldsFunc(f.s.own, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			f.own[o] = true
+		}
+	}
+	if f.own[w] || f.own[w+"s"] || f.own[w+"es"] {
+		return true
+	}
+	if s, ok := strings.CutSuffix(w, "s"); ok && len(s) > 2 && (f.own[s] || strings.HasSuffix(s, "e") && f.own[strings.TrimSuffix(s, "e")]) {
+		return true
+	}
+	return false
+}
+
+// modifierWord: w reads as a participle ("started", "using"), an adverb or an adjective of
+// size or degree ("started", "quickly", "largest", "big"): it says how of
+// something, and is no value on its own.
+func modifierWord(w string) bool {
+	if len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ly") || strings.HasSuffix(w, "est")) {
+		return true
+	}
+	return degreeWords[w]
+}
+
+// degreeWords are the adjectives of size and degree requests ask with ("how
+// big", "bigger than").
+var degreeWords = setOf("big", "bigger", "small", "smaller", "large", "larger", "long", "longer", "short", "shorter",
+	"high", "higher", "low", "lower", "old", "older", "new", "newer", "good", "better", "bad", "worse", "full", "deep",
+	"fast", "faster", "slow", "slower", "many", "much", "more", "less", "fewer", "least", "best", "worst", "recent")
+
+// leftoverFraming are the words of speech that frame a request without
+// naming a value, beyond the common words of requests: particles ("wake
+// me up"), questions, auxiliaries, politeness, adverbs of manner and time.
+var leftoverFraming = setOf(
+	"up", "down", "off", "out", "away", "back", "again", "here", "there", "right", "how", "where", "why", "whether",
+	"will", "should", "shall", "may", "might", "must", "be", "been", "being", "was", "were", "am", "has", "have", "had",
+	"does", "did", "done", "going", "go", "like", "know", "see", "ask", "sure", "thing", "things", "way", "not", "no",
+	"yes", "ok", "okay", "thank", "thanks", "hey", "hi", "hello", "kindly", "quickly", "soon", "too", "very", "really",
+	"only", "still", "already", "maybe", "perhaps", "possible", "whatever", "else", "currently", "information", "info",
+	"details", "detail", "ones", "instead", "actually", "quick", "real", "able", "happen", "happens", "mind", "wondering",
+	// the computer a request runs on, as it calls it: "how long has the
+	// machine been up".
+	"machine", "computer", "system", "box", "device", "pc", "laptop",
+	// set phrases: "in relation to", "in terms of", "with respect to".
+	"relation", "terms", "respect", "regard", "data",
+)
 
 // afterNameCue: token i is the word right after "named", "called" …,
 // with nothing used or hidden between them, and can be a name.
@@ -259,6 +425,10 @@ const (
 	// valueWhen is a time the things found must fit ("modified today"),
 	// which only a parameter named for a time takes.
 	valueWhen
+	// valueWord is a plain word left over ("pasta"), which only a
+	// parameter of plain text takes: no identifier, date, time, number or
+	// shape (a path, a URL, an address).
+	valueWord
 )
 
 // whenCues say that a time filters what is found: "modified today",
@@ -343,7 +513,7 @@ func (f *filler) takerOf(text string, kind valueKind) string {
 	best, bestScore := "", -1
 	for _, p := range f.s.props {
 		if f.given[p.name] || f.failed[p.name] || !f.fits(p, text, kind) || kind == valueMeasure && globParam(p) ||
-			kind == valueSort && !fitsName(p, sortNames) || kind == valueWhen && !fitsName(p, whenNames) {
+			kind == valueSort && !fitsName(p, sortNames) || kind == valueWhen && !fitsName(p, whenNames) || kind == valueWord && !plainText(p) {
 			continue
 		}
 		score := 0
@@ -366,6 +536,24 @@ func (f *filler) takerOf(text string, kind valueKind) string {
 		}
 	}
 	return best
+}
+
+// plainText: p takes plain words: a string parameter that is no
+// identifier, date or time, and not named for a shape of value (a path, a
+// URL, an address …).
+func plainText(p *property) bool {
+	if p.typ == "array" && p.items != nil {
+		p = p.items // a list takes its items' words
+	}
+	if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || dateTimeProp(p) || globParam(p) {
+		return false
+	}
+	for _, sh := range shapes {
+		if fitsName(p, sh.names) {
+			return false
+		}
+	}
+	return true
 }
 
 // heldBy is the parameter the intent already gave a value of text's shape

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -80,7 +81,7 @@ func TestUnmapped(t *testing.T) {
 		{"system/process_list", "the top 3 processes by cpu", []schemas.Unmapped{{Text: "3"}, {Text: "by cpu"}}},
 		{"system/process_list", "which processes use the most memory", []schemas.Unmapped{{Text: "most memory"}}},
 		{"files/list_directory", "list /srv, largest first by size", []schemas.Unmapped{{Text: "by size"}}},
-		{"system/process_list", "processes started by root", nil}, // by whom, not an order
+		{"system/process_list", "processes started by root", []schemas.Unmapped{{Text: "root"}}}, // by whom, not an order; a filter the tool has no parameter for
 		{"system/whoami", "who am I on https://example.com", []schemas.Unmapped{{Text: "https://example.com"}}},
 		{"system/kernel_info", "kernel version, mode=verbose", []schemas.Unmapped{{Text: "mode=verbose"}}},
 		// A second value for a parameter that took one: the call runs
@@ -201,5 +202,39 @@ func TestUnmappedToItsKind(t *testing.T) {
 		if !reflect.DeepEqual(call.Unmapped, c.want) {
 			t.Errorf("%q: unmapped %+v, want %+v (arguments %v)", c.text, call.Unmapped, c.want, call.Parameters)
 		}
+	}
+}
+
+// TestUnmappedLeftoverWords: a plain word a request states that no rule
+// placed is reported, with the parameter of plain text that would take
+// it, or none when the tool has no parameter for it; the request's own
+// framing reports nothing.
+func TestUnmappedLeftoverWords(t *testing.T) {
+	coin := schemas.Manifest{ID: "t/coin", Name: "Flip coin", Description: "Flip a coin: heads or tails.", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}
+	kettle := schemas.Manifest{ID: "t/kettle", Name: "Kettle", Description: "Boil water in the kettle.", Parameters: json.RawMessage(`{"type":"object","properties":{
+		"temperature":{"type":"integer"},"cup":{"type":"string","description":"Which cup to fill"}}}`)}
+	tests := []struct {
+		m    schemas.Manifest
+		text string
+		want []schemas.Unmapped
+	}{
+		{coin, "flip a coin for the tournament", []schemas.Unmapped{{Text: "tournament"}}},
+		{coin, "flip a coin, loser buys lunch", []schemas.Unmapped{{Text: "loser buys lunch"}}},
+		{kettle, "boil the kettle to 80 degrees for the green tea", []schemas.Unmapped{{Text: "green tea", Parameter: "cup"}}},
+		// Framing only: nothing to report.
+		{coin, "flip a coin please", nil},
+		{coin, "could you flip this coin again quickly", nil},
+		{kettle, "boil the kettle to 80 degrees", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			call, err := Resolve(context.Background(), routed(tt.text), tt.m)
+			if err != nil {
+				t.Fatalf("Resolve(%q): %v", tt.text, err)
+			}
+			if !reflect.DeepEqual(call.Unmapped, tt.want) {
+				t.Fatalf("Resolve(%q) unmapped = %+v, want %+v (arguments %v)", tt.text, call.Unmapped, tt.want, call.Parameters)
+			}
+		})
 	}
 }
