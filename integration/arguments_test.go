@@ -69,6 +69,32 @@ func TestResultsCarryArgumentsAndUnmappedValues(t *testing.T) {
 	}
 }
 
+// An output that names its person's time zone runs the tools in it: the
+// clock tool answers in that zone when the request names none, and a zone
+// that is none is refused with a result that says so.
+func TestOutputTimeZone(t *testing.T) {
+	env := startEnv(t)
+	runStagesInProcess(t, env, "../ops/sample/tools.jsonl")
+	publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "tz", Text: "[TOOL: system/current_time what time is it]", TimeZone: "Asia/Tokyo"})
+	publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "tzbad", Text: "[TOOL: system/current_time what time is it]", TimeZone: "Mars/Base"})
+	var clock schemas.Result
+	for _, r := range results(t, env.JS, "tz", 30*time.Second, countAnswered(1)) {
+		if r.Status != schemas.StatusAccepted {
+			clock = r
+		}
+	}
+	if want := map[string]any{"timezone": "Asia/Tokyo", "format": sampleFormat}; clock.Status != schemas.StatusExecuted || !reflect.DeepEqual(clock.Arguments, want) {
+		t.Errorf("clock: %s %v (%s), want executed with %v", clock.Status, clock.Arguments, clock.Message, want)
+	} else if out, _ := clock.Output.Content.(string); !strings.Contains(out, "JST") {
+		t.Errorf("clock output %q is not in JST", out)
+	}
+	bad := results(t, env.JS, "tzbad", 30*time.Second, func(rs []schemas.Result) bool { return len(rs) > 0 })
+	if len(bad) != 1 || bad[0].Status != schemas.StatusError || bad[0].Error == nil || bad[0].Error.Code != "invalid_timezone" ||
+		!strings.Contains(bad[0].Message, "Mars/Base") {
+		t.Errorf("an unknown zone: %+v, want one error result with code invalid_timezone", bad)
+	}
+}
+
 // A secret argument is redacted from the arguments a result shows, and
 // appears nowhere in the result.
 func TestResultArgumentsRedactSecrets(t *testing.T) {

@@ -35,6 +35,7 @@ func TestGoValuesMeetTheirContracts(t *testing.T) {
 		v    any
 	}{
 		{KindAgentOutput, AgentOutput{V: Version, SessionID: "s1", MessageID: "m1", Text: "[TOOL: x]"}},
+		{KindAgentOutput, AgentOutput{V: Version, SessionID: "s1", MessageID: "m1", Text: "[TOOL: x]", TimeZone: "America/Argentina/Buenos_Aires"}},
 		{KindIntent, intent},
 		{KindCandidates, Candidates{V: Version, Intent: intent, Candidates: []Candidate{cand}}},
 		{KindCandidates, Candidates{V: Version, Intent: intent, Candidates: []Candidate{}}},
@@ -63,6 +64,7 @@ func TestInvalidMessagesAreExplained(t *testing.T) {
 		{KindAgentOutput, `{"session_id": "a.b", "text": "x"}`, "at /session_id"},
 		{KindAgentOutput, `{"session_id": "s", "text": 3}`, "at /text"},
 		{KindAgentOutput, `{"session_id": "s", "text": "x", "v": 2}`, "newer than this worker understands"},
+		{KindAgentOutput, `{"session_id": "s", "text": "x", "timezone": "Europe Berlin"}`, "at /timezone"},
 		{KindAgentOutput, `not json`, "not valid JSON"},
 		{KindToolCall, `{"intent_id": "i", "session_id": "s", "meta_tool": "execute"}`, "tool_id"},
 		{KindToolCall, `{"intent_id": "i", "session_id": "s", "meta_tool": "launch"}`, "at /meta_tool"},

@@ -29,6 +29,7 @@ func newPublish(g *globalFlags) *cobra.Command {
 		wait         bool
 		timeout      time.Duration
 		scope        []string
+		timeZone     string
 		conversation string
 		stream       bool
 		tps          float64
@@ -53,7 +54,8 @@ message_id, seq, delta} chunks), then published whole as usual: the predict stag
 prefetches the searches of the intents it sees coming.`,
 		Example: `  toolyard publish --session demo --wait "[TOOL: show disk usage for path=/tmp]"
   echo "[TOOL: what time is it] and [TOOL: kernel version]" | toolyard publish --session demo --wait -
-  toolyard publish --session demo --stream --tokens-per-second 40 --wait "Checking. [TOOL: how long has the system been up?]"`,
+  toolyard publish --session demo --stream --tokens-per-second 40 --wait "Checking. [TOOL: how long has the system been up?]"
+  toolyard publish --session demo --timezone Asia/Tokyo --wait "[TOOL: what time is it]"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if err := schemas.ValidateSessionID(session); err != nil {
@@ -73,7 +75,12 @@ prefetches the searches of the intents it sees coming.`,
 			if !utf8.ValidString(text) {
 				return fmt.Errorf("the text is not valid UTF-8; send UTF-8 text")
 			}
-			out := schemas.AgentOutput{V: schemas.Version, SessionID: session, MessageID: messageID, Text: text, Scope: scope}
+			if timeZone != "" {
+				if _, err := schemas.TimeZone(timeZone); err != nil {
+					return fmt.Errorf("--timezone: %w", err)
+				}
+			}
+			out := schemas.AgentOutput{V: schemas.Version, SessionID: session, MessageID: messageID, Text: text, Scope: scope, TimeZone: timeZone}
 			if out.MessageID == "" {
 				out.MessageID = nuid.Next()
 			}
@@ -155,6 +162,7 @@ prefetches the searches of the intents it sees coming.`,
 	fl.BoolVar(&wait, "wait", false, "wait for and print the results")
 	fl.DurationVar(&timeout, "timeout", 30*time.Second, "how long to wait for results")
 	fl.StringSliceVar(&scope, "scope", nil, "restrict discovery to these tool ids or servers")
+	fl.StringVar(&timeZone, "timezone", "", "the IANA time zone of the person the output is for (Europe/Berlin): the days and times its intents write are read in it, not in the workers' zone")
 	fl.StringVar(&conversation, "conversation", "", `JSON file with the preceding conversation: [{"role": "user", "content": "…"}, …]`)
 	_ = cmd.MarkFlagRequired("session")
 	return cmd

@@ -81,6 +81,8 @@ var (
 	ErrInvalidSession = &Error{Code: CodeInvalidSession, Message: "invalid session id"}
 	// ErrRateLimited matches an output refused by the rate limit.
 	ErrRateLimited = &Error{Code: CodeRateLimited, Message: "rate limited"}
+	// ErrInvalidTimeZone matches an output whose timezone is no IANA zone.
+	ErrInvalidTimeZone = &Error{Code: CodeInvalidTimeZone, Message: "invalid time zone"}
 )
 
 // ErrClosed is returned by Write on a closed Stream.

@@ -114,6 +114,7 @@ func TestIntentFields(t *testing.T) {
 		Text:         "Before. [TOOL: outer [TOOL: inner]] After.",
 		Conversation: []schemas.Message{{Role: "user", Content: "hi"}},
 		Scope:        []string{"maps"},
+		TimeZone:     "Europe/Berlin",
 	}
 	got, err := parse.New().Parse(out)
 	if err != nil {
@@ -122,11 +123,11 @@ func TestIntentFields(t *testing.T) {
 	want := []schemas.Intent{
 		{V: 1, ID: "msg-7.0", SessionID: "sess", MessageID: "msg-7", Index: 0, Text: "inner",
 			Start: 21, End: 34, ContextBefore: "Before. [TOOL: outer ", ContextAfter: "] After.",
-			Outer: "msg-7.1", Conversation: out.Conversation, Scope: out.Scope},
+			Outer: "msg-7.1", Conversation: out.Conversation, Scope: out.Scope, TimeZone: "Europe/Berlin"},
 		{V: 1, ID: "msg-7.1", SessionID: "sess", MessageID: "msg-7", Index: 1, Text: "outer inner",
 			Start: 8, End: 35, ContextBefore: "Before. ", ContextAfter: " After.",
 			DependsOn: []string{"msg-7.0"}, Nested: []schemas.Nested{{ID: "msg-7.0", Start: 6, End: 11}},
-			Conversation: out.Conversation, Scope: out.Scope},
+			Conversation: out.Conversation, Scope: out.Scope, TimeZone: "Europe/Berlin"},
 	}
 	if !equalJSON(got.Intents, want) {
 		t.Fatalf("got %+v\nwant %+v", got.Intents, want)
@@ -201,6 +202,8 @@ func TestWholeOutputErrors(t *testing.T) {
 		{"too many nested", []parse.Option{parse.WithMaxIntents(2)}, output("[TOOL: a [TOOL: b [TOOL: c]]]"), parse.CodeTooManyIntents, parse.ErrTooManyIntents},
 		{"conversation too large", []parse.Option{parse.WithMaxConversationBytes(10)},
 			withConversation(output("[TOOL: x]"), schemas.Message{Role: "user", Content: "0123456789"}), parse.CodeConversationTooLarge, parse.ErrConversationTooLarge},
+		{"unknown time zone", nil, withZone(output("[TOOL: x]"), "Mars/Olympus_Mons"), parse.CodeInvalidTimeZone, parse.ErrInvalidTimeZone},
+		{"Local is no time zone of a person", nil, withZone(output("[TOOL: x]"), "Local"), parse.CodeInvalidTimeZone, parse.ErrInvalidTimeZone},
 		{"conversation too large by default", nil,
 			withConversation(output("[TOOL: x]"), schemas.Message{Role: "user", Content: strings.Repeat("a", 1<<20)}), parse.CodeConversationTooLarge, parse.ErrConversationTooLarge},
 	}
@@ -310,5 +313,10 @@ func TestParserIsReusable(t *testing.T) {
 
 func withConversation(out schemas.AgentOutput, conv ...schemas.Message) schemas.AgentOutput {
 	out.Conversation = conv
+	return out
+}
+
+func withZone(out schemas.AgentOutput, zone string) schemas.AgentOutput {
+	out.TimeZone = zone
 	return out
 }

@@ -162,3 +162,44 @@ func TestFirstWordIsTheVerb(t *testing.T) {
 		t.Errorf("parameters %v, want %v", call.Parameters, want)
 	}
 }
+
+// An output that says its person's time zone (AgentOutput.TimeZone) has
+// its moments read there, and a tool's time zone parameter that the
+// request leaves open gets it; a zone the request names wins.
+func TestMomentsInTheOutputsTimeZone(t *testing.T) {
+	clock := manifest("t/clock", "Clock", `{"type":"object","properties":{
+		"timezone":{"type":"string","description":"IANA time zone"},
+		"format":{"type":"string","default":"%H:%M"}}}`)
+	tests := []struct {
+		m    schemas.Manifest
+		zone string
+		text string
+		arg  string
+		want any
+	}{
+		// 11:00 UTC is 20:00 in Tokyo: 9am is tomorrow's there.
+		{calendarEvent, "Asia/Tokyo", "create an event called Kickoff tomorrow at 9am", "start", "2026-11-28T09:00:00+09:00"},
+		{calendarEvent, "Asia/Tokyo", "event Standup at 9:15am", "start", "2026-11-28T09:15:00+09:00"},
+		// 11:00 UTC is 06:00 in New York: 9am is still today's there.
+		{calendarEvent, "America/New_York", "event Standup at 9:15am", "start", "2026-11-27T09:15:00-05:00"},
+		{calendarEvent, "America/New_York", "event Call in 45 minutes", "start", "2026-11-27T06:45:00-05:00"},
+		{calendarEvent, "", "event Standup at 9:15am", "start", "2026-11-28T09:15:00Z"},
+		{clock, "Europe/Berlin", "what time is it", "timezone", "Europe/Berlin"},
+		{clock, "Europe/Berlin", "what time is it in Tokyo", "timezone", "Asia/Tokyo"},
+		{clock, "", "what time is it", "timezone", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.zone+" "+tt.text, func(t *testing.T) {
+			r := routed(tt.text)
+			r.Intent.TimeZone = tt.zone
+			call, err := Resolve(context.Background(), r, tt.m)
+			var missing *MissingError
+			if err != nil && !errors.As(err, &missing) {
+				t.Fatal(err)
+			}
+			if got := call.Parameters[tt.arg]; !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("%s = %v, want %v (arguments %v)", tt.arg, got, tt.want, call.Parameters)
+			}
+		})
+	}
+}

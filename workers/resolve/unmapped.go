@@ -425,9 +425,8 @@ const (
 	// valueWhen is a time the things found must fit ("modified today"),
 	// which only a parameter named for a time takes.
 	valueWhen
-	// valueWord is a plain word left over ("pasta"), which only a
-	// parameter of plain text takes: no identifier, date, time, number or
-	// shape (a path, a URL, an address).
+	// valueWord is a plain word left over ("pasta"): reported with no
+	// parameter to take it (takerOf).
 	valueWord
 )
 
@@ -510,10 +509,17 @@ func (f *filler) sortStart(i int) int {
 // preferring, in order, one named for its shape (a path for a path), one
 // without a default, a required one, the first declared.
 func (f *filler) takerOf(text string, kind valueKind) string {
+	if kind == valueWord {
+		// A plain word left over is reported, never given a taker: a
+		// taker holds the call back (Unplaced), and which plain-text
+		// parameter an ordinary word was meant for ("wear", "found") is a
+		// guess too weak to stop a call for. The result names the word.
+		return ""
+	}
 	best, bestScore := "", -1
 	for _, p := range f.s.props {
 		if f.given[p.name] || f.failed[p.name] || !f.fits(p, text, kind) || kind == valueMeasure && globParam(p) ||
-			kind == valueSort && !fitsName(p, sortNames) || kind == valueWhen && !fitsName(p, whenNames) || kind == valueWord && !plainText(p) {
+			kind == valueSort && !fitsName(p, sortNames) || kind == valueWhen && !fitsName(p, whenNames) {
 			continue
 		}
 		score := 0
@@ -536,24 +542,6 @@ func (f *filler) takerOf(text string, kind valueKind) string {
 		}
 	}
 	return best
-}
-
-// plainText: p takes plain words: a string parameter that is no
-// identifier, date or time, and not named for a shape of value (a path, a
-// URL, an address …).
-func plainText(p *property) bool {
-	if p.typ == "array" && p.items != nil {
-		p = p.items // a list takes its items' words
-	}
-	if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || dateTimeProp(p) || globParam(p) {
-		return false
-	}
-	for _, sh := range shapes {
-		if fitsName(p, sh.names) {
-			return false
-		}
-	}
-	return true
 }
 
 // heldBy is the parameter the intent already gave a value of text's shape

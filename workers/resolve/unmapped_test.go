@@ -206,9 +206,9 @@ func TestUnmappedToItsKind(t *testing.T) {
 }
 
 // TestUnmappedLeftoverWords: a plain word a request states that no rule
-// placed is reported, with the parameter of plain text that would take
-// it, or none when the tool has no parameter for it; the request's own
-// framing reports nothing.
+// placed is reported, without a parameter (a guess too weak to hold the
+// call back), even when a parameter of plain text is free; the request's
+// own framing reports nothing.
 func TestUnmappedLeftoverWords(t *testing.T) {
 	coin := schemas.Manifest{ID: "t/coin", Name: "Flip coin", Description: "Flip a coin: heads or tails.", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}
 	kettle := schemas.Manifest{ID: "t/kettle", Name: "Kettle", Description: "Boil water in the kettle.", Parameters: json.RawMessage(`{"type":"object","properties":{
@@ -220,7 +220,7 @@ func TestUnmappedLeftoverWords(t *testing.T) {
 	}{
 		{coin, "flip a coin for the tournament", []schemas.Unmapped{{Text: "tournament"}}},
 		{coin, "flip a coin, loser buys lunch", []schemas.Unmapped{{Text: "loser buys lunch"}}},
-		{kettle, "boil the kettle to 80 degrees for the green tea", []schemas.Unmapped{{Text: "green tea", Parameter: "cup"}}},
+		{kettle, "boil the kettle to 80 degrees for the green tea", []schemas.Unmapped{{Text: "green tea"}}},
 		// Framing only: nothing to report.
 		{coin, "flip a coin please", nil},
 		{coin, "could you flip this coin again quickly", nil},

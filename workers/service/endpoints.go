@@ -33,6 +33,8 @@ type ResolveRequest struct {
 	Text         string            `json:"text"`
 	Conversation []schemas.Message `json:"conversation,omitempty"`
 	Scope        []string          `json:"scope,omitempty"`
+	// TimeZone is the person's IANA time zone (schemas.AgentOutput.TimeZone).
+	TimeZone string `json:"timezone,omitempty"`
 }
 
 // FindRequest asks find_tools for a session.
@@ -86,6 +88,11 @@ func (s *Service) resolveIntent(ctx context.Context, data []byte) (any, error) {
 	if req.MessageID == "" {
 		req.MessageID = "svc-" + nuid.Next()
 	}
+	if req.TimeZone != "" {
+		if _, err := schemas.TimeZone(req.TimeZone); err != nil {
+			return nil, badRequest("timezone: %v", err)
+		}
+	}
 	text, err := oneIntent(req.SessionID, req.MessageID, req.Text)
 	if err != nil {
 		return nil, err
@@ -97,7 +104,7 @@ func (s *Service) resolveIntent(ctx context.Context, data []byte) (any, error) {
 	defer pipeline.HoldSecrets(sc)()
 	ctx = pipeline.WithScrubber(ctx, sc)
 	in := schemas.Intent{V: schemas.Version, ID: req.MessageID + ".0", SessionID: req.SessionID, MessageID: req.MessageID,
-		Text: req.Text, End: len(req.Text), Conversation: req.Conversation, Scope: req.Scope}
+		Text: req.Text, End: len(req.Text), Conversation: req.Conversation, Scope: req.Scope, TimeZone: req.TimeZone}
 	if err := schemas.ValidateValue(schemas.KindIntent, in); err != nil {
 		return nil, badRequest("%v", err)
 	}

@@ -207,6 +207,7 @@ func TestServiceBadRequests(t *testing.T) {
 		{service.SubjectResolveIntent, `{"session_id": "a.b", "text": "x"}`, "400", "not this subject's session"},
 		{service.SubjectResolveIntent, `{"session_id": "s", "text": "   "}`, "400", "text is empty"},
 		{service.SubjectResolveIntent, `{"session_id": "s", "text": "x", "txet": 1}`, "400", "unknown field"},
+		{service.SubjectResolveIntent, `{"session_id": "s", "text": "x", "timezone": "Mars/Base"}`, "400", "not an IANA time zone"},
 		{service.SubjectFindTools, `{"session_id": "s", "query": ""}`, "400", "query is empty"},
 		{service.SubjectFindTools, `{"session_id": "s", "query": "x", "k": 500}`, "400", "k must be"},
 		{service.SubjectActivate, `{"session_id": "s", "id": ""}`, "400", "id is empty"},
