@@ -27,12 +27,14 @@ import (
 )
 
 // defaultConcurrency is how many messages a stage handles at once in one
-// process (and asks for in one pull). 16 takes about 13 % less CPU per
-// intent ('toolyard bench pipeline --concurrency 16', docs/benchmarks.md),
-// but an execute stage then runs up to 16 tools at once, past the 8 one
-// session may have running: a session sending more intents at once than
-// that gets rate errors it does not get today. Kept at 4.
-const defaultConcurrency = 4
+// process (and asks for in one pull). 8 took 0.88 of the CPU per intent
+// that 4 did (eight pairs of 'toolyard bench pipeline --intents 5000',
+// 0.84–0.96, 2026-11-27; docs/benchmarks.md): a pull fetches more at once
+// and the server's consumers wake less per message. It is also the most
+// tools one session may have running on an execute worker
+// (--session-executions 8), so no session meets that limit from this
+// alone; 16 would (13 % less CPU than 4), so it is the operator's choice.
+const defaultConcurrency = 8
 
 // stageFlags are the settings shared by every process that runs stages.
 type stageFlags struct {
