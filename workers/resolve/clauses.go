@@ -161,7 +161,7 @@ func (f *filler) namingParam(p *property) bool {
 // word and the tool's own thing ("Name of the timer", "Alarm label"),
 // not a name of something else ("The name of the city").
 func (f *filler) describesNaming(p *property) bool {
-	words := strings.FieldsFunc(strings.ToLower(p.description), func(r rune) bool { return !unicode.IsLetter(r) })
+	words := strings.FieldsFunc(p.desc, func(r rune) bool { return !unicode.IsLetter(r) })
 	naming, own := false, false
 	for _, w := range words[:min(4, len(words))] {
 		switch {

@@ -95,13 +95,13 @@ func (f *filler) applyRepeatDays() {
 
 // cronParam: p takes a cron expression, by its name or its description.
 func cronParam(p *property) bool {
-	return fitsName(p, setOf("cron")) || strings.Contains(strings.ToLower(p.description), "cron")
+	return fitsName(p, setOf("cron")) || strings.Contains(p.desc, "cron")
 }
 
 // describesRepeat: p's description says it is what a thing repeats or
 // recurs on.
 func describesRepeat(p *property) bool {
-	d := strings.ToLower(p.description)
+	d := p.desc
 	return strings.Contains(d, "repeat") || strings.Contains(d, "recur")
 }
 

@@ -169,7 +169,7 @@ func isDateProp(p *property) bool {
 	if fitsName(p, dateWords) {
 		return true
 	}
-	d := strings.ToLower(p.description)
+	d := p.desc
 	return strings.Contains(d, "yyyy") || strings.Contains(d, " date ") || strings.HasPrefix(d, "date ") || strings.HasPrefix(d, "the date")
 }
 

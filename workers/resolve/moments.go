@@ -325,7 +325,7 @@ func dateTimeProp(p *property) bool {
 	if p.format == "date-time" {
 		return true
 	}
-	d := strings.ToLower(p.description)
+	d := p.desc
 	return (strings.Contains(d, "rfc 3339") || strings.Contains(d, "rfc3339") || strings.Contains(d, "iso 8601") || strings.Contains(d, "iso time")) &&
 		fitsName(p, momentNames)
 }

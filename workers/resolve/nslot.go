@@ -86,7 +86,7 @@ func countedNouns(p *property) map[string]bool {
 			m[w] = true
 		}
 	}
-	words := strings.Fields(strings.ToLower(p.description))
+	words := strings.Fields(p.desc)
 	for i := 0; i+1 < len(words); i++ {
 		switch {
 		case words[i] == "many" && i > 0 && words[i-1] == "how", words[i] == "of" && i > 0 && words[i-1] == "number":

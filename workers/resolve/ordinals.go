@@ -68,7 +68,7 @@ var ordinalWords = map[string]int{
 // from an ordinal opening its description, a single-letter name (a, b, x,
 // y, by the alphabet) or a name ending in a digit (n1, num2, x_1).
 func orderRank(p *property) (int, bool) {
-	d := strings.Fields(strings.ToLower(p.description))
+	d := strings.Fields(p.desc)
 	if len(d) > 0 && d[0] == "the" {
 		d = d[1:]
 	}

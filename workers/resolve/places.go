@@ -216,7 +216,7 @@ func allToolWords(f *filler, a, b int) bool {
 // does not fill, unless its description says a name will do ("phone
 // number or contact name").
 func (f *filler) shaped(p *property) bool {
-	if d := strings.ToLower(p.description); strings.Contains(d, "contact name") || strings.Contains(d, "or name") || strings.Contains(d, "person") {
+	if d := p.desc; strings.Contains(d, "contact name") || strings.Contains(d, "or name") || strings.Contains(d, "person") {
 		return false // "Phone number or contact name": a name will do
 	}
 	for _, sh := range shapes {

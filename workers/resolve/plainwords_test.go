@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -155,7 +156,7 @@ func TestOrderRank(t *testing.T) {
 		{"port8080", "", 0, false},
 	}
 	for _, tt := range tests {
-		r, ok := orderRank(&property{name: tt.name, description: tt.desc})
+		r, ok := orderRank(&property{name: tt.name, description: tt.desc, desc: strings.ToLower(tt.desc)})
 		if r != tt.rank || ok != tt.ok {
 			t.Errorf("orderRank(%q, %q) = %d, %v; want %d, %v", tt.name, tt.desc, r, ok, tt.rank, tt.ok)
 		}

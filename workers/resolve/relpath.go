@@ -79,7 +79,7 @@ var globNames = setOf("pattern", "patterns", "glob", "globs", "wildcard", "mask"
 // describesGlob: a parameter whose description says it takes a glob
 // ("Glob pattern the name must match"), whatever its name.
 func describesGlob(p *property) bool {
-	d := strings.ToLower(p.description)
+	d := p.desc
 	return strings.Contains(d, "glob") || strings.Contains(d, "wildcard")
 }
 

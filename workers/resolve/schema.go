@@ -19,14 +19,17 @@ type property struct {
 	words       []string // lower-case words of the name, for cues
 	typ         string   // primary non-null JSON type; "" when the schema does not say
 	description string
-	enum        []any
-	def         any
-	hasDefault  bool
-	examples    []any
-	items       *property
-	freetext    bool
-	format      string // JSON Schema's format: "date-time", "date", …
-	required    bool
+	// desc is the description in lower case, for the cue tests that read
+	// it on every request (made once per manifest, not per request).
+	desc       string
+	enum       []any
+	def        any
+	hasDefault bool
+	examples   []any
+	items      *property
+	freetext   bool
+	format     string // JSON Schema's format: "date-time", "date", …
+	required   bool
 }
 
 // toolSchema is a manifest's parameter schema, parsed for filling and
@@ -135,7 +138,7 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 		}
 	}
 	p.typ = primaryType(rp.Type)
-	p.description = rp.Description
+	p.description, p.desc = rp.Description, strings.ToLower(rp.Description)
 	p.enum = rp.Enum
 	p.examples = rp.Examples
 	p.freetext = rp.Freetext

@@ -17,7 +17,7 @@ func zoneProp(p *property) bool {
 			return true
 		}
 	}
-	d := strings.ToLower(p.description)
+	d := p.desc
 	return strings.Contains(d, "time zone") || strings.Contains(d, "timezone")
 }
 
