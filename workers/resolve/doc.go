@@ -28,7 +28,14 @@
 //     named start, end, due … and described as RFC 3339 or ISO 8601): a
 //     day and a time of day in either order ("tomorrow at 3pm", "on Monday
 //     at 10:30am", "at noon on December 3", "2026-12-01 at 14:00", "next
-//     Tuesday at 9": a bare hour after "at" is 13:00–18:00 from 1 to 6),
+//     Tuesday at 9": a bare hour after "at" is 13:00–18:00 from 1 to 6,
+//     unless the part of the day is said around it: "at 8 in the
+//     evening", "tonight at 7", "every evening at 8", "tomorrow morning at
+//     6", "at 12 at night" (the next day's 00:00), "wake me at 6"; an am
+//     or pm written wins, and an hour the part lacks, "at 2 in the
+//     evening", is not read; times in words: "quarter to six", "half past
+//     9", "ten past 7", "at half 9" (9:30); the same reading serves cron
+//     expressions and HH:MM times),
 //     a time alone (its next occurrence, or the day written before it:
 //     "… ends at 5"), or a span from now ("in 2 hours") become RFC 3339 in
 //     the worker's time zone, which the call's arguments show; the
@@ -79,7 +86,8 @@
 //     of its first word ("targeting young professionals" → target_audience).
 //  7. languages ("in Portuguese", "into german"; from/to for source and
 //     target), places
-//     after in/at/near/from (then of/for) for properties named location,
+//     after in/at/near/from (then of/for; not a part of the day or a
+//     weekday: "in the evening" says when) for properties named location,
 //     city, country, region … (an address "Los Angeles, California, USA"
 //     goes finest part first to city, state, country), and a plain noun
 //     ending the clause ("the water quality of the lake").

@@ -147,7 +147,9 @@ func (f *filler) applyPlaces() {
 		for f.free(k) && (determiners[f.toks[k].word] || vague[f.toks[k].word]) {
 			k++
 		}
-		if k == i+1 || !f.contentWord(k) || k+1 < len(f.toks) && !endsClause(f.toks[k].raw) {
+		// A part of the day, a weekday or a span ("in the evening") says
+		// when, not where.
+		if k == i+1 || !f.contentWord(k) || timeWord(f.toks[k].word) || k+1 < len(f.toks) && !endsClause(f.toks[k].raw) {
 			continue
 		}
 		if p := next(); f.try(p, f.spanValue(k, k)) {
