@@ -131,7 +131,9 @@
 //     and bread to the shopping list"), fills the one array-of-strings
 //     property missing. What a thing is called, after
 //     called, titled, entitled, named or labelled, to the end of the
-//     clause ("an issue called Login fails on Safari, label it bug"),
+//     clause ("an issue called Login fails on Safari, label it bug"; the
+//     word right after the cue is kept however common: "a timer called
+//     run"),
 //     fills the one required title property missing, else the one
 //     property missing that names the tool's own thing (label, name, tag
 //     … or described so: "Name of the timer"), optional or not; for such a

@@ -340,6 +340,17 @@ func TestNamingClause(t *testing.T) {
 		// A parameter its description says names the tool's thing.
 		{countdown, "a countdown of 30 seconds for the kettle", map[string]any{"length": "30s", "note": "kettle"}},
 		{countdown, "a countdown of 30 seconds called kettle", map[string]any{"length": "30s", "note": "kettle"}},
+		// The word right after the cue is the name, however common a
+		// word it is; trailing framing words are not, nor a preposition
+		// or determiner alone.
+		{ruleTimer, "start a 4 minute timer called run", map[string]any{"duration": "4m", "label": "run"}},
+		{ruleTimer, "a 4 minute timer named go", map[string]any{"duration": "4m", "label": "go"}},
+		{ruleTimer, "a 4 minute timer labelled check, thanks", map[string]any{"duration": "4m", "label": "check"}},
+		{ruleTimer, "a 4 minute timer called make please", map[string]any{"duration": "4m", "label": "make"}},
+		{ruleTimer, "a 4 minute timer called stretch now", map[string]any{"duration": "4m", "label": "stretch"}},
+		{ruleTimer, "a 4 minute timer called for", map[string]any{"duration": "4m"}},
+		{ruleTimer, "a 4 minute timer called the", map[string]any{"duration": "4m"}},
+		{ruleMeeting, "a meeting titled Open please, tomorrow at 9am", map[string]any{"title": "Open", "start": "2026-11-28T09:00:00Z", "minutes": int64(30)}},
 	} {
 		got, err := fillWith(t, c.m, c.text, rules)
 		if err != nil || !reflect.DeepEqual(got, c.want) {
