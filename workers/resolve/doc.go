@@ -88,7 +88,7 @@
 //     target), places
 //     after in/at/near/from (then of/for; not a part of the day or a
 //     weekday: "in the evening" says when) for properties named location,
-//     city, country, region … (an address "Los Angeles, California, USA"
+//     city, country, region, room … (an address "Los Angeles, California, USA"
 //     goes finest part first to city, state, country), and a plain noun
 //     ending the clause ("the water quality of the lake").
 //     A time zone parameter (named timezone, tz, zone, or described as a
@@ -102,7 +102,16 @@
 //     written in lower case with a determiner or possessive ("a ride to
 //     the airport from my office"), fills a destination or origin property
 //     (dropoff, destination; pickup, origin).
-//  8. enum words: a word equal to one enum value (ignoring case,
+//  8. states: on or off as a switching verb's particle ("turn off the
+//     lights", "switch the lamp on", "lights off in the kitchen", "TV
+//     off"), and lock, unlock, open, close, start, stop … as the request's
+//     verb ("lock the back door"), fill the one missing parameter whose
+//     enum holds the word (or another form of it: "closed" for "close"),
+//     or the one boolean whose description writes the state with true
+//     or false ("true to switch on, false to switch off") or that is
+//     named for it ("on", "locked", "power"); a particle no parameter
+//     takes is reported, never placed as a name or a room. Then enum
+//     words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"); currency codes, sex, direction,
 //     level (beginner … expert) and frequency (daily … yearly) words fill

@@ -8,7 +8,7 @@ import (
 
 // placeWords name parameters that hold a place.
 var placeWords = setOf("location", "city", "country", "state", "region", "area", "place", "destination", "venue",
-	"address", "county", "province", "continent", "territory", "town", "neighborhood", "neighbourhood", "site")
+	"address", "county", "province", "continent", "territory", "town", "neighborhood", "neighbourhood", "site", "room")
 
 // placePreps introduce a place; weakPlacePreps may introduce one ("the
 // crime rate for Chicago") but as often something else, so a place after
