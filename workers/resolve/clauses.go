@@ -209,7 +209,14 @@ func (f *filler) applyTitled() {
 				break
 			}
 		}
+		// Trailing framing words are trimmed ("called Sync please"), but
+		// the word right after the cue is the name, however common ("a
+		// timer called run"), unless it is a preposition or determiner
+		// ("called for").
 		for last >= first && (fillers[f.toks[last].word] || prepositions[f.toks[last].word] || determiners[f.toks[last].word]) {
+			if w := f.toks[last].word; last == first && !prepositions[w] && !determiners[w] && !shortPreps[w] {
+				break
+			}
 			last--
 		}
 		if last >= first && f.try(target, f.spanValue(first, last)) {

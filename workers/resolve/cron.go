@@ -36,11 +36,21 @@ func (f *filler) applyCron() {
 		}
 		expr := "0 * * * *" // hourly
 		if !r.hourly {
-			h, m, clockLast, ok := f.clockAt(last+1, true)
+			if f.free(last+1) && clockParts[f.toks[last+1].word] != "" && !endsClause(f.toks[last].raw) {
+				last++ // "every Friday night at 12": its hour reads it
+			}
+			c, ok := f.clockAt(last+1, true)
 			if !ok {
 				return // a day without its hour: asked, not guessed
 			}
-			expr, last = fmt.Sprintf("%d %d * * %s", m, h, r.cronDays()), clockLast
+			if c.overnight {
+				// "every Friday night at 1" is early on Saturdays.
+				r.days = slices.Clone(r.days) // not workWeek's own
+				for k, d := range r.days {
+					r.days[k] = (d + 1) % 7
+				}
+			}
+			expr, last = fmt.Sprintf("%d %d * * %s", c.minute, c.hour, r.cronDays()), c.last
 		}
 		if f.try(target, expr) {
 			f.useTokens(rangeIdx(i, last)...)

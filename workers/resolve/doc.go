@@ -28,7 +28,14 @@
 //     named start, end, due … and described as RFC 3339 or ISO 8601): a
 //     day and a time of day in either order ("tomorrow at 3pm", "on Monday
 //     at 10:30am", "at noon on December 3", "2026-12-01 at 14:00", "next
-//     Tuesday at 9": a bare hour after "at" is 13:00–18:00 from 1 to 6),
+//     Tuesday at 9": a bare hour after "at" is 13:00–18:00 from 1 to 6,
+//     unless the part of the day is said around it: "at 8 in the
+//     evening", "tonight at 7", "every evening at 8", "tomorrow morning at
+//     6", "at 12 at night" (the next day's 00:00), "wake me at 6"; an am
+//     or pm written wins, and an hour the part lacks, "at 2 in the
+//     evening", is not read; times in words: "quarter to six", "half past
+//     9", "ten past 7", "at half 9" (9:30); the same reading serves cron
+//     expressions and HH:MM times),
 //     a time alone (its next occurrence, or the day written before it:
 //     "… ends at 5"), or a span from now ("in 2 hours") become RFC 3339 in
 //     the worker's time zone, which the call's arguments show; the
@@ -79,8 +86,9 @@
 //     of its first word ("targeting young professionals" → target_audience).
 //  7. languages ("in Portuguese", "into german"; from/to for source and
 //     target), places
-//     after in/at/near/from (then of/for) for properties named location,
-//     city, country, region … (an address "Los Angeles, California, USA"
+//     after in/at/near/from (then of/for; not a part of the day or a
+//     weekday: "in the evening" says when) for properties named location,
+//     city, country, region, room … (an address "Los Angeles, California, USA"
 //     goes finest part first to city, state, country), and a plain noun
 //     ending the clause ("the water quality of the lake").
 //     A time zone parameter (named timezone, tz, zone, or described as a
@@ -94,7 +102,16 @@
 //     written in lower case with a determiner or possessive ("a ride to
 //     the airport from my office"), fills a destination or origin property
 //     (dropoff, destination; pickup, origin).
-//  8. enum words: a word equal to one enum value (ignoring case,
+//  8. states: on or off as a switching verb's particle ("turn off the
+//     lights", "switch the lamp on", "lights off in the kitchen", "TV
+//     off"), and lock, unlock, open, close, start, stop … as the request's
+//     verb ("lock the back door"), fill the one missing parameter whose
+//     enum holds the word (or another form of it: "closed" for "close"),
+//     or the one boolean whose description writes the state with true
+//     or false ("true to switch on, false to switch off") or that is
+//     named for it ("on", "locked", "power"); a particle no parameter
+//     takes is reported, never placed as a name or a room. Then enum
+//     words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"); currency codes, sex, direction,
 //     level (beginner … expert) and frequency (daily … yearly) words fill
@@ -123,7 +140,9 @@
 //     and bread to the shopping list"), fills the one array-of-strings
 //     property missing. What a thing is called, after
 //     called, titled, entitled, named or labelled, to the end of the
-//     clause ("an issue called Login fails on Safari, label it bug"),
+//     clause ("an issue called Login fails on Safari, label it bug"; the
+//     word right after the cue is kept however common: "a timer called
+//     run"),
 //     fills the one required title property missing, else the one
 //     property missing that names the tool's own thing (label, name, tag
 //     … or described so: "Name of the timer"), optional or not; for such a

@@ -35,7 +35,8 @@ type filler struct {
 	// worker's: the moments a request writes are read in it.
 	zone *time.Location
 	// moments are days written for a date-time property without their
-	// time of day (applyMoments): reported, not placed.
+	// time of day (applyMoments), and states no parameter takes
+	// (applyStates): reported, not placed.
 	moments []schemas.Unmapped
 	// own are the words of what the tool says of itself (ownWord), read
 	// on first use.

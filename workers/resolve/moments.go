@@ -42,6 +42,9 @@ type moment struct {
 	// hour and minute are the time of day written, when clock is set.
 	hour, minute int
 	clock        bool
+	// overnight says the time of day is in the night after the day
+	// written ("tonight at 12").
+	overnight bool
 	// dayFirst and dayEnd are the tokens of the day part, when one is
 	// written; explicit says it was a date (2026-12-01, December 3), not a
 	// day named from today (tomorrow, Monday).
@@ -74,7 +77,11 @@ func (m moment) at(ref, lastDay time.Time) (time.Time, bool) {
 		}
 		return t, true
 	}
-	return time.Date(m.day.Year(), m.day.Month(), m.day.Day(), m.hour, m.minute, 0, 0, ref.Location()), true
+	day := m.day
+	if m.overnight {
+		day = day.AddDate(0, 0, 1)
+	}
+	return time.Date(day.Year(), day.Month(), day.Day(), m.hour, m.minute, 0, 0, ref.Location()), true
 }
 
 // lookBack are the words before a day that make it one gone by ("since
@@ -103,14 +110,14 @@ func (f *filler) momentAt(i int, ref time.Time) (moment, bool) {
 		return m, true
 	}
 	if m, ok := f.dayAt(i, ref); ok {
-		if h, mi, last, ok := f.clockAt(m.last+1, true); ok {
-			m.hour, m.minute, m.clock, m.last = h, mi, true, last
+		if c, ok := f.clockAt(m.last+1, true); ok {
+			m.hour, m.minute, m.clock, m.overnight, m.last = c.hour, c.minute, true, c.overnight, c.last
 		}
 		return m, true
 	}
-	if h, mi, last, ok := f.clockAt(i, false); ok {
-		m := moment{first: i, last: last, hour: h, minute: mi, clock: true, dayFirst: -1, dayEnd: -1}
-		if d, ok := f.dayAt(last+1, ref); ok {
+	if c, ok := f.clockAt(i, false); ok {
+		m := moment{first: i, last: c.last, hour: c.hour, minute: c.minute, clock: true, overnight: c.overnight, dayFirst: -1, dayEnd: -1}
+		if d, ok := f.dayAt(c.last+1, ref); ok {
 			m.day, m.dayFirst, m.dayEnd, m.explicit, m.weekday, m.last = d.day, d.dayFirst, d.dayEnd, d.explicit, d.weekday, d.last
 		}
 		return m, true
@@ -145,6 +152,13 @@ func (f *filler) dayAt(i int, ref time.Time) (moment, bool) {
 	}
 	today := time.Date(ref.Year(), ref.Month(), ref.Day(), 0, 0, 0, 0, ref.Location())
 	day := func(t time.Time, last int) (moment, bool) {
+		// The part of the day after it is the day's: "tomorrow
+		// morning", "Monday evening" (its hour reads it).
+		if !endsClause(f.toks[last].raw) && f.free(last+1) {
+			if w := f.toks[last+1].word; clockParts[w] != "" && w != "tonight" && !strings.HasSuffix(w, "s") {
+				last++
+			}
+		}
 		return moment{first: first, last: last, day: t, dayFirst: first, dayEnd: last}, true
 	}
 	date := func(t time.Time, last int) (moment, bool) {
@@ -155,6 +169,10 @@ func (f *filler) dayAt(i int, ref time.Time) (moment, bool) {
 	switch w {
 	case "today", "tonight":
 		return day(today, i)
+	case "morning", "afternoon", "evening", "night":
+		if f.toks[first].word == "this" && i == first+1 {
+			return day(today, i) // "this evening"
+		}
 	case "tomorrow":
 		return day(today.AddDate(0, 0, 1), i)
 	case "yesterday":
@@ -211,73 +229,324 @@ func nextDate(today time.Time, y, m, d int) (time.Time, bool) {
 	return t, true
 }
 
+// clockRead is a time of day read from words: its hour and minute, the
+// last token read, and whether it falls in the night after the day
+// written ("tonight at 12", "at 1 at night" of a Friday: Saturday).
+type clockRead struct {
+	hour, minute, last int
+	overnight          bool
+}
+
 // clockAt reads a time of day at token i: noon, midnight, "3pm", "3 pm",
-// "10:30am", "14:00", or after "at" a bare hour ("at 9"). A bare hour from
-// 1 to 6 is taken in the afternoon, from 7 to 12 as written, as one says
-// "at 5" of a meeting. afterDay allows the bare hour without "at" only
-// when a day was just written ("Monday 9").
-func (f *filler) clockAt(i int, afterDay bool) (hour, minute, last int, ok bool) {
+// "10:30am", "14:00", "quarter to six", "half past 9", or after "at" a
+// bare hour ("at 9", "at half 9"). A bare hour (1 to 12, no am or pm) is
+// in the half of the day the request says around it (dayPartAround): "at
+// 8 in the evening", "tonight at 7", "every evening at 8", "tomorrow
+// morning at 6", "at 12 at night", "wake me at 6"; an hour that part of
+// the day does not have ("at 2 in the evening") is not read, to be
+// reported. With no part of the day said, a bare hour from 1 to 6 is taken
+// in the afternoon, from 7 to 12 as written, as one says "at 5" of a
+// meeting, and an hour with its minutes (8:30) as written. An am or pm
+// written wins over the part of the day. afterDay allows the bare hour
+// without "at" only when a day was just written ("Monday 9 o'clock"); a
+// bare hour followed by its part of the day needs neither ("an alarm for
+// 7 in the evening").
+func (f *filler) clockAt(i int, afterDay bool) (clockRead, bool) {
 	if !f.free(i) {
-		return 0, 0, 0, false
+		return clockRead{}, false
 	}
+	first := i
 	at := false
 	if f.toks[i].word == "at" || f.toks[i].word == "@" {
 		at = true
 		i++
 		if !f.free(i) {
-			return 0, 0, 0, false
+			return clockRead{}, false
 		}
 	}
 	switch f.toks[i].word {
 	case "noon", "midday":
-		return 12, 0, i, true
+		return clockRead{hour: 12, last: i}, true
 	case "midnight":
-		return 0, 0, i, true
+		half, _, _ := f.dayPartAround(first, i)
+		return clockRead{last: i, overnight: half == "night"}, true
+	}
+	if h, mi, last, ok := f.clockPhraseAt(i, at); ok {
+		return f.halfOfDay(first, last, h, mi, at)
 	}
 	sm := clockWord.FindStringSubmatch(f.toks[i].word)
 	if sm == nil {
-		return 0, 0, 0, false
+		if h, ok := numberWord(f.toks[i].word); ok && h >= 1 && h <= 12 && f.free(i+1) {
+			// "at six o'clock", "six in the evening", "seven pm"
+			switch f.toks[i+1].word {
+			case "o'clock", "oclock":
+				if !at && !afterDay {
+					return clockRead{}, false
+				}
+				return f.halfOfDay(first, i+1, h, 0, true)
+			case "am", "pm", "a.m", "p.m", "a.m.", "p.m.":
+				h %= 12
+				if strings.HasPrefix(f.toks[i+1].word, "p") {
+					h += 12
+				}
+				return clockRead{hour: h, last: i + 1}, true
+			}
+			if half, _, adjacent := f.dayPartAround(first, i); adjacent && half != "" {
+				return f.halfOfDay(first, i, h, 0, false)
+			}
+		}
+		return clockRead{}, false
 	}
 	h, _ := strconv.Atoi(sm[1])
 	mi := 0
 	if sm[2] != "" {
 		mi, _ = strconv.Atoi(sm[2])
 	}
-	last = i
+	last := i
 	suffix := sm[3]
+	oclock := false
 	if suffix == "" && f.free(i+1) {
 		switch f.toks[i+1].word {
 		case "am", "pm", "a.m", "p.m", "a.m.", "p.m.":
 			suffix, last = f.toks[i+1].word, i+1
 		case "o'clock", "oclock":
-			last = i + 1
+			last, oclock = i+1, true
 		}
 	}
 	switch {
 	case suffix != "":
 		if h < 1 || h > 12 {
-			return 0, 0, 0, false
+			return clockRead{}, false
 		}
 		h %= 12
 		if strings.HasPrefix(suffix, "p") {
 			h += 12
 		}
+	case sm[2] != "" && (h == 0 || h > 12 || strings.HasPrefix(sm[1], "0")):
+		// 14:00, 08:30: a 24-hour clock.
 	case sm[2] != "":
-		// 14:00: a 24-hour clock.
-	case at || afterDay && last > i:
-		if h < 1 || h > 12 {
-			return 0, 0, 0, false
-		}
-		if h <= 6 {
-			h += 12
-		}
+		// 8:30: as written, unless a part of the day is said.
+		return f.halfOfDay(first, last, h, mi, false)
+	case at || afterDay && oclock:
+		return f.halfOfDay(first, last, h, mi, true)
 	default:
-		return 0, 0, 0, false // a number alone is not a time
+		// A number alone is not a time, unless its part of the day
+		// follows it ("7 in the evening").
+		if half, _, adjacent := f.dayPartAround(first, last); adjacent && half != "" && h >= 1 && h <= 12 {
+			return f.halfOfDay(first, last, h, mi, false)
+		}
+		return clockRead{}, false
 	}
 	if h > 23 || mi > 59 {
+		return clockRead{}, false
+	}
+	return clockRead{hour: h, minute: mi, last: last}, true
+}
+
+// halfOfDay places a bare hour h (1 to 12, no am or pm) read from tokens
+// first to last in the half of the day the request says around it, and
+// reads the part of the day written right after it ("in the evening", "at
+// night") with it. With none said, afternoon says whether an hour from 1
+// to 6 is taken in the afternoon ("at 5"); else the hour stays as written.
+func (f *filler) halfOfDay(first, last, h, mi int, afternoon bool) (clockRead, bool) {
+	if h < 1 || h > 12 || mi > 59 {
+		return clockRead{}, false
+	}
+	half, end, _ := f.dayPartAround(first, last)
+	c := clockRead{hour: h, minute: mi, last: max(last, end)}
+	switch half {
+	case "morning":
+		if h == 12 {
+			return clockRead{}, false // noon or midnight: asked, not guessed
+		}
+	case "afternoon":
+		if h > 6 && h < 12 {
+			return clockRead{}, false
+		}
+		if h < 12 {
+			c.hour += 12
+		}
+	case "evening":
+		if h < 4 || h == 12 {
+			return clockRead{}, false
+		}
+		c.hour += 12
+	case "night":
+		switch {
+		case h >= 7 && h <= 11:
+			c.hour += 12
+		case h == 12:
+			c.hour, c.overnight = 0, true
+		case h <= 4:
+			c.overnight = true
+		default:
+			return clockRead{}, false
+		}
+	default:
+		if afternoon && h <= 6 {
+			c.hour += 12
+		}
+	}
+	return c, true
+}
+
+// dayParts of the clock: the words that say which half of the day an
+// hour is in, by the part they name.
+var clockParts = map[string]string{
+	"morning": "morning", "mornings": "morning", "afternoon": "afternoon", "afternoons": "afternoon",
+	"evening": "evening", "evenings": "evening", "night": "night", "nights": "night", "tonight": "night",
+}
+
+// partSkips are the words between a time of day and the part of the day
+// that still say it ("at 6 tomorrow morning", "at 8 on Friday evening",
+// "at 7 every evening").
+var partSkips = setOf("on", "this", "next", "every", "each", "tomorrow", "today")
+
+// wakeWords say a time of day is one to get up at: "wake me at 6", "get
+// me up at quarter to six" are in the morning.
+var wakeWords = setOf("wake", "wakes", "waking", "woken", "wake-up", "wakeup")
+
+// dayPartAround is the part of the day the request says for the time of
+// day at tokens first to last (morning, afternoon, evening or night, or
+// "" for none): right after it ("at 9 in the evening", "at 12 at night",
+// "at 8 tonight", "at 6 tomorrow morning"), right before it ("tonight at
+// 7", "every evening at 8", "tomorrow morning at 6"), or, for the morning,
+// a word of waking earlier in its clause ("wake me up at 6"). end is the
+// last token of a part written as a phrase of its own right after the
+// time ("in the evening", "at night"), which the time's reading takes,
+// else last; adjacent says the part follows the time at once.
+func (f *filler) dayPartAround(first, last int) (half string, end int, adjacent bool) {
+	end = last
+	// After: "in the evening", "at night", "tonight", "this evening",
+	// "tomorrow morning", "on Friday evening".
+	if !endsClause(f.toks[last].raw) {
+		j := last + 1
+		switch {
+		case j+2 < len(f.toks) && f.toks[j].word == "in" && f.toks[j+1].word == "the" && clockParts[f.toks[j+2].word] != "" && f.free(j) && f.free(j+1) && f.free(j+2):
+			return clockParts[f.toks[j+2].word], j + 2, true
+		case j+1 < len(f.toks) && f.toks[j].word == "at" && f.toks[j+1].word == "night" && f.free(j) && f.free(j+1):
+			return "night", j + 1, true
+		}
+		for k := j; k < len(f.toks) && k < j+4; k++ {
+			w := f.toks[k].word
+			if p := clockParts[w]; p != "" {
+				return p, last, false
+			}
+			_, day := weekdays[strings.TrimSuffix(w, "s")]
+			if !partSkips[w] && !day || endsClause(f.toks[k].raw) {
+				break
+			}
+		}
+	}
+	// Before: the word just before the time.
+	if first > 0 && !endsClause(f.toks[first-1].raw) {
+		if p := clockParts[f.toks[first-1].word]; p != "" {
+			return p, last, false
+		}
+	}
+	// A word of waking earlier in the clause.
+	for k := first - 1; k >= 0 && k >= first-8; k-- {
+		if endsClause(f.toks[k].raw) {
+			break
+		}
+		w := f.toks[k].word
+		if wakeWords[w] || w == "up" && k >= 2 && f.toks[k-2].word == "get" {
+			return "morning", last, false
+		}
+	}
+	return "", last, false
+}
+
+// clockPhraseAt reads a time of day written in words at token i: "quarter
+// past 7", "quarter to six", "half past 9", "20 minutes past 8", "ten to
+// seven" — and after "at" the British "half 9" (9:30). It returns the hour
+// as said, 1 to 12, and the minutes.
+func (f *filler) clockPhraseAt(i int, at bool) (hour, minute, last int, ok bool) {
+	hourAt := func(k int) (int, bool) {
+		if !f.free(k) {
+			return 0, false
+		}
+		w := f.toks[k].word
+		h, err := strconv.Atoi(w)
+		if err != nil {
+			var ok bool
+			if h, ok = numberWord(w); !ok {
+				return 0, false
+			}
+		}
+		return h, h >= 1 && h <= 12
+	}
+	if f.free(i) && f.toks[i].word == "a" && f.free(i+1) && f.toks[i+1].word == "quarter" {
+		i++ // "a quarter past 7"
+	}
+	if !f.free(i) || !f.free(i+1) || endsClause(f.toks[i].raw) {
 		return 0, 0, 0, false
 	}
-	return h, mi, last, true
+	w, next := f.toks[i].word, i+1
+	mins := 0
+	switch w {
+	case "quarter":
+		mins = 15
+	case "half":
+		mins = 30
+		if at {
+			if h, ok := hourAt(i + 1); ok {
+				return h, 30, i + 1, true // "at half 9"
+			}
+		}
+	default:
+		// "ten past seven", "20 minutes to 8"; not "3 to 5" or "ten to
+		// twelve", a range.
+		n, err := strconv.Atoi(w)
+		digits := err == nil
+		if !digits {
+			var ok bool
+			if n, ok = numberWord(w); !ok {
+				return 0, 0, 0, false
+			}
+		}
+		if n < 1 || n > 29 {
+			return 0, 0, 0, false
+		}
+		mins = n
+		named := false
+		if u := f.toks[next].word; u == "minutes" || u == "minute" || u == "mins" {
+			next, named = next+1, true
+		}
+		if !named && (n%5 != 0 || f.toks[next].word != "past") {
+			return 0, 0, 0, false
+		}
+	}
+	if !f.free(next) || endsClause(f.toks[next].raw) {
+		return 0, 0, 0, false
+	}
+	to := false
+	switch f.toks[next].word {
+	case "past":
+	case "after":
+		if w == "half" {
+			return 0, 0, 0, false
+		}
+	case "to", "till", "til", "before", "of":
+		to = true
+		if mins == 30 {
+			return 0, 0, 0, false // "half to 9" says nothing
+		}
+	default:
+		return 0, 0, 0, false
+	}
+	h, ok := hourAt(next + 1)
+	if !ok {
+		return 0, 0, 0, false
+	}
+	if to {
+		h--
+		if h == 0 {
+			h = 12
+		}
+		return h, 60 - mins, next + 1, true
+	}
+	return h, mins, next + 1, true
 }
 
 // relativeAt reads "in 2 hours", "in ten minutes", "in a week".

@@ -203,3 +203,128 @@ func TestMomentsInTheOutputsTimeZone(t *testing.T) {
 		})
 	}
 }
+
+// TestDayPartsSetTheHalfOfTheDay: a part of the day said around a bare
+// hour puts it in that half of the day, for a date-time, a clock time and
+// a cron expression alike; am or pm written wins, an hour the part of the
+// day does not have is not read, and with no part said the hour is read
+// as before.
+func TestDayPartsSetTheHalfOfTheDay(t *testing.T) {
+	dateTime := manifest("t/nudge", "Nudge", `{"type":"object","required":["note","due"],"properties":{
+		"note":{"type":"string"},"due":{"type":"string","format":"date-time"}}}`)
+	clock := manifest("t/bell", "Bell", `{"type":"object","required":["time"],"properties":{
+		"time":{"type":"string","description":"Clock time, e.g. 06:30"}}}`)
+	cron := manifest("t/digest", "Digest", `{"type":"object","required":["cron"],"properties":{
+		"cron":{"type":"string","description":"Schedule as a cron expression"}}}`)
+	tests := []struct {
+		m     schemas.Manifest
+		text  string
+		param string
+		want  any // nil: not set
+	}{
+		// Against Friday 2026-11-27, 11:00 UTC.
+		{dateTime, "nudge me to feed the cat at 6 in the evening", "due", "2026-11-27T18:00:00Z"},
+		{dateTime, "nudge me to feed the cat tonight at 9", "due", "2026-11-27T21:00:00Z"},
+		{dateTime, "nudge me to feed the cat at 10 tonight", "due", "2026-11-27T22:00:00Z"},
+		{dateTime, "nudge me to feed the cat on Sunday evening at 7", "due", "2026-11-29T19:00:00Z"},
+		{dateTime, "nudge me to stretch tomorrow morning at 7", "due", "2026-11-28T07:00:00Z"},
+		{dateTime, "nudge me to stretch at 5 tomorrow morning", "due", "2026-11-28T05:00:00Z"},
+		{dateTime, "nudge me to stretch at 2 in the afternoon", "due", "2026-11-27T14:00:00Z"},
+		{dateTime, "nudge me to stretch at 8:45 in the evening", "due", "2026-11-27T20:45:00Z"},
+		{dateTime, "nudge me to take out the bins at 11 at night", "due", "2026-11-27T23:00:00Z"},
+		// Midnight and the small hours of a night are the next day's.
+		{dateTime, "nudge me to take out the bins tonight at 12", "due", "2026-11-28T00:00:00Z"},
+		{dateTime, "nudge me to take out the bins on Monday night at 1", "due", "2026-12-01T01:00:00Z"},
+		{dateTime, "nudge me to take out the bins at midnight tonight", "due", "2026-11-28T00:00:00Z"},
+		// am or pm written wins; an hour the part lacks is not read.
+		{dateTime, "nudge me to stretch at 7am tomorrow morning", "due", "2026-11-28T07:00:00Z"},
+		{dateTime, "nudge me to stretch tomorrow evening at 6pm", "due", "2026-11-28T18:00:00Z"},
+		{dateTime, "nudge me to stretch at 9am in the evening", "due", "2026-11-28T09:00:00Z"},
+		{dateTime, "nudge me to stretch at 2 in the evening", "due", nil},
+		{dateTime, "nudge me to stretch at 12 in the morning", "due", nil},
+		// No part of the day: as before.
+		{dateTime, "nudge me to stretch at 8", "due", "2026-11-28T08:00:00Z"},
+		{dateTime, "nudge me to stretch at 4", "due", "2026-11-27T16:00:00Z"},
+		{dateTime, "nudge me to stretch in the evening", "due", nil},
+		// A part of the day not around the hour says nothing of it.
+		{dateTime, "the evening class moved; nudge me to stretch at 4", "due", "2026-11-27T16:00:00Z"},
+		{dateTime, "nudge me about the morning run at 4", "due", "2026-11-27T16:00:00Z"},
+		// Clock times.
+		{clock, "ring the bell at 9 in the evening", "time", "21:00"},
+		{clock, "ring the bell for 7 in the evening", "time", "19:00"},
+		{clock, "ring the bell at 3 in the afternoon", "time", "15:00"},
+		{clock, "ring the bell at 4 in the morning", "time", "04:00"},
+		{clock, "ring the bell at eight in the evening", "time", "20:00"},
+		{clock, "wake me up at 6", "time", "06:00"},
+		{clock, "wake me at 5 in the afternoon", "time", "17:00"},
+		{clock, "ring the bell at 6", "time", "18:00"},
+		{clock, "ring the bell at 08:30 in the evening", "time", "08:30"}, // a 24-hour clock
+		{clock, "ring the bell at 20:30 in the evening", "time", "20:30"},
+		// A bare number with a part of the day not right after it is no
+		// time ("a table for 4 tonight").
+		{clock, "ring the bell for 4 tonight", "time", nil},
+		// Cron.
+		{cron, "send the digest every evening at 8", "cron", "0 20 * * *"},
+		{cron, "send the digest every morning at 6", "cron", "0 6 * * *"},
+		{cron, "send the digest on weekdays at 5:30 in the afternoon", "cron", "30 17 * * 1-5"},
+		{cron, "send the digest every Friday night at 12", "cron", "0 0 * * 6"},
+		{cron, "send the digest on weekdays at 1 at night", "cron", "0 1 * * 2,3,4,5,6"},
+		{cron, "send the digest every Monday at 8", "cron", "0 8 * * 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			f := fillOnly(t, tt.m, tt.text)
+			got, ok := f.args[tt.param]
+			if tt.want == nil {
+				if ok {
+					t.Fatalf("%s = %v, want none", tt.param, got)
+				}
+				return
+			}
+			if got != tt.want {
+				t.Fatalf("%s = %v, want %v", tt.param, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestClockPhrases: times of day written in words.
+func TestClockPhrases(t *testing.T) {
+	clock := manifest("t/bell", "Bell", `{"type":"object","required":["time"],"properties":{
+		"time":{"type":"string","description":"Clock time, e.g. 06:30"}}}`)
+	tests := []struct {
+		text string
+		want any // nil: not set
+	}{
+		{"ring the bell at quarter past 7", "07:15"},
+		{"ring the bell at a quarter to 11", "10:45"},
+		{"ring the bell for quarter to seven", "06:45"},
+		{"ring the bell for half past 8", "08:30"},
+		{"ring the bell at half past ten in the evening", "22:30"},
+		{"ring the bell at twenty past nine", "09:20"},
+		{"ring the bell at 20 minutes to 8", "07:40"},
+		{"ring the bell at quarter to 1", "12:45"},
+		{"ring the bell at half 9", "09:30"},
+		{"wake me up at quarter to five", "04:45"},
+		// Ranges and halves that are no times.
+		{"ring the bell between 3 to 5 times", nil},
+		{"ring the bell ten to twelve times", nil},
+		{"ring the bell for half the day", nil},
+		{"ring the bell half 9", nil}, // without "at", "half 9" says no time
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			f := fillOnly(t, clock, tt.text)
+			got, ok := f.args["time"]
+			if tt.want == nil {
+				if s, _ := got.(string); ok && clockWord.MatchString(strings.ReplaceAll(s, ":", "")) {
+					t.Fatalf("time = %v, want none", got)
+				}
+				return
+			}
+			if got != tt.want {
+				t.Fatalf("time = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

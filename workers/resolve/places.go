@@ -8,7 +8,7 @@ import (
 
 // placeWords name parameters that hold a place.
 var placeWords = setOf("location", "city", "country", "state", "region", "area", "place", "destination", "venue",
-	"address", "county", "province", "continent", "territory", "town", "neighborhood", "neighbourhood", "site")
+	"address", "county", "province", "continent", "territory", "town", "neighborhood", "neighbourhood", "site", "room")
 
 // placePreps introduce a place; weakPlacePreps may introduce one ("the
 // crime rate for Chicago") but as often something else, so a place after
@@ -147,7 +147,9 @@ func (f *filler) applyPlaces() {
 		for f.free(k) && (determiners[f.toks[k].word] || vague[f.toks[k].word]) {
 			k++
 		}
-		if k == i+1 || !f.contentWord(k) || k+1 < len(f.toks) && !endsClause(f.toks[k].raw) {
+		// A part of the day, a weekday or a span ("in the evening") says
+		// when, not where.
+		if k == i+1 || !f.contentWord(k) || timeWord(f.toks[k].word) || k+1 < len(f.toks) && !endsClause(f.toks[k].raw) {
 			continue
 		}
 		if p := next(); f.try(p, f.spanValue(k, k)) {

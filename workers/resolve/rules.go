@@ -56,6 +56,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyDestinations() }},
 	{name: "zones", doc: "a zone name or a place of the time zone database (\"Tokyo\") to a time zone parameter",
 		apply: func(f *filler, _ *property) { f.applyZones() }},
+	{name: "states", doc: "a state word (on/off as a switching verb's particle, \"turn off the lights\", \"lights off\"; lock, open, start … as the request's verb) to the one parameter whose enum or description holds it",
+		apply: func(f *filler, _ *property) { f.applyStates() }},
 	{name: "enum_words", doc: "a word equal to one enum value of exactly one missing parameter",
 		apply: func(f *filler, _ *property) { f.applyEnumWords() }},
 	{name: "vocabularies", doc: "currency, sex, direction, level and frequency words to the parameter named for them",

@@ -88,6 +88,11 @@ var (
 		"dir":{"type":"string"},"name":{"type":"string","default":"*","description":"Glob pattern the name must match"}}}`)
 	ruleSearch = manifest("t/search", "Search", `{"type":"object","required":["query"],"properties":{
 		"query":{"type":"string"}}}`)
+	ruleLamp = manifest("t/lamp", "Lamp", `{"type":"object","required":["area"],"properties":{
+		"area":{"type":"string","description":"Room, e.g. hall"},"on":{"type":"boolean","description":"true to switch on, false to switch off"},
+		"level":{"type":"integer"}}}`)
+	ruleGate = manifest("t/gate", "Gate", `{"type":"object","required":["gate"],"properties":{
+		"gate":{"type":"string"},"state":{"type":"string","enum":["open","closed","locked"]}}}`)
 )
 
 // ruleCases are each rule's tests, by rule name: every rule of the table
@@ -197,6 +202,11 @@ var ruleCases = map[string][]ruleCase{
 	"zones": {
 		{ruleClock, "the clock in Buenos Aires", map[string]any{"tz": "America/Argentina/Buenos_Aires"}},
 		{ruleClock, "clock for europe/berlin", map[string]any{"tz": "Europe/Berlin"}},
+	},
+	"states": {
+		{ruleLamp, "turn off the lamp in the hall", map[string]any{"area": "hall", "on": false}},
+		{ruleLamp, "lamp on in the study", map[string]any{"area": "study", "on": true}},
+		{ruleGate, "close the garden gate", map[string]any{"gate": "garden", "state": "closed"}},
 	},
 	"enum_words": {
 		{ruleHash, "hash /srv/a.iso with md5", map[string]any{"path": "/srv/a.iso", "algo": "md5"}},
@@ -340,6 +350,17 @@ func TestNamingClause(t *testing.T) {
 		// A parameter its description says names the tool's thing.
 		{countdown, "a countdown of 30 seconds for the kettle", map[string]any{"length": "30s", "note": "kettle"}},
 		{countdown, "a countdown of 30 seconds called kettle", map[string]any{"length": "30s", "note": "kettle"}},
+		// The word right after the cue is the name, however common a
+		// word it is; trailing framing words are not, nor a preposition
+		// or determiner alone.
+		{ruleTimer, "start a 4 minute timer called run", map[string]any{"duration": "4m", "label": "run"}},
+		{ruleTimer, "a 4 minute timer named go", map[string]any{"duration": "4m", "label": "go"}},
+		{ruleTimer, "a 4 minute timer labelled check, thanks", map[string]any{"duration": "4m", "label": "check"}},
+		{ruleTimer, "a 4 minute timer called make please", map[string]any{"duration": "4m", "label": "make"}},
+		{ruleTimer, "a 4 minute timer called stretch now", map[string]any{"duration": "4m", "label": "stretch"}},
+		{ruleTimer, "a 4 minute timer called for", map[string]any{"duration": "4m"}},
+		{ruleTimer, "a 4 minute timer called the", map[string]any{"duration": "4m"}},
+		{ruleMeeting, "a meeting titled Open please, tomorrow at 9am", map[string]any{"title": "Open", "start": "2026-11-28T09:00:00Z", "minutes": int64(30)}},
 	} {
 		got, err := fillWith(t, c.m, c.text, rules)
 		if err != nil || !reflect.DeepEqual(got, c.want) {
@@ -378,6 +399,73 @@ func TestRepeatDaysLeavesOneDay(t *testing.T) {
 		got, err := fillWith(t, ruleAlarm, text, rules)
 		if err != nil || got["days"] != nil {
 			t.Errorf("%q: got %#v (%v), want days left unset", text, got, err)
+		}
+	}
+}
+
+// TestStates: a state word goes to the parameter whose enum or
+// description holds it, as a switching verb's particle or the request's
+// verb; elsewhere "on" and "off" are prepositions, and a state no
+// parameter takes is reported, never placed as a name or a room.
+func TestStates(t *testing.T) {
+	heater := manifest("t/heater", "Heater", `{"type":"object","required":["room"],"properties":{
+		"room":{"type":"string"},"target":{"type":"number"},"eco":{"type":"boolean","description":"Eco mode"}}}`)
+	fan := manifest("t/fan", "Fan", `{"type":"object","required":["fan"],"properties":{"fan":{"type":"string"}}}`)
+	shed := manifest("t/shed", "Shed lock", `{"type":"object","required":["door"],"properties":{
+		"door":{"type":"string"},"locked":{"type":"boolean","description":"Whether the door should be locked"}}}`)
+	telly := manifest("t/telly", "Telly", `{"type":"object","properties":{
+		"screen":{"type":"string"},"power":{"type":"boolean","description":"Turn on (true) or off (false)"}}}`)
+	two := manifest("t/two", "Two switches", `{"type":"object","properties":{
+		"on":{"type":"boolean","description":"true to switch on"},"off":{"type":"boolean","description":"true to switch off"}}}`)
+	for _, c := range []struct {
+		m        schemas.Manifest
+		text     string
+		want     map[string]any // nil: only that no state is set
+		unmapped []string
+	}{
+		{ruleLamp, "switch on the lamp in the hall", map[string]any{"area": "hall", "on": true}, nil},
+		{ruleLamp, "please flick the lamp off in the den", map[string]any{"area": "den", "on": false}, nil},
+		{ruleLamp, "lamp off in the attic, thanks", map[string]any{"area": "attic", "on": false}, nil},
+		// "on" as a preposition is no state.
+		{ruleLamp, "leave the lamp on the porch", map[string]any{"area": "porch"}, nil},
+		{ruleLamp, "dim the lamp on the landing to 40", map[string]any{"area": "landing", "level": int64(40)}, nil},
+		// A room is a place: "in the office".
+		{heater, "set the heater to 21 in the office", map[string]any{"room": "office", "target": float64(21)}, nil},
+		// No parameter holds on or off: reported, placed nowhere.
+		{heater, "turn on the heater in the office", map[string]any{"room": "office"}, []string{"on"}},
+		{heater, "heater off in the garage", map[string]any{"room": "garage"}, []string{"off"}},
+		{fan, "turn the fan off", map[string]any{}, []string{"off"}},
+		// A boolean named for the state, and by its description.
+		{shed, "lock the shed door", map[string]any{"locked": true}, nil},
+		{shed, "unlock the shed door", map[string]any{"locked": false}, nil},
+		{shed, "close the shed door", map[string]any{}, nil}, // closed is not locked
+		{telly, "telly off", map[string]any{"power": false}, nil},
+		{telly, "switch the telly on", map[string]any{"power": true}, nil},
+		// Two parameters could take it: neither does.
+		{two, "switch it on", map[string]any{}, []string{"on"}},
+		// An enum holds the state or another form of it.
+		{ruleGate, "open the garden gate", map[string]any{"gate": "garden", "state": "open"}, nil},
+		{ruleGate, "lock the garden gate", map[string]any{"gate": "garden", "state": "locked"}, nil},
+		// The state verb is the request's verb only: a question sets
+		// nothing.
+		{shed, "is the shed door locked", nil, nil},
+	} {
+		f := fillOnly(t, c.m, c.text)
+		if c.want == nil {
+			if v, ok := f.args["locked"]; ok {
+				t.Errorf("%q: locked = %v, want none", c.text, v)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(f.args, c.want) {
+			t.Errorf("%q: got %#v, want %#v", c.text, f.args, c.want)
+		}
+		var un []string
+		for _, u := range f.unmapped() {
+			un = append(un, u.Text)
+		}
+		if !reflect.DeepEqual(un, c.unmapped) {
+			t.Errorf("%q: unmapped %q, want %q", c.text, un, c.unmapped)
 		}
 	}
 }

@@ -33,7 +33,9 @@ func (f *filler) applyVerbObject(free *property) {
 	if last < k {
 		return
 	}
-	if w := f.toks[k].word; determiners[w] || pronouns[w] || vague[w] {
+	// A switching particle is a state, not an object ("lights off in
+	// the kitchen"): rule states places it, if anything takes it.
+	if w := f.toks[k].word; determiners[w] || pronouns[w] || vague[w] || w == "on" || w == "off" {
 		return
 	}
 	if f.try(target, f.spanValue(k, last)) {
