@@ -15,25 +15,11 @@ import (
 // time of day: "every Monday" alone says no hour, and is left to be
 // asked for.
 func (f *filler) applyCron() {
-	var target *property
-	for _, p := range f.s.props {
-		if f.missing(p) && stringProp(p) && len(p.enum) == 0 &&
-			cronParam(p) {
-			target = p
-			break
-		}
-	}
+	target := f.firstMissing(func(p *property) bool { return len(p.enum) == 0 && cronParam(p) })
 	if target == nil {
 		return
 	}
-	for i := 0; i < len(f.toks); i++ {
-		if !f.free(i) {
-			continue
-		}
-		r, last, ok := f.recurrenceAt(i)
-		if !ok {
-			continue
-		}
+	if i, r, last, ok := f.nextRecurrence(func(recurrence) bool { return true }); ok {
 		expr := "0 * * * *" // hourly
 		if !r.hourly {
 			if f.free(last+1) && clockParts[f.toks[last+1].word] != "" && !endsClause(f.toks[last].raw) {
@@ -55,8 +41,32 @@ func (f *filler) applyCron() {
 		if f.try(target, expr) {
 			f.useTokens(rangeIdx(i, last)...)
 		}
-		return
 	}
+}
+
+// firstMissing is the first string property, in declaration order, that
+// the intent left unset and ok takes; nil when there is none.
+func (f *filler) firstMissing(ok func(*property) bool) *property {
+	for _, p := range f.s.props {
+		if f.missing(p) && stringProp(p) && ok(p) {
+			return p
+		}
+	}
+	return nil
+}
+
+// nextRecurrence is the first recurrence written in free words that want
+// takes: its first token, its reading and its last token.
+func (f *filler) nextRecurrence(want func(recurrence) bool) (first int, r recurrence, last int, ok bool) {
+	for i := 0; i < len(f.toks); i++ {
+		if !f.free(i) {
+			continue
+		}
+		if r, last, ok := f.recurrenceAt(i); ok && want(r) {
+			return i, r, last, true
+		}
+	}
+	return 0, recurrence{}, 0, false
 }
 
 // repeatNames are the words of parameters that take the days a thing
@@ -74,24 +84,11 @@ var repeatNames = setOf("days", "repeat", "repeats", "recurrence", "recurring", 
 // on weekdays" → time and days). "on Saturday" alone is one day, not a
 // recurrence, and an hourly one names no days.
 func (f *filler) applyRepeatDays() {
-	var target *property
-	for _, p := range f.s.props {
-		if f.missing(p) && stringProp(p) && !cronParam(p) && (fitsName(p, repeatNames) || describesRepeat(p)) {
-			target = p
-			break
-		}
-	}
+	target := f.firstMissing(func(p *property) bool { return !cronParam(p) && (fitsName(p, repeatNames) || describesRepeat(p)) })
 	if target == nil {
 		return
 	}
-	for i := 0; i < len(f.toks); i++ {
-		if !f.free(i) {
-			continue
-		}
-		r, last, ok := f.recurrenceAt(i)
-		if !ok || r.hourly {
-			continue
-		}
+	if i, r, last, ok := f.nextRecurrence(func(r recurrence) bool { return !r.hourly }); ok {
 		first := i
 		if f.free(i-1) && f.toks[i-1].word == "on" && !endsClause(f.toks[i-1].raw) {
 			first = i - 1 // "on weekdays"
@@ -99,7 +96,6 @@ func (f *filler) applyRepeatDays() {
 		if f.try(target, r.words()) {
 			f.useTokens(rangeIdx(first, last)...)
 		}
-		return
 	}
 }
 
