@@ -24,7 +24,7 @@ var objectPronouns = setOf("me", "us", "him", "her", "them", "you")
 // rule used, at most twelve words.
 func (f *filler) applyPurposeClause(free *property) {
 	target := f.onlyMissingText()
-	if target == nil || target == free {
+	if target == nil {
 		return
 	}
 	k := f.purposeTo()
@@ -45,6 +45,17 @@ func (f *filler) applyPurposeClause(free *property) {
 	}
 	if last < first {
 		return
+	}
+	// The free-text parameter takes the clause only when it is all the
+	// request says after the tool's word: the free-text rule would trim
+	// its verb ("remind me to call mom" → "mom"), and a clause followed
+	// by more words is the free-text rule's.
+	if target == free {
+		for j := last + 1; j < len(f.toks); j++ {
+			if f.free(j) && !fillers[f.toks[j].word] {
+				return
+			}
+		}
 	}
 	if f.try(target, f.spanValue(first, last)) {
 		f.useTokens(rangeIdx(first, last)...)
@@ -124,6 +135,10 @@ func (f *filler) applyColonContent(free *property) {
 	last := len(f.toks) - 1
 	v := strings.TrimSpace(f.text[f.toks[colon+1].start:f.toks[last].end])
 	v = strings.TrimRight(v, ".!]")
+	if f.shortValueParam(target, free) && clauseValue(v) {
+		// "let her in: open the side door": a request, not which door.
+		return
+	}
 	if v != "" && f.try(target, v) {
 		f.useTokens(rangeIdx(colon+1, last)...)
 	}
