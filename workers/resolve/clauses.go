@@ -329,18 +329,23 @@ func (f *filler) applySaid() {
 	}
 	for i := 1; i+1 < len(f.toks); i++ {
 		w := f.toks[i].word
-		if !f.free(i) || !sayCues[w] || w == "that" && (f.tool[f.toks[i-1].word] || !target.required) {
+		// "text Ann I'm running late": the message is the subject's
+		// clause, pronoun and all; else it follows its cue.
+		first, cue := i+1, i
+		if f.free(i) && f.messageOpens(i) {
+			first = i
+		} else if !f.free(i) || !sayCues[w] || w == "that" && (f.tool[f.toks[i-1].word] || !target.required) {
 			continue
 		}
-		for j := i + 1; j < len(f.toks); j++ {
+		for j := first; j < len(f.toks); j++ {
 			if !f.free(j) {
 				return
 			}
 		}
 		last := len(f.toks) - 1
-		v := strings.TrimRight(strings.TrimSpace(f.text[f.toks[i+1].start:f.toks[last].end]), ".!]")
+		v := strings.TrimRight(strings.TrimSpace(f.text[f.toks[first].start:f.toks[last].end]), ".!]")
 		if v != "" && f.try(target, v) {
-			f.useTokens(rangeIdx(i, last)...)
+			f.useTokens(rangeIdx(min(cue, first), last)...)
 		}
 		return
 	}

@@ -198,7 +198,8 @@
 // Guards keep the rules that guess from a value the person did not mean
 // (guards.go); the value is then left missing, and asked for, rather than
 // guessed: a name ends before a subject pronoun, where what a message
-// says starts ("text Ann I'm late" → to Ann); a pronoun alone ("I", "it")
+// says starts ("text Ann I'm late" → to Ann, and after a message verb the
+// said rule takes "I'm late" as the message); a pronoun alone ("I", "it")
 // is no value of a text parameter; a message is not the words before its
 // noun ("a plain text") nor, when who gets it is missing, the word after
 // its verb ("text 555-0199 …"); a clause opening with a verb is no short

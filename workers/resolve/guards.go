@@ -191,3 +191,18 @@ func (f *filler) recipientMissing(p *property) bool {
 	}
 	return false
 }
+
+// messageVerbs send what follows their recipient: "text Ann I'm late".
+var messageVerbs = setOf("text", "message", "tell", "sms", "msg", "ping", "whatsapp")
+
+// messageOpens: token i, a subject pronoun, opens what a message says,
+// right after the name its verb sends to ("text Ann I'm late", "tell Bo
+// we're here"): the request's verb is a message verb and the words
+// between it and i are one name.
+func (f *filler) messageOpens(i int) bool {
+	v := f.verbIndex()
+	if !subjectPronouns[f.toks[i].word] || v+1 >= i || v >= len(f.toks) || !messageVerbs[f.toks[v].word] {
+		return false
+	}
+	return f.capRun(v+1) == i-1
+}

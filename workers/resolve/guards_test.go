@@ -58,10 +58,12 @@ func TestGuards(t *testing.T) {
 		text  string
 		want  M
 	}{
-		// A name ends before a subject pronoun: what the message says.
-		{"name ends at message", guardSMS, "text Dana I'll be there at noon", M{"to": "Dana"}},
-		{"name ends at message", guardSMS, "text Leo I'm stuck in traffic", M{"to": "Leo"}},
-		{"name ends at message", guardSMS, "message Priya we're outside", M{"to": "Priya"}},
+		// A name ends before a subject pronoun, which opens what the
+		// message says.
+		{"name ends at message", guardSMS, "text Dana I'll be there at noon", M{"to": "Dana", "text": "I'll be there at noon"}},
+		{"name ends at message", guardSMS, "text Leo I'm stuck in traffic", M{"to": "Leo", "text": "I'm stuck in traffic"}},
+		{"name ends at message", guardSMS, "message Priya we're outside", M{"to": "Priya", "text": "we're outside"}},
+		{"name ends at message (negative)", guardSMS, "let Sam know we leave at 6", M{"to": "Sam"}},
 		{"name ends at message (negative)", guardSMS, "text Dana Whitfield that dinner is ready", M{"to": "Dana Whitfield", "text": "dinner is ready"}},
 		{"name ends at message (negative)", guardSMS, "send Mia a quick text saying the oven is off", M{"to": "Mia", "text": "the oven is off"}},
 		// A pronoun alone is no name.
