@@ -24,7 +24,7 @@ var objectPronouns = setOf("me", "us", "him", "her", "them", "you")
 // rule used, at most twelve words.
 func (f *filler) applyPurposeClause(free *property) {
 	target := f.onlyMissingText()
-	if target == nil || target == free {
+	if target == nil {
 		return
 	}
 	k := f.purposeTo()
@@ -45,6 +45,17 @@ func (f *filler) applyPurposeClause(free *property) {
 	}
 	if last < first {
 		return
+	}
+	// The free-text parameter takes the clause only when it is all the
+	// request says after the tool's word: the free-text rule would trim
+	// its verb ("remind me to call mom" → "mom"), and a clause followed
+	// by more words is the free-text rule's.
+	if target == free {
+		for j := last + 1; j < len(f.toks); j++ {
+			if f.free(j) && !fillers[f.toks[j].word] {
+				return
+			}
+		}
 	}
 	if f.try(target, f.spanValue(first, last)) {
 		f.useTokens(rangeIdx(first, last)...)
@@ -124,6 +135,10 @@ func (f *filler) applyColonContent(free *property) {
 	last := len(f.toks) - 1
 	v := strings.TrimSpace(f.text[f.toks[colon+1].start:f.toks[last].end])
 	v = strings.TrimRight(v, ".!]")
+	if f.shortValueParam(target, free) && clauseValue(v) {
+		// "let her in: open the side door": a request, not which door.
+		return
+	}
 	if v != "" && f.try(target, v) {
 		f.useTokens(rangeIdx(colon+1, last)...)
 	}
@@ -314,18 +329,23 @@ func (f *filler) applySaid() {
 	}
 	for i := 1; i+1 < len(f.toks); i++ {
 		w := f.toks[i].word
-		if !f.free(i) || !sayCues[w] || w == "that" && (f.tool[f.toks[i-1].word] || !target.required) {
+		// "text Ann I'm running late": the message is the subject's
+		// clause, pronoun and all; else it follows its cue.
+		first, cue := i+1, i
+		if f.free(i) && f.messageOpens(i) {
+			first = i
+		} else if !f.free(i) || !sayCues[w] || w == "that" && (f.tool[f.toks[i-1].word] || !target.required) {
 			continue
 		}
-		for j := i + 1; j < len(f.toks); j++ {
+		for j := first; j < len(f.toks); j++ {
 			if !f.free(j) {
 				return
 			}
 		}
 		last := len(f.toks) - 1
-		v := strings.TrimRight(strings.TrimSpace(f.text[f.toks[i+1].start:f.toks[last].end]), ".!]")
+		v := strings.TrimRight(strings.TrimSpace(f.text[f.toks[first].start:f.toks[last].end]), ".!]")
 		if v != "" && f.try(target, v) {
-			f.useTokens(rangeIdx(i, last)...)
+			f.useTokens(rangeIdx(min(cue, first), last)...)
 		}
 		return
 	}

@@ -122,6 +122,9 @@ func (f *filler) cueAfter(p *property, name []int, next int) bool {
 	if len(name) == 1 && f.verbSlot(name[0]) && next < len(f.toks) && capWord(f.toks[next].raw) && !looksLikeValue(cleanValue(f.toks[next].raw)) {
 		return false // "text Mom that …" texts Mom (verbSlot)
 	}
+	if len(name) == 1 && f.verbSlot(name[0]) && fitsName(p, contentNames) && f.recipientMissing(p) {
+		return false // "text 555-0199 saying …": who gets the text, not what it says
+	}
 	for skipped := 0; next < len(f.toks) && !f.toks[next].used; skipped++ {
 		if f.valueAt(p, name, next) {
 			return true

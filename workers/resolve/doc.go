@@ -195,6 +195,25 @@
 // that would take it, if any (unmapped.go). The stage answers a call with
 // such a parameter missing_arguments instead of running it.
 //
+// Guards keep the rules that guess from a value the person did not mean
+// (guards.go); the value is then left missing, and asked for, rather than
+// guessed: a name ends before a subject pronoun, where what a message
+// says starts ("text Ann I'm late" → to Ann, and after a message verb the
+// said rule takes "I'm late" as the message); a pronoun alone ("I", "it")
+// is no value of a text parameter; a message is not the words before its
+// noun ("a plain text") nor, when who gets it is missing, the word after
+// its verb ("text 555-0199 …"); a clause opening with a verb is no short
+// value (a door, a camera) however a colon introduces it; a name another
+// parameter lists as a value ("uber, lyft or taxi"), another offered
+// tool's name, a name after "a"/"an" ("get me an Uber") or after "from"
+// is no place where something goes (drop-off, destination, delivery
+// address); a name after "from" fills a parameter named for the seller
+// (restaurant, store, shop …); a compound noun ("living room", "back
+// yard") is taken whole unless the description gives its first word as a
+// value ("Which door, e.g. front, back"); the purpose clause fills the
+// free-text parameter too when it ends the request ("remind me to call
+// Ann" → "call Ann", not "Ann").
+//
 // Values are coerced to the property's type: integers and numbers (with
 // thousands separators, 1,000, and currency or percent signs, $19.5),
 // booleans (yes/no, true/false, on/off, 1/0), arrays (comma lists or JSON

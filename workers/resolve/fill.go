@@ -74,6 +74,9 @@ func (f *filler) set(p *property, raw string) bool {
 // try records a guessed value only if it coerces; a wrong guess is not the
 // agent's mistake.
 func (f *filler) try(p *property, raw string) bool {
+	if noPronounFor(p) && pronounOnly(raw) {
+		return false // "I", "it": a pronoun is no name
+	}
 	v, err := coerce(p, raw)
 	if err != nil {
 		return false

@@ -130,11 +130,12 @@ func endsClause(raw string) bool {
 // numbers or codes after the first ("Boeing 777"). It returns the index
 // of the last token, or -1 when no name starts at i.
 func (f *filler) capRun(i int) int {
-	if !f.free(i) || !capWord(f.toks[i].raw) || discourse[f.toks[i].word] || f.sentenceStart(i) && !f.nameAfterStart(i) {
+	if !f.free(i) || !capWord(f.toks[i].raw) || discourse[f.toks[i].word] || subjectPronouns[f.toks[i].word] || f.sentenceStart(i) && !f.nameAfterStart(i) {
 		return -1
 	}
 	last := i
-	for !endsClause(f.toks[last].raw) && f.free(last+1) && innerWord(f.toks[last+1].raw) && !connectors[f.toks[last+1].word] {
+	// A name ends where what a message says starts: "text Mom I'm late".
+	for !endsClause(f.toks[last].raw) && f.free(last+1) && innerWord(f.toks[last+1].raw) && !connectors[f.toks[last+1].word] && !subjectPronouns[f.toks[last+1].word] {
 		last++
 	}
 	return last
@@ -495,7 +496,9 @@ func (f *filler) applyHeads() {
 			if !f.free(i) || !f.matchesHead(i, hs) {
 				continue
 			}
-			if !f.verbSlot(i) && f.valueAfter(p, i, true) || f.valueBefore(p, i) {
+			// What a message says is never the words before its noun: "a
+			// short text" says what kind of text.
+			if !f.verbSlot(i) && f.valueAfter(p, i, true) || !fitsName(p, contentNames) && f.valueBefore(p, i) {
 				break
 			}
 		}
@@ -616,6 +619,16 @@ func (f *filler) valueBefore(p *property, h int) bool {
 		if !determiners[prev.word] && !fillers[prev.word] && !endsClause(prev.raw) && !vague[prev.word] {
 			return false
 		}
+	}
+	// A compound is taken whole ("the living room lamp" → living room),
+	// unless the description names its first word as a value ("Which
+	// door, e.g. front, back").
+	if f.compoundAt(h-1) && !describesWord(p, f.toks[h-1].word) {
+		if f.try(p, f.spanValue(first, h)) {
+			f.useTokens(rangeIdx(first, h)...)
+			return true
+		}
+		return false
 	}
 	if f.try(p, f.spanValue(first, h-1)) {
 		f.useTokens(rangeIdx(first, h)...)

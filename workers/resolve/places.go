@@ -99,6 +99,7 @@ func (f *filler) applyLanguages() {
 // failing that from a plain noun ending the clause ("the water quality of
 // the lake", "near the specified address" → "address").
 func (f *filler) applyPlaces() {
+	f.applySellers()
 	var props []*property
 	for _, p := range f.s.props {
 		if f.missing(p) && isPlaceProp(p) {
@@ -111,6 +112,19 @@ func (f *filler) applyPlaces() {
 	next := func() *property {
 		for _, p := range props {
 			if f.missing(p) {
+				return p
+			}
+		}
+		return nil
+	}
+	// What comes "from" a place does not go to it: "from Thai Garden" is
+	// no delivery address, "from the office" no drop-off.
+	nextFor := func(i int) *property {
+		if f.toks[i].word != "from" {
+			return next()
+		}
+		for _, p := range props {
+			if f.missing(p) && !goesTo(p) {
 				return p
 			}
 		}
@@ -133,7 +147,7 @@ func (f *filler) applyPlaces() {
 				i = end
 				continue
 			}
-			if p := next(); f.try(p, f.spanValue(k, last)) {
+			if p := nextFor(i); p != nil && f.try(p, f.spanValue(k, last)) {
 				f.useTokens(rangeIdx(i, last)...)
 				i = last
 			}
@@ -149,11 +163,16 @@ func (f *filler) applyPlaces() {
 		}
 		// A part of the day, a weekday or a span ("in the evening") says
 		// when, not where.
-		if k == i+1 || !f.contentWord(k) || timeWord(f.toks[k].word) || k+1 < len(f.toks) && !endsClause(f.toks[k].raw) {
+		// A compound noun is one place: "in the living room".
+		end := k
+		if f.compoundAt(k) && f.free(k+1) {
+			end = k + 1
+		}
+		if k == i+1 || !f.contentWord(k) || timeWord(f.toks[k].word) || end+1 < len(f.toks) && !endsClause(f.toks[end].raw) {
 			continue
 		}
-		if p := next(); f.try(p, f.spanValue(k, k)) {
-			f.useTokens(rangeIdx(i, k)...)
+		if p := nextFor(i); p != nil && f.try(p, f.spanValue(k, end)) {
+			f.useTokens(rangeIdx(i, end)...)
 		}
 	}
 }
@@ -177,6 +196,11 @@ func (f *filler) applyNames(freetext *property) {
 		}
 		v := f.spanValue(i, last)
 		if allToolWords(f, i, last) || f.compoundModifier(i, last) || months[strings.ToLower(v)] > 0 || languages[strings.ToLower(v)] {
+			i = last
+			continue
+		}
+		if f.notAPlace(props[0], i, last) {
+			// "get me an Uber": the service, not where to go.
 			i = last
 			continue
 		}

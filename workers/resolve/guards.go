@@ -1,0 +1,208 @@
+package resolve
+
+import "strings"
+
+// Guards against a silently wrong argument: a value a guessing rule would
+// place that cannot be what the person meant.
+
+// subjectPronouns open what a message says ("text Ann I'm late", "tell
+// Bo we're here"): a name run ends before one, and none is a name.
+var subjectPronouns = setOf("i", "i'm", "im", "i've", "i'll", "i'd", "we", "we're", "we'll", "we've", "we'd",
+	"you", "you're", "you'll", "he's", "she's", "it's", "they", "they're", "they'll")
+
+// pronounValues are the pronouns that are never a value of a text
+// parameter on their own: a camera, a contact, a door called "I" or "it"
+// is a pronoun misread as a name.
+var pronounValues = setOf("i", "i'm", "me", "my", "myself", "you", "your", "it", "its", "we", "us", "our", "he", "him",
+	"his", "she", "her", "they", "them", "their", "this", "that", "these", "those", "someone", "somebody", "something")
+
+// pronounOnly: v is one pronoun and nothing else.
+func pronounOnly(v string) bool {
+	v = strings.ToLower(strings.Trim(strings.TrimSpace(v), `"'“”‘’.,!?;:`))
+	return pronounValues[strings.ReplaceAll(v, "’", "'")]
+}
+
+// noPronounFor: p is a text parameter a pronoun alone never fills (any
+// but a language code, where "it" is Italian).
+func noPronounFor(p *property) bool {
+	return stringProp(p) && !isLanguageProp(p)
+}
+
+// compounds are the nouns of two words that name one thing, whose first
+// word alone names nothing of the kind: "the living room lamp" is in the
+// living room, not in "living".
+var compounds = setOf("living room", "dining room", "family room", "guest room", "laundry room", "sitting room",
+	"drawing room", "utility room", "games room", "game room", "play room", "rec room", "mud room", "powder room",
+	"front door", "back door", "side door", "garage door", "patio door", "front yard", "back yard", "side yard",
+	"front garden", "back garden", "front porch", "back porch", "side gate", "front gate", "master bedroom",
+	"spare room", "spare bedroom", "guest bedroom", "home office")
+
+// compoundAt: tokens i and i+1 are one compound noun.
+func (f *filler) compoundAt(i int) bool {
+	return i >= 0 && i+1 < len(f.toks) && !endsClause(f.toks[i].raw) && compounds[f.toks[i].word+" "+f.toks[i+1].word]
+}
+
+// describesWord: p's description names w as a value of its own ("Which
+// door, e.g. front, back"), so the word alone is what p takes.
+func describesWord(p *property, w string) bool {
+	for _, d := range strings.FieldsFunc(p.desc, func(r rune) bool {
+		return r == ',' || r == ' ' || r == '(' || r == ')' || r == ';' || r == ':' || r == '.'
+	}) {
+		if d == w {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseValue: v reads as a clause, a request of its own, not a short
+// value: its first word is a verb ("open the deadbolt on the side").
+func clauseValue(v string) bool {
+	ws := strings.Fields(strings.ToLower(v))
+	return len(ws) > 1 && verbs[strings.Trim(ws[0], `"'“”‘’.,!?;:`)]
+}
+
+// shortValueParam: p takes a short name, not what a message says: no
+// content or free-text parameter, and its description's examples, if it
+// gives any, are a word or two each ("Which door, e.g. front, back").
+func (f *filler) shortValueParam(p *property, free *property) bool {
+	if p == free || fitsName(p, contentNames) || fitsName(p, titleNames) {
+		return false
+	}
+	for _, w := range []string{"message", "text", "content", "body", "note", "description", "instruction", "query", "prompt", "sentence", "question"} {
+		if strings.Contains(p.desc, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameOfOther: the name at tokens [a, b] is one another parameter's
+// description lists as a value ("uber, lyft or taxi"), or one written in
+// the tool's own description as what it works with ("a ride-hailing
+// service (Uber, Lyft …)"): the service or the kind, not a place or a
+// person for p.
+func (f *filler) nameOfOther(p *property, a, b int) bool {
+	v := strings.ToLower(f.spanValue(a, b))
+	if v == "" {
+		return false
+	}
+	for _, q := range f.s.props {
+		if q != p && describesWord(q, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// kindAfterArticle: the name at token a follows "a" or "an" ("get me an
+// Uber", "find a Starbucks"): one of a kind, not a place or a person.
+func (f *filler) kindAfterArticle(a int) bool {
+	return a > 0 && (f.toks[a-1].word == "a" || f.toks[a-1].word == "an")
+}
+
+// tripEnds name the parameters for where a trip or a delivery goes or
+// starts, places though their names do not say so.
+var tripEnds = setOf("dropoff", "pickup", "origin", "destination", "address")
+
+// placeLike: p holds a place, by name.
+func placeLike(p *property) bool {
+	return stringProp(p) && (isPlaceProp(p) || fitsName(p, tripEnds))
+}
+
+// notAPlace: the name at tokens [a, b] is a service or a kind, not a
+// place for p: a name another parameter lists as its value ("uber, lyft
+// or taxi"), the one-word name of another tool offered ("WhatsApp"), or a
+// name after "a"/"an" ("get me an Uber"); or it is where a trip starts
+// ("from Central Station"), never p's when p is where it goes.
+func (f *filler) notAPlace(p *property, a, b int) bool {
+	if !placeLike(p) {
+		return false
+	}
+	return f.nameOfOther(p, a, b) || a == b && f.others[f.toks[a].word] != "" || f.kindAfterArticle(a) || f.fromPlace(a) && goesTo(p)
+}
+
+// fromPlace: the name at token a follows "from" (past a determiner):
+// where something starts or comes from.
+func (f *filler) fromPlace(a int) bool {
+	k := a - 1
+	if k >= 0 && determiners[f.toks[k].word] {
+		k--
+	}
+	return k >= 0 && f.toks[k].word == "from"
+}
+
+// goesTo: p is where something goes (a drop-off, a destination, a
+// delivery address), which a place after "from" never is.
+func goesTo(p *property) bool {
+	if fitsName(p, setOf("dropoff", "destination", "to", "target")) {
+		return true
+	}
+	for _, w := range []string{"destination", "delivery", "deliver", "drop-off", "dropoff", "where to go"} {
+		if strings.Contains(p.desc, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// sellerNames name parameters for the business a thing comes from.
+var sellerNames = setOf("restaurant", "store", "shop", "vendor", "merchant", "seller", "supplier", "retailer", "cafe", "bakery")
+
+// applySellers reads a name after "from" ("order pad thai from Thai
+// Garden") for the one missing parameter named for the business a thing
+// comes from (restaurant, store …), before the places rule would take it
+// for an address.
+func (f *filler) applySellers() {
+	target := f.soleMissingOf(func(p *property) bool { return fitsName(p, sellerNames) }, false)
+	if target == nil {
+		return
+	}
+	for i := 0; i+1 < len(f.toks); i++ {
+		if !f.free(i) || f.toks[i].word != "from" || endsClause(f.toks[i].raw) {
+			continue
+		}
+		k := i + 1
+		if f.free(k) && determiners[f.toks[k].word] {
+			k++
+		}
+		last := f.capRun(k)
+		if last < 0 {
+			continue
+		}
+		if f.try(target, f.spanValue(k, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+		}
+		return
+	}
+}
+
+// recipientNames name the parameters for who gets a message.
+var recipientNames = setOf("to", "recipient", "recipients", "phone", "contact", "number")
+
+// recipientMissing: a parameter other than p for who gets a message is
+// still missing, so the word after a message verb ("text 555-0199") is
+// who, not what.
+func (f *filler) recipientMissing(p *property) bool {
+	for _, q := range f.s.props {
+		if q != p && f.missing(q) && stringProp(q) && fitsName(q, recipientNames) {
+			return true
+		}
+	}
+	return false
+}
+
+// messageVerbs send what follows their recipient: "text Ann I'm late".
+var messageVerbs = setOf("text", "message", "tell", "sms", "msg", "ping", "whatsapp")
+
+// messageOpens: token i, a subject pronoun, opens what a message says,
+// right after the name its verb sends to ("text Ann I'm late", "tell Bo
+// we're here"): the request's verb is a message verb and the words
+// between it and i are one name.
+func (f *filler) messageOpens(i int) bool {
+	v := f.verbIndex()
+	if !subjectPronouns[f.toks[i].word] || v+1 >= i || v >= len(f.toks) || !messageVerbs[f.toks[v].word] {
+		return false
+	}
+	return f.capRun(v+1) == i-1
+}

@@ -1,0 +1,117 @@
+package resolve
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+var (
+	guardSMS = manifest("g/sms", "Send SMS", `{"type":"object","required":["to","text"],"properties":{
+		"to":{"type":"string","description":"Phone number or contact name"},"text":{"type":"string","description":"Message body"}}}`)
+	guardCam = manifest("g/camera", "Cameras", `{"type":"object","required":["camera"],"properties":{
+		"camera":{"type":"string","description":"Camera name, e.g. yard, garage"}}}`)
+	guardDoor = manifest("g/locks", "Door locks", `{"type":"object","required":["door","action"],"properties":{
+		"door":{"type":"string","description":"Which door, e.g. front, back"},
+		"action":{"type":"string","enum":["lock","unlock","status"]}}}`)
+	guardRide = manifest("g/ride", "Book a ride", `{"type":"object","required":["dropoff"],"properties":{
+		"pickup":{"type":"string","description":"Pickup address"},"dropoff":{"type":"string","description":"Destination address"},
+		"service":{"type":"string","description":"uber, lyft or taxi"}}}`)
+	guardFood = manifest("g/food", "Food delivery", `{"type":"object","required":["items"],"properties":{
+		"restaurant":{"type":"string","description":"Restaurant name"},"items":{"type":"array","items":{"type":"string"}},
+		"address":{"type":"string","description":"Delivery address"}}}`)
+	guardParcel = manifest("g/parcel", "Send parcel", `{"type":"object","required":["address"],"properties":{
+		"address":{"type":"string","description":"Delivery address"},"origin":{"type":"string","description":"Where it is sent from"}}}`)
+	guardRemind = manifest("g/reminder", "Create reminder", `{"type":"object","required":["message"],"properties":{
+		"message":{"type":"string","description":"What to be reminded about"},"when":{"type":"string","description":"Date and time"}}}`)
+	guardLights = manifest("g/lights", "Set lights", `{"type":"object","required":["room"],"properties":{
+		"room":{"type":"string","description":"Room or zone, e.g. kitchen, all"},"on":{"type":"boolean","description":"true to switch on, false to switch off"}}}`)
+)
+
+// guessed is what Resolve makes of text: the arguments of a call, or
+// those found when a required one is missing.
+func guessed(t *testing.T, m schemas.Manifest, text string) map[string]any {
+	t.Helper()
+	call, err := Resolve(context.Background(), routed(text), m)
+	var miss *MissingError
+	switch {
+	case err == nil:
+		return call.Parameters
+	case errors.As(err, &miss):
+		return miss.Found
+	}
+	t.Fatalf("Resolve(%q): %v", text, err)
+	return nil
+}
+
+// TestGuards: each guard keeps a guessing rule from a value the person
+// did not mean (the value is then missing and asked for, or another
+// parameter's), and the negatives of each stay as they were.
+func TestGuards(t *testing.T) {
+	type M = map[string]any
+	tests := []struct {
+		guard string
+		m     schemas.Manifest
+		text  string
+		want  M
+	}{
+		// A name ends before a subject pronoun, which opens what the
+		// message says.
+		{"name ends at message", guardSMS, "text Dana I'll be there at noon", M{"to": "Dana", "text": "I'll be there at noon"}},
+		{"name ends at message", guardSMS, "text Leo I'm stuck in traffic", M{"to": "Leo", "text": "I'm stuck in traffic"}},
+		{"name ends at message", guardSMS, "message Priya we're outside", M{"to": "Priya", "text": "we're outside"}},
+		{"name ends at message (negative)", guardSMS, "let Sam know we leave at 6", M{"to": "Sam"}},
+		{"name ends at message (negative)", guardSMS, "text Dana Whitfield that dinner is ready", M{"to": "Dana Whitfield", "text": "dinner is ready"}},
+		{"name ends at message (negative)", guardSMS, "send Mia a quick text saying the oven is off", M{"to": "Mia", "text": "the oven is off"}},
+		// A pronoun alone is no name.
+		{"no pronoun value", guardCam, "pull up the feed so I can check who knocked", M{}},
+		{"no pronoun value", guardCam, "open the camera so we can see the drive", M{}},
+		{"no pronoun value", guardCam, "show me what it sees", M{}},
+		{"no pronoun value (negative)", guardCam, "show the Garage camera", M{"camera": "Garage"}},
+		{"no pronoun value (negative)", guardCam, "is anyone on the yard camera right now", M{"camera": "yard"}},
+		// What a message says is not the words before its noun, nor the
+		// word after its verb when who gets it is missing.
+		{"content not a modifier", guardSMS, "Send Ravi a plain text, not email: gate code is 2231", M{"to": "Ravi", "text": "gate code is 2231"}},
+		{"content not a modifier (negative)", guardSMS, "send Omar a short text: the gate code changed", M{"to": "Omar", "text": "the gate code changed"}},
+		{"message verb's object is who", guardSMS, "text 555-0199 saying the door is open", M{"text": "the door is open"}},
+		// A clause with a verb is no short identifier.
+		{"no clause for a name", guardDoor, "the plumber is here: unlock the door by the kitchen", M{"action": "unlock"}},
+		{"no clause for a name (negative)", guardDoor, "lock this one: back", M{"action": "lock", "door": "back"}},
+		// A service or a kind is no place; where a trip starts is not
+		// where it goes.
+		{"service not a place", guardRide, "grab me an Uber", M{}},
+		{"service not a place", guardRide, "call me a Lyft to the stadium", M{"dropoff": "the stadium"}},
+		{"service not a place", guardRide, "book a Taxi to the harbour", M{"dropoff": "the harbour"}},
+		{"from is no drop-off", guardRide, "pick me up from Central Station", M{}},
+		{"service not a place (negative)", guardRide, "a ride to Union Square", M{"dropoff": "Union Square"}},
+		{"service not a place (negative)", guardRide, "take me to Pier Seven", M{"dropoff": "Pier Seven"}},
+		// A name after "from" is the seller, never the delivery address.
+		{"seller", guardFood, "get two tacos from Casa Verde", M{"restaurant": "Casa Verde"}},
+		{"seller", guardFood, "order noodles from Golden Bowl to 4 Birch Road", M{"restaurant": "Golden Bowl"}},
+		{"seller", guardFood, "a pizza from Luigi's to 9 Elm Court", M{"restaurant": "Luigi"}},
+		{"from is no delivery address", guardParcel, "send the box from Leeds to Harbor Street", M{}},
+		// A compound noun is taken whole.
+		{"compound", guardLights, "dim the dining room lights", M{"room": "dining room"}},
+		{"compound", guardLights, "switch off the lights in the laundry room", M{"room": "laundry room", "on": false}},
+		{"compound", guardLights, "brighten the living room", M{"room": "living room"}},
+		{"compound", guardLights, "dim the lamp in the family room, please", M{"room": "family room"}},
+		{"compound (negative)", guardLights, "lights on in the hall", M{"room": "hall", "on": true}},
+		{"compound (negative)", guardDoor, "lock the back door", M{"action": "lock", "door": "back"}},
+		// What a reminder asks done keeps its verb.
+		{"purpose clause", guardRemind, "remind me to call the vet", M{"message": "call the vet"}},
+		{"purpose clause", guardRemind, "remind me to water the ferns", M{"message": "water the ferns"}},
+		{"purpose clause", guardRemind, "remind me to call grandpa", M{"message": "call grandpa"}},
+		{"purpose clause", guardRemind, "remind us to feed the cat", M{"message": "feed the cat"}},
+		{"purpose clause (negative)", guardRemind, "remind me about the dentist", M{"message": "dentist"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.guard+"/"+tt.text, func(t *testing.T) {
+			if got := guessed(t, tt.m, tt.text); !reflect.DeepEqual(got, map[string]any(tt.want)) {
+				t.Errorf("%q: got %#v, want %#v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
