@@ -403,6 +403,10 @@ func (f *filler) applyLists() {
 		if len(items) < 2 {
 			continue
 		}
+		if f.clauseList(i, last, items) {
+			i = last // nor any tail of it ("… and hungry, get me …")
+			continue
+		}
 		f.store(target, items)
 		f.useTokens(rangeIdx(i, last)...)
 		return

@@ -206,3 +206,44 @@ func (f *filler) messageOpens(i int) bool {
 	}
 	return f.capRun(v+1) == i-1
 }
+
+// negations deny a verb: a run of words with one is a clause ("don't
+// want to cook"), never a thing asked for.
+var negations = setOf("not", "never", "don't", "dont", "doesn't", "didn't", "won't", "can't", "cannot", "isn't",
+	"aren't", "wasn't", "shouldn't", "wouldn't", "couldn't")
+
+// clauseList: tokens a..b, read as the list items, are words of a
+// clause, not the things the request asks for: the list follows a
+// subject pronoun ("I'm tired and hungry"), its clause is denied ("we
+// don't want onions or peppers"), or an item holds a pronoun or a
+// negation, or a verb before its last word ("starving and don't want to
+// cook", "hungry, get me noodles"), or it follows "no" ("no onions or
+// peppers"). A list is the object of a verb, a run of
+// noun phrases.
+func (f *filler) clauseList(a, b int, items []any) bool {
+	if a > 0 && (subjectPronouns[f.toks[a-1].word] || f.toks[a-1].word == "no") {
+		return true
+	}
+	for k := a - 1; k >= 0 && !endsClause(f.toks[k].raw); k-- {
+		if negations[strings.ReplaceAll(f.toks[k].word, "’", "'")] {
+			return true
+		}
+	}
+	for k := a; k <= b && k < len(f.toks); k++ {
+		w := strings.ReplaceAll(f.toks[k].word, "’", "'")
+		if negations[w] || subjectPronouns[w] {
+			return true
+		}
+	}
+	for _, it := range items {
+		if v, ok := it.(string); ok {
+			ws := strings.Fields(strings.ToLower(v))
+			for _, w := range ws[:max(len(ws)-1, 0)] {
+				if verbs[strings.Trim(w, `"'“”‘’.,!?;:`)] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -106,6 +106,15 @@ func TestGuards(t *testing.T) {
 		{"purpose clause", guardRemind, "remind me to call grandpa", M{"message": "call grandpa"}},
 		{"purpose clause", guardRemind, "remind us to feed the cat", M{"message": "feed the cat"}},
 		{"purpose clause (negative)", guardRemind, "remind me about the dentist", M{"message": "dentist"}},
+		// A list is the things asked for, never the words of a clause.
+		{"no clause list", guardFood, "we're famished and can't be bothered; get ramen from Koi", M{"restaurant": "Koi"}},
+		{"no clause list", guardFood, "I'm cold and tired, send noodles from Wok Inn", M{"restaurant": "Wok Inn"}},
+		{"no clause list", guardFood, "we don't want olives or anchovies, order a pizza from Nico's", M{"restaurant": "Nico"}},
+		{"no clause list", guardFood, "no pickles or onions on the burger from Mel's", M{"restaurant": "Mel"}},
+		{"no clause list", guardFood, "it's late and hungry kids, order from Saffron", M{"restaurant": "Saffron"}},
+		{"no clause list (negative)", guardFood, "order samosas, dal and naan from Saffron", M{"restaurant": "Saffron", "items": []any{"samosas", "dal", "naan"}}},
+		{"no clause list (negative)", guardFood, "I want falafel and hummus from Cedar", M{"restaurant": "Cedar", "items": []any{"falafel", "hummus"}}},
+		{"no clause list (negative)", guardFood, "get me a burrito and chips from El Sol", M{"restaurant": "El Sol", "items": []any{"burrito", "chips"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.guard+"/"+tt.text, func(t *testing.T) {

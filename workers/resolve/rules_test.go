@@ -116,6 +116,7 @@ var ruleCases = map[string][]ruleCase{
 	"lists": {
 		{ruleShop, "add eggs, milk and bread to the list", map[string]any{"items": []any{"eggs", "milk", "bread"}}},
 		{ruleShop, "put the oat milk, dark chocolate or honey on it", map[string]any{"items": []any{"oat milk", "dark chocolate", "honey"}}},
+		{ruleShop, "I need rice, lentils and limes on the list", map[string]any{"items": []any{"rice", "lentils", "limes"}}},
 	},
 	"titled": {
 		{ruleMeeting, "schedule a meeting called Team sync tomorrow at 10am", map[string]any{"title": "Team sync", "start": "2026-11-28T10:00:00Z", "minutes": int64(30)}},
