@@ -24,7 +24,8 @@
 //     string property for the days a thing repeats on (named days,
 //     repeat, recurrence … or described as what it repeats or recurs on)
 //     as day words ("weekdays", "Saturday", "Monday, Wednesday"), with no
-//     hour needed; one day ("on Saturday") is no recurrence. For a tool with a date-time property (format date-time, or
+//     hour needed; one day ("on Saturday") is no recurrence. For a tool with a date-time property (format date-time,
+//     described as a date and time or a datetime whatever its name, or
 //     named start, end, due … and described as RFC 3339 or ISO 8601): a
 //     day and a time of day in either order ("tomorrow at 3pm", "on Monday
 //     at 10:30am", "at noon on December 3", "2026-12-01 at 14:00", "next
@@ -84,6 +85,13 @@
 //     cleaning") or before it ("the 'SHAP' method", "the Sales team", "the
 //     cardio workout", "PayPal as your payment method"), or after the verb
 //     of its first word ("targeting young professionals" → target_audience).
+//     A name written with a noun whose property asks for no name is the
+//     name of what the noun is part of, when one other missing property
+//     asks for a name of that kind (the tool writes "a podcast episode",
+//     or the noun's description "episode of the show"): "the Radiolab
+//     episode", "the next episode of The Daily" → show, and the word
+//     before, when the noun's description lists it ("latest", "next"),
+//     to the noun's property.
 //  7. languages ("in Portuguese", "into german"; from/to for source and
 //     target), places
 //     after in/at/near/from (then of/for; not a part of the day or a
@@ -212,7 +220,10 @@
 // yard") is taken whole unless the description gives its first word as a
 // value ("Which door, e.g. front, back"); the purpose clause fills the
 // free-text parameter too when it ends the request ("remind me to call
-// Ann" → "call Ann", not "Ann").
+// Ann" → "call Ann", not "Ann"); a list is no clause: none right after a
+// subject pronoun ("I'm tired and hungry"), in a denied clause ("we don't
+// want X or Y"), after "no", or with an item holding a pronoun, a
+// negation or a verb before its last word.
 //
 // Values are coerced to the property's type: integers and numbers (with
 // thousands separators, 1,000, and currency or percent signs, $19.5),

@@ -27,6 +27,16 @@ var (
 		"address":{"type":"string","description":"Delivery address"},"origin":{"type":"string","description":"Where it is sent from"}}}`)
 	guardRemind = manifest("g/reminder", "Create reminder", `{"type":"object","required":["message"],"properties":{
 		"message":{"type":"string","description":"What to be reminded about"},"when":{"type":"string","description":"Date and time"}}}`)
+	guardShow = func() schemas.Manifest {
+		m := manifest("g/podcast", "Podcasts", `{"type":"object","required":["show"],"properties":{
+		"show":{"type":"string","description":"Podcast name"},"episode":{"type":"string","description":"Episode title, or 'latest' or 'next'"}}}`)
+		m.Description = "Play a podcast episode or follow a show."
+		return m
+	}()
+	guardSeries = manifest("g/tv", "Watch", `{"type":"object","required":["series"],"properties":{
+		"series":{"type":"string","description":"Series name"},"season":{"type":"integer"},"episode":{"type":"string","description":"Episode of the series: its title, or 'first' or 'next'"}}}`)
+	guardTeam = manifest("g/team", "Team", `{"type":"object","required":["team"],"properties":{
+		"team":{"type":"string","description":"Team to add to"},"member":{"type":"string","description":"Member name"}}}`)
 	guardLights = manifest("g/lights", "Set lights", `{"type":"object","required":["room"],"properties":{
 		"room":{"type":"string","description":"Room or zone, e.g. kitchen, all"},"on":{"type":"boolean","description":"true to switch on, false to switch off"}}}`)
 )
@@ -106,6 +116,17 @@ func TestGuards(t *testing.T) {
 		{"purpose clause", guardRemind, "remind me to call grandpa", M{"message": "call grandpa"}},
 		{"purpose clause", guardRemind, "remind us to feed the cat", M{"message": "feed the cat"}},
 		{"purpose clause (negative)", guardRemind, "remind me about the dentist", M{"message": "dentist"}},
+		// A name written with a noun whose parameter takes no name is the
+		// name of the thing that noun is part of.
+		{"owner name", guardShow, "pick up the Freakonomics episode where I stopped", M{"show": "Freakonomics"}},
+		{"owner name", guardShow, "play the latest Planet Money episode", M{"show": "Planet Money", "episode": "latest"}},
+		{"owner name", guardShow, "put on the next episode of Song Exploder", M{"show": "Song Exploder", "episode": "next"}},
+		{"owner name", guardShow, "an episode of Reply All, please", M{"show": "Reply All"}},
+		{"owner name", guardSeries, "start the next episode of Severance", M{"series": "Severance", "episode": "next"}},
+		{"owner name", guardSeries, "the first Fargo episode", M{"series": "Fargo", "episode": "first"}},
+		{"owner name (negative)", guardShow, "play the episode called Heat Wave", M{"episode": "Heat Wave"}},
+		{"owner name (negative)", guardShow, "follow Planet Money", M{"show": "Planet Money"}},
+		{"owner name (negative)", guardTeam, "add Rosa to the Platform team", M{"team": "Platform"}},
 		// A list is the things asked for, never the words of a clause.
 		{"no clause list", guardFood, "we're famished and can't be bothered; get ramen from Koi", M{"restaurant": "Koi"}},
 		{"no clause list", guardFood, "I'm cold and tired, send noodles from Wok Inn", M{"restaurant": "Wok Inn"}},

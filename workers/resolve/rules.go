@@ -46,7 +46,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyNamedFiles() }},
 	{name: "extensions", doc: "a file extension written as such (\".txt files\") to a glob parameter, as the pattern \"*.txt\"",
 		apply: func(f *filler, _ *property) { f.applyExtensions() }},
-	{name: "heads", doc: "a value next to the noun a parameter is named for (\"the Sales team\")",
+	{name: "heads", doc: "a value next to the noun a parameter is named for (\"the Sales team\"); a name with the noun of a parameter that takes no name, to the missing one whose kind holds it (\"the Radiolab episode\" → show)",
 		apply: func(f *filler, _ *property) { f.applyHeads() }},
 	{name: "languages", doc: "language names to language parameters (from/to for source and target)",
 		apply: func(f *filler, _ *property) { f.applyLanguages() }},
