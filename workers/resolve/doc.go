@@ -223,7 +223,9 @@
 // Ann" → "call Ann", not "Ann"); a list is no clause: none right after a
 // subject pronoun ("I'm tired and hungry"), in a denied clause ("we don't
 // want X or Y"), after "no", or with an item holding a pronoun, a
-// negation or a verb before its last word.
+// negation or a verb before its last word; a street address keeps the
+// house number right before its street's name ("at 22 Elm Street"),
+// placed or reported.
 //
 // Values are coerced to the property's type: integers and numbers (with
 // thousands separators, 1,000, and currency or percent signs, $19.5),

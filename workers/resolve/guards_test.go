@@ -98,6 +98,15 @@ func TestGuards(t *testing.T) {
 		{"from is no drop-off", guardRide, "pick me up from Central Station", M{}},
 		{"service not a place (negative)", guardRide, "a ride to Union Square", M{"dropoff": "Union Square"}},
 		{"service not a place (negative)", guardRide, "take me to Pier Seven", M{"dropoff": "Pier Seven"}},
+		// A street address keeps its house number.
+		{"house number", guardRide, "take me to 14 Birch Road", M{"dropoff": "14 Birch Road"}},
+		{"house number", guardRide, "leave me at 7b Mill Lane please", M{"dropoff": "7b Mill Lane"}},
+		{"house number", guardRide, "a cab to 210-212 Kings Avenue", M{"dropoff": "210-212 Kings Avenue"}},
+		{"house number", guardParcel, "ship the box to my sister at 3 Quarry Close", M{"address": "3 Quarry Close"}},
+		{"house number (negative)", guardParcel, "ship the box to my sister at Quarry Close", M{"address": "Quarry Close"}},
+		{"house number (negative)", guardRide, "a cab to Orchard Court", M{"dropoff": "Orchard Court"}},
+		{"house number (negative)", guardRide, "a ride to the 3 Arts Club", M{"dropoff": "the 3 Arts Club"}},
+		{"house number (negative)", guardRide, "take me to Gate 5", M{"dropoff": "Gate 5"}},
 		// A name after "from" is the seller, never the delivery address.
 		{"seller", guardFood, "get two tacos from Casa Verde", M{"restaurant": "Casa Verde"}},
 		{"seller", guardFood, "order noodles from Golden Bowl to 4 Birch Road", M{"restaurant": "Golden Bowl"}},

@@ -140,6 +140,12 @@ func (f *filler) applyPlaces() {
 				k++
 			}
 			last := f.capRun(k)
+			if last < 0 && f.free(k) && houseNumber(f.toks[k].word) {
+				// "at 22 Elm Street": the address keeps its number.
+				if l := f.capRun(k + 1); l >= 0 && f.withHouseNumber(k+1, l) == k {
+					last = l
+				}
+			}
 			if last < 0 || languages[f.toks[k].word] && last == k || f.compoundModifier(k, last) {
 				continue
 			}
@@ -204,8 +210,9 @@ func (f *filler) applyNames(freetext *property) {
 			i = last
 			continue
 		}
-		if f.try(props[0], v) {
-			f.useTokens(rangeIdx(i, last)...)
+		first := f.withHouseNumber(i, last)
+		if f.try(props[0], f.spanValue(first, last)) {
+			f.useTokens(rangeIdx(first, last)...)
 			props = props[1:]
 		}
 		i = last
@@ -570,3 +577,36 @@ func (f *filler) applyDestinations() {
 
 // possessives open a place a person owns: "to my office".
 var possessives = setOf("my", "our", "your", "his", "her", "their")
+
+// streetWords end the name of a street: "Elm Street", "Fifth Ave".
+var streetWords = setOf("street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "drive", "dr", "boulevard", "blvd",
+	"way", "court", "ct", "place", "pl", "terrace", "crescent", "parkway", "pkwy", "highway", "hwy", "square", "circle",
+	"close", "row", "alley")
+
+// houseNumber: w is a house number: digits, with a letter or a range
+// ("22", "14b", "10-12").
+func houseNumber(w string) bool {
+	digits := 0
+	for i, r := range w {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '-' && i > 0 && i < len(w)-1:
+		case r >= 'a' && r <= 'z' && i == len(w)-1 && digits > 0:
+		default:
+			return false
+		}
+	}
+	return digits > 0 && digits <= 6
+}
+
+// withHouseNumber is the first token of the street address whose street
+// name is tokens first..last: the house number right before it ("22 Elm
+// Street" → the 22), else first. A street's name alone would send a car,
+// a parcel, a meal to the wrong door.
+func (f *filler) withHouseNumber(first, last int) int {
+	if first > 0 && streetWords[f.toks[last].word] && f.free(first-1) && !endsClause(f.toks[first-1].raw) && houseNumber(f.toks[first-1].word) {
+		return first - 1
+	}
+	return first
+}
