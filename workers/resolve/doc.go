@@ -75,7 +75,10 @@
 //     (a source before a destination, "move a.txt to b/"), a URL one
 //     named like url/link, an e-mail address one named like
 //     email/to/recipient, a file-name pattern (*.txt, report-??.csv) one
-//     named like pattern/glob (not one for what to exclude); so does a
+//     named like pattern/glob (not one for what to exclude), a phone
+//     number (555-0142, 1-800-555-0134, +447700900461; no date or range)
+//     one named like phone/mobile or described as one ("Phone number or
+//     contact name"); so does a
 //     file name after named, called or matching ("files named notes.txt"):
 //     a name is a pattern that matches itself; and a file extension
 //     written with its dot (".txt files") as the pattern "*.txt".

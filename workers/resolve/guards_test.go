@@ -37,6 +37,10 @@ var (
 		"series":{"type":"string","description":"Series name"},"season":{"type":"integer"},"episode":{"type":"string","description":"Episode of the series: its title, or 'first' or 'next'"}}}`)
 	guardTeam = manifest("g/team", "Team", `{"type":"object","required":["team"],"properties":{
 		"team":{"type":"string","description":"Team to add to"},"member":{"type":"string","description":"Member name"}}}`)
+	guardCall = manifest("g/call", "Call", `{"type":"object","required":["phone"],"properties":{
+		"phone":{"type":"string","description":"Number to dial"}}}`)
+	guardGuests = manifest("g/table", "Book table", `{"type":"object","required":["date"],"properties":{
+		"date":{"type":"string","description":"Date of the booking"},"number":{"type":"integer","description":"Number of guests"}}}`)
 	guardLights = manifest("g/lights", "Set lights", `{"type":"object","required":["room"],"properties":{
 		"room":{"type":"string","description":"Room or zone, e.g. kitchen, all"},"on":{"type":"boolean","description":"true to switch on, false to switch off"}}}`)
 )
@@ -86,7 +90,14 @@ func TestGuards(t *testing.T) {
 		// word after its verb when who gets it is missing.
 		{"content not a modifier", guardSMS, "Send Ravi a plain text, not email: gate code is 2231", M{"to": "Ravi", "text": "gate code is 2231"}},
 		{"content not a modifier (negative)", guardSMS, "send Omar a short text: the gate code changed", M{"to": "Omar", "text": "the gate code changed"}},
-		{"message verb's object is who", guardSMS, "text 555-0199 saying the door is open", M{"text": "the door is open"}},
+		{"message verb's object is who", guardSMS, "text 555-0199 saying the door is open", M{"to": "555-0199", "text": "the door is open"}},
+		// A phone number goes to the parameter that takes one.
+		{"phone shape", guardSMS, "text 555-0173 saying I'm parked outside", M{"to": "555-0173", "text": "I'm parked outside"}},
+		{"phone shape", guardSMS, "send a text to 212-555-0187 that the keys are under the mat", M{"to": "212-555-0187", "text": "the keys are under the mat"}},
+		{"phone shape", guardSMS, "message +447700900461 saying we landed", M{"to": "+447700900461", "text": "we landed"}},
+		{"phone shape", guardCall, "ring 1-800-555-0134", M{"phone": "1-800-555-0134"}},
+		{"phone shape (negative)", guardCall, "ring Ana Ortiz", M{}},
+		{"phone shape (negative)", guardGuests, "book a table for 2026-12-04 for 4 guests", M{"date": "2026-12-04", "number": int64(4)}},
 		// A clause with a verb is no short identifier.
 		{"no clause for a name", guardDoor, "the plumber is here: unlock the door by the kitchen", M{"action": "unlock"}},
 		{"no clause for a name (negative)", guardDoor, "lock this one: back", M{"action": "lock", "door": "back"}},

@@ -40,7 +40,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyNamedIt() }},
 	{name: "cues", doc: "a parameter's name followed (numbers: or preceded) by a value that looks like one",
 		apply: func(f *filler, _ *property) { f.applyCues() }},
-	{name: "shapes", doc: "paths, URLs, e-mail addresses and globs to parameters named for them",
+	{name: "shapes", doc: "paths, URLs, e-mail addresses, globs and phone numbers to parameters named (or, for phones, described) for them",
 		apply: func(f *filler, _ *property) { f.applyShapes() }},
 	{name: "named_files", doc: "a file name after named, called or matching to a glob parameter (\"files named notes.txt\"): a name is a pattern that matches itself",
 		apply: func(f *filler, _ *property) { f.applyNamedFiles() }},
