@@ -101,7 +101,11 @@
 //     weekday: "in the evening" says when) for properties named location,
 //     city, country, region, room … (an address "Los Angeles, California, USA"
 //     goes finest part first to city, state, country), and a plain noun
-//     ending the clause ("the water quality of the lake").
+//     ending the clause ("the water quality of the lake"). A "when I get
+//     to / arrive at / reach / leave / am at <place>" clause ("as soon as
+//     I get home") fills the one place property described as what sets a
+//     thing off (arrival, leaving, trigger); an arrival never fills one
+//     described for leaving only, nor a departure one for arrival.
 //     A time zone parameter (named timezone, tz, zone, or described as a
 //     time zone) takes a zone name ("Europe/Paris", "utc") or a place the
 //     time zone database names a zone for, any of its cities ("Tokyo",
@@ -221,7 +225,9 @@
 // address); a name after "from" fills a parameter named for the seller
 // (restaurant, store, shop …); a compound noun ("living room", "back
 // yard") is taken whole unless the description gives its first word as a
-// value ("Which door, e.g. front, back"); the purpose clause fills the
+// value ("Which door, e.g. front, back"); the purpose clause, after the
+// tool's word or a verb that prompts someone ("nudge me to …", "ping us
+// to …"), fills the
 // free-text parameter too when it ends the request ("remind me to call
 // Ann" → "call Ann", not "Ann"); a list is no clause: none right after a
 // subject pronoun ("I'm tired and hungry"), in a denied clause ("we don't

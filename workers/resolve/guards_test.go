@@ -41,6 +41,12 @@ var (
 		"phone":{"type":"string","description":"Number to dial"}}}`)
 	guardGuests = manifest("g/table", "Book table", `{"type":"object","required":["date"],"properties":{
 		"date":{"type":"string","description":"Date of the booking"},"number":{"type":"integer","description":"Number of guests"}}}`)
+	guardGeo = manifest("g/georemind", "Reminder", `{"type":"object","required":["message"],"properties":{
+		"message":{"type":"string","description":"What to be reminded about"},"when":{"type":"string","description":"Date and time"},
+		"location":{"type":"string","description":"Place that sets it off when you arrive"}}}`)
+	guardGeoLeave = manifest("g/geoleave", "Reminder", `{"type":"object","required":["message"],"properties":{
+		"message":{"type":"string","description":"What to be reminded about"},
+		"place":{"type":"string","description":"Place whose leaving triggers it"}}}`)
 	guardLights = manifest("g/lights", "Set lights", `{"type":"object","required":["room"],"properties":{
 		"room":{"type":"string","description":"Room or zone, e.g. kitchen, all"},"on":{"type":"boolean","description":"true to switch on, false to switch off"}}}`)
 )
@@ -147,6 +153,19 @@ func TestGuards(t *testing.T) {
 		{"owner name (negative)", guardShow, "play the episode called Heat Wave", M{"episode": "Heat Wave"}},
 		{"owner name (negative)", guardShow, "follow Planet Money", M{"show": "Planet Money"}},
 		{"owner name (negative)", guardTeam, "add Rosa to the Platform team", M{"team": "Platform"}},
+		// A "when I get to …" clause says where a reminder goes off; the
+		// purpose clause after a prompting verb says what it is about.
+		{"trigger place", guardGeo, "When I reach the clinic, nudge me to ask about the test results", M{"location": "the clinic", "message": "ask about the test results"}},
+		{"trigger place", guardGeo, "once we arrive at Grandma's house remind us to unload the car", M{"location": "Grandma's house", "message": "unload the car"}},
+		{"trigger place", guardGeo, "as soon as I get home, ping me to water the basil", M{"location": "home", "message": "water the basil"}},
+		{"trigger place", guardGeo, "remind me to return the drill when I'm at the hardware store", M{"location": "the hardware store", "message": "return the drill"}},
+		{"trigger place", guardGeo, "when I get to Union Market remind me to buy lemons", M{"location": "Union Market", "message": "buy lemons"}},
+		{"trigger place", guardGeoLeave, "when I leave the library, nudge me to check out the atlas", M{"place": "the library", "message": "check out the atlas"}},
+		// An arrival is no departure, nor the other way round.
+		{"trigger place (negative)", guardGeo, "when I leave the gym, ping me to stretch", M{"message": "stretch"}},
+		{"trigger place (negative)", guardGeoLeave, "when I get to the library, nudge me to renew the card", M{"message": "renew the card"}},
+		{"trigger place (negative)", guardGeo, "when I get to it, remind me to sort the mail", M{"message": "sort the mail"}},
+		{"trigger place (negative)", guardGeo, "nudge me to call Ravi", M{"message": "call Ravi"}},
 		// A list is the things asked for, never the words of a clause.
 		{"no clause list", guardFood, "we're famished and can't be bothered; get ramen from Koi", M{"restaurant": "Koi"}},
 		{"no clause list", guardFood, "I'm cold and tired, send noodles from Wok Inn", M{"restaurant": "Wok Inn"}},
