@@ -62,6 +62,9 @@ func isChannelLike(s string) bool {
 // or a + and 8 to 15 digits ("+447700900123"). A date ("2026-11-28",
 // "28-11-2026"), a range ("10-12") or a plain number is none.
 func isPhoneLike(s string) bool {
+	if len(s) < 8 || !(s[0] >= '0' && s[0] <= '9' || s[0] == '+' || s[0] == '(') {
+		return false // most words, cheaply
+	}
 	if rest, ok := strings.CutPrefix(s, "+"); ok && !strings.Contains(rest, "-") {
 		return len(rest) >= 8 && len(rest) <= 15 && allDigits(rest)
 	}
