@@ -67,7 +67,12 @@ func (f *filler) applyPurposeClause(free *property) {
 // -1 when there is none.
 func (f *filler) purposeTo() int {
 	for j := 0; j < len(f.toks); j++ {
-		if !f.free(j) || !f.tool[f.toks[j].word] || endsClause(f.toks[j].raw) {
+		if !f.free(j) || endsClause(f.toks[j].raw) {
+			continue
+		}
+		// A verb that prompts someone counts with its object: "nudge me
+		// to …", "ping us to …".
+		if !f.tool[f.toks[j].word] && !(promptVerbs[f.toks[j].word] && f.free(j+1) && objectPronouns[f.toks[j+1].word]) {
 			continue
 		}
 		k := j + 1
@@ -85,6 +90,9 @@ func (f *filler) purposeTo() int {
 	}
 	return -1
 }
+
+// promptVerbs prompt someone to do a thing: "nudge me to call Ann".
+var promptVerbs = setOf("remind", "nudge", "ping", "prompt", "alert", "notify", "poke", "bug", "tell", "warn", "ask", "get")
 
 // verbLike: token i can open a clause's verb ("to call", "to submit"), as
 // no determiner, preposition, pronoun, number or capitalised name can
@@ -401,6 +409,10 @@ func (f *filler) applyLists() {
 		}
 		items, last := f.listAt(i)
 		if len(items) < 2 {
+			continue
+		}
+		if f.clauseList(i, last, items) {
+			i = last // nor any tail of it ("… and hungry, get me …")
 			continue
 		}
 		f.store(target, items)

@@ -85,7 +85,9 @@ func (f *filler) applyCues() {
 		found := false
 		for end := 1; end <= len(f.toks) && !found; end++ {
 			if idx, ok := f.nameEndsAt(p, end); ok {
-				found = f.cueAfter(p, idx, end) || f.cueBefore(p, idx)
+				// "an episode of The Daily" names the show, not the
+				// episode (ownerName).
+				found = stringProp(p) && f.ownerName(p, idx[len(idx)-1]) || f.cueAfter(p, idx, end) || f.cueBefore(p, idx)
 			}
 		}
 		if !found && (p.typ == "integer" || p.typ == "number") && len(p.words) > 1 && f.uniqueFirstWord(p) {

@@ -24,7 +24,8 @@
 //     string property for the days a thing repeats on (named days,
 //     repeat, recurrence … or described as what it repeats or recurs on)
 //     as day words ("weekdays", "Saturday", "Monday, Wednesday"), with no
-//     hour needed; one day ("on Saturday") is no recurrence. For a tool with a date-time property (format date-time, or
+//     hour needed; one day ("on Saturday") is no recurrence. For a tool with a date-time property (format date-time,
+//     described as a date and time or a datetime whatever its name, or
 //     named start, end, due … and described as RFC 3339 or ISO 8601): a
 //     day and a time of day in either order ("tomorrow at 3pm", "on Monday
 //     at 10:30am", "at noon on December 3", "2026-12-01 at 14:00", "next
@@ -74,7 +75,10 @@
 //     (a source before a destination, "move a.txt to b/"), a URL one
 //     named like url/link, an e-mail address one named like
 //     email/to/recipient, a file-name pattern (*.txt, report-??.csv) one
-//     named like pattern/glob (not one for what to exclude); so does a
+//     named like pattern/glob (not one for what to exclude), a phone
+//     number (555-0142, 1-800-555-0134, +447700900461; no date or range)
+//     one named like phone/mobile or described as one ("Phone number or
+//     contact name"); so does a
 //     file name after named, called or matching ("files named notes.txt"):
 //     a name is a pattern that matches itself; and a file extension
 //     written with its dot (".txt files") as the pattern "*.txt".
@@ -84,13 +88,24 @@
 //     cleaning") or before it ("the 'SHAP' method", "the Sales team", "the
 //     cardio workout", "PayPal as your payment method"), or after the verb
 //     of its first word ("targeting young professionals" → target_audience).
+//     A name written with a noun whose property asks for no name is the
+//     name of what the noun is part of, when one other missing property
+//     asks for a name of that kind (the tool writes "a podcast episode",
+//     or the noun's description "episode of the show"): "the Radiolab
+//     episode", "the next episode of The Daily" → show, and the word
+//     before, when the noun's description lists it ("latest", "next"),
+//     to the noun's property.
 //  7. languages ("in Portuguese", "into german"; from/to for source and
 //     target), places
 //     after in/at/near/from (then of/for; not a part of the day or a
 //     weekday: "in the evening" says when) for properties named location,
 //     city, country, region, room … (an address "Los Angeles, California, USA"
 //     goes finest part first to city, state, country), and a plain noun
-//     ending the clause ("the water quality of the lake").
+//     ending the clause ("the water quality of the lake"). A "when I get
+//     to / arrive at / reach / leave / am at <place>" clause ("as soon as
+//     I get home") fills the one place property described as what sets a
+//     thing off (arrival, leaving, trigger); an arrival never fills one
+//     described for leaving only, nor a departure one for arrival.
 //     A time zone parameter (named timezone, tz, zone, or described as a
 //     time zone) takes a zone name ("Europe/Paris", "utc") or a place the
 //     time zone database names a zone for, any of its cities ("Tokyo",
@@ -210,9 +225,16 @@
 // address); a name after "from" fills a parameter named for the seller
 // (restaurant, store, shop …); a compound noun ("living room", "back
 // yard") is taken whole unless the description gives its first word as a
-// value ("Which door, e.g. front, back"); the purpose clause fills the
+// value ("Which door, e.g. front, back"); the purpose clause, after the
+// tool's word or a verb that prompts someone ("nudge me to …", "ping us
+// to …"), fills the
 // free-text parameter too when it ends the request ("remind me to call
-// Ann" → "call Ann", not "Ann").
+// Ann" → "call Ann", not "Ann"); a list is no clause: none right after a
+// subject pronoun ("I'm tired and hungry"), in a denied clause ("we don't
+// want X or Y"), after "no", or with an item holding a pronoun, a
+// negation or a verb before its last word; a street address keeps the
+// house number right before its street's name ("at 22 Elm Street"),
+// placed or reported.
 //
 // Values are coerced to the property's type: integers and numbers (with
 // thousands separators, 1,000, and currency or percent signs, $19.5),

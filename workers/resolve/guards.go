@@ -1,6 +1,9 @@
 package resolve
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Guards against a silently wrong argument: a value a guessing rule would
 // place that cannot be what the person meant.
@@ -46,7 +49,7 @@ func (f *filler) compoundAt(i int) bool {
 // door, e.g. front, back"), so the word alone is what p takes.
 func describesWord(p *property, w string) bool {
 	for _, d := range strings.FieldsFunc(p.desc, func(r rune) bool {
-		return r == ',' || r == ' ' || r == '(' || r == ')' || r == ';' || r == ':' || r == '.'
+		return r == ',' || r == ' ' || r == '(' || r == ')' || r == ';' || r == ':' || r == '.' || r == '\'' || r == '"'
 	}) {
 		if d == w {
 			return true
@@ -205,4 +208,149 @@ func (f *filler) messageOpens(i int) bool {
 		return false
 	}
 	return f.capRun(v+1) == i-1
+}
+
+// negations deny a verb: a run of words with one is a clause ("don't
+// want to cook"), never a thing asked for.
+var negations = setOf("not", "never", "don't", "dont", "doesn't", "didn't", "won't", "can't", "cannot", "isn't",
+	"aren't", "wasn't", "shouldn't", "wouldn't", "couldn't")
+
+// clauseList: tokens a..b, read as the list items, are words of a
+// clause, not the things the request asks for: the list follows a
+// subject pronoun ("I'm tired and hungry"), its clause is denied ("we
+// don't want onions or peppers"), or an item holds a pronoun or a
+// negation, or a verb before its last word ("starving and don't want to
+// cook", "hungry, get me noodles"), or it follows "no" ("no onions or
+// peppers"). A list is the object of a verb, a run of
+// noun phrases.
+func (f *filler) clauseList(a, b int, items []any) bool {
+	if a > 0 && (subjectPronouns[f.toks[a-1].word] || f.toks[a-1].word == "no") {
+		return true
+	}
+	for k := a - 1; k >= 0 && !endsClause(f.toks[k].raw); k-- {
+		if negations[strings.ReplaceAll(f.toks[k].word, "’", "'")] {
+			return true
+		}
+	}
+	for k := a; k <= b && k < len(f.toks); k++ {
+		w := strings.ReplaceAll(f.toks[k].word, "’", "'")
+		if negations[w] || subjectPronouns[w] {
+			return true
+		}
+	}
+	for _, it := range items {
+		if v, ok := it.(string); ok {
+			ws := strings.Fields(strings.ToLower(v))
+			for _, w := range ws[:max(len(ws)-1, 0)] {
+				if verbs[strings.Trim(w, `"'“”‘’.,!?;:`)] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// ownerOf is the parameter a name written with p's noun belongs to when
+// it is not p's own: "the Radiolab episode", "an episode of The Daily"
+// name the show, not the episode, for a tool with a show (a "Podcast
+// name") and an episode ("Episode title or 'latest'"). It is the one
+// other string parameter still missing whose description asks for a name
+// while p's does not, and whose kind contains p's thing: the tool writes
+// its kind before p's noun ("Play a podcast episode"), or p's
+// description makes p's thing its part ("Episode of the show"). A name
+// p's description lists as its own value ("e.g. French, Indian") stays
+// p's.
+func (f *filler) ownerOf(p *property) *property {
+	if describesWord(p, "name") {
+		return nil
+	}
+	var owner *property
+	for _, o := range f.s.props {
+		if o == p || !f.missing(o) || !stringProp(o) || !describesWord(o, "name") || !f.containerOf(o, p) {
+			continue
+		}
+		if owner != nil {
+			return nil
+		}
+		owner = o
+	}
+	return owner
+}
+
+// containerOf: o's kind holds p's thing (see ownerOf).
+func (f *filler) containerOf(o, p *property) bool {
+	hs := heads(p)
+	own := strings.FieldsFunc(f.s.own, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
+	for _, k := range kindWords(o) {
+		if strings.Contains(p.desc, " of the "+k) || strings.Contains(p.desc, " of a "+k) || strings.Contains(p.desc, k+"'s ") {
+			return true
+		}
+		for i := 0; i+1 < len(own); i++ {
+			if own[i] == k {
+				for _, h := range hs {
+					if h != k && isHead(own[i+1], h) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// kindWords are the words that say what o is: its name's ("show") and
+// its description's nouns but "name" ("Podcast name" → podcast).
+func kindWords(o *property) []string {
+	var ks []string
+	for _, w := range o.words {
+		if !nameSuffixes[w] && !idSuffixes[w] && len(w) > 2 {
+			ks = append(ks, w)
+		}
+	}
+	ds := strings.FieldsFunc(o.desc, func(r rune) bool { return !unicode.IsLetter(r) })
+	for i, w := range ds {
+		if i >= 5 {
+			break
+		}
+		if w != "name" && len(w) > 2 && !fillers[w] && !determiners[w] && !commonWord(w) {
+			ks = append(ks, w)
+		}
+	}
+	return ks
+}
+
+// ownerName reads a name written with p's noun at token h that belongs
+// to the parameter ownerOf gives ("the Radiolab episode", "the next
+// episode of The Daily"), fills that one, and fills p with the word
+// before (the noun or the name) when p's description lists it as a
+// value ("latest", "next").
+func (f *filler) ownerName(p *property, h int) bool {
+	first, last, word := -1, -1, -1
+	switch {
+	case h > 0 && f.free(h-1) && !endsClause(f.toks[h-1].raw) && capWord(f.toks[h-1].raw):
+		if first = f.capRunBack(h - 1); first < 0 {
+			return false
+		}
+		last, word = h-1, first-1
+	case f.free(h+1) && f.toks[h+1].word == "of" && !endsClause(f.toks[h].raw):
+		if last = f.capRun(h + 2); last < 0 {
+			return false
+		}
+		first, word = h+2, h-1
+	default:
+		return false
+	}
+	if describesWord(p, f.toks[first].word) {
+		return false
+	}
+	o := f.ownerOf(p)
+	if o == nil || !f.try(o, f.spanValue(first, last)) {
+		return false
+	}
+	f.useTokens(rangeIdx(min(first, h), max(last, h))...)
+	if f.free(word) && describesWord(p, f.toks[word].word) && f.try(p, f.toks[word].word) {
+		f.useTokens(word)
+	}
+	return true
 }

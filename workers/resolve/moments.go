@@ -166,6 +166,21 @@ func (f *filler) dayAt(i int, ref time.Time) (moment, bool) {
 		m.explicit = true
 		return m, ok
 	}
+	// Two days from today: "the day after tomorrow", "the day before
+	// yesterday" (read as tomorrow, the day would be silently wrong).
+	if k := i; !cued && (w == "the" || w == "day") {
+		if w == "the" && f.free(k+1) && f.toks[k+1].word == "day" {
+			k++
+		}
+		if f.toks[k].word == "day" && f.free(k+1) && f.free(k+2) {
+			switch f.toks[k+1].word + " " + f.toks[k+2].word {
+			case "after tomorrow":
+				return day(today.AddDate(0, 0, 2), k+2)
+			case "before yesterday":
+				return day(today.AddDate(0, 0, -2), k+2)
+			}
+		}
+	}
 	switch w {
 	case "today", "tonight":
 		return day(today, i)
@@ -585,8 +600,11 @@ func (f *filler) relativeAt(i int) (moment, bool) {
 }
 
 // dateTimeProp: a string property that takes a date and a time: format
-// date-time, or a description asking for RFC 3339 or ISO 8601 of a
-// property named for a time (start, end, due, when …).
+// date-time, a description that says so ("Date and time of the
+// reminder", "a datetime"), whatever the property's name, or a
+// description asking for RFC 3339 or ISO 8601 of a property named for a
+// time (start, end, due, when …). Without it, a property named "date"
+// would get only the day of "tomorrow at 11am", its time left behind.
 func dateTimeProp(p *property) bool {
 	if (p.typ != "string" && p.typ != "") || len(p.enum) > 0 {
 		return false
@@ -595,9 +613,18 @@ func dateTimeProp(p *property) bool {
 		return true
 	}
 	d := p.desc
+	for _, w := range dateTimeDescs {
+		if strings.Contains(d, w) {
+			return true
+		}
+	}
 	return (strings.Contains(d, "rfc 3339") || strings.Contains(d, "rfc3339") || strings.Contains(d, "iso 8601") || strings.Contains(d, "iso time")) &&
 		fitsName(p, momentNames)
 }
+
+// dateTimeDescs are the words of a description that asks for a date and
+// a time together.
+var dateTimeDescs = []string{"date and time", "date & time", "date/time", "date-time", "datetime"}
 
 var momentNames = setOf("start", "end", "due", "when", "at", "time", "datetime", "timestamp", "deadline", "scheduled", "begin", "starts", "ends", "remind",
 	"since", "after", "before", "until")

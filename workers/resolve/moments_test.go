@@ -52,6 +52,8 @@ func TestMoments(t *testing.T) {
 		{"event Planning on Friday at 8am", "2026-12-04T08:00:00Z"}, // today is Friday: the next one
 		{"event Standup at 9:15am", "2026-11-28T09:15:00Z"},         // past today: tomorrow's
 		{"event Call in 45 minutes", "2026-11-27T11:45:00Z"},
+		{"event Retro the day after tomorrow at 10am", "2026-11-29T10:00:00Z"},
+		{"event Retro at 10am the day after tomorrow", "2026-11-29T10:00:00Z"},
 		// No time of day, no moment: nothing is guessed.
 		{"create an event called Kickoff", nil},
 		{"create an event called Kickoff with 5 people", nil},
@@ -326,5 +328,43 @@ func TestClockPhrases(t *testing.T) {
 				t.Fatalf("time = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// A description that asks for a date and a time makes its property a
+// date-time whatever its name: it gets the whole moment, and the words
+// of the time are used, not left in another value. A description of a
+// date alone still takes only the day.
+func TestDateTimeDescriptions(t *testing.T) {
+	tool := func(name, desc string) schemas.Manifest {
+		return manifest("p/note", "Schedule note", `{"type":"object","required":["note"],"properties":{
+			"note":{"type":"string","description":"What to be told"},
+			"`+name+`":{"type":"string","description":"`+desc+`"}}}`)
+	}
+	for _, c := range []struct {
+		m          schemas.Manifest
+		text, prop string
+		want       any
+	}{
+		{tool("date", "Date and time, ISO 8601 or natural language"), "ping me to feed the fish the day after tomorrow at 6pm", "date", "2026-11-29T18:00:00Z"},
+		{tool("date", "Date and time of the alert"), "ping me to feed the fish tomorrow at 7:30", "date", "2026-11-28T07:30:00Z"},
+		{tool("schedule", "Datetime to send it"), "ping me to stretch at 4pm", "schedule", "2026-11-27T16:00:00Z"},
+		{tool("fire", "Date/time it goes off"), "ping me on Sunday at 9am to call Grandma", "fire", "2026-11-29T09:00:00Z"},
+		{tool("day", "The date-time, ISO 8601"), "ping me next Tuesday at noon to renew the permit", "day", "2026-12-01T12:00:00Z"},
+		// A day alone is said, not set to midnight.
+		{tool("date", "Date and time of the alert"), "ping me on Monday to pay rent", "date", nil},
+		// Negatives: a date is a date.
+		{tool("date", "The date, YYYY-MM-DD"), "ping me to feed the fish tomorrow at 6pm", "date", "2026-11-28"},
+		{tool("day", "Which day"), "ping me to feed the fish on Monday", "day", "2026-11-30"},
+	} {
+		f := fillOnly(t, c.m, c.text)
+		if got := f.args[c.prop]; got != c.want {
+			t.Errorf("%q: %s = %v, want %v (args %v)", c.text, c.prop, got, c.want, f.args)
+		}
+		if c.want != nil && strings.Contains(c.want.(string), "T") {
+			if note, _ := f.args["note"].(string); strings.Contains(note, " at ") || strings.Contains(note, "pm") {
+				t.Errorf("%q: the time's words left in note %q", c.text, note)
+			}
+		}
 	}
 }

@@ -498,7 +498,7 @@ func (f *filler) applyHeads() {
 			}
 			// What a message says is never the words before its noun: "a
 			// short text" says what kind of text.
-			if !f.verbSlot(i) && f.valueAfter(p, i, true) || !fitsName(p, contentNames) && f.valueBefore(p, i) {
+			if f.ownerName(p, i) || !f.verbSlot(i) && f.valueAfter(p, i, true) || !fitsName(p, contentNames) && f.valueBefore(p, i) {
 				break
 			}
 		}

@@ -100,6 +100,7 @@ func (f *filler) applyLanguages() {
 // the lake", "near the specified address" → "address").
 func (f *filler) applyPlaces() {
 	f.applySellers()
+	f.applyTriggerPlaces()
 	var props []*property
 	for _, p := range f.s.props {
 		if f.missing(p) && isPlaceProp(p) {
@@ -140,6 +141,12 @@ func (f *filler) applyPlaces() {
 				k++
 			}
 			last := f.capRun(k)
+			if last < 0 && f.free(k) && houseNumber(f.toks[k].word) {
+				// "at 22 Elm Street": the address keeps its number.
+				if l := f.capRun(k + 1); l >= 0 && f.withHouseNumber(k+1, l) == k {
+					last = l
+				}
+			}
 			if last < 0 || languages[f.toks[k].word] && last == k || f.compoundModifier(k, last) {
 				continue
 			}
@@ -204,8 +211,9 @@ func (f *filler) applyNames(freetext *property) {
 			i = last
 			continue
 		}
-		if f.try(props[0], v) {
-			f.useTokens(rangeIdx(i, last)...)
+		first := f.withHouseNumber(i, last)
+		if f.try(props[0], f.spanValue(first, last)) {
+			f.useTokens(rangeIdx(first, last)...)
 			props = props[1:]
 		}
 		i = last
@@ -570,3 +578,142 @@ func (f *filler) applyDestinations() {
 
 // possessives open a place a person owns: "to my office".
 var possessives = setOf("my", "our", "your", "his", "her", "their")
+
+// streetWords end the name of a street: "Elm Street", "Fifth Ave".
+var streetWords = setOf("street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "drive", "dr", "boulevard", "blvd",
+	"way", "court", "ct", "place", "pl", "terrace", "crescent", "parkway", "pkwy", "highway", "hwy", "square", "circle",
+	"close", "row", "alley")
+
+// houseNumber: w is a house number: digits, with a letter or a range
+// ("22", "14b", "10-12").
+func houseNumber(w string) bool {
+	digits := 0
+	for i, r := range w {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '-' && i > 0 && i < len(w)-1:
+		case r >= 'a' && r <= 'z' && i == len(w)-1 && digits > 0:
+		default:
+			return false
+		}
+	}
+	return digits > 0 && digits <= 6
+}
+
+// withHouseNumber is the first token of the street address whose street
+// name is tokens first..last: the house number right before it ("22 Elm
+// Street" → the 22), else first. A street's name alone would send a car,
+// a parcel, a meal to the wrong door.
+func (f *filler) withHouseNumber(first, last int) int {
+	if first > 0 && streetWords[f.toks[last].word] && f.free(first-1) && !endsClause(f.toks[first-1].raw) && houseNumber(f.toks[first-1].word) {
+		return first - 1
+	}
+	return first
+}
+
+// arriveWords and leaveWords open where a person's arrival or departure
+// sets a thing off: "when I get to the office", "once we leave work".
+var (
+	arriveWords = map[string]int{"get to": 2, "arrive at": 2, "arrive in": 2, "reach": 1, "am at": 2, "'m at": 2, "get home": 2, "arrive home": 2, "get back to": 3, "am home": 2, "'m home": 2, "get back home": 3}
+	leaveWords  = map[string]int{"leave": 1, "leave from": 2, "head out of": 3, "get out of": 3}
+	triggerOpen = setOf("when", "whenever", "once", "after", "as soon as")
+)
+
+// applyTriggerPlaces reads the place of a "when I get to …" clause ("when
+// I get to the office", "once we leave the gym", "as soon as I get home")
+// for the one place parameter still missing that such a clause sets off:
+// one whose description speaks of arriving, leaving or triggering. An
+// arrival never fills a parameter described for leaving only, nor a
+// departure one described for arrival only: a reminder would go off at
+// the wrong time.
+func (f *filler) applyTriggerPlaces() {
+	var target *property
+	for _, p := range f.s.props {
+		if f.missing(p) && isPlaceProp(p) && (strings.Contains(p.desc, "arriv") || strings.Contains(p.desc, "leav") || strings.Contains(p.desc, "trigger") || strings.Contains(p.desc, "depart")) {
+			if target != nil {
+				return
+			}
+			target = p
+		}
+	}
+	if target == nil {
+		return
+	}
+	for i := 0; i+3 < len(f.toks); i++ {
+		w := f.toks[i].word
+		k := i + 1
+		if w == "as" && f.toks[k].word == "soon" && k+1 < len(f.toks) && f.toks[k+1].word == "as" {
+			k += 2
+		} else if !triggerOpen[w] {
+			continue
+		}
+		if !f.free(i) || k >= len(f.toks) || !f.free(k) {
+			continue
+		}
+		// The subject: "I", "we", or a contraction with the verb ("I'm at").
+		subj := f.toks[k].word
+		verbAt := k + 1
+		switch subj {
+		case "i", "we":
+		case "i'm", "we're":
+			verbAt = k // "'m at" below
+		default:
+			continue
+		}
+		phrase := func(n int) string {
+			var ws []string
+			for j := verbAt; j < verbAt+n && j < len(f.toks); j++ {
+				ws = append(ws, f.toks[j].word)
+			}
+			return strings.Join(ws, " ")
+		}
+		arrive, n := false, 0
+		for m := 3; m >= 1 && n == 0; m-- {
+			v := phrase(m)
+			if verbAt == k {
+				v = strings.Replace(v, subj, "'m", 1)
+				v = strings.Replace(v, "we're", "'m", 1)
+			}
+			if arriveWords[v] == m {
+				arrive, n = true, m
+			} else if leaveWords[v] == m {
+				n = m
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		if arrive && !strings.Contains(target.desc, "arriv") && strings.Contains(target.desc, "leav") ||
+			!arrive && strings.Contains(target.desc, "arriv") && !strings.Contains(target.desc, "leav") && !strings.Contains(target.desc, "depart") {
+			continue
+		}
+		end := verbAt + n - 1
+		if strings.HasSuffix(phrase(n), "home") {
+			// "when I get home": the place is home.
+			if f.try(target, "home") {
+				f.useTokens(rangeIdx(i, end)...)
+			}
+			return
+		}
+		first, last := end+1, end
+		for j := first; j < len(f.toks) && j-first < 5 && f.free(j); j++ {
+			w := f.toks[j].word
+			afterDet := determiners[f.toks[j-1].word] || possessives[f.toks[j-1].word] // "the post office"
+			if j > first && (prepositions[w] || shortPreps[w] || objectPronouns[w] || subjectPronouns[w] || !afterDet && (verbs[w] || promptVerbs[w] || f.tool[w])) {
+				break // "when I reach Denver remind us …"
+			}
+			last = j
+			if endsClause(f.toks[j].raw) {
+				break
+			}
+		}
+		if last < first || !determiners[f.toks[first].word] && !possessives[f.toks[first].word] && f.capRun(first) < 0 && last != first {
+			continue
+		}
+		if f.try(target, f.spanValue(first, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+		}
+		return
+	}
+}

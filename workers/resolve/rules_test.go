@@ -116,6 +116,7 @@ var ruleCases = map[string][]ruleCase{
 	"lists": {
 		{ruleShop, "add eggs, milk and bread to the list", map[string]any{"items": []any{"eggs", "milk", "bread"}}},
 		{ruleShop, "put the oat milk, dark chocolate or honey on it", map[string]any{"items": []any{"oat milk", "dark chocolate", "honey"}}},
+		{ruleShop, "I need rice, lentils and limes on the list", map[string]any{"items": []any{"rice", "lentils", "limes"}}},
 	},
 	"titled": {
 		{ruleMeeting, "schedule a meeting called Team sync tomorrow at 10am", map[string]any{"title": "Team sync", "start": "2026-11-28T10:00:00Z", "minutes": int64(30)}},
@@ -139,6 +140,7 @@ var ruleCases = map[string][]ruleCase{
 		{ruleRemind, "remind me tomorrow at 9am to call Ann", map[string]any{"text": "call Ann", "at": "2026-11-28T09:00:00Z"}},
 		{ruleRemind, "remind me to water the plants in 2 hours", map[string]any{"text": "water the plants", "at": "2026-11-27T13:00:00Z"}},
 		{ruleRemind, "a remind for Friday at 5 to submit the report", map[string]any{"text": "submit the report", "at": "2026-12-04T17:00:00Z"}},
+		{ruleRemind, "tomorrow at 8am nudge me to book the vet", map[string]any{"text": "book the vet", "at": "2026-11-28T08:00:00Z"}},
 	},
 	"cron": {
 		{ruleSchedule, "send the sales report every Monday at 9am", map[string]any{"report": "sales", "cron": "0 9 * * 1"}},

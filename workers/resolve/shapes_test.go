@@ -23,6 +23,19 @@ func TestValueShapes(t *testing.T) {
 		{isChannelLike, "channel", "#team-core", true},
 		{isChannelLike, "channel", "#", false},
 		{isChannelLike, "channel", "team", false},
+		{isPhoneLike, "phone", "555-0142", true},
+		{isPhoneLike, "phone", "212-555-0187", true},
+		{isPhoneLike, "phone", "1-800-555-0134", true},
+		{isPhoneLike, "phone", "+44-20-7946-0958", true},
+		{isPhoneLike, "phone", "(020)-7946-0958", true},
+		{isPhoneLike, "phone", "+447700900461", true},
+		{isPhoneLike, "phone", "2026-11-28", false},
+		{isPhoneLike, "phone", "28-11-2026", false},
+		{isPhoneLike, "phone", "10-12", false},
+		{isPhoneLike, "phone", "5550142", false},
+		{isPhoneLike, "phone", "12345-6789", false},
+		{isPhoneLike, "phone", "+12", false},
+		{isPhoneLike, "phone", "555-01a2", false},
 	}
 	for _, tt := range tests {
 		if got := tt.fn(tt.in); got != tt.want {

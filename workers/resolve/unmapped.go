@@ -100,6 +100,14 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			i = last
 			continue
 		}
+		if houseNumber(t.word) && f.free(i+1) {
+			if last := f.nameRun(i + 1); last >= 0 && f.withHouseNumber(i+1, last) == i {
+				// "from 9 Oak Lane": one address, said whole.
+				add(f.spanValue(i, last), valueName)
+				i = last
+				continue
+			}
+		}
 		switch {
 		case strings.Contains(t.raw, "=") && !strings.HasPrefix(t.raw, "="):
 			add(v, valueText)

@@ -27,7 +27,8 @@ func (f *filler) applyShapes() {
 				if !f.missing(p) && !(p.typ == "array" && f.given[p.name]) {
 					continue
 				}
-				if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 || !fitsName(p, sh.names) && !(sh.names["glob"] && describesGlob(p)) {
+				if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 ||
+					!fitsName(p, sh.names) && !(sh.names["glob"] && describesGlob(p)) && !(sh.names["phone"] && strings.Contains(p.desc, "phone")) {
 					continue
 				}
 				if sh.names["glob"] && !globTarget(p) {

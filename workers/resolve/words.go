@@ -146,6 +146,7 @@ var shapes = []struct {
 	{isHostLike, setOf("host", "hostname", "domain", "server"), "example.com"},
 	{isRepoLike, setOf("repo", "repository"), "owner/name"},
 	{isChannelLike, setOf("channel"), "#general"},
+	{isPhoneLike, phoneNames, "555-0100"},
 }
 
 // freetextNames are parameter names that mean "the request itself".
