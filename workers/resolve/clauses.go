@@ -117,20 +117,31 @@ var contentNames = setOf("text", "message", "body", "content", "prompt", "query"
 // another rule took leave it to the others. Verbatim: the free-text rule
 // trims framing words, and "the quick brown fox" is four words.
 func (f *filler) applyColonContent(free *property) {
-	colon := -1
+	colon, taken := -1, -1
 	for i, t := range f.toks {
-		if strings.HasSuffix(t.raw, ":") && !t.used {
-			colon = i
-			break
+		if strings.HasSuffix(t.raw, ":") {
+			if !t.used {
+				colon = i
+				break
+			}
+			if taken < 0 {
+				taken = i
+			}
 		}
 	}
-	if colon < 0 || colon+1 >= len(f.toks) {
+	if colon < 0 {
+		// "dm Dario on signal: …": the word before the colon went to
+		// another parameter (the app); what follows is still the message.
+		if taken >= 0 && taken < len(f.toks)-1 && f.allFree(taken+1) {
+			f.messageColon(taken)
+		}
 		return
 	}
-	for j := colon + 1; j < len(f.toks); j++ {
-		if !f.free(j) {
-			return
-		}
+	if colon+1 >= len(f.toks) || !f.allFree(colon+1) {
+		return
+	}
+	if f.messageColon(colon) {
+		return
 	}
 	text := func(p *property) bool { return !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !dateTimeProp(p) }
 	target := f.soleMissing(text)
@@ -150,6 +161,67 @@ func (f *filler) applyColonContent(free *property) {
 	if v != "" && f.try(target, v) {
 		f.useTokens(rangeIdx(colon+1, last)...)
 	}
+}
+
+// allFree: every token from i to the end is free.
+func (f *filler) allFree(i int) bool {
+	for j := i; j < len(f.toks); j++ {
+		if !f.free(j) {
+			return false
+		}
+	}
+	return true
+}
+
+// sendVerbs send a message to whom their object names: the message
+// verbs, and the verbs a chat app is asked to post with.
+var sendVerbs = setOf("text", "message", "tell", "sms", "msg", "ping", "whatsapp", "dm", "post", "write", "send", "reply", "signal", "telegram")
+
+// messageColon reads "<message verb> <recipient>: <message>" ("DM the
+// climbing club: rain check", "Telegram to Ola: on my way"): what the
+// colon introduces is the message, for the one message parameter missing
+// (text, body …), not the required recipient; the one to four words
+// between the verb and the colon, when free and no clause, are who gets
+// it, for the one other required text parameter missing. It reports
+// whether it read the message.
+func (f *filler) messageColon(colon int) bool {
+	v := f.verbIndex()
+	if v >= colon || !sendVerbs[f.toks[v].word] {
+		return false
+	}
+	msg := f.soleMissingOf(func(p *property) bool { return fitsName(p, messageNames) }, false)
+	if msg == nil {
+		return false
+	}
+	last := len(f.toks) - 1
+	body := strings.TrimRight(strings.TrimSpace(f.text[f.toks[colon+1].start:f.toks[last].end]), ".!]")
+	if body == "" {
+		return false
+	}
+	a := v + 1
+	if a <= colon && f.toks[a].word == "to" {
+		a++
+	}
+	if a <= colon && colon-a < 4 {
+		who := f.soleMissing(func(p *property) bool {
+			return p != msg && !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !dateTimeProp(p)
+		})
+		ok := who != nil
+		for k := a; ok && k <= colon; k++ {
+			w := f.toks[k].word
+			ok = f.free(k) && !verbs[w] && !subjectPronouns[w] && !pronounValues[w]
+		}
+		if ok {
+			if name := f.spanValue(a, colon); name != "" && f.try(who, name) {
+				f.useTokens(rangeIdx(a, colon)...)
+			}
+		}
+	}
+	if !f.try(msg, body) {
+		return false
+	}
+	f.useTokens(rangeIdx(colon+1, last)...)
+	return true
 }
 
 // titleNames are the names of parameters that take what a thing is called.
@@ -342,7 +414,7 @@ func (f *filler) applySaid() {
 		first, cue := i+1, i
 		if f.free(i) && f.messageOpens(i) {
 			first = i
-		} else if !f.free(i) || !sayCues[w] || w == "that" && (f.tool[f.toks[i-1].word] || !target.required) {
+		} else if !f.free(i) || !sayCues[w] || w == "that" && (f.tool[f.toks[i-1].word] || !target.required && !f.sentThat(i)) {
 			continue
 		}
 		for j := first; j < len(f.toks); j++ {
@@ -352,11 +424,29 @@ func (f *filler) applySaid() {
 		}
 		last := len(f.toks) - 1
 		v := strings.TrimRight(strings.TrimSpace(f.text[f.toks[first].start:f.toks[last].end]), ".!]")
+		if politeAsks[f.toks[0].word] {
+			// "could you tell Bo that I'm here?": the question mark is the request's.
+			v = strings.TrimRight(v, "?")
+		}
 		if v != "" && f.try(target, v) {
 			f.useTokens(rangeIdx(min(cue, first), last)...)
 		}
 		return
 	}
+}
+
+// politeAsks open a request put as a question ("could you …?").
+var politeAsks = setOf("could", "can", "would", "will")
+
+// sentThat: the "that" at token i opens what an optional message
+// parameter says: the request's verb sends a message ("post in the team
+// chat that I've landed", "text Bo that we're late"), a word stands
+// between it and "that", and a subject pronoun follows it, so the "that"
+// is no demonstrative ("send Bo that photo").
+func (f *filler) sentThat(i int) bool {
+	v := f.verbIndex()
+	return v < len(f.toks) && sendVerbs[f.toks[v].word] && v+1 < i && i+1 < len(f.toks) &&
+		subjectPronouns[strings.ReplaceAll(f.toks[i+1].word, "’", "'")]
 }
 
 // soleMissing is the one required string parameter still missing that
@@ -402,6 +492,11 @@ func (f *filler) applyLists() {
 	if target == nil {
 		return
 	}
+	defer func() {
+		if f.missing(target) {
+			f.oneItem(target)
+		}
+	}()
 	for i := 0; i < len(f.toks); i++ {
 		if !f.free(i) || fillers[f.toks[i].word] || determiners[f.toks[i].word] || verbs[f.toks[i].word] || f.tool[f.toks[i].word] ||
 			i == 0 && !strings.HasSuffix(f.toks[i].raw, ",") { // the request's verb: "put …"
@@ -419,6 +514,44 @@ func (f *filler) applyLists() {
 		f.useTokens(rangeIdx(i, last)...)
 		return
 	}
+}
+
+// itemVerbs put a thing on a list or take it off.
+var itemVerbs = setOf("add", "remove", "put", "buy", "delete", "drop", "cross")
+
+// itemNames name an array parameter of the things a list holds.
+var itemNames = setOf("items", "item", "products", "groceries", "things", "entries")
+
+// notItems are objects that stand for no item of their own.
+var notItems = setOf("everything", "all", "nothing", "stuff", "item", "items", "things", "thing", "list", "one", "more", "off")
+
+// oneItem reads a single noun phrase, the object of the request's verb
+// when it adds, removes, puts or buys ("add rye bread to the list",
+// "remove the kale"), as a one-item list for a parameter of items (items,
+// products …; not attendees): one to four words, past a
+// determiner, that end the request or stop at the preposition that says
+// where they go; no verb, pronoun or word of the tool's own among them.
+func (f *filler) oneItem(target *property) {
+	v := f.verbIndex()
+	if v+1 >= len(f.toks) || !itemVerbs[f.toks[v].word] || !fitsName(target, itemNames) {
+		return
+	}
+	items, last := f.listAt(v + 1)
+	if len(items) != 1 || last < v+1 || last+1 < len(f.toks) && (!f.free(last+1) || !listStops[f.toks[last+1].word]) && !endsClause(f.toks[last].raw) {
+		return
+	}
+	item, _ := items[0].(string)
+	for _, w := range strings.Fields(strings.ToLower(item)) {
+		w = strings.Trim(w, `"'“”‘’.,!?;:`)
+		if w == "" || verbs[w] || pronounValues[w] || subjectPronouns[w] || notItems[w] || fillers[w] || f.tool[w] {
+			return
+		}
+	}
+	if item == "" || f.clauseList(v+1, last, items) {
+		return
+	}
+	f.store(target, items)
+	f.useTokens(rangeIdx(v+1, last)...)
 }
 
 // listAt reads the list starting at token i: its items, and its last token.

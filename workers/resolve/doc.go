@@ -125,7 +125,10 @@
 //     or the one boolean whose description writes the state with true
 //     or false ("true to switch on, false to switch off") or that is
 //     named for it ("on", "locked", "power"); a particle no parameter
-//     takes is reported, never placed as a name or a room. Then enum
+//     takes is reported, never placed as a name or a room. "open" said
+//     of the places asked for, not as the verb ("a pharmacy open now"),
+//     sets the one missing boolean named for it (open_now) true; "not
+//     open" is left. Then enum
 //     words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"); currency codes, sex, direction,
@@ -153,7 +156,10 @@
 //     any words for the free-text property. A list written as such, two
 //     or more short items parted by commas, "and" or "or" ("add eggs, milk
 //     and bread to the shopping list"), fills the one array-of-strings
-//     property missing. What a thing is called, after
+//     property missing; for a property of items (items, products …) one
+//     noun phrase after add, remove, put or buy is a one-item list ("add
+//     rye bread to the list" → ["rye bread"]), never a pronoun, "more" or
+//     "everything". What a thing is called, after
 //     called, titled, entitled, named or labelled, to the end of the
 //     clause ("an issue called Login fails on Safari, label it bug"; the
 //     word right after the cue is kept however common: "a timer called
@@ -165,9 +171,17 @@
 //     laundry" → label), when X is one to three plain words, no number,
 //     length or time ("for 2 people", "for the next hour" name nothing); what a colon introduces, verbatim ("post to
 //     #ops: deploy done", "count the words: the quick brown fox"), the one
-//     required text property missing or the one named for content; what
-//     a message says, after say, saying or that ("email Ann and say see
-//     you at noon"), the one required message property missing. What a
+//     required text property missing or the one named for content, but
+//     after a verb that sends a message and who gets it ("Telegram the
+//     climbing club: meet at 8") the one message property missing (text,
+//     body …), with the one to four words before the colon, when no
+//     pronoun or verb, for the one other required text property (the
+//     chat); what a message says, after say, saying or that ("email Ann
+//     and say see you at noon"), the one required message property
+//     missing, or an optional one for "that" and a subject's clause after
+//     a sending verb ("post in the team chat that I've landed"); a
+//     request put as a question ("could you …?") keeps its question mark
+//     out of the message. What a
 //     word of the tool's asks
 //     done, the clause after it, its object and "to" ("remind me to call
 //     Ann", "a reminder for Friday at 5 to submit the report"), fills the
@@ -177,9 +191,15 @@
 //     text property still missing; failing that, that property takes the
 //     object of the request, the first plain noun phrase after for, of,
 //     about, on, using … that is not the tool's own words ("the mass
-//     transfer rate for ethanol" → substance), or the plain words right
+//     transfer rate for ethanol" → substance; a possessive owner whole
+//     when what it owns is the tool's thing: "into the hiking crew's
+//     Signal group" → "hiking crew"), or the plain words right
 //     after the request's verb when it is the tool's own ("translate good
-//     morning to Spanish" → text), never a reference ("this paragraph").
+//     morning to Spanish" → text), never a reference ("this paragraph");
+//     with nothing required missing, the object of play, put on, search
+//     for, look up … fills the one optional query parameter (query,
+//     search, keywords), past "some"/"a", possessives kept ("play some
+//     jazz" → jazz), never a reference or only the tool's own words.
 //  11. free text: when the only required parameter is a missing string that
 //     is marked "x-toolyard-freetext": true or named query, q, text, prompt or
 //     message, it gets the intent text minus the parts used above, minus
@@ -189,7 +209,10 @@
 //     optional string parameter as free text the same way. When the rest
 //     breaks the parameter's own constraints (a host name's pattern), the
 //     words after its last of, for, about … are tried instead ("the ip of
-//     localhost" → localhost).
+//     localhost" → localhost). An existential question ("is there a
+//     laundromat open around here?") gives the thing it asks for, without
+//     its article ("laundromat"), when the rest only says where the asker
+//     is (open, nearby, around here, near me).
 //  12. a required value given blank ("" or []) counts as not given; then
 //     defaults from the schema.
 //

@@ -59,6 +59,9 @@ func (f *filler) applyFreetext(p *property) {
 	if p == nil || !f.missing(p) {
 		return
 	}
+	if f.thereIs(p) {
+		return
+	}
 	rest := f.remainder()
 	// A free-text parameter with constraints of its own (a host name's
 	// pattern) takes the object of the request when the whole rest does
@@ -140,6 +143,56 @@ func (f *filler) countAfter(end int) bool {
 		if t.start >= end {
 			return t.used && isNumber(t.word)
 		}
+	}
+	return false
+}
+
+// hereWords say the asker's own place or time: no value of their own.
+var hereWords = setOf("open", "now", "nearby", "here", "around", "near", "close", "closeby", "me", "us", "right")
+
+// thereIs reads the thing an existential question asks for ("is there a
+// late-night pharmacy nearby?", "are there any ramen places open?") for
+// the free-text parameter: the words after "is there" / "are there", past
+// an article or quantifier, to a preposition, a filler, "open" or the end
+// of the clause; at most five words, none a verb or pronoun. The rest of
+// the request stays for the other rules' reports.
+func (f *filler) thereIs(p *property) bool {
+	v := f.verbIndex() - 1 // "is" is a filler: the verb index is at "there"
+	if v < 0 || v+2 >= len(f.toks) || f.toks[v].word != "is" && f.toks[v].word != "are" || f.toks[v+1].word != "there" || !f.free(v) || !f.free(v+1) {
+		return false
+	}
+	k := v + 2
+	for k < len(f.toks) && f.free(k) && (determiners[f.toks[k].word] && f.toks[k].word != "that") {
+		k++
+	}
+	last := k - 1
+	for j := k; j < len(f.toks) && f.free(j); j++ {
+		w := f.toks[j].word
+		if prepositions[w] || objectPreps[w] || placePreps[w] || fillers[w] || subordinators[w] || hereWords[w] {
+			break
+		}
+		if verbs[w] || pronouns[w] || pronounValues[w] || subjectPronouns[w] || j-k >= 5 {
+			return false
+		}
+		last = j
+		if endsClause(f.toks[j].raw) {
+			break
+		}
+	}
+	if last < k {
+		return false
+	}
+	// Nothing else may be left: what the rest says ("near the museum")
+	// is the free text's too, but "open", "nearby", "around here" or "near
+	// me" only say where the asker is.
+	for j := last + 1; j < len(f.toks); j++ {
+		if w := f.toks[j].word; f.free(j) && !hereWords[w] && !fillers[w] && w != "" {
+			return false
+		}
+	}
+	if v := f.spanValue(k, last); v != "" && f.fits(p, v, valueText) && f.try(p, v) {
+		f.useTokens(rangeIdx(k, last)...)
+		return true
 	}
 	return false
 }

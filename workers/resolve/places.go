@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -451,7 +452,22 @@ func (f *filler) applyObject(freetext *property) {
 				break
 			}
 		}
+		if last >= k-1 && f.possessiveWord(last+1) && !endsClause(f.toks[max(last, 0)].raw) {
+			// "into the hiking crew's group chat": the owner, whole, when
+			// what it owns is the tool's thing or the target's noun.
+			if !f.ownsToolThing(target, last+2) {
+				continue
+			}
+			last++
+		}
 		if last < k {
+			continue
+		}
+		if strings.HasSuffix(f.toks[last].word, "'s") || strings.HasSuffix(f.toks[last].word, "’s") {
+			if f.try(target, f.spanValue(k, last)) {
+				f.useTokens(rangeIdx(i, last)...)
+				return
+			}
 			continue
 		}
 		// The phrase must end the clause, or meet a preposition or a
@@ -466,6 +482,48 @@ func (f *filler) applyObject(freetext *property) {
 			return
 		}
 	}
+}
+
+// possessiveWord: token i is a content word with "'s" ("crew's").
+func (f *filler) possessiveWord(i int) bool {
+	if !f.free(i) {
+		return false
+	}
+	w := f.toks[i].word
+	stem, ok := strings.CutSuffix(w, "'s")
+	if !ok {
+		stem, ok = strings.CutSuffix(w, "’s")
+	}
+	if !ok || stem == "" || commonWord(stem) || f.tool[stem] || pronounValues[stem] {
+		return false
+	}
+	for _, r := range stem {
+		if !unicode.IsLetter(r) && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// ownsToolThing: the words from token i to the end of the clause are the
+// tool's own words, words other rules used, or target's noun or a word of
+// its description ("…'s
+// Telegram group"), at least one of them: what the owner has is the thing
+// the tool acts on.
+func (f *filler) ownsToolThing(target *property, i int) bool {
+	n := 0
+	desc := strings.FieldsFunc(strings.ToLower(target.desc), func(r rune) bool { return !unicode.IsLetter(r) })
+	for ; i < len(f.toks); i++ {
+		w := f.toks[i].word
+		if f.free(i) && !f.tool[w] && !f.isNameWord(target, w) && w != "" && (commonWord(w) || !slices.Contains(desc, w)) {
+			return false
+		}
+		n++
+		if endsClause(f.toks[i].raw) {
+			break
+		}
+	}
+	return n > 0
 }
 
 // placeRank orders place words from the finest to the coarsest.

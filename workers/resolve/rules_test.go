@@ -46,6 +46,16 @@ var (
 		"report":{"type":"string","description":"Saved report name"},"cron":{"type":"string","description":"Schedule as a cron expression"}}}`)
 	ruleOrder = manifest("t/order", "Order lookup", `{"type":"object","properties":{
 		"order_id":{"type":"string"}}}`)
+	ruleChatApp = manifest("t/chat", "Send chat message", `{"type":"object","required":["chat"],"properties":{
+		"app":{"type":"string","enum":["whatsapp","signal","telegram"]},"chat":{"type":"string","description":"Person or group chat name"},
+		"text":{"type":"string","description":"Message text"}}}`)
+	ruleBasket = manifest("t/basket", "Grocery list", `{"type":"object","required":["action"],"properties":{
+		"action":{"type":"string","enum":["add","remove","read"]},"items":{"type":"array","items":{"type":"string"},"description":"Items to add or remove"}}}`)
+	ruleTunes = manifest("t/tunes", "Play music", `{"type":"object","properties":{
+		"query":{"type":"string","description":"Song, artist, album, playlist, genre or mood"},"room":{"type":"string","description":"Speaker or room to play on"}}}`)
+	ruleNearby = manifest("t/nearby", "Nearby places", `{"type":"object","required":["query"],"properties":{
+		"query":{"type":"string","description":"Kind of place or name"},"near":{"type":"string"},
+		"open_now":{"type":"boolean","description":"Only places open now"}}}`)
 	ruleSay = manifest("t/say", "Say", `{"type":"object","required":["message"],"properties":{
 		"message":{"type":"string"}}}`)
 	ruleNote = manifest("t/note", "Pin", `{"type":"object","properties":{
@@ -114,6 +124,10 @@ var ruleCases = map[string][]ruleCase{
 		{ruleRide, "book a ride to the airport from my office", map[string]any{"dropoff": "the airport", "pickup": "my office"}},
 	},
 	"lists": {
+		// One noun phrase after add/remove/put/buy is a one-item list.
+		{ruleBasket, "add rye bread to the list", map[string]any{"action": "add", "items": []any{"rye bread"}}},
+		{ruleBasket, "please remove the frozen peas from my list.", map[string]any{"action": "remove", "items": []any{"frozen peas"}}},
+		{ruleBasket, "add kombucha", map[string]any{"action": "add", "items": []any{"kombucha"}}},
 		{ruleShop, "add eggs, milk and bread to the list", map[string]any{"items": []any{"eggs", "milk", "bread"}}},
 		{ruleShop, "put the oat milk, dark chocolate or honey on it", map[string]any{"items": []any{"oat milk", "dark chocolate", "honey"}}},
 		{ruleShop, "I need rice, lentils and limes on the list", map[string]any{"items": []any{"rice", "lentils", "limes"}}},
@@ -129,10 +143,17 @@ var ruleCases = map[string][]ruleCase{
 		{ruleTimer, "timer for my nap, 25 minutes", map[string]any{"duration": "25m", "label": "nap"}},
 	},
 	"colon_content": {
+		// After a message verb and who gets it, the colon opens the message.
+		{ruleChatApp, "Telegram the climbing club: meet at the crag at 8", map[string]any{"app": "telegram", "chat": "the climbing club", "text": "meet at the crag at 8"}},
+		{ruleChatApp, "message to Ines: bring the charger.", map[string]any{"chat": "Ines", "text": "bring the charger"}},
+		{ruleChatApp, "dm Dario on signal: running ten minutes behind", map[string]any{"app": "signal", "chat": "Dario", "text": "running ten minutes behind"}},
 		{ruleSay, "say this: the quick brown fox", map[string]any{"message": "the quick brown fox"}},
 		{ruleMail, "mail ann@example.org about the outage: the database is back up", map[string]any{"to": "ann@example.org", "subject": "outage", "body": "the database is back up"}},
 	},
 	"said": {
+		// "that" and a subject's clause after a verb that sends a message.
+		{ruleChatApp, "post in the Signal chat with Noor that we're boarding", map[string]any{"app": "signal", "chat": "Noor", "text": "we're boarding"}},
+		{ruleChatApp, "Could you message Tomas that I'll be late?", map[string]any{"chat": "Tomas", "text": "I'll be late"}},
 		{ruleMail, "mail ann@example.org with subject Lunch and say see you at noon", map[string]any{"to": "ann@example.org", "subject": "Lunch", "body": "see you at noon"}},
 		{ruleMail, "mail ann@example.org with subject Friday that the meeting is off", map[string]any{"to": "ann@example.org", "subject": "Friday", "body": "the meeting is off"}},
 	},
@@ -206,6 +227,8 @@ var ruleCases = map[string][]ruleCase{
 		{ruleClock, "clock for europe/berlin", map[string]any{"tz": "Europe/Berlin"}},
 	},
 	"states": {
+		// "open" said of the places asked for sets an open-now flag.
+		{ruleNearby, "a pharmacy open now near Elm Park", map[string]any{"query": "pharmacy", "near": "Elm Park", "open_now": true}},
 		{ruleLamp, "turn off the lamp in the hall", map[string]any{"area": "hall", "on": false}},
 		{ruleLamp, "lamp on in the study", map[string]any{"area": "study", "on": true}},
 		{ruleGate, "close the garden gate", map[string]any{"gate": "garden", "state": "closed"}},
@@ -245,13 +268,24 @@ var ruleCases = map[string][]ruleCase{
 		{ruleVs, "compare Stardew Valley against Terraria", map[string]any{"first": "Stardew Valley", "second": "Terraria"}},
 	},
 	"object": {
+		// A possessive owner is kept whole when what it owns is the tool's thing.
+		{ruleChatApp, "Drop the map into the climbing club's Signal group.", map[string]any{"app": "signal", "chat": "climbing club"}},
+		{ruleChatApp, "pin the photo on the choir's group chat", map[string]any{"chat": "choir"}},
 		{ruleBoil, "the boiling point of ethanol", map[string]any{"substance": "ethanol"}},
 	},
 	"verb_object": {
+		// The object of play / put on / search for, for the optional what.
+		{ruleTunes, "play some bossa nova", map[string]any{"query": "bossa nova"}},
+		{ruleTunes, "put on Nina Simone's first record in the den", map[string]any{"query": "Nina Simone's first record", "room": "den"}},
+		{ruleTunes, "play a little lo-fi", map[string]any{"query": "little lo-fi"}},
 		{ruleTranslateTo, "translate good morning to Spanish", map[string]any{"text": "good morning", "target_language": "Spanish"}},
 		{ruleTranslateTo, "please translate hello into german", map[string]any{"text": "hello", "target_language": "german"}},
 	},
 	"freetext": {
+		// An existential question's thing is the query, without its article.
+		{ruleNearby, "Is there a laundromat open around here?", map[string]any{"query": "laundromat", "open_now": true}},
+		{ruleNearby, "are there any vegan bakeries close to me?", map[string]any{"query": "vegan bakeries"}},
+		{ruleNearby, "is there an ATM nearby", map[string]any{"query": "ATM"}},
 		{ruleSearch, "search for cheap flights to Oslo", map[string]any{"query": "cheap flights to Oslo"}},
 		{ruleSearchN, "search for pizza in Naples, top 3", map[string]any{"query": "pizza in Naples", "num_results": int64(3)}},
 		{ruleSay, "say hello from the moon", map[string]any{"message": "hello from the moon"}},

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -87,6 +88,40 @@ func (f *filler) applyStates() {
 			f.useTokens(i)
 			f.moments = append(f.moments, schemas.Unmapped{Text: f.toks[i].word})
 		}
+	}
+	f.openNow(verb)
+}
+
+// openNow reads "open" said of the places asked for, not as the
+// request's verb ("a pharmacy open now", "any cafés open late?", "which
+// bakeries are open"), as true for the one missing boolean parameter
+// named for it (open_now, is_open, open); "not open" is left. "now"
+// right after it goes with it.
+func (f *filler) openNow(verb int) {
+	for i := range f.toks {
+		if i == verb || !f.free(i) || f.toks[i].word != "open" || i == 0 {
+			continue
+		}
+		if negations[strings.ReplaceAll(f.toks[i-1].word, "’", "'")] {
+			return
+		}
+		var target *property
+		for _, p := range f.s.props {
+			if p.typ == "boolean" && f.missing(p) && slices.Contains(p.words, "open") {
+				if target != nil {
+					return
+				}
+				target = p
+			}
+		}
+		if target == nil || !f.try(target, "true") {
+			return
+		}
+		f.useTokens(i)
+		if f.free(i+1) && f.toks[i+1].word == "now" {
+			f.useTokens(i + 1)
+		}
+		return
 	}
 }
 

@@ -10,6 +10,10 @@ package resolve
 // ("translate this paragraph") to the context.
 func (f *filler) applyVerbObject(free *property) {
 	target := f.onlyMissingText()
+	if target == nil && !f.requiredMissing() {
+		f.whatObject()
+		return
+	}
 	// The free-text parameter takes the whole rest of the request
 	// (rule freetext), prepositions and all: "echo hello from the moon".
 	if target == nil || target == free {
@@ -36,6 +40,74 @@ func (f *filler) applyVerbObject(free *property) {
 	// A switching particle is a state, not an object ("lights off in
 	// the kitchen"): rule states places it, if anything takes it.
 	if w := f.toks[k].word; determiners[w] || pronouns[w] || vague[w] || w == "on" || w == "off" {
+		return
+	}
+	if f.try(target, f.spanValue(k, last)) {
+		f.useTokens(rangeIdx(k, last)...)
+	}
+}
+
+// whatVerbs ask for a thing to be played or found, with the particle
+// some take ("put on", "search for", "look up", "listen to").
+var whatVerbs = map[string]string{"play": "", "put": "on", "search": "for", "find": "", "look": "up", "listen": "to", "stream": "", "queue": ""}
+
+// whatNames name the one parameter that says what to play or look for.
+var whatNames = setOf("query", "q", "search", "term", "terms", "keyword", "keywords")
+
+// requiredMissing: some required parameter is still missing.
+func (f *filler) requiredMissing() bool {
+	for _, p := range f.s.props {
+		if p.required && f.missing(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// whatObject reads the object of a verb that asks for a thing played or
+// found ("play some bossa nova", "put on Nina Simone's first record in
+// the den", "search for vintage lamps") for the one optional parameter
+// missing that says what (query, search …), when nothing required is
+// missing: past its particle and a quantifier or article ("some", "a"),
+// to a preposition, a filler or the end of the clause; possessives stay.
+// A reference ("play this"), a pronoun or only words of the tool's own
+// ("play music") is no object.
+func (f *filler) whatObject() {
+	target := f.soleMissingOf(func(p *property) bool { return fitsName(p, whatNames) }, false)
+	if target == nil {
+		return
+	}
+	v := f.verbIndex()
+	if v >= len(f.toks) || endsClause(f.toks[v].raw) {
+		return
+	}
+	particle, ok := whatVerbs[f.toks[v].word]
+	if !ok {
+		return
+	}
+	k := v + 1
+	if particle != "" && k < len(f.toks) && f.toks[k].word == particle {
+		k++
+	}
+	for k < len(f.toks) && f.free(k) && (f.toks[k].word == "some" || f.toks[k].word == "a" || f.toks[k].word == "an" || f.toks[k].word == "any") {
+		k++
+	}
+	last, own := k-1, true
+	for j := k; j < len(f.toks) && j-k < 8 && f.free(j); j++ {
+		w := f.toks[j].word
+		if prepositions[w] || objectPreps[w] || placePreps[w] || fillers[w] && !determiners[w] || subordinators[w] {
+			break
+		}
+		if j == k && (determiners[w] && w != "the" || pronouns[w] || pronounValues[w] || vague[w] || w == "off") {
+			return
+		}
+		own = own && (f.tool[w] || determiners[w])
+		last = j
+		if endsClause(f.toks[j].raw) {
+			break
+		}
+	}
+	if last < k || own {
 		return
 	}
 	if f.try(target, f.spanValue(k, last)) {
