@@ -177,13 +177,20 @@ func (f *filler) allFree(i int) bool {
 // verbs, and the verbs a chat app is asked to post with.
 var sendVerbs = setOf("text", "message", "tell", "sms", "msg", "ping", "whatsapp", "dm", "post", "write", "send", "reply", "signal", "telegram")
 
+// verbParticles finish a verb, never name who gets a message ("write
+// down: …", "send out: …").
+var verbParticles = setOf("down", "up", "out", "back", "over", "off", "this", "these", "following")
+
 // messageColon reads "<message verb> <recipient>: <message>" ("DM the
 // climbing club: rain check", "Telegram to Ola: on my way"): what the
 // colon introduces is the message, for the one message parameter missing
 // (text, body …), not the required recipient; the one to four words
-// between the verb and the colon, when free and no clause, are who gets
-// it, for the one other required text parameter missing. It reports
-// whether it read the message.
+// between the verb and the colon, when free and no pronoun, verb or
+// particle, are who gets it, for the one other required text parameter
+// missing (a pronoun or a word another rule took leaves it to the later
+// rules); a verb or a particle there ("write down: …") says the colon
+// follows no recipient, and it reads nothing. It reports whether it read
+// the message.
 func (f *filler) messageColon(colon int) bool {
 	v := f.verbIndex()
 	if v >= colon || !sendVerbs[f.toks[v].word] {
@@ -202,14 +209,22 @@ func (f *filler) messageColon(colon int) bool {
 	if a <= colon && f.toks[a].word == "to" {
 		a++
 	}
-	if a <= colon && colon-a < 4 {
-		who := f.soleMissing(func(p *property) bool {
-			return p != msg && !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !dateTimeProp(p)
-		})
-		ok := who != nil
-		for k := a; ok && k <= colon; k++ {
+	// Who gets it: the one other required text parameter missing (the
+	// chat), else none; when there is one, the words before the colon
+	// must name it, or the colon is read as before ("write down: …").
+	who := f.soleMissing(func(p *property) bool {
+		return p != msg && !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !dateTimeProp(p)
+	})
+	if who != nil {
+		ok := a <= colon && colon-a < 4
+		for k := a; k <= colon; k++ {
 			w := f.toks[k].word
-			ok = f.free(k) && !verbs[w] && !subjectPronouns[w] && !pronounValues[w]
+			if verbs[w] || verbParticles[w] {
+				return false // "write down: …" names no one
+			}
+			// A pronoun ("tell them: …") or a word another rule took
+			// ("dm Dario on signal: …") leaves who to the later rules.
+			ok = ok && f.free(k) && !subjectPronouns[w] && !pronounValues[w]
 		}
 		if ok {
 			if name := f.spanValue(a, colon); name != "" && f.try(who, name) {

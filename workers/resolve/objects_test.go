@@ -22,6 +22,10 @@ func TestMessageAndObjectGuards(t *testing.T) {
 		{"that photo", ruleChatApp, "send Bo that photo", map[string]any{"chat": "Bo"}},
 		// A pronoun before the colon is no recipient: ask who.
 		{"colon pronoun", ruleChatApp, "tell them: we're here", nil},
+		// A verb's particle before the colon is no recipient: the colon
+		// is read as before.
+		{"colon particle", manifest("t/memo", "Memo", `{"type":"object","required":["title"],"properties":{"title":{"type":"string"},"text":{"type":"string"}}}`),
+			"write down: buy stamps", map[string]any{"title": "buy stamps"}},
 		// Not open is no open-now.
 		{"not open", ruleNearby, "find a bakery that is not open", map[string]any{"query": "bakery that is not open"}},
 		// "is there" with more than where the asker is: the whole rest.
