@@ -16,6 +16,15 @@
 //     arrays, whose values accumulate. A quoted value after a key that names
 //     no property stays a quoted value for the rules below (`the sentence:
 //     "…"`). A double quote never closed quotes the rest of the text.
+//     Before them, a SQL statement (SELECT … FROM, INSERT INTO, UPDATE …
+//     SET, DELETE FROM, WITH … AS; in capitals anywhere, in lower case
+//     quoted, after a colon or opening the request, and then written as
+//     code) goes whole, to its closing quote or backtick or the end of
+//     the request, to the parameter that takes SQL (named sql or
+//     described as SQL, not also as a question in plain words); no other
+//     rule reads its words. A guessed value for that parameter must be a
+//     statement: "a query joining users and plans" describes one and
+//     fills nothing (statements.go).
 //  2. moments and dates. A recurrence in words ("every Monday at 9am",
 //     "weekdays at 8:30", "daily at noon", "every hour") fills a property
 //     that takes a cron expression as one ("0 9 * * 1"); a day without its

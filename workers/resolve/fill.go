@@ -23,7 +23,10 @@ type filler struct {
 	// pairUsed marks pairs that filled a property.
 	pairUsed []bool
 	toks     []token
-	tool     map[string]bool
+	// hidden are byte ranges of the text read whole by a rule before the
+	// words are split (a SQL statement): no word rule reads them.
+	hidden [][2]int
+	tool   map[string]bool
 	// others maps the one-word names of the other tools discovery
 	// offered for the intent to their ids (otherToolNames): a request
 	// that names one asked for more than this tool does.
@@ -77,6 +80,9 @@ func (f *filler) try(p *property, raw string) bool {
 	if noPronounFor(p) && pronounOnly(raw) {
 		return false // "I", "it": a pronoun is no name
 	}
+	if p.sql && !looksSQL(raw) {
+		return false // "a query joining users and plans" describes SQL, is none
+	}
 	v, err := coerce(p, raw)
 	if err != nil {
 		return false
@@ -99,7 +105,7 @@ func (f *filler) store(p *property, v any) {
 // applyKeyed is rule 1: key=value and key: value pairs.
 func (f *filler) applyKeyed() {
 	for i, pr := range f.pairs {
-		if pr.key == "" {
+		if pr.key == "" || f.pairUsed[i] {
 			continue
 		}
 		p, start := f.matchKey(pr)
@@ -171,6 +177,11 @@ func (f *filler) tokenizeRest() {
 			for b := pr.start; b < pr.end; b++ {
 				hidden[b] = true
 			}
+		}
+	}
+	for _, r := range f.hidden {
+		for b := r[0]; b < r[1]; b++ {
+			hidden[b] = true
 		}
 	}
 	f.toks = tokenize(f.text, hidden)

@@ -109,6 +109,10 @@ var (
 // has some, and each case needs its rule (TestRules takes the rule out and
 // expects another answer).
 var ruleCases = map[string][]ruleCase{
+	"statements": {
+		{stmtRun, `SELECT city, count(*) FROM depots GROUP BY city`, map[string]any{"statement": `SELECT city, count(*) FROM depots GROUP BY city`}},
+		{stmtDump, "write out `select * from depots where city = 'Oslo'` as rows", map[string]any{"sql": `select * from depots where city = 'Oslo'`}},
+	},
 	"keyed": {
 		{ruleCount, "count path=/srv/a.txt lines=3", map[string]any{"path": "/srv/a.txt", "lines": int64(3)}},
 	},

@@ -30,6 +30,9 @@ type property struct {
 	freetext   bool
 	format     string // JSON Schema's format: "date-time", "date", …
 	required   bool
+	// sql marks a text parameter that takes SQL text (sqlProp), set once
+	// per manifest.
+	sql bool
 }
 
 // toolSchema is a manifest's parameter schema, parsed for filling and
@@ -143,6 +146,7 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 	p.examples = rp.Examples
 	p.freetext = rp.Freetext
 	p.format = rp.Format
+	p.sql = sqlProp(p)
 	if len(rp.Items) > 0 {
 		items, err := parseProperty(name, rp.Items)
 		if err != nil {
