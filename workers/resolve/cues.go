@@ -134,6 +134,9 @@ func (f *filler) cueAfter(p *property, name []int, next int) bool {
 		if skipped == maxConnectors || !connectors[f.toks[next].word] {
 			return false
 		}
+		if f.toks[next].word == "to" && f.carriesTo(p) {
+			return false // "export the orders table to CSV": where it goes
+		}
 		name = append(name, next)
 		next++
 	}
@@ -220,3 +223,16 @@ func (f *filler) applyNamedIt() {
 // "can you" and the like. A parameter named like it is not cued there:
 // "text Mom that I'll be late" texts Mom, it is no text "Mom".
 func (f *filler) verbSlot(i int) bool { return i == f.verbIndex() }
+
+// carryVerbs move or copy a thing somewhere: after them, "<the thing's
+// name> to X" says where it goes, not what it is ("push the sales table to
+// Google Sheets"), unlike "set the title to X".
+var carryVerbs = setOf("export", "push", "copy", "send", "move", "load", "import", "upload", "save", "write", "sync",
+	"publish", "forward", "transfer", "dump", "output", "download", "pipe", "migrate", "ship", "email", "post", "share")
+
+// carriesTo: the request's verb carries a thing somewhere, and p is not
+// where it goes (goesTo).
+func (f *filler) carriesTo(p *property) bool {
+	v := f.verbIndex()
+	return v < len(f.toks) && carryVerbs[f.toks[v].word] && !goesTo(p)
+}

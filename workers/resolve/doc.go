@@ -266,7 +266,14 @@
 // want X or Y"), after "no", or with an item holding a pronoun, a
 // negation or a verb before its last word; a street address keeps the
 // house number right before its street's name ("at 22 Elm Street"),
-// placed or reported.
+// placed or reported. After a verb that carries a thing somewhere
+// (export, push, copy, send, load …), "<the thing's name> to X" says where
+// it goes, not what the thing is ("export the orders table to CSV" →
+// table orders), unless the parameter is where it goes; a product or
+// maker before a thing's noun ("a Google spreadsheet", "Google Sheets",
+// "the Excel sheet") names none; and a thing asked for as "a/a new X"
+// ending its phrase ("load it as a new table", "into a new Google
+// spreadsheet so …") is named by no other word of the request.
 //
 // Values are coerced to the property's type: integers and numbers (with
 // thousands separators, 1,000, and currency or percent signs, $19.5),

@@ -83,6 +83,9 @@ func (f *filler) try(p *property, raw string) bool {
 	if p.sql && !looksSQL(raw) {
 		return false // "a query joining users and plans" describes SQL, is none
 	}
+	if f.unnamedThing(p) {
+		return false // "as a new table": none is named
+	}
 	v, err := coerce(p, raw)
 	if err != nil {
 		return false

@@ -354,3 +354,57 @@ func (f *filler) ownerName(p *property, h int) bool {
 	}
 	return true
 }
+
+// productWords are makers and products whose name before a thing's noun
+// says what kind of thing it is, not which one: "a Google spreadsheet",
+// "the Excel sheet", "my Dropbox folder" name no spreadsheet, sheet or
+// folder.
+var productWords = setOf("google", "microsoft", "ms", "excel", "apple", "icloud", "dropbox", "onedrive", "sharepoint",
+	"notion", "airtable", "slack", "outlook", "gmail", "office", "github", "gitlab", "jira", "trello", "asana",
+	"figma", "salesforce", "hubspot", "aws", "azure", "gcp", "bigquery", "snowflake", "postgres", "mysql", "s3")
+
+// productOnly: the words of tokens a through b are all product words.
+func (f *filler) productOnly(a, b int) bool {
+	if a < 0 || a > b {
+		return false
+	}
+	for k := a; k <= b; k++ {
+		if !productWords[f.toks[k].word] {
+			return false
+		}
+	}
+	return true
+}
+
+// phraseOpeners start what follows a noun phrase: "a new table so the team
+// can edit it", "a new sheet for Ann".
+var phraseOpeners = setOf("so", "that", "for", "with", "from", "and", "in", "on", "which", "where",
+	"into", "please", "then", "if", "when", "by", "or", "but")
+
+// unnamedThing: the request asks for a new, unnamed one of what p names
+// ("load the file into the warehouse as a new table", "into a new Google
+// spreadsheet"): p's noun after "a", "an" or "new" (product words
+// between), ending its clause or before a word that opens another phrase.
+// No other word of the request is then its name.
+func (f *filler) unnamedThing(p *property) bool {
+	if !stringProp(p) || len(f.toks) == 0 {
+		return false
+	}
+	hs := heads(p)
+	for i := 1; i < len(f.toks); i++ {
+		if !f.matchesHead(i, hs) {
+			continue
+		}
+		k := i - 1
+		for k > 0 && productWords[f.toks[k].word] {
+			k--
+		}
+		if w := f.toks[k].word; w != "a" && w != "an" && w != "new" || f.quotedAt(f.toks[i].end) >= 0 {
+			continue // `a label "Type here"` names it
+		}
+		if i+1 == len(f.toks) || endsClause(f.toks[i].raw) || phraseOpeners[f.toks[i+1].word] {
+			return true
+		}
+	}
+	return false
+}

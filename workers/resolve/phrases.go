@@ -584,6 +584,9 @@ func (f *filler) valueBefore(p *property, h int) bool {
 	// The noun itself capitalised belongs to a name ("the Supreme Court").
 	if capWord(f.toks[h].raw) && !f.sentenceStart(h) {
 		if first := f.capRunBack(h); first >= 0 && first < h {
+			if f.productOnly(first, h-1) {
+				return false // "Google Sheets" is the product, not a sheet's name
+			}
 			if f.try(p, f.spanValue(first, h)) {
 				f.useTokens(rangeIdx(first, h)...)
 				return true
@@ -598,6 +601,9 @@ func (f *filler) valueBefore(p *property, h int) bool {
 		if first < 0 || strings.HasSuffix(f.toks[h-1].raw, "'s") || strings.HasSuffix(f.toks[h-1].raw, "’s") {
 			// "Generosity Inc.'s activities": the name owns the thing.
 			return false
+		}
+		if f.productOnly(first, h-1) {
+			return false // "a new Google spreadsheet" names no spreadsheet
 		}
 		if f.try(p, f.spanValue(first, h-1)) {
 			f.useTokens(rangeIdx(first, h)...)
