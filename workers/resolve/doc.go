@@ -69,7 +69,16 @@
 //     fills a time property, else a date one.
 //  3. identifiers: "with the ID X", "engine ID 'X'", "ID number 82",
 //     "identified by 'X'" fill a property named …_id; the noun before "ID"
-//     says which when there are several.
+//     says which when there are several. The currencies of a conversion
+//     ("8,450 CHF to euros", "5,000 yen in British pounds", "from
+//     sterling into dollars") fill a tool's source and target currency
+//     parameters (described as ISO 4217 or a currency) as codes: the one
+//     after to/in/into is the target, the one after from or after its
+//     amount the source; a code counts in capitals and when ISO 4217
+//     knows it (golang.org/x/text/currency), a name only when it says one
+//     currency (euros, yen, US dollars, Swiss francs; not francs or
+//     pesos alone), € and £ before an amount; with three, or two whose
+//     roles are unsaid, none is placed (currencies.go).
 //  4. property cues: a property's name used as a verb on it or them
 //     ("label it bug", "tag them as urgent") takes the word after it; a
 //     property's name followed by a value ("limit 50",

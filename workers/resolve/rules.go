@@ -36,6 +36,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyDates() }},
 	{name: "ids", doc: "identifiers introduced as such (\"with the ID X\") to …_id parameters",
 		apply: func(f *filler, _ *property) { f.applyIDs() }},
+	{name: "currencies", doc: "a conversion's currencies (\"8,450 CHF to euros\", \"5,000 yen in British pounds\") to the source and target currency parameters as ISO 4217 codes: after to/in/into the target, after from or an amount the source",
+		apply: func(f *filler, _ *property) { f.applyCurrencies() }},
 	{name: "cued_quoted", doc: "a quoted value right after a parameter's name",
 		apply: func(f *filler, _ *property) { f.applyCuedQuoted() }},
 	{name: "named_it", doc: "a parameter's name used as a verb on it or them, and one word (\"label it bug\", \"tag them as urgent\")",

@@ -109,6 +109,9 @@ var (
 // has some, and each case needs its rule (TestRules takes the rule out and
 // expects another answer).
 var ruleCases = map[string][]ruleCase{
+	"currencies": {
+		{fxConvert, "swap 410 Swiss francs into yen", map[string]any{"value": 410.0, "source": "CHF", "target": "JPY"}},
+	},
 	"statements": {
 		{stmtRun, `SELECT city, count(*) FROM depots GROUP BY city`, map[string]any{"statement": `SELECT city, count(*) FROM depots GROUP BY city`}},
 		{stmtDump, "write out `select * from depots where city = 'Oslo'` as rows", map[string]any{"sql": `select * from depots where city = 'Oslo'`}},

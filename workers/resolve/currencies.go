@@ -1,0 +1,189 @@
+package resolve
+
+import (
+	"strings"
+
+	"golang.org/x/text/currency"
+)
+
+// Currencies of a conversion: "8,450 CHF to euros", "5,000 yen in British
+// pounds", "from sterling into dollars" fill the source and target
+// currency parameters as ISO 4217 codes.
+
+// currencyNames maps currency names as requests write them to their ISO
+// 4217 codes. Written by hand: golang.org/x/text/currency (already a
+// dependency, used below to check codes written as such) holds codes and
+// symbols but no English names; only names that say one currency are here
+// ("francs", "pesos", "crowns", "rupees" alone are several; "won" and
+// "real" are English words), with a country's adjective where needed.
+var currencyNames = map[string]string{
+	"euro": "EUR", "euros": "EUR",
+	"dollar": "USD", "dollars": "USD", "us dollar": "USD", "us dollars": "USD", "american dollars": "USD",
+	"yen": "JPY", "japanese yen": "JPY",
+	"pound": "GBP", "pounds": "GBP", "british pound": "GBP", "british pounds": "GBP", "sterling": "GBP",
+	"pounds sterling": "GBP", "pound sterling": "GBP",
+	"swiss franc": "CHF", "swiss francs": "CHF",
+	"canadian dollar": "CAD", "canadian dollars": "CAD",
+	"australian dollar": "AUD", "australian dollars": "AUD",
+	"new zealand dollar": "NZD", "new zealand dollars": "NZD",
+	"hong kong dollar": "HKD", "hong kong dollars": "HKD",
+	"singapore dollar": "SGD", "singapore dollars": "SGD",
+	"yuan": "CNY", "renminbi": "CNY", "chinese yuan": "CNY",
+	"indian rupee": "INR", "indian rupees": "INR",
+	"korean won": "KRW", "south korean won": "KRW",
+	"mexican peso": "MXN", "mexican pesos": "MXN",
+	"brazilian real": "BRL", "brazilian reais": "BRL", "reais": "BRL",
+	"swedish krona": "SEK", "swedish kronor": "SEK", "norwegian krone": "NOK", "norwegian kroner": "NOK",
+	"danish krone": "DKK", "danish kroner": "DKK",
+	"zloty": "PLN", "zlotys": "PLN", "polish zloty": "PLN",
+	"rand": "ZAR", "south african rand": "ZAR",
+	"turkish lira": "TRY", "russian rouble": "RUB", "russian ruble": "RUB", "roubles": "RUB", "rubles": "RUB",
+}
+
+// currencySymbols are the signs that say one currency.
+var currencySymbols = map[string]string{"€": "EUR", "£": "GBP"}
+
+// currencyProp: p takes a currency code (described as ISO 4217, or as a
+// currency or named currency).
+func currencyProp(p *property) bool {
+	return stringProp(p) && (strings.Contains(p.desc, "4217") || strings.Contains(p.desc, "currency") || fitsName(p, setOf("currency")))
+}
+
+// currencyAt reads a currency at token i: a code in capitals that ISO
+// 4217 knows, a name of one to three words, or a sign before an amount.
+// It returns the code and the last token of the mention.
+func (f *filler) currencyAt(i int) (string, int) {
+	t := f.toks[i]
+	for n := 3; n >= 1; n-- {
+		if i+n > len(f.toks) {
+			continue
+		}
+		var b strings.Builder
+		for k := i; k < i+n; k++ {
+			if k > i {
+				if endsClause(f.toks[k-1].raw) {
+					break
+				}
+				b.WriteByte(' ')
+			}
+			b.WriteString(f.toks[k].word)
+		}
+		if code, ok := currencyNames[b.String()]; ok {
+			return code, i + n - 1
+		}
+	}
+	if v := cleanValue(t.raw); len(v) == 3 && v == strings.ToUpper(v) {
+		if _, err := currency.ParseISO(v); err == nil && v != "XXX" {
+			return v, i
+		}
+	}
+	for sym, code := range currencySymbols {
+		if strings.HasPrefix(t.raw, sym) {
+			return code, i
+		}
+	}
+	return "", -1
+}
+
+// applyCurrencies is the rule currencies: for a tool with a source and a
+// target currency parameter, the currency after to/in/into is the target,
+// the one after from or after the amount the source ("1,200 EUR in USD").
+func (f *filler) applyCurrencies() {
+	var src, dst *property
+	for _, p := range f.s.props {
+		if !f.missing(p) || !currencyProp(p) {
+			continue
+		}
+		switch {
+		case fitsName(p, setOf("from", "source", "base", "src")) || strings.Contains(p.desc, "source") || strings.Contains(p.desc, "base currency"):
+			src = p
+		case fitsName(p, setOf("to", "target", "quote", "dest", "destination")) || strings.Contains(p.desc, "target") || strings.Contains(p.desc, "destination"):
+			dst = p
+		}
+	}
+	if src == nil || dst == nil {
+		return
+	}
+	type mention struct {
+		code       string
+		first, end int
+		role       byte // 's' source, 't' target, 0 unsaid
+	}
+	var ms []mention
+	for i := 0; i < len(f.toks); i++ {
+		if f.toks[i].used {
+			continue
+		}
+		code, end := f.currencyAt(i)
+		if code == "" {
+			continue
+		}
+		m := mention{code: code, first: i, end: end}
+		if i > 0 && !endsClause(f.toks[i-1].raw) {
+			switch f.toks[i-1].word {
+			case "to", "in", "into":
+				m.role = 't'
+			case "from":
+				m.role = 's'
+			}
+		}
+		ms = append(ms, m)
+		i = end
+	}
+	if len(ms) == 0 || len(ms) > 2 {
+		return // three currencies: which converts to which is not said here
+	}
+	if len(ms) == 2 {
+		a, b := &ms[0], &ms[1]
+		switch {
+		case a.role == 0 && b.role == 't', a.role == 's' && b.role == 0:
+			a.role, b.role = 's', 't'
+		case a.role == 't' && b.role == 0, a.role == 0 && b.role == 's':
+			a.role, b.role = 't', 's'
+		}
+		if a.role == b.role || a.role == 0 || b.role == 0 {
+			return
+		}
+	} else if m := &ms[0]; m.role == 0 {
+		// One currency unsaid: the source when an amount is written
+		// with it ("500 CHF").
+		if !(m.first > 0 && isNumberToken(f.toks[m.first-1].raw)) && !f.symbolAmount(m.first) {
+			return
+		}
+		m.role = 's'
+	}
+	for _, m := range ms {
+		p := dst
+		if m.role == 's' {
+			p = src
+		}
+		if f.try(p, m.code) && !f.symbolAmount(m.first) {
+			// A sign keeps its amount for the amount ("€40").
+			f.useTokens(rangeIdx(m.first, m.end)...)
+		}
+	}
+}
+
+// symbolAmount: token i is a sign and an amount ("€40").
+func (f *filler) symbolAmount(i int) bool {
+	for sym := range currencySymbols {
+		if rest := strings.TrimPrefix(f.toks[i].raw, sym); rest != f.toks[i].raw && isNumberToken(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNumberToken: raw is an amount as written ("8,450", "12.5").
+func isNumberToken(raw string) bool {
+	raw = strings.TrimRight(raw, ".,;:!?")
+	if raw == "" {
+		return false
+	}
+	for _, r := range raw {
+		if (r < '0' || r > '9') && r != ',' && r != '.' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,62 @@
+package resolve
+
+import (
+	"reflect"
+	"testing"
+)
+
+var (
+	// fxConvert converts between two ISO codes; fxPrice takes one
+	// currency, which this rule does not fill.
+	fxConvert = manifest("t/fx", "FX", `{"type":"object","required":["value","source","target"],"properties":{
+		"value":{"type":"number","description":"Amount of money"},
+		"source":{"type":"string","description":"ISO 4217 code to convert from"},
+		"target":{"type":"string","description":"ISO 4217 code to convert to"}}}`)
+	fxPrice = manifest("t/price", "Price", `{"type":"object","required":["item"],"properties":{
+		"item":{"type":"string","description":"Item name"},
+		"currency":{"type":"string","description":"Currency to show prices in"}}}`)
+)
+
+// TestCurrencies: the currencies of a conversion, by what comes before
+// each; nothing when which is which is not said.
+func TestCurrencies(t *testing.T) {
+	type M = map[string]any
+	pick := func(got M) M {
+		out := M{}
+		for _, k := range []string{"source", "target"} {
+			if v, ok := got[k]; ok {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		text string
+		want M
+	}{
+		{"how much is 75 NOK in SEK", M{"source": "NOK", "target": "SEK"}},
+		{"change 2,300 Canadian dollars into euros please", M{"source": "CAD", "target": "EUR"}},
+		{"I need 900 Swiss francs converted to sterling", M{"source": "CHF", "target": "GBP"}},
+		{"to yen from US dollars, 40 of them", M{"source": "USD", "target": "JPY"}},
+		{"€250 in Australian dollars", M{"source": "EUR", "target": "AUD"}},
+		{"what's 18 pounds in dollars today", M{"source": "GBP", "target": "USD"}},
+		// One currency: the source with its amount, the target after in.
+		{"convert 60 GBP", M{"source": "GBP"}},
+		{"what is 12 in euros", M{"target": "EUR"}},
+		// Negatives: not codes, not said which, too many.
+		{"convert 60 usd to eur", M{}},
+		{"compare the euro and the yen", M{}},
+		{"convert 10 EUR to USD and GBP", M{}},
+		{"convert 10 ABC to XYZ", M{}},
+		{"francs to pesos for 80", M{}},
+	}
+	for _, tc := range tests {
+		if got := pick(guessed(t, fxConvert, tc.text)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: got %#v, want %#v", tc.text, got, tc.want)
+		}
+	}
+	// One currency parameter: the names are not this rule's.
+	if got := guessed(t, fxPrice, "price of a Kindle in euros"); got["currency"] != nil {
+		t.Errorf("single currency parameter filled by a name: %#v", got)
+	}
+}
