@@ -149,7 +149,10 @@
 //     open" is left. Then enum
 //     words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
-//     ("checksum /etc/hosts with md5"); currency codes, sex, direction,
+//     ("checksum /etc/hosts with md5"), unless it is asked for either way
+//     ("paid or not", "paid or unpaid": no filter, and nothing reported)
+//     or the request asks for every value of the property ("any status",
+//     "all statuses", "regardless of status"); currency codes, sex, direction,
 //     level (beginner … expert) and frequency (daily … yearly) words fill
 //     the one property named for them, and a relative period ("over the
 //     last month") a property named period or timeframe.

@@ -142,12 +142,26 @@ func (f *filler) applyEnumWords() {
 	}
 	hits := map[*property][]hit{}
 	owners := map[int]int{}
+	var anyValue map[*property]bool
+	for _, p := range f.s.props {
+		if len(p.enum) > 0 && f.missing(p) && f.anyValueOf(p) {
+			if anyValue == nil {
+				anyValue = map[*property]bool{}
+			}
+			anyValue[p] = true
+		}
+	}
 	for i, t := range f.toks {
 		if t.used || f.tool[t.word] {
 			continue
 		}
+		if k := f.eitherWay(i); k > i {
+			// "paid or not": no filter on it, and nothing to report.
+			f.useTokens(rangeIdx(i, k)...)
+			continue
+		}
 		for _, p := range f.s.props {
-			if !f.missing(p) || len(p.enum) == 0 {
+			if !f.missing(p) || len(p.enum) == 0 || anyValue[p] {
 				continue
 			}
 			for _, e := range p.enum {
@@ -189,4 +203,45 @@ func (f *filler) useNameAround(p *property, tok int) {
 			f.useTokens(idx...)
 		}
 	}
+}
+
+// eitherWay reads a word and its contrary at token i ("paid or not",
+// "whether paid or unpaid", "open or closed" is two values, not this): it
+// returns the last token of "X or not"/"X or no"/"X or unX"/"X or
+// non-X", else -1. A value asked for either way filters nothing.
+func (f *filler) eitherWay(i int) int {
+	if i+2 >= len(f.toks) || endsClause(f.toks[i].raw) || f.toks[i+1].word != "or" || endsClause(f.toks[i+1].raw) {
+		return -1
+	}
+	w, n := f.toks[i].word, f.toks[i+2].word
+	if n == "not" || n == "no" || n == "un"+w || n == "non-"+w || n == "non"+w || n == "in"+w {
+		return i + 2
+	}
+	return -1
+}
+
+// anyWords ask for every value of a parameter: "any status", "all
+// statuses", "regardless of status", "whatever the status".
+var anyWords = setOf("any", "all", "every", "regardless", "irrespective", "whatever")
+
+// anyValueOf: the request asks for p's every value ("invoices of any
+// status"): no enum word fills it.
+func (f *filler) anyValueOf(p *property) bool {
+	for end := 1; end <= len(f.toks); end++ {
+		idx, ok := f.nameEndsAt(p, end)
+		if w := f.toks[end-1].word; !ok && len(p.words) == 1 && (w == p.words[0]+"s" || w == p.words[0]+"es") {
+			idx, ok = []int{end - 1}, true // "all statuses"
+		}
+		if !ok {
+			continue
+		}
+		k := idx[0] - 1
+		for k >= 0 && (f.toks[k].word == "of" || f.toks[k].word == "the") {
+			k--
+		}
+		if k >= 0 && anyWords[f.toks[k].word] && !endsClause(f.toks[k].raw) {
+			return true
+		}
+	}
+	return false
 }

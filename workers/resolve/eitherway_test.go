@@ -1,0 +1,41 @@
+package resolve
+
+import (
+	"reflect"
+	"testing"
+)
+
+// bills lists bills by state; its state enum is what the guards protect.
+var bills = manifest("t/bills", "Bills", `{"type":"object","properties":{
+	"state":{"type":"string","enum":["open","settled","late","void"]},
+	"vendor":{"type":"string","description":"Vendor name"}}}`)
+
+// TestEitherWay: a value asked for either way, or every value of a
+// parameter, fills no enum; one value said plainly still does.
+func TestEitherWay(t *testing.T) {
+	type M = map[string]any
+	tests := []struct {
+		text string
+		want M
+	}{
+		{"list the bills from March, settled or not", M{}},
+		{"bills whether settled or unsettled", M{}},
+		{"show bills in any state", M{}},
+		{"all bills regardless of state", M{}},
+		{"every bill, whatever the state", M{}},
+		{"bills of all states for March", M{}},
+		// Negatives: one value, or a value then "or" and another word.
+		{"show the settled bills", M{"state": "settled"}},
+		{"list late bills or void ones", M{}}, // two values: not one
+		{"bills that are late or not sent", M{}},
+		{"only the open bills, or none", M{"state": "open"}},
+		{"any bills that are late?", M{"state": "late"}}, // "any" is not before the name
+	}
+	for _, tc := range tests {
+		got := guessed(t, bills, tc.text)
+		delete(got, "vendor")
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: got %#v, want %#v", tc.text, got, tc.want)
+		}
+	}
+}
