@@ -285,7 +285,11 @@
 // maker before a thing's noun ("a Google spreadsheet", "Google Sheets",
 // "the Excel sheet") names none; and a thing asked for as "a/a new X"
 // ending its phrase ("load it as a new table", "into a new Google
-// spreadsheet so …") is named by no other word of the request.
+// spreadsheet so …") is named by no other word of the request. A word
+// that opens a span of time alone ("past", "the last": "for the past 30
+// days") is no text value unless the description lists it ("'latest' or
+// 'next'"); "KPI" is a metric's noun too ("the weekly signups KPI" →
+// metric weekly signups).
 //
 // Values are coerced to the property's type: integers and numbers (with
 // thousands separators, 1,000, and currency or percent signs, $19.5),

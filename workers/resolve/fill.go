@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -82,6 +83,9 @@ func (f *filler) try(p *property, raw string) bool {
 	}
 	if p.sql && !looksSQL(raw) {
 		return false // "a query joining users and plans" describes SQL, is none
+	}
+	if timeWordsOnly(raw) && !isDateProp(p) && !describesWord(p, strings.ToLower(strings.TrimSpace(raw))) {
+		return false // "for the past 30 days": "past" is when, not what
 	}
 	if f.unnamedThing(p) {
 		return false // "as a new table": none is named

@@ -408,3 +408,23 @@ func (f *filler) unnamedThing(p *property) bool {
 	}
 	return false
 }
+
+// spanOpeners open a span of time ("the past 30 days", "the next week"); on
+// their own they are no value of a text parameter.
+var spanOpeners = setOf("past", "last", "next", "previous", "coming", "recent", "prior", "following", "preceding")
+
+// timeWordsOnly: v is one or two such words and nothing else ("past",
+// "the last").
+func timeWordsOnly(v string) bool {
+	ws := strings.Fields(strings.ToLower(v))
+	if len(ws) == 0 || len(ws) > 2 {
+		return false
+	}
+	for _, w := range ws {
+		w = strings.Trim(w, `"'“”‘’.,!?;:`)
+		if !spanOpeners[w] && w != "the" {
+			return false
+		}
+	}
+	return true
+}

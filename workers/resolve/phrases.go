@@ -30,6 +30,11 @@ var determiners = setOf("the", "a", "an", "this", "that", "these", "those", "my"
 var vague = setOf("specific", "specified", "given", "certain", "particular", "chosen", "selected", "desired", "provided", "following", "same", "current", "new")
 
 // heads are the name words a property's value sits next to in prose.
+// headSynonyms are the other nouns a request names a parameter's thing
+// by, the parameter's own word first: "the weekly signups KPI" names the
+// metric.
+var headSynonyms = map[string][]string{"metric": {"metric", "kpi"}}
+
 func heads(p *property) []string {
 	w := p.words
 	switch n := len(w); {
@@ -38,6 +43,9 @@ func heads(p *property) []string {
 	case n == 1:
 		if idSuffixes[w[0]] || nameSuffixes[w[0]] {
 			return nil
+		}
+		if syn, ok := headSynonyms[w[0]]; ok {
+			return syn
 		}
 		return w
 	default:
