@@ -289,7 +289,12 @@
 // that opens a span of time alone ("past", "the last": "for the past 30
 // days") is no text value unless the description lists it ("'latest' or
 // 'next'"); "KPI" is a metric's noun too ("the weekly signups KPI" →
-// metric weekly signups).
+// metric weekly signups). A parameter described as a ticker takes the
+// one code in capitals of the request (one to five letters, BRK.B; first
+// word included: "MSFT price"; not CSV, CEO, USD …), never a capitalised
+// name: "What is Nvidia trading at?" leaves it missing, with "Nvidia"
+// reported for it and the question saying a ticker is needed
+// (tickers.go).
 //
 // Values are coerced to the property's type: integers and numbers (with
 // thousands separators, 1,000, and currency or percent signs, $19.5),

@@ -54,6 +54,10 @@ func (e *MissingError) Error() string {
 		b.WriteString(describeParam(p))
 	}
 	for _, u := range e.Unmapped {
+		if e.takesTicker(u.Parameter) {
+			fmt.Fprintf(&b, `. %q was read for %s, which takes a ticker symbol, not a company's name`, u.Text, u.Parameter)
+			continue
+		}
 		fmt.Fprintf(&b, `. %q was read for %s, which needs a day and a time of day ("%s at 10am")`, u.Text, u.Parameter, u.Text)
 	}
 	fmt.Fprintf(&b, ". Give %s as key=value in the intent, e.g. %s", pronoun, e.Example())
@@ -294,4 +298,15 @@ func describedExample(p *property) (any, bool) {
 		return c, true
 	}
 	return nil, false
+}
+
+// takesTicker: the missing parameter name is described as a ticker, so a
+// value held for it is a company's name (applyTickers).
+func (e *MissingError) takesTicker(name string) bool {
+	for _, p := range e.Missing {
+		if p.Name == name {
+			return strings.Contains(strings.ToLower(p.Description), "ticker")
+		}
+	}
+	return false
 }

@@ -84,6 +84,9 @@ func (f *filler) try(p *property, raw string) bool {
 	if p.sql && !looksSQL(raw) {
 		return false // "a query joining users and plans" describes SQL, is none
 	}
+	if p.ticker && !tickerShaped(strings.TrimSpace(raw)) {
+		return false // "Nvidia" is a company, not its ticker: reported
+	}
 	if timeWordsOnly(raw) && !isDateProp(p) && !describesWord(p, strings.ToLower(strings.TrimSpace(raw))) {
 		return false // "for the past 30 days": "past" is when, not what
 	}

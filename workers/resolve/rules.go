@@ -66,6 +66,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyEnumWords() }},
 	{name: "vocabularies", doc: "currency, sex, direction, level and frequency words to the parameter named for them",
 		apply: func(f *filler, _ *property) { f.applyVocabularies() }},
+	{name: "tickers", doc: "the one code in capitals of the request (\"MSFT price\", first word included) to the one missing parameter described as a ticker; a company's name is no ticker and is reported",
+		apply: func(f *filler, _ *property) { f.applyTickers() }},
 	{name: "periods", doc: "a relative period (\"over the last month\") to a period or timeframe parameter",
 		apply: func(f *filler, _ *property) { f.applyPeriods() }},
 	{name: "described_counts", doc: "a number in the phrase a description writes with N (\"the first 5 lines\")",

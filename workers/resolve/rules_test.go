@@ -112,6 +112,9 @@ var ruleCases = map[string][]ruleCase{
 	"currencies": {
 		{fxConvert, "swap 410 Swiss francs into yen", map[string]any{"value": 410.0, "source": "CHF", "target": "JPY"}},
 	},
+	"tickers": {
+		{quoteTool, "SBUX pre-market", map[string]any{"ticker": "SBUX"}},
+	},
 	"statements": {
 		{stmtRun, `SELECT city, count(*) FROM depots GROUP BY city`, map[string]any{"statement": `SELECT city, count(*) FROM depots GROUP BY city`}},
 		{stmtDump, "write out `select * from depots where city = 'Oslo'` as rows", map[string]any{"sql": `select * from depots where city = 'Oslo'`}},

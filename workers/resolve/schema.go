@@ -33,6 +33,8 @@ type property struct {
 	// sql marks a text parameter that takes SQL text (sqlProp), set once
 	// per manifest.
 	sql bool
+	// ticker marks a parameter that takes a ticker symbol (tickerProp).
+	ticker bool
 }
 
 // toolSchema is a manifest's parameter schema, parsed for filling and
@@ -147,6 +149,7 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 	p.freetext = rp.Freetext
 	p.format = rp.Format
 	p.sql = sqlProp(p)
+	p.ticker = tickerProp(p)
 	if len(rp.Items) > 0 {
 		items, err := parseProperty(name, rp.Items)
 		if err != nil {
