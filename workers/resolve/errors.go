@@ -55,7 +55,7 @@ func (e *MissingError) Error() string {
 	}
 	for _, u := range e.Unmapped {
 		if e.takesTicker(u.Parameter) {
-			fmt.Fprintf(&b, `. %q was read for %s, which takes a ticker symbol, not a company's name`, u.Text, u.Parameter)
+			fmt.Fprintf(&b, `. %q was read for %s, which takes one ticker symbol, not a company's name nor several`, u.Text, u.Parameter)
 			continue
 		}
 		fmt.Fprintf(&b, `. %q was read for %s, which needs a day and a time of day ("%s at 10am")`, u.Text, u.Parameter, u.Text)

@@ -18,7 +18,9 @@ func tickerProp(p *property) bool {
 // notTickers are codes in capitals that requests write for other things.
 var notTickers = setOf("I", "A", "CSV", "PDF", "API", "USA", "US", "UK", "EU", "ETF", "CEO", "CFO", "IPO", "EPS", "YTD",
 	"EOD", "UTC", "GMT", "EST", "PST", "AM", "PM", "OK", "ASAP", "FYI", "KPI", "SQL", "URL", "ID", "PE", "P/E", "Q1", "Q2",
-	"Q3", "Q4", "NYSE", "NASDAQ", "LSE", "TSX", "USD", "EUR", "GBP", "JPY")
+	"Q3", "Q4", "NYSE", "NASDAQ", "LSE", "TSX", "USD", "EUR", "GBP", "JPY",
+	// Market terms: bars, ratios and figures, not companies.
+	"OHLC", "OHLCV", "VWAP", "ROI", "ROE", "NAV", "AUM", "YOY", "QOQ", "ATH", "ADR", "EOY", "TTM", "GDP", "CPI")
 
 // tickerShaped: v is written as a ticker: one to five capital letters,
 // with an optional class after a dot (BRK.B).
@@ -46,15 +48,25 @@ func (f *filler) applyTickers() {
 	if target == nil {
 		return
 	}
-	at := -1
+	var codes []int
 	for i, t := range f.toks {
-		if t.used || !tickerShaped(strings.TrimRight(cleanValue(t.raw), "'’s")) {
-			continue
+		if !t.used && tickerShaped(strings.TrimRight(cleanValue(t.raw), "'’s")) {
+			codes = append(codes, i)
 		}
-		if at >= 0 {
-			return // two codes: which one is not said here
+	}
+	if len(codes) > 1 {
+		// Two codes for one ticker ("compare AMD and INTC"): which one
+		// is not said; each is reported with the parameter, and placed
+		// by no later rule.
+		for _, i := range codes {
+			f.useTokens(i)
+			f.moments = append(f.moments, schemas.Unmapped{Text: strings.TrimRight(cleanValue(f.toks[i].raw), "'’s"), Parameter: target.name})
 		}
-		at = i
+		return
+	}
+	at := -1
+	if len(codes) == 1 {
+		at = codes[0]
 	}
 	if at >= 0 {
 		if f.try(target, strings.TrimRight(cleanValue(f.toks[at].raw), "'’s")) {

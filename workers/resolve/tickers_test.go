@@ -27,11 +27,13 @@ func TestTickers(t *testing.T) {
 		{"NFLX quote", M{"ticker": "NFLX"}},
 		{"how is GOOGL doing today", M{"ticker": "GOOGL"}},
 		{"BRK.B last trade", M{"ticker": "BRK.B"}},
+		{"OHLC bars of ADBE for March", M{"ticker": "ADBE"}},
 		{"what's F at now", M{"ticker": "F"}},
 		// Negatives: names, two codes, codes that are no ticker.
 		{"how are Costco shares doing", M{}},
 		{"quote for Shopify please", M{}},
 		{"the CEO said what in the PDF", M{}},
+		{"compare AMD and INTC", M{}},
 	}
 	for _, tc := range tests {
 		if got := guessed(t, quoteTool, tc.text); !reflect.DeepEqual(got, tc.want) {
@@ -44,6 +46,11 @@ func TestTickers(t *testing.T) {
 	if !errors.As(err, &miss) || len(miss.Unmapped) != 1 || miss.Unmapped[0].Text != "Costco" || miss.Unmapped[0].Parameter != "ticker" ||
 		!strings.Contains(err.Error(), "not a company's name") {
 		t.Errorf("company name not reported for the ticker: %v", err)
+	}
+	// Two codes are both reported, neither placed.
+	_, err = Resolve(context.Background(), routed("ORCL or CRM, whichever is up"), quoteTool)
+	if !errors.As(err, &miss) || len(miss.Unmapped) != 2 {
+		t.Errorf("two codes not reported: %v", err)
 	}
 	// A symbol that is no ticker keeps taking names.
 	if got := guessed(t, labelTool, "print the label with symbol Omega"); got["symbol"] != "Omega" {
