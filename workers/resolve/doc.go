@@ -152,7 +152,13 @@
 //     ("checksum /etc/hosts with md5"), unless it is asked for either way
 //     ("paid or not", "paid or unpaid": no filter, and nothing reported)
 //     or the request asks for every value of the property ("any status",
-//     "all statuses", "regardless of status"); currency codes, sex, direction,
+//     "all statuses", "regardless of status"); a word in lower case that
+//     the descriptions list as a value ("e.g. revenue, dau, signups") of
+//     one missing text property and of no other fills it: its own
+//     description's list, or the tool's where the list follows the
+//     property's noun ("a business metric or KPI (e.g. …)" → metric); not
+//     for either end of a pair (from_unit/to_unit: a list says the kind,
+//     not the end) nor with two listed words written (listed.go); currency codes, sex, direction,
 //     level (beginner … expert) and frequency (daily … yearly) words fill
 //     the one property named for them, and a relative period ("over the
 //     last month") a property named period or timeframe.

@@ -64,6 +64,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyStates() }},
 	{name: "enum_words", doc: "a word equal to one enum value of exactly one missing parameter",
 		apply: func(f *filler, _ *property) { f.applyEnumWords() }},
+	{name: "listed_values", doc: "a word, in lower case, that the descriptions list as a value of one missing text parameter (\"a metric (e.g. revenue, dau)\" → dau), the tool's description where the list follows the parameter's noun",
+		apply: func(f *filler, _ *property) { f.applyListedValues() }},
 	{name: "vocabularies", doc: "currency, sex, direction, level and frequency words to the parameter named for them",
 		apply: func(f *filler, _ *property) { f.applyVocabularies() }},
 	{name: "tickers", doc: "the one code in capitals of the request (\"MSFT price\", first word included) to the one missing parameter described as a ticker; a company's name is no ticker and is reported",

@@ -112,6 +112,9 @@ var ruleCases = map[string][]ruleCase{
 	"currencies": {
 		{fxConvert, "swap 410 Swiss francs into yen", map[string]any{"value": 410.0, "source": "CHF", "target": "JPY"}},
 	},
+	"listed_values": {
+		{listedStats, "wau by week", map[string]any{"measure": "wau", "bucket": "week"}},
+	},
 	"tickers": {
 		{quoteTool, "SBUX pre-market", map[string]any{"ticker": "SBUX"}},
 	},
@@ -318,7 +321,8 @@ func fillWith(t *testing.T, m schemas.Manifest, text string, rs []rule) (map[str
 // claims them first (so that nothing between the two reads them
 // otherwise), and its cases must need the two together.
 var coveredBy = map[string]string{
-	"cued_quoted": "heads", // "the note 'x'" is also a value next to its noun
+	"cued_quoted": "heads",         // "the note 'x'" is also a value next to its noun
+	"repeat_days": "listed_values", // "Days it repeats, e.g. weekdays" lists one of its values
 }
 
 // TestRules runs each rule's cases with the whole table, then without

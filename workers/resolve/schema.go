@@ -35,6 +35,9 @@ type property struct {
 	sql bool
 	// ticker marks a parameter that takes a ticker symbol (tickerProp).
 	ticker bool
+	// listed are the lower-case values the descriptions list for a text
+	// parameter (listValues).
+	listed []string
 }
 
 // toolSchema is a manifest's parameter schema, parsed for filling and
@@ -308,6 +311,7 @@ func cached(m schemas.Manifest) (cacheEntry, error) {
 		return cacheEntry{}, err
 	}
 	s.own = own
+	s.listValues(m.Description)
 	e = cacheEntry{raw: bytes.Clone(m.Parameters), name: m.Name, schema: s, words: toolWords(m.ID, m.Name)}
 	schemaCache.Lock()
 	if len(schemaCache.m) >= maxCachedSchemas {

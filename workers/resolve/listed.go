@@ -1,0 +1,173 @@
+package resolve
+
+import "strings"
+
+// Values a description lists: "a business metric or KPI (e.g. revenue,
+// dau, signups)" says dau is a metric. Only identifiers written in lower
+// case are read (a list of names, "e.g. London, Paris", is the places
+// rules' and the cues'), and a request's word must be written so too.
+
+// listCues open a list of values in a description.
+var listCues = []string{"e.g.,", "e.g.", "eg.", "for example,", "for example", "such as", "i.e."}
+
+// listedIn returns the lower-case identifiers listed in text ("(e.g. a,
+// b_c, d)"); with nouns, only lists with one of them among the six words
+// before the cue ("metric or KPI (e.g. …").
+func listedIn(text string, nouns []string) []string {
+	var out []string
+	lower := strings.ToLower(text)
+	for _, cue := range listCues {
+		from := 0
+		for {
+			i := strings.Index(lower[from:], cue)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(cue)
+			if nouns != nil && !nounBefore(lower[:i], nouns) {
+				continue
+			}
+			rest := text[from:]
+			if j := strings.IndexAny(rest, ");:\n"); j >= 0 {
+				rest = rest[:j]
+			}
+			if j := strings.Index(rest, ". "); j >= 0 {
+				rest = rest[:j]
+			}
+			rest = strings.NewReplacer(" or ", ",", " and ", ",", " etc", ",").Replace(rest)
+			for _, item := range strings.Split(rest, ",") {
+				if v := strings.Trim(strings.TrimSpace(item), `"'.`+"`"); identifierLower(v) {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// nounBefore: one of nouns is among the last six words of text.
+func nounBefore(text string, nouns []string) bool {
+	ws := strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) })
+	if len(ws) > 6 {
+		ws = ws[len(ws)-6:]
+	}
+	for _, w := range ws {
+		for _, n := range nouns {
+			if isHead(w, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// identifierLower: v is one word of lower-case letters, digits and
+// underscores, with a letter ("dau", "conversion_rate").
+func identifierLower(v string) bool {
+	letter := false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= 'a' && c <= 'z':
+			letter = true
+		case c >= '0' && c <= '9' || c == '_' || c == '-':
+		default:
+			return false
+		}
+	}
+	return letter && len(v) <= 40
+}
+
+// listValues sets each text property's listed values, from its own
+// description and from the tool's where the list follows its noun.
+func (s *toolSchema) listValues(toolDesc string) {
+	for _, p := range s.props {
+		if !stringProp(p) || s.rolePaired(p) {
+			continue
+		}
+		vals := listedIn(p.description, nil)
+		if hs := heads(p); len(hs) > 0 {
+			vals = append(vals, listedIn(toolDesc, hs)...)
+		}
+		p.listed = vals
+	}
+}
+
+// applyListedValues is the rule listed_values: a word of the request, in
+// lower case, that the descriptions list as a value of one missing text
+// property, and of no other, fills it ("dau for the past 30 days").
+func (f *filler) applyListedValues() {
+	for _, p := range f.s.props {
+		if !f.missing(p) || len(p.listed) == 0 {
+			continue
+		}
+		hit := -1
+		for i, t := range f.toks {
+			if t.used || !listed(p, t.word) || cleanValue(t.raw) != t.word || f.listedElsewhere(p, t.word) {
+				continue
+			}
+			if hit >= 0 && f.toks[hit].word != t.word {
+				hit = -2 // two values: which one is not said here
+				break
+			}
+			if hit == -1 {
+				hit = i
+			}
+		}
+		if hit >= 0 && f.try(p, f.toks[hit].word) {
+			f.useTokens(hit)
+		}
+	}
+}
+
+func listed(p *property, w string) bool {
+	for _, v := range p.listed {
+		if v == w {
+			return true
+		}
+	}
+	return false
+}
+
+// listedElsewhere: another missing property lists w too.
+func (f *filler) listedElsewhere(p *property, w string) bool {
+	for _, q := range f.s.props {
+		if q != p && f.missing(q) && listed(q, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// roleWords say which end of a conversion or a move a parameter is.
+var roleWords = setOf("from", "to", "source", "target", "src", "dst", "dest", "origin", "destination", "input", "output")
+
+// rolePaired: p is one end of a pair (from_unit and to_unit): a listed
+// value says what kind, not which end ("5 km in mi" lists km for the
+// target), so neither is filled by its list.
+func (s *toolSchema) rolePaired(p *property) bool {
+	rest := func(q *property) (string, bool) {
+		var b strings.Builder
+		role := false
+		for _, w := range q.words {
+			if roleWords[w] {
+				role = true
+				continue
+			}
+			b.WriteString(w + " ")
+		}
+		return b.String(), role
+	}
+	mine, role := rest(p)
+	if !role {
+		return false
+	}
+	for _, q := range s.props {
+		if q != p {
+			if theirs, r := rest(q); r && theirs == mine {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,55 @@
+package resolve
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+var (
+	// listedStats lists its measures in the tool's description; listedUnits
+	// is a pair whose lists say a kind, not an end; listedPets lists in a
+	// parameter's own description.
+	listedStats = schemas.Manifest{ID: "t/stats", Name: "Stats",
+		Description: "Reads a product measure or statistic (e.g. wau, mau, churn_rate) over time.",
+		Parameters: json.RawMessage(`{"type":"object","required":["measure"],"properties":{
+			"measure":{"type":"string","description":"Measure name"},
+			"bucket":{"type":"string","enum":["day","week","month"]}}}`)}
+	listedUnits = manifest("t/units", "Units", `{"type":"object","required":["qty","from_unit","to_unit"],"properties":{
+		"qty":{"type":"number"},
+		"from_unit":{"type":"string","description":"Unit converted from, e.g. lb"},
+		"to_unit":{"type":"string","description":"Unit converted to, e.g. kg"}}}`)
+	listedPets = manifest("t/pets", "Pets", `{"type":"object","required":["species"],"properties":{
+		"species":{"type":"string","description":"Animal kind, e.g. cat, dog or rabbit"},
+		"owner":{"type":"string","description":"Owner name"}}}`)
+)
+
+// TestListedValues: a lower-case word a description lists as a value
+// fills its parameter; capitalised words, two listed words, and either end
+// of a pair do not.
+func TestListedValues(t *testing.T) {
+	type M = map[string]any
+	tests := []struct {
+		m    schemas.Manifest
+		text string
+		want M
+	}{
+		{listedStats, "churn_rate since spring", M{"measure": "churn_rate"}},
+		{listedStats, "how did mau move per month", M{"measure": "mau", "bucket": "month"}},
+		{listedPets, "find a rabbit near me", M{"species": "rabbit"}},
+		// Negatives.
+		{listedStats, "compare wau and mau", M{}},
+		{listedPets, "find a hamster", M{}},
+		{listedUnits, "3 kg in lb", M{"qty": 3.0}},
+	}
+	for _, tc := range tests {
+		if got := guessed(t, tc.m, tc.text); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: got %#v, want %#v", tc.text, got, tc.want)
+		}
+	}
+	if got := listedIn("Reads a measure (e.g. wau, mau) or a table such as orders", []string{"measure"}); !reflect.DeepEqual(got, []string{"wau", "mau"}) {
+		t.Errorf("listedIn with a noun: %v", got)
+	}
+}
