@@ -13,9 +13,12 @@ import (
 // currencyNames maps currency names as requests write them to their ISO
 // 4217 codes. Written by hand: golang.org/x/text/currency (already a
 // dependency, used below to check codes written as such) holds codes and
-// symbols but no English names; only names that say one currency are here
-// ("francs", "pesos", "crowns", "rupees" alone are several; "won" and
-// "real" are English words), with a country's adjective where needed.
+// symbols but no English names. Only names that say one currency are
+// here, with a country's adjective where needed ("francs", "pesos",
+// "crowns", "rupees" alone are several; "won" and "real" are English
+// words), except "dollars" and "pounds" alone: they are read as the US
+// dollar and the pound sterling, as requests in English mostly mean them,
+// and the call's arguments show the code chosen.
 var currencyNames = map[string]string{
 	"euro": "EUR", "euros": "EUR",
 	"dollar": "USD", "dollars": "USD", "us dollar": "USD", "us dollars": "USD", "american dollars": "USD",
