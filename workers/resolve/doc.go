@@ -119,7 +119,11 @@
 //     weekday: "in the evening" says when) for properties named location,
 //     city, country, region, room … (an address "Los Angeles, California, USA"
 //     goes finest part first to city, state, country), and a plain noun
-//     ending the clause ("the water quality of the lake"). A "when I get
+//     ending the clause ("the water quality of the lake"). A room written
+//     right before the tool's own noun (a word of its name or of what it
+//     says of itself: "the hallway lights", "the den lamp") fills a room,
+//     zone or area property when it is a room word, a compound room
+//     ("guest room") or a value the property's description lists. A "when I get
 //     to / arrive at / reach / leave / am at <place>" clause ("as soon as
 //     I get home") fills the one place property described as what sets a
 //     thing off (arrival, leaving, trigger); an arrival never fills one

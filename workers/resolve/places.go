@@ -102,6 +102,9 @@ func (f *filler) applyLanguages() {
 func (f *filler) applyPlaces() {
 	f.applySellers()
 	f.applyTriggerPlaces()
+	// A room before the tool's noun is read once the places after a
+	// preposition are: "the lamp in the den" says it first.
+	defer f.applyRoomNouns()
 	var props []*property
 	for _, p := range f.s.props {
 		if f.missing(p) && isPlaceProp(p) {
@@ -773,5 +776,72 @@ func (f *filler) applyTriggerPlaces() {
 			f.useTokens(rangeIdx(i, last)...)
 		}
 		return
+	}
+}
+
+// roomWords are the rooms and zones of a home or building that a request
+// writes before the thing in them ("the hallway lights").
+var roomWords = setOf("kitchen", "bedroom", "bathroom", "hallway", "hall", "garage", "office", "den", "lounge",
+	"study", "basement", "attic", "porch", "patio", "garden", "nursery", "pantry", "loft", "landing", "closet",
+	"cellar", "conservatory", "playroom", "yard", "backyard", "deck", "driveway", "foyer", "entryway", "workshop",
+	"shed", "lobby", "stairs", "staircase", "stairway", "upstairs", "downstairs", "balcony", "washroom", "kitchenette")
+
+// isRoomProp: p names a room or zone of a home or building.
+func isRoomProp(p *property) bool {
+	return stringProp(p) && !isIDProp(p) && fitsName(p, setOf("room", "rooms", "zone", "area", "space"))
+}
+
+// ownNoun: token i is a noun the tool uses for its own things, a word of
+// its name or of what it says of itself (the lamp of a lights tool), not
+// a verb.
+func (f *filler) ownNoun(i int) bool {
+	w := f.toks[i].word
+	if w == "" || verbs[w] || commonWord(w) {
+		return false
+	}
+	if f.tool[w] {
+		return true
+	}
+	own := f.s.own
+	for j := strings.Index(own, w); j >= 0; {
+		end := j + len(w)
+		if (j == 0 || !isWordByte(own[j-1])) && (end == len(own) || !isWordByte(own[end])) {
+			return true
+		}
+		k := strings.Index(own[end:], w)
+		if k < 0 {
+			break
+		}
+		j = end + k
+	}
+	return false
+}
+
+// applyRoomNouns fills a room or zone parameter from a room written right
+// before the tool's own noun: "turn off the hallway lights", "dim the den
+// lamp", "the living room light". The room is a room word, a compound
+// room, or a word the parameter's description lists as a value.
+func (f *filler) applyRoomNouns() {
+	for _, p := range f.s.props {
+		if !f.missing(p) || !isRoomProp(p) {
+			continue
+		}
+		for i := 1; i < len(f.toks) && f.missing(p); i++ {
+			k := i - 1
+			if !f.free(k) || endsClause(f.toks[k].raw) || capWord(f.toks[k].raw) && !f.sentenceStart(k) || !f.ownNoun(i) {
+				continue
+			}
+			first := k
+			switch w := f.toks[k].word; {
+			case f.compoundAt(k-1) && f.free(k-1):
+				first = k - 1
+			case roomWords[w] || describesWord(p, w) && !commonWord(w) && f.contentWord(k):
+			default:
+				continue
+			}
+			if f.try(p, f.spanValue(first, k)) {
+				f.useTokens(rangeIdx(first, k)...)
+			}
+		}
 	}
 }

@@ -54,7 +54,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyHeads() }},
 	{name: "languages", doc: "language names to language parameters (from/to for source and target)",
 		apply: func(f *filler, _ *property) { f.applyLanguages() }},
-	{name: "places", doc: "places after in/at/near/from to location, city, country … parameters; the place of a \"when I get to …\" clause to the place parameter it sets off",
+	{name: "places", doc: "places after in/at/near/from to location, city, country … parameters; the place of a \"when I get to …\" clause to the place parameter it sets off; a room right before the tool's own noun (\"the hallway lights\") to a room or zone parameter",
 		apply: func(f *filler, _ *property) { f.applyPlaces() }},
 	{name: "destinations", doc: "where a trip goes, after to, and where it starts, after from, in lower case (\"a ride to the airport\"), to destination and origin parameters",
 		apply: func(f *filler, _ *property) { f.applyDestinations() }},
