@@ -19,7 +19,10 @@
 //     Before them, a SQL statement (SELECT … FROM, INSERT INTO, UPDATE …
 //     SET, DELETE FROM, WITH … AS; in capitals anywhere, in lower case
 //     quoted, after a colon or opening the request, and then written as
-//     code) goes whole, to its closing quote or backtick or the end of
+//     code) goes whole, to its closing quote or backtick, else to where
+//     prose resumes outside its literals (", then …", ", and then …",
+//     "; then …", "and email it …": "and", a verb of prose and its
+//     object, where a column is followed by an operator) or the end of
 //     the request, to the parameter that takes SQL (named sql or
 //     described as SQL, not also as a question in plain words); no other
 //     rule reads its words. A guessed value for that parameter must be a

@@ -20,7 +20,7 @@ type rule struct {
 // rules is the resolver, in order. Each rule's tests are in
 // rules_test.go, under its name.
 var rules = []rule{
-	{name: "statements", doc: "a SQL statement (SELECT … FROM, INSERT INTO, UPDATE … SET, DELETE FROM, WITH … AS) written in the request, whole, to the parameter that takes SQL; to the closing quote or backtick, else to the end",
+	{name: "statements", doc: "a SQL statement (SELECT … FROM, INSERT INTO, UPDATE … SET, DELETE FROM, WITH … AS) written in the request, whole, to the parameter that takes SQL; to the closing quote or backtick, else to where prose resumes (\", then …\", \"and email it …\") or the end",
 		apply: func(f *filler, _ *property) { f.applyStatements() }},
 	{name: "keyed", doc: "key=value, key: value and key=\"quoted\" pairs; then the rest splits into words",
 		apply: func(f *filler, _ *property) { f.applyKeyed(); f.tokenizeRest() }},

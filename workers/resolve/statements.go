@@ -72,6 +72,8 @@ func sqlStatement(text string) (stmt string, start, end int) {
 			if k := strings.LastIndexByte(text, quote); k > i {
 				e = k
 			}
+		} else if k := proseBoundary(text, j); k >= 0 {
+			e = k
 		}
 		body := strings.TrimRightFunc(text[s:e], func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '?' || r == '!' })
 		if !hasSQLWord(body[len(word):], second) || quote == 0 && word != strings.ToUpper(word) && !codeLike(body[len(word):], second) {
@@ -87,6 +89,90 @@ func sqlStatement(text string) (stmt string, start, end int) {
 		return body, s, e
 	}
 	return "", -1, -1
+}
+
+// proseThen are the words after a comma or semicolon that open prose
+// again, never SQL: ", then email it", "; and then chart it".
+var proseThen = setOf("then", "afterwards", "after")
+
+// proseVerbs are what a request asks done with a statement's result once
+// it has run; after "and" and followed by an object pronoun or a
+// determiner they open prose ("… and email it to me"), where a column
+// of the same name is followed by an operator ("AND email IS NULL").
+var proseVerbs = setOf("email", "send", "mail", "share", "post", "save", "export", "forward", "show", "tell",
+	"give", "plot", "chart", "graph", "download", "attach", "put", "write", "store", "text", "message", "notify",
+	"summarize", "summarise", "print", "display", "return", "copy", "upload", "slack", "ping", "let")
+
+// proseObjects follow a verb of prose, never a column name.
+var proseObjects = setOf("it", "them", "me", "us", "the", "a", "an", "that", "this", "those", "these", "my", "our",
+	"to", "him", "her", "everyone", "results", "result")
+
+// proseBoundary is where an unquoted statement that opens at from ends
+// and prose resumes: a comma or semicolon then "then" (", then …", ", and
+// then …", "; then …"), or "and" then a verb of prose and its object
+// ("… and email it to me"). Boundaries inside a quoted literal are no
+// boundaries. -1: the statement runs to the end.
+func proseBoundary(text string, from int) int {
+	type word struct {
+		w          string
+		start, end int
+	}
+	var ws []word
+	var quote byte
+	for i := from; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			continue
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+			ws = append(ws, word{w: "'", start: i, end: i + 1})
+			continue
+		case c == ',' || c == ';':
+			ws = append(ws, word{w: string(c), start: i, end: i + 1})
+			continue
+		case !isWordByte(c):
+			continue
+		}
+		k := i
+		for k < len(text) && isWordByte(text[k]) {
+			k++
+		}
+		ws = append(ws, word{w: text[i:k], start: i, end: k})
+		i = k - 1
+	}
+	at := func(n int) string {
+		if n < len(ws) {
+			return ws[n].w
+		}
+		return ""
+	}
+	for n, x := range ws {
+		switch {
+		case x.w == "," || x.w == ";":
+			m := n + 1
+			if strings.EqualFold(at(m), "and") {
+				m++
+			}
+			if proseThen[at(m)] {
+				return x.start
+			}
+		case x.w == "and" && n > 0:
+			// The verb written in lower case and taking an object: a
+			// column is followed by an operator or a keyword.
+			if proseVerbs[at(n+1)] && proseObjects[at(n+2)] && n+2 < len(ws) {
+				cut := x.start
+				if ws[n-1].w == "," {
+					cut = ws[n-1].start
+				}
+				return cut
+			}
+		}
+	}
+	return -1
 }
 
 // hasSQLWord: w is one of the first words of rest (within six), or, for

@@ -61,3 +61,35 @@ func TestStatements(t *testing.T) {
 		t.Errorf("question dropped for a question-or-SQL parameter: %#v", got)
 	}
 }
+
+// TestStatementProseBoundary: an unquoted statement stops where prose
+// resumes (", then …", "and mail it …"); SQL's own AND, commas and
+// literals do not stop it.
+func TestStatementProseBoundary(t *testing.T) {
+	type M = map[string]any
+	tests := []struct {
+		name string
+		text string
+		want M
+	}{
+		{"comma then", `SELECT title FROM books WHERE year > 1990, then send the list to Kim`, M{"statement": `SELECT title FROM books WHERE year > 1990`}},
+		{"comma and then", `run SELECT count(*) FROM pets, and then chart it by week`, M{"statement": `SELECT count(*) FROM pets`}},
+		{"semicolon then", `DELETE FROM drafts WHERE age > 90; then tell me how many went`, M{"statement": `DELETE FROM drafts WHERE age > 90`}},
+		{"and a verb of prose", `SELECT city, sum(total) FROM sales GROUP BY city and email it to the team`, M{"statement": `SELECT city, sum(total) FROM sales GROUP BY city`}},
+		{"and send", `SELECT * FROM invoices WHERE paid = false and send me the rows`, M{"statement": `SELECT * FROM invoices WHERE paid = false`}},
+		// Negatives: the statement's own words.
+		{"column named like a verb", `SELECT id FROM members WHERE active = 1 AND email IS NULL`, M{"statement": `SELECT id FROM members WHERE active = 1 AND email IS NULL`}},
+		{"lower-case and, column", `select id from members where active = 1 and email = 'x'`, M{"statement": `select id from members where active = 1 and email = 'x'`}},
+		{"then in a literal", `SELECT id FROM notes WHERE body = 'done, then filed'`, M{"statement": `SELECT id FROM notes WHERE body = 'done, then filed'`}},
+		{"case when then", `SELECT CASE WHEN score > 5 THEN 'hi' ELSE 'lo' END FROM marks`, M{"statement": `SELECT CASE WHEN score > 5 THEN 'hi' ELSE 'lo' END FROM marks`}},
+		{"select list commas", `SELECT a, b, c FROM t`, M{"statement": `SELECT a, b, c FROM t`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := guessed(t, stmtRun, tt.text)
+			if s, w := got["statement"], tt.want["statement"]; !reflect.DeepEqual(s, w) {
+				t.Errorf("%q: statement %#v, want %#v (all: %#v)", tt.text, s, w, got)
+			}
+		})
+	}
+}
