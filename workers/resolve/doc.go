@@ -47,8 +47,12 @@
 //     6", "at 12 at night" (the next day's 00:00), "wake me at 6"; an am
 //     or pm written wins, and an hour the part lacks, "at 2 in the
 //     evening", is not read; times in words: "quarter to six", "half past
-//     9", "ten past 7", "at half 9" (9:30); the same reading serves cron
-//     expressions and HH:MM times),
+//     9", "ten past 7", "at half 9" (9:30); on a tool named for alarms
+//     or waking only, "for" and a bare hour is the time too, as written
+//     unless the part of the day is said ("an alarm for 8", "alarm for 7
+//     tomorrow", "for 10 tonight"), never before a unit or a noun ("for 8
+//     minutes"), and elsewhere never ("a table for 8"); the same reading
+//     serves cron expressions and HH:MM times),
 //     a time alone (its next occurrence, or the day written before it:
 //     "… ends at 5"), or a span from now ("in 2 hours") become RFC 3339 in
 //     the worker's time zone, which the call's arguments show; the

@@ -272,6 +272,9 @@ func (f *filler) clockAt(i int, afterDay bool) (clockRead, bool) {
 	}
 	first := i
 	at := false
+	if f.toks[i].word == "for" {
+		return f.alarmHourAt(i)
+	}
 	if f.toks[i].word == "at" || f.toks[i].word == "@" {
 		at = true
 		i++
@@ -356,6 +359,59 @@ func (f *filler) clockAt(i int, afterDay bool) (clockRead, bool) {
 		return clockRead{}, false
 	}
 	return clockRead{hour: h, minute: mi, last: last}, true
+}
+
+// alarmTools are the words of a tool's name that say it sets a time to
+// ring or wake at, where "for" and a bare hour is a clock time ("an alarm
+// for 8"): elsewhere "for 8" is a count ("a table for 8") or, for a timer,
+// a length.
+var alarmTools = setOf("alarm", "alarms", "wake", "wakeup", "wakes")
+
+// afterAlarmHour are the words that may follow the bare hour of "an alarm
+// for 7": a day, a part of the day or the rest of the request, never a
+// unit or a noun the number counts.
+var afterAlarmHour = setOf("tomorrow", "today", "tonight", "o'clock", "oclock", "every", "each", "on", "this", "next",
+	"in", "at", "please", "and", "then", "daily", "weekdays", "weekends", "sharp", "so", "to", "with")
+
+// alarmHourAt reads "for" and a bare hour at token i as a clock time, on
+// a tool named for alarms or waking only: "set an alarm for 8", "alarm
+// for 7 tomorrow", "wake-up for 6 on weekdays". The hour is as written
+// (a wake-up is in the morning) unless a part of the day is said ("for 9
+// tonight"); an hour with minutes or am/pm is read without the "for".
+func (f *filler) alarmHourAt(i int) (clockRead, bool) {
+	k := i + 1
+	alarm := false
+	for w := range f.tool {
+		if alarmTools[w] {
+			alarm = true
+			break
+		}
+	}
+	if !alarm || !f.free(k) || endsClause(f.toks[i].raw) {
+		return clockRead{}, false
+	}
+	w := f.toks[k].word
+	h, err := strconv.Atoi(w)
+	if err != nil || len(w) > 2 {
+		var ok bool
+		if h, ok = numberWord(w); !ok {
+			return clockRead{}, false
+		}
+	}
+	if h < 0 || h > 23 {
+		return clockRead{}, false
+	}
+	if k+1 < len(f.toks) && !endsClause(f.toks[k].raw) {
+		next := f.toks[k+1].word
+		_, day := weekdays[next]
+		if !afterAlarmHour[next] && clockParts[next] == "" && !day {
+			return clockRead{}, false
+		}
+	}
+	if h == 0 || h > 12 {
+		return clockRead{hour: h, last: k}, true
+	}
+	return f.halfOfDay(i, k, h, 0, false)
 }
 
 // halfOfDay places a bare hour h (1 to 12, no am or pm) read from tokens
