@@ -238,6 +238,13 @@
 //     for, look up … fills the one optional query parameter (query,
 //     search, keywords), past "some"/"a", possessives kept ("play some
 //     jazz" → jazz), never a reference or only the tool's own words.
+//     First, a capitalised name that is the object of put, play, open,
+//     watch, show, stream … ("put Dune on the big screen", "watch The
+//     Crown") fills the one missing parameter for a work's title (named
+//     movie, film, show, series, or title described as a movie, show,
+//     series, streaming app …), not with a channel parameter missing when
+//     it holds a number or a word in capitals ("Channel 5", "ESPN"), nor a
+//     word another parameter lists ("HDMI").
 //  11. free text: when the only required parameter is a missing string that
 //     is marked "x-toolyard-freetext": true or named query, q, text, prompt or
 //     message, it gets the intent text minus the parts used above, minus
@@ -268,7 +275,8 @@
 // verb or of the tool's own name, description or examples, no parameter's
 // name, no participle or adjective of degree, not the kind of a value
 // placed beside it: "the song 'Imagine'") — are the call's Unmapped values, each with the parameter
-// that would take it, if any (unmapped.go). The stage answers a call with
+// that would take it, if any (unmapped.go; for a name, a place's
+// parameter first, then a work's title). The stage answers a call with
 // such a parameter missing_arguments instead of running it.
 //
 // Guards keep the rules that guess from a value the person did not mean

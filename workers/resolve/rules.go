@@ -98,7 +98,7 @@ var rules = []rule{
 		apply: (*filler).applyNames},
 	{name: "object", doc: "the object of the request (\"the rate for ethanol\") to the one text parameter missing; a possessive owner whole when it owns the tool's thing (\"into the hiking crew's group\")", guess: true,
 		apply: (*filler).applyObject},
-	{name: "verb_object", doc: "the words right after the tool's own verb (\"translate good morning to Spanish\") to the one required text parameter missing; with none required missing, the object of play/put on/search for to the optional query (\"play some jazz\" → jazz)", guess: true,
+	{name: "verb_object", doc: "the words right after the tool's own verb (\"translate good morning to Spanish\") to the one required text parameter missing; with none required missing, the object of play/put on/search for to the optional query (\"play some jazz\" → jazz); a capitalised name put/played/opened/watched to the parameter for a work's title (\"watch The Crown\")", guess: true,
 		apply: (*filler).applyVerbObject},
 	{name: "freetext", doc: "the rest of the intent to the free-text parameter; the thing of \"is there a X open nearby?\" alone", guess: true,
 		apply: (*filler).applyFreetext},

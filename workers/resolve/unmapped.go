@@ -514,8 +514,9 @@ func (f *filler) sortStart(i int) int {
 
 // takerOf is the parameter that would take an unmapped value: one the
 // intent left unset (a default does not count) whose type the value fits,
-// preferring, in order, one named for its shape (a path for a path), one
-// without a default, a required one, the first declared.
+// preferring, in order, one named for its shape (a path for a path), for
+// a name one for a place, then one for a work's title, one without a
+// default, a required one, the first declared.
 func (f *filler) takerOf(text string, kind valueKind) string {
 	if kind == valueWord {
 		// A plain word left over is reported, never given a taker: a
@@ -538,6 +539,11 @@ func (f *filler) takerOf(text string, kind valueKind) string {
 		}
 		if kind == valueName && (zoneProp(p) || fitsName(p, placeNames)) {
 			score += 4
+		}
+		// A name is a work's title sooner than a channel or a device's
+		// (workTitleProp: "Movie, show or streaming app to open").
+		if kind == valueName && workTitleProp(p) {
+			score += 3
 		}
 		if !p.hasDefault {
 			score += 2

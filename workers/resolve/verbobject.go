@@ -1,5 +1,7 @@
 package resolve
 
+import "strings"
+
 // applyVerbObject reads a direct object: the plain words right after the
 // request's verb, when that verb is the tool's own ("translate good
 // morning to Spanish" → text "good morning" for Translate text), to the one
@@ -9,6 +11,7 @@ package resolve
 // another rule used, and leaves a reference to what was said before
 // ("translate this paragraph") to the context.
 func (f *filler) applyVerbObject(free *property) {
+	f.workTitle()
 	target := f.onlyMissingText()
 	if target == nil && !f.requiredMissing() {
 		f.whatObject()
@@ -143,4 +146,83 @@ func (f *filler) onlyMissingText() *property {
 		}
 	}
 	return target
+}
+
+// workVerbs put a work on a screen or a speaker, with the particle some
+// take ("put on").
+var workVerbs = map[string]string{"put": "on", "play": "", "open": "", "watch": "", "show": "", "stream": "", "start": "", "launch": "", "queue": "", "throw": "on"}
+
+// workNames name a parameter for a work: a movie, a show, a series.
+var workNames = setOf("title", "show", "movie", "film", "series", "program", "programme")
+
+// workKinds are the words of a description that say a parameter's title
+// is a work's ("Movie, show or streaming app to open").
+var workKinds = []string{"movie", "film", "show", "series", "episode", "programme", "streaming", "video", "album", "song", "podcast"}
+
+// workTitleProp: p takes the title of a work: named movie, film, show,
+// series or program, or title with a description of a work (an issue's
+// title is no work).
+func workTitleProp(p *property) bool {
+	if !stringProp(p) || len(p.enum) > 0 || isIDProp(p) || !fitsName(p, workNames) {
+		return false
+	}
+	if !fitsName(p, setOf("title", "program")) {
+		return true
+	}
+	for _, k := range workKinds {
+		if strings.Contains(p.desc, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// channelNames name a parameter for what a set is tuned to.
+var channelNames = setOf("channel", "station", "input", "source")
+
+// workTitle reads a capitalised name that is the object of a verb that
+// puts a work on ("put Dune on the big screen", "play The Crown", "watch
+// Severance in the den") for the one parameter missing that takes a
+// work's title. With a channel parameter missing too, a name with a
+// number or a word in capitals ("BBC Two", "Channel 5") may be either and
+// is left to be reported.
+func (f *filler) workTitle() {
+	target := f.soleMissingOf(workTitleProp, false)
+	if target == nil {
+		return
+	}
+	v := f.verbIndex()
+	if v >= len(f.toks) || !f.free(v) || endsClause(f.toks[v].raw) {
+		return
+	}
+	particle, ok := workVerbs[f.toks[v].word]
+	if !ok {
+		return
+	}
+	k := v + 1
+	if particle != "" && f.free(k) && f.toks[k].word == particle && !endsClause(f.toks[k].raw) {
+		k++
+	}
+	last := f.capRun(k)
+	if last < 0 || f.sentenceStart(k) {
+		return
+	}
+	channel := f.soleMissingOf(func(p *property) bool { return fitsName(p, channelNames) }, false) != nil
+	for j := k; j <= last; j++ {
+		w, raw := f.toks[j].word, strings.Trim(f.toks[j].raw, ".,;:!?")
+		if f.tool[w] || pronouns[w] {
+			return
+		}
+		if channel && (strings.ContainsAny(raw, "0123456789") || len(raw) > 1 && raw == strings.ToUpper(raw)) {
+			return
+		}
+		for _, p := range f.s.props {
+			if p != target && describesWord(p, w) {
+				return // a value another parameter lists ("HDMI")
+			}
+		}
+	}
+	if f.try(target, f.spanValue(k, last)) {
+		f.useTokens(rangeIdx(k, last)...)
+	}
 }
