@@ -92,9 +92,15 @@ func (f *filler) currencyAt(i int) (string, int) {
 // target currency parameter, the currency after to/in/into is the target,
 // the one after from or after the amount the source ("1,200 EUR in USD").
 func (f *filler) applyCurrencies() {
-	var src, dst *property
+	var src, dst, only *property
+	n := 0
 	for _, p := range f.s.props {
-		if !f.missing(p) || !currencyProp(p) {
+		if !currencyProp(p) {
+			continue
+		}
+		n++
+		only = p
+		if !f.missing(p) {
 			continue
 		}
 		switch {
@@ -103,6 +109,17 @@ func (f *filler) applyCurrencies() {
 		case fitsName(p, setOf("to", "target", "quote", "dest", "destination")) || strings.Contains(p.desc, "target") || strings.Contains(p.desc, "destination"):
 			dst = p
 		}
+	}
+	if n == 1 && f.missing(only) {
+		role := byte(0)
+		switch {
+		case dst != nil:
+			role = 't'
+		case src != nil:
+			role = 's'
+		}
+		f.applySingleCurrency(only, role)
+		return
 	}
 	if src == nil || dst == nil {
 		return
@@ -164,6 +181,58 @@ func (f *filler) applyCurrencies() {
 			// A sign keeps its amount for the amount ("€40").
 			f.useTokens(rangeIdx(m.first, m.end)...)
 		}
+	}
+}
+
+// applySingleCurrency fills a tool's one currency parameter from the one
+// currency the request names. Named for neither a source nor a target
+// ("currency": "ISO currency code"), it takes one after in/into/to ("an
+// invoice in euros"), a code in capitals or a sign ("CHF", "€40"), or a
+// name after an amount ("40 dollars"), never the weight "pounds of";
+// named for the target (role 't'), one after in/into/to only; for the
+// source ('s'), one after from or an amount. Two different currencies
+// say nothing of which one it is, and fill nothing.
+func (f *filler) applySingleCurrency(p *property, role byte) {
+	if role == 0 && !fitsName(p, setOf("currency", "currencies")) && !strings.Contains(p.desc, "4217") && !strings.Contains(p.desc, "currency code") {
+		return
+	}
+	code, seen, first, end := "", "", -1, -1
+	for i := 0; i < len(f.toks); i++ {
+		if f.toks[i].used {
+			continue
+		}
+		c, e := f.currencyAt(i)
+		if c == "" {
+			continue
+		}
+		prev := ""
+		if i > 0 && !endsClause(f.toks[i-1].raw) {
+			prev = f.toks[i-1].word
+		}
+		v := cleanValue(f.toks[i].raw)
+		target := prev == "in" || prev == "into" || prev == "to"
+		amount := f.symbolAmount(i) ||
+			i > 0 && isNumberToken(f.toks[i-1].raw) && !(e+1 < len(f.toks) && f.toks[e+1].word == "of" && !endsClause(f.toks[e].raw))
+		var said bool
+		switch role {
+		case 't':
+			said = target
+		case 's':
+			said = prev == "from" || amount
+		default:
+			said = target || amount || len(v) == 3 && v == strings.ToUpper(v)
+		}
+		if seen != "" && c != seen {
+			return
+		}
+		seen = c
+		if said && code == "" {
+			code, first, end = c, i, e
+		}
+		i = e
+	}
+	if code != "" && f.try(p, code) && !f.symbolAmount(first) {
+		f.useTokens(rangeIdx(first, end)...)
 	}
 }
 

@@ -3,11 +3,13 @@ package resolve
 import (
 	"reflect"
 	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
 )
 
 var (
 	// fxConvert converts between two ISO codes; fxPrice takes one
-	// currency, which this rule does not fill.
+	// currency.
 	fxConvert = manifest("t/fx", "FX", `{"type":"object","required":["value","source","target"],"properties":{
 		"value":{"type":"number","description":"Amount of money"},
 		"source":{"type":"string","description":"ISO 4217 code to convert from"},
@@ -55,8 +57,52 @@ func TestCurrencies(t *testing.T) {
 			t.Errorf("%q: got %#v, want %#v", tc.text, got, tc.want)
 		}
 	}
-	// One currency parameter: the names are not this rule's.
-	if got := guessed(t, fxPrice, "price of a Kindle in euros"); got["currency"] != nil {
-		t.Errorf("single currency parameter filled by a name: %#v", got)
+	// One currency parameter takes the code of the one named
+	// (TestSingleCurrency).
+	if got := guessed(t, fxPrice, "price of a Kindle in euros"); got["currency"] != "EUR" {
+		t.Errorf("single currency parameter: %#v, want EUR", got)
+	}
+}
+
+var (
+	fxBill = manifest("t/bill", "Bill client", `{"type":"object","required":["client"],"properties":{
+		"client":{"type":"string","description":"Client name"},"total":{"type":"number","description":"Amount"},
+		"currency":{"type":"string","description":"ISO currency code"}}}`)
+	fxQuote = manifest("t/quote", "Stock quote", `{"type":"object","required":["symbol"],"properties":{
+		"symbol":{"type":"string","description":"Ticker"},
+		"target_currency":{"type":"string","description":"ISO 4217 code to show the price in"}}}`)
+)
+
+// TestSingleCurrency: a tool's one currency parameter takes the code of
+// the one currency named, not the name.
+func TestSingleCurrency(t *testing.T) {
+	tests := []struct {
+		name string
+		m    schemas.Manifest
+		text string
+		want any // nil: not filled
+	}{
+		{"after in", fxBill, "bill Northwind in Swiss francs", "CHF"},
+		{"after an amount", fxBill, "bill Northwind 300 Canadian dollars", "CAD"},
+		{"code", fxBill, "bill Northwind, NZD", "NZD"},
+		{"sign", fxBill, "bill Northwind £120", "GBP"},
+		{"target", fxQuote, "quote for NVDA in yen", "JPY"},
+		// Negatives: two currencies, a weight, a target not after in.
+		{"two currencies", fxBill, "bill Northwind in euros or in dollars", nil},
+		{"weight", fxBill, "bill Northwind for 20 pounds of coffee", nil},
+		{"target needs in", fxQuote, "quote for NVDA, 50 yen", nil},
+		{"no currency", fxBill, "bill Northwind for the March work", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := guessed(t, tc.m, tc.text)
+			key := "currency"
+			if tc.m.ID == fxQuote.ID {
+				key = "target_currency"
+			}
+			if got[key] != tc.want {
+				t.Errorf("%q: %s = %#v, want %#v (all %#v)", tc.text, key, got[key], tc.want, got)
+			}
+		})
 	}
 }

@@ -85,7 +85,12 @@
 //     knows it (golang.org/x/text/currency), a name only when it says one
 //     currency (euros, yen, US dollars, Swiss francs; not francs or
 //     pesos alone), € and £ before an amount; with three, or two whose
-//     roles are unsaid, none is placed (currencies.go).
+//     roles are unsaid, none is placed. A tool's one currency parameter
+//     takes the code of the one currency named: after in/into/to ("an
+//     invoice in euros" → EUR), as a code or a sign, or a name after an
+//     amount ("300 Canadian dollars", never "20 pounds of"); named for the
+//     target, only after in/into/to, for the source after from or an
+//     amount; two different currencies fill it with none (currencies.go).
 //  4. property cues: a property's name used as a verb on it or them
 //     ("label it bug", "tag them as urgent") takes the word after it; a
 //     property's name followed by a value ("limit 50",

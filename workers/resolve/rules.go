@@ -36,7 +36,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyDates() }},
 	{name: "ids", doc: "identifiers introduced as such (\"with the ID X\") to …_id parameters",
 		apply: func(f *filler, _ *property) { f.applyIDs() }},
-	{name: "currencies", doc: "a conversion's currencies (\"8,450 CHF to euros\", \"5,000 yen in British pounds\") to the source and target currency parameters as ISO 4217 codes: after to/in/into the target, after from or an amount the source",
+	{name: "currencies", doc: "a conversion's currencies (\"8,450 CHF to euros\", \"5,000 yen in British pounds\") to the source and target currency parameters as ISO 4217 codes: after to/in/into the target, after from or an amount the source; a tool's one currency parameter, the code of the one currency named (\"an invoice in euros\" → EUR)",
 		apply: func(f *filler, _ *property) { f.applyCurrencies() }},
 	{name: "cued_quoted", doc: "a quoted value right after a parameter's name",
 		apply: func(f *filler, _ *property) { f.applyCuedQuoted() }},
