@@ -177,7 +177,15 @@
 //     not the end) nor with two listed words written (listed.go); currency codes, sex, direction,
 //     level (beginner … expert) and frequency (daily … yearly) words fill
 //     the one property named for them, and a relative period ("over the
-//     last month") a property named period or timeframe.
+//     last month") a property named period or timeframe. The plain
+//     lower-case words after "by" ("signups by acquisition channel", "by
+//     region and device", "broken down by plan") fill the one property
+//     for the dimensions to split by (named group by, dimensions,
+//     breakdown, segment … or described as what to group or break down
+//     by), as a list when it takes one, one dimension when it takes text;
+//     a time grain ("by week") fills a grain property whose enum has it
+//     instead; "sorted/ordered/ranked by", and a name, number or time
+//     after "by", are no breakdown (breakdowns.go).
 //  9. numbers in prose (by their noun also written as words, "the last
 //     three lines", "forty-one years old"): "55 years old" is an age, "2 employees" an
 //     employee_count; a number in the phrase a description writes with N

@@ -72,6 +72,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyTickers() }},
 	{name: "periods", doc: "a relative period (\"over the last month\") to a period or timeframe parameter",
 		apply: func(f *filler, _ *property) { f.applyPeriods() }},
+	{name: "breakdowns", doc: "the plain words after \"by\" (\"signups by acquisition channel\", \"by country and plan\") to the one parameter for the dimensions to split by (group by, dimensions, breakdown); a time grain (\"by week\") to a grain parameter instead; never after sorted/ordered/ranked by, nor a name, number or time after by",
+		apply: func(f *filler, _ *property) { f.applyBreakdowns() }},
 	{name: "described_counts", doc: "a number in the phrase a description writes with N (\"the first 5 lines\")",
 		apply: func(f *filler, _ *property) { f.applyDescribedCounts() }},
 	{name: "singular_counts", doc: "\"the first line\", \"the top result\": one of what a count parameter counts, when no number is written",

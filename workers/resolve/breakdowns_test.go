@@ -1,0 +1,60 @@
+package resolve
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+var (
+	bdMetrics = manifest("t/metric_series", "Metric series", `{"type":"object","required":["metric"],"properties":{
+		"metric":{"type":"string","enum":["churn","bookings","refunds","signups"]},
+		"grain":{"type":"string","enum":["day","week","month"]},
+		"group_by":{"type":"array","items":{"type":"string"},"description":"Dimensions to split the metric by"}}}`)
+	bdReport = manifest("t/report", "Usage report", `{"type":"object","required":["measure"],"properties":{
+		"measure":{"type":"string","enum":["storage","requests"]},
+		"dimension":{"type":"string","description":"One dimension to break the numbers down by"}}}`)
+	bdFiles = manifest("t/list_files", "List files", `{"type":"object","required":["path"],"properties":{
+		"path":{"type":"string"},"sort":{"type":"string"}}}`)
+)
+
+func init() {
+	ruleCases["breakdowns"] = []ruleCase{
+		{bdMetrics, "signups by billing plan", map[string]any{"metric": "signups", "group_by": []any{"billing plan"}}},
+		{bdReport, "storage by team", map[string]any{"measure": "storage", "dimension": "team"}},
+	}
+}
+
+// TestBreakdowns: "by" and plain words name the dimensions; a grain, an
+// order, a name or a time after "by" are not dimensions.
+func TestBreakdowns(t *testing.T) {
+	type M = map[string]any
+	tests := []struct {
+		name string
+		m    schemas.Manifest
+		text string
+		want M
+	}{
+		{"one dimension", bdMetrics, "churn by customer segment", M{"metric": "churn", "group_by": []any{"customer segment"}}},
+		{"two, with and", bdMetrics, "bookings by region and device", M{"metric": "bookings", "group_by": []any{"region", "device"}}},
+		{"two, with a comma", bdMetrics, "bookings by region, device and browser", M{"metric": "bookings", "group_by": []any{"region", "device", "browser"}}},
+		{"broken down by", bdMetrics, "refunds broken down by payment method", M{"metric": "refunds", "group_by": []any{"payment method"}}},
+		{"grain", bdMetrics, "bookings by month", M{"metric": "bookings", "grain": "month"}},
+		{"grain and dimension", bdMetrics, "bookings by week by region", M{"metric": "bookings", "grain": "week", "group_by": []any{"region"}}},
+		{"single text parameter", bdReport, "requests by endpoint", M{"measure": "requests", "dimension": "endpoint"}},
+		// Negatives.
+		{"order is no dimension", bdMetrics, "bookings by region, sorted by total", M{"metric": "bookings", "group_by": []any{"region"}}},
+		{"sorted by", bdMetrics, "bookings sorted by region", M{"metric": "bookings"}},
+		{"a name", bdMetrics, "bookings by Marta", M{"metric": "bookings"}},
+		{"single parameter, two dimensions", bdReport, "requests by endpoint and status", M{"measure": "requests"}},
+		{"no such parameter", bdFiles, "list /srv by size", M{"path": "/srv"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+"/"+tt.text, func(t *testing.T) {
+			if got := guessed(t, tt.m, tt.text); !reflect.DeepEqual(got, map[string]any(tt.want)) {
+				t.Errorf("%q: got %#v, want %#v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
