@@ -26,6 +26,9 @@ var grainWords = map[string]string{"hour": "hour", "day": "day", "date": "day", 
 	"quarter": "quarter", "year": "year", "hours": "hour", "days": "day", "weeks": "week", "months": "month",
 	"quarters": "quarter", "years": "year"}
 
+// grainNames name a parameter for a time grain.
+var grainNames = setOf("grain", "granularity", "interval", "bucket", "resolution")
+
 // orderWords before "by" say the words after it are an order, not a
 // dimension: "sorted by revenue".
 var orderWords = setOf("sort", "sorted", "sorting", "order", "ordered", "ordering", "rank", "ranked", "ranking",
@@ -40,6 +43,16 @@ var orderWords = setOf("sort", "sorted", "sorting", "order", "ordered", "orderin
 // by"), or before a name, a number or a time ("by Friday", "by 5pm") is
 // no breakdown. "broken down by" is one.
 func (f *filler) applyBreakdowns() {
+	by := false
+	for i := range f.toks {
+		if f.toks[i].word == "by" && f.free(i) {
+			by = true
+			break
+		}
+	}
+	if !by {
+		return
+	}
 	target := f.soleMissingOf(breakdownProp, false)
 	if target == nil {
 		for _, p := range f.s.props {
@@ -53,7 +66,7 @@ func (f *filler) applyBreakdowns() {
 	}
 	var grain *property
 	for _, p := range f.s.props {
-		if f.missing(p) && len(p.enum) > 0 && fitsName(p, setOf("grain", "granularity", "interval", "bucket", "resolution")) {
+		if f.missing(p) && len(p.enum) > 0 && fitsName(p, grainNames) {
 			grain = p
 		}
 	}

@@ -184,6 +184,9 @@ func (f *filler) applyCurrencies() {
 	}
 }
 
+// currencyParamNames name a parameter for a currency.
+var currencyParamNames = setOf("currency", "currencies")
+
 // applySingleCurrency fills a tool's one currency parameter from the one
 // currency the request names. Named for neither a source nor a target
 // ("currency": "ISO currency code"), it takes one after in/into/to ("an
@@ -193,7 +196,7 @@ func (f *filler) applyCurrencies() {
 // source ('s'), one after from or an amount. Two different currencies
 // say nothing of which one it is, and fill nothing.
 func (f *filler) applySingleCurrency(p *property, role byte) {
-	if role == 0 && !fitsName(p, setOf("currency", "currencies")) && !strings.Contains(p.desc, "4217") && !strings.Contains(p.desc, "currency code") {
+	if role == 0 && !fitsName(p, currencyParamNames) && !strings.Contains(p.desc, "4217") && !strings.Contains(p.desc, "currency code") {
 		return
 	}
 	code, seen, first, end := "", "", -1, -1

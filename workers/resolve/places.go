@@ -786,9 +786,12 @@ var roomWords = setOf("kitchen", "bedroom", "bathroom", "hallway", "hall", "gara
 	"cellar", "conservatory", "playroom", "yard", "backyard", "deck", "driveway", "foyer", "entryway", "workshop",
 	"shed", "lobby", "stairs", "staircase", "stairway", "upstairs", "downstairs", "balcony", "washroom", "kitchenette")
 
+// roomNames name a parameter for a room or zone.
+var roomNames = setOf("room", "rooms", "zone", "area", "space")
+
 // isRoomProp: p names a room or zone of a home or building.
 func isRoomProp(p *property) bool {
-	return stringProp(p) && !isIDProp(p) && fitsName(p, setOf("room", "rooms", "zone", "area", "space"))
+	return stringProp(p) && !isIDProp(p) && fitsName(p, roomNames)
 }
 
 // ownNoun: token i is a noun the tool uses for its own things, a word of

@@ -155,6 +155,9 @@ var workVerbs = map[string]string{"put": "on", "play": "", "open": "", "watch": 
 // workNames name a parameter for a work: a movie, a show, a series.
 var workNames = setOf("title", "show", "movie", "film", "series", "program", "programme")
 
+// looseWorkNames name a work's title only with a description of a work.
+var looseWorkNames = setOf("title", "program")
+
 // workKinds are the words of a description that say a parameter's title
 // is a work's ("Movie, show or streaming app to open").
 var workKinds = []string{"movie", "film", "show", "series", "episode", "programme", "streaming", "video", "album", "song", "podcast"}
@@ -166,7 +169,7 @@ func workTitleProp(p *property) bool {
 	if !stringProp(p) || len(p.enum) > 0 || isIDProp(p) || !fitsName(p, workNames) {
 		return false
 	}
-	if !fitsName(p, setOf("title", "program")) {
+	if !fitsName(p, looseWorkNames) {
 		return true
 	}
 	for _, k := range workKinds {
