@@ -125,30 +125,19 @@ func (f *filler) applyCurrencies() {
 		return
 	}
 	type mention struct {
-		code       string
-		first, end int
-		role       byte // 's' source, 't' target, 0 unsaid
+		currencyMention
+		role byte // 's' source, 't' target, 0 unsaid
 	}
 	var ms []mention
-	for i := 0; i < len(f.toks); i++ {
-		if f.toks[i].used {
-			continue
-		}
-		code, end := f.currencyAt(i)
-		if code == "" {
-			continue
-		}
-		m := mention{code: code, first: i, end: end}
-		if i > 0 && !endsClause(f.toks[i-1].raw) {
-			switch f.toks[i-1].word {
-			case "to", "in", "into":
-				m.role = 't'
-			case "from":
-				m.role = 's'
-			}
+	for _, cm := range f.currencyMentions() {
+		m := mention{currencyMention: cm}
+		switch cm.prev {
+		case "to", "in", "into":
+			m.role = 't'
+		case "from":
+			m.role = 's'
 		}
 		ms = append(ms, m)
-		i = end
 	}
 	if len(ms) == 0 || len(ms) > 2 {
 		return // three currencies: which converts to which is not said here
@@ -200,20 +189,10 @@ func (f *filler) applySingleCurrency(p *property, role byte) {
 		return
 	}
 	code, seen, first, end := "", "", -1, -1
-	for i := 0; i < len(f.toks); i++ {
-		if f.toks[i].used {
-			continue
-		}
-		c, e := f.currencyAt(i)
-		if c == "" {
-			continue
-		}
-		prev := ""
-		if i > 0 && !endsClause(f.toks[i-1].raw) {
-			prev = f.toks[i-1].word
-		}
+	for _, m := range f.currencyMentions() {
+		i, e, c := m.first, m.end, m.code
 		v := cleanValue(f.toks[i].raw)
-		target := prev == "in" || prev == "into" || prev == "to"
+		target := m.prev == "in" || m.prev == "into" || m.prev == "to"
 		amount := f.symbolAmount(i) ||
 			i > 0 && isNumberToken(f.toks[i-1].raw) && !(e+1 < len(f.toks) && f.toks[e+1].word == "of" && !endsClause(f.toks[e].raw))
 		var said bool
@@ -221,7 +200,7 @@ func (f *filler) applySingleCurrency(p *property, role byte) {
 		case 't':
 			said = target
 		case 's':
-			said = prev == "from" || amount
+			said = m.prev == "from" || amount
 		default:
 			said = target || amount || len(v) == 3 && v == strings.ToUpper(v)
 		}
@@ -232,11 +211,40 @@ func (f *filler) applySingleCurrency(p *property, role byte) {
 		if said && code == "" {
 			code, first, end = c, i, e
 		}
-		i = e
 	}
 	if code != "" && f.try(p, code) && !f.symbolAmount(first) {
 		f.useTokens(rangeIdx(first, end)...)
 	}
+}
+
+// currencyMention is a currency a request names among its free words:
+// its code, its first and last tokens, and the word before it in its
+// clause ("" at a clause's start).
+type currencyMention struct {
+	code       string
+	first, end int
+	prev       string
+}
+
+// currencyMentions are the currencies the request names, in order.
+func (f *filler) currencyMentions() []currencyMention {
+	var ms []currencyMention
+	for i := 0; i < len(f.toks); i++ {
+		if f.toks[i].used {
+			continue
+		}
+		code, end := f.currencyAt(i)
+		if code == "" {
+			continue
+		}
+		m := currencyMention{code: code, first: i, end: end}
+		if i > 0 && !endsClause(f.toks[i-1].raw) {
+			m.prev = f.toks[i-1].word
+		}
+		ms = append(ms, m)
+		i = end
+	}
+	return ms
 }
 
 // symbolAmount: token i is a sign and an amount ("€40").
