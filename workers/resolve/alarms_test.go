@@ -1,10 +1,7 @@
 package resolve
 
 import (
-	"reflect"
 	"testing"
-
-	"github.com/toolyard/toolyard/schemas"
 )
 
 var (
@@ -17,13 +14,7 @@ var (
 // TestAlarmHour: on a tool named for alarms or waking, "for" and a bare
 // hour is the clock time; elsewhere "for 8" is a count or a length.
 func TestAlarmHour(t *testing.T) {
-	type M = map[string]any
-	tests := []struct {
-		name string
-		m    schemas.Manifest
-		text string
-		want M
-	}{
+	checkGuesses(t, []guessCase{
 		{"bare hour", ruleAlarm, "set an alarm for 6", M{"time": "06:00"}},
 		{"with a day", ruleAlarm, "alarm for 9 tomorrow please", M{"time": "09:00"}},
 		{"hour in words", ruleAlarm, "I need an alarm for eight", M{"time": "08:00"}},
@@ -36,12 +27,5 @@ func TestAlarmHour(t *testing.T) {
 		{"timer takes a length", ruleTimer, "a timer for 8", M{}},
 		{"table for 8", alarmTable, "book a table for 8", M{"party_size": int64(8)}},
 		{"with minutes, as before", ruleAlarm, "alarm for 6:40", M{"time": "06:40"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name+"/"+tt.text, func(t *testing.T) {
-			if got := guessed(t, tt.m, tt.text); !reflect.DeepEqual(got, map[string]any(tt.want)) {
-				t.Errorf("%q: got %#v, want %#v", tt.text, got, tt.want)
-			}
-		})
-	}
+	})
 }

@@ -1,10 +1,7 @@
 package resolve
 
 import (
-	"reflect"
 	"testing"
-
-	"github.com/toolyard/toolyard/schemas"
 )
 
 var (
@@ -29,13 +26,7 @@ func init() {
 // TestBreakdowns: "by" and plain words name the dimensions; a grain, an
 // order, a name or a time after "by" are not dimensions.
 func TestBreakdowns(t *testing.T) {
-	type M = map[string]any
-	tests := []struct {
-		name string
-		m    schemas.Manifest
-		text string
-		want M
-	}{
+	checkGuesses(t, []guessCase{
 		{"one dimension", bdMetrics, "churn by customer segment", M{"metric": "churn", "group_by": []any{"customer segment"}}},
 		{"two, with and", bdMetrics, "bookings by region and device", M{"metric": "bookings", "group_by": []any{"region", "device"}}},
 		{"two, with a comma", bdMetrics, "bookings by region, device and browser", M{"metric": "bookings", "group_by": []any{"region", "device", "browser"}}},
@@ -49,12 +40,5 @@ func TestBreakdowns(t *testing.T) {
 		{"a name", bdMetrics, "bookings by Marta", M{"metric": "bookings"}},
 		{"single parameter, two dimensions", bdReport, "requests by endpoint and status", M{"measure": "requests"}},
 		{"no such parameter", bdFiles, "list /srv by size", M{"path": "/srv"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name+"/"+tt.text, func(t *testing.T) {
-			if got := guessed(t, tt.m, tt.text); !reflect.DeepEqual(got, map[string]any(tt.want)) {
-				t.Errorf("%q: got %#v, want %#v", tt.text, got, tt.want)
-			}
-		})
-	}
+	})
 }

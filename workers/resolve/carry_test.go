@@ -1,10 +1,7 @@
 package resolve
 
 import (
-	"reflect"
 	"testing"
-
-	"github.com/toolyard/toolyard/schemas"
 )
 
 var (
@@ -28,13 +25,7 @@ var (
 // TestCarryGuards: what a thing is carried to is not the thing; a product
 // before a thing's noun names none; "a new X" names no X. Negatives stay.
 func TestCarryGuards(t *testing.T) {
-	type M = map[string]any
-	tests := []struct {
-		name string
-		m    schemas.Manifest
-		text string
-		want M
-	}{
+	checkGuesses(t, []guessCase{
 		// carriesTo: after a carrying verb, "<thing> to X" is where it goes.
 		{"format after to", carryExport, "export the invoices table to Parquet", M{"table": "invoices"}},
 		{"product after to", carryExport, "copy the weekly totals table to Microsoft Excel", M{"table": "weekly totals"}},
@@ -50,10 +41,5 @@ func TestCarryGuards(t *testing.T) {
 		{"named workbook", carryExport, "export the leads table into the Pipeline workbook", M{"table": "leads", "workbook": "Pipeline"}},
 		{"new table named", carryImport, `load ./in/parts.csv as a new table "parts_2025"`, M{"path": "./in/parts.csv", "table": "parts_2025"}},
 		{"table after into", carryImport, "load ./in/parts.csv into the parts table", M{"path": "./in/parts.csv", "table": "parts"}},
-	}
-	for _, tc := range tests {
-		if got := guessed(t, tc.m, tc.text); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: %q: got %#v, want %#v", tc.name, tc.text, got, tc.want)
-		}
-	}
+	})
 }

@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -22,20 +21,7 @@ var (
 // TestCurrencies: the currencies of a conversion, by what comes before
 // each; nothing when which is which is not said.
 func TestCurrencies(t *testing.T) {
-	type M = map[string]any
-	pick := func(got M) M {
-		out := M{}
-		for _, k := range []string{"source", "target"} {
-			if v, ok := got[k]; ok {
-				out[k] = v
-			}
-		}
-		return out
-	}
-	tests := []struct {
-		text string
-		want M
-	}{
+	checkGuessesOn(t, fxConvert, []string{"source", "target"}, []textCase{
 		{"how much is 75 NOK in SEK", M{"source": "NOK", "target": "SEK"}},
 		{"change 2,300 Canadian dollars into euros please", M{"source": "CAD", "target": "EUR"}},
 		{"I need 900 Swiss francs converted to sterling", M{"source": "CHF", "target": "GBP"}},
@@ -51,12 +37,7 @@ func TestCurrencies(t *testing.T) {
 		{"convert 10 EUR to USD and GBP", M{}},
 		{"convert 10 ABC to XYZ", M{}},
 		{"francs to pesos for 80", M{}},
-	}
-	for _, tc := range tests {
-		if got := pick(guessed(t, fxConvert, tc.text)); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q: got %#v, want %#v", tc.text, got, tc.want)
-		}
-	}
+	})
 	// One currency parameter takes the code of the one named
 	// (TestSingleCurrency).
 	if got := guessed(t, fxPrice, "price of a Kindle in euros"); got["currency"] != "EUR" {

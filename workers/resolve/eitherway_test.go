@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"reflect"
 	"testing"
 )
 
@@ -13,11 +12,7 @@ var bills = manifest("t/bills", "Bills", `{"type":"object","properties":{
 // TestEitherWay: a value asked for either way, or every value of a
 // parameter, fills no enum; one value said plainly still does.
 func TestEitherWay(t *testing.T) {
-	type M = map[string]any
-	tests := []struct {
-		text string
-		want M
-	}{
+	checkGuessesOn(t, bills, []string{"state"}, []textCase{
 		{"list the bills from March, settled or not", M{}},
 		{"bills whether settled or unsettled", M{}},
 		{"show bills in any state", M{}},
@@ -30,12 +25,5 @@ func TestEitherWay(t *testing.T) {
 		{"bills that are late or not sent", M{}},
 		{"only the open bills, or none", M{"state": "open"}},
 		{"any bills that are late?", M{"state": "late"}}, // "any" is not before the name
-	}
-	for _, tc := range tests {
-		got := guessed(t, bills, tc.text)
-		delete(got, "vendor")
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q: got %#v, want %#v", tc.text, got, tc.want)
-		}
-	}
+	})
 }

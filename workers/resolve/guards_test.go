@@ -3,7 +3,6 @@ package resolve
 import (
 	"context"
 	"errors"
-	"reflect"
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -71,13 +70,7 @@ func guessed(t *testing.T, m schemas.Manifest, text string) map[string]any {
 // did not mean (the value is then missing and asked for, or another
 // parameter's), and the negatives of each stay as they were.
 func TestGuards(t *testing.T) {
-	type M = map[string]any
-	tests := []struct {
-		guard string
-		m     schemas.Manifest
-		text  string
-		want  M
-	}{
+	checkGuesses(t, []guessCase{
 		// A name ends before a subject pronoun, which opens what the
 		// message says.
 		{"name ends at message", guardSMS, "text Dana I'll be there at noon", M{"to": "Dana", "text": "I'll be there at noon"}},
@@ -175,12 +168,5 @@ func TestGuards(t *testing.T) {
 		{"no clause list (negative)", guardFood, "order samosas, dal and naan from Saffron", M{"restaurant": "Saffron", "items": []any{"samosas", "dal", "naan"}}},
 		{"no clause list (negative)", guardFood, "I want falafel and hummus from Cedar", M{"restaurant": "Cedar", "items": []any{"falafel", "hummus"}}},
 		{"no clause list (negative)", guardFood, "get me a burrito and chips from El Sol", M{"restaurant": "El Sol", "items": []any{"burrito", "chips"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.guard+"/"+tt.text, func(t *testing.T) {
-			if got := guessed(t, tt.m, tt.text); !reflect.DeepEqual(got, map[string]any(tt.want)) {
-				t.Errorf("%q: got %#v, want %#v", tt.text, got, tt.want)
-			}
-		})
-	}
+	})
 }

@@ -30,25 +30,15 @@ var (
 // fills its parameter; capitalised words, two listed words, and either end
 // of a pair do not.
 func TestListedValues(t *testing.T) {
-	type M = map[string]any
-	tests := []struct {
-		m    schemas.Manifest
-		text string
-		want M
-	}{
-		{listedStats, "churn_rate since spring", M{"measure": "churn_rate"}},
-		{listedStats, "how did mau move per month", M{"measure": "mau", "bucket": "month"}},
-		{listedPets, "find a rabbit near me", M{"species": "rabbit"}},
+	checkGuesses(t, []guessCase{
+		{"", listedStats, "churn_rate since spring", M{"measure": "churn_rate"}},
+		{"", listedStats, "how did mau move per month", M{"measure": "mau", "bucket": "month"}},
+		{"", listedPets, "find a rabbit near me", M{"species": "rabbit"}},
 		// Negatives.
-		{listedStats, "compare wau and mau", M{}},
-		{listedPets, "find a hamster", M{}},
-		{listedUnits, "3 kg in lb", M{"qty": 3.0}},
-	}
-	for _, tc := range tests {
-		if got := guessed(t, tc.m, tc.text); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q: got %#v, want %#v", tc.text, got, tc.want)
-		}
-	}
+		{"", listedStats, "compare wau and mau", M{}},
+		{"", listedPets, "find a hamster", M{}},
+		{"", listedUnits, "3 kg in lb", M{"qty": 3.0}},
+	})
 	if got := listedIn("Reads a measure (e.g. wau, mau) or a table such as orders", []string{"measure"}); !reflect.DeepEqual(got, []string{"wau", "mau"}) {
 		t.Errorf("listedIn with a noun: %v", got)
 	}

@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -20,19 +19,6 @@ var (
 // TestSpanWordsAndKPI: "the past N days" gives no text value; "<words>
 // KPI" names the metric; a description that lists "next" keeps it.
 func TestSpanWordsAndKPI(t *testing.T) {
-	type M = map[string]any
-	tests := []struct {
-		m    schemas.Manifest
-		text string
-		want M
-	}{
-		{kpiTool, "churn for the past 14 days", M{"grain": "day"}},
-		{kpiTool, "show me the next quarter", M{}},
-		{kpiTool, "chart the monthly churn KPI for the last year", M{"metric": "monthly churn"}},
-		{kpiTool, "plot the refunds KPI by week", M{"metric": "refunds", "grain": "week"}},
-		// Negatives: a metric named plainly; a described 'next'.
-		{kpiTool, "the metric Net Revenue by day", M{"metric": "Net Revenue", "grain": "day"}},
-	}
 	// A description that lists the word as a value keeps it.
 	for v, want := range map[string]bool{"past": true, "the last": true, "next": true, "last night": false, "Pastor": false} {
 		if got := timeWordsOnly(v); got != want {
@@ -42,11 +28,14 @@ func TestSpanWordsAndKPI(t *testing.T) {
 	if e := mustSchema(t, episodes).prop("episode"); !describesWord(e, "next") {
 		t.Errorf("episode's description lists next")
 	}
-	for _, tc := range tests {
-		if got := guessed(t, tc.m, tc.text); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q: got %#v, want %#v", tc.text, got, tc.want)
-		}
-	}
+	checkGuesses(t, []guessCase{
+		{"", kpiTool, "churn for the past 14 days", M{"grain": "day"}},
+		{"", kpiTool, "show me the next quarter", M{}},
+		{"", kpiTool, "chart the monthly churn KPI for the last year", M{"metric": "monthly churn"}},
+		{"", kpiTool, "plot the refunds KPI by week", M{"metric": "refunds", "grain": "week"}},
+		// Negatives: a metric named plainly; a described 'next'.
+		{"", kpiTool, "the metric Net Revenue by day", M{"metric": "Net Revenue", "grain": "day"}},
+	})
 }
 
 func mustSchema(t *testing.T, m schemas.Manifest) *toolSchema {

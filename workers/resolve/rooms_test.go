@@ -39,13 +39,7 @@ func resolvedWithUnmapped(t *testing.T, m schemas.Manifest, text string) (map[st
 // TestRoomNouns: a room written right before the tool's own noun fills
 // the room or zone parameter, and is not reported besides.
 func TestRoomNouns(t *testing.T) {
-	type M = map[string]any
-	tests := []struct {
-		name string
-		m    schemas.Manifest
-		text string
-		want M
-	}{
+	tests := []guessCase{
 		{"room word", roomLights, "shut off the garage lights", M{"room": "garage", "on": false}},
 		{"room word", roomLights, "switch on the hallway light please", M{"room": "hallway", "on": true}},
 		{"room word", roomLights, "put the nursery light at 20 percent", M{"room": "nursery", "brightness": int64(20)}},

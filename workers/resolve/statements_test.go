@@ -22,7 +22,6 @@ var (
 // TestStatements: a SQL statement goes whole to the parameter that takes
 // SQL; prose about a query fills none.
 func TestStatements(t *testing.T) {
-	type M = map[string]any
 	tests := []struct {
 		name string
 		text string
@@ -66,7 +65,6 @@ func TestStatements(t *testing.T) {
 // resumes (", then …", "and mail it …"); SQL's own AND, commas and
 // literals do not stop it.
 func TestStatementProseBoundary(t *testing.T) {
-	type M = map[string]any
 	tests := []struct {
 		name string
 		text string

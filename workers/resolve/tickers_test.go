@@ -3,7 +3,6 @@ package resolve
 import (
 	"context"
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -19,11 +18,7 @@ var (
 // TestTickers: a code in capitals, first word included, fills a ticker
 // parameter; a company's name never does, and is reported with it.
 func TestTickers(t *testing.T) {
-	type M = map[string]any
-	tests := []struct {
-		text string
-		want M
-	}{
+	checkGuessesOn(t, quoteTool, nil, []textCase{
 		{"NFLX quote", M{"ticker": "NFLX"}},
 		{"how is GOOGL doing today", M{"ticker": "GOOGL"}},
 		{"BRK.B last trade", M{"ticker": "BRK.B"}},
@@ -34,12 +29,7 @@ func TestTickers(t *testing.T) {
 		{"quote for Shopify please", M{}},
 		{"the CEO said what in the PDF", M{}},
 		{"compare AMD and INTC", M{}},
-	}
-	for _, tc := range tests {
-		if got := guessed(t, quoteTool, tc.text); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q: got %#v, want %#v", tc.text, got, tc.want)
-		}
-	}
+	})
 	// The company's name is reported for the ticker, in the question.
 	_, err := Resolve(context.Background(), routed("where is Costco trading"), quoteTool)
 	var miss *MissingError

@@ -23,13 +23,7 @@ var (
 // TestWorkTitle: a capitalised name that is the object of a verb that puts
 // a work on fills the parameter for a work's title.
 func TestWorkTitle(t *testing.T) {
-	type M = map[string]any
-	tests := []struct {
-		name string
-		m    schemas.Manifest
-		text string
-		want M
-	}{
+	checkGuesses(t, []guessCase{
 		{"put X on", workTV, "put Twin Peaks on the television", M{"title": "Twin Peaks"}},
 		{"play", workTV, "play The Wire in the loft", M{"title": "The Wire", "set": "loft"}},
 		{"watch", workTV, "let's watch Arrival", M{"title": "Arrival"}},
@@ -42,14 +36,7 @@ func TestWorkTitle(t *testing.T) {
 		{"channel in capitals", workTV, "put on ESPN", M{}},
 		{"listed input", workTV, "open HDMI", M{}},
 		{"issue title is no work", workTicket, "open Checkout Broken", M{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name+"/"+tt.text, func(t *testing.T) {
-			if got := guessed(t, tt.m, tt.text); !reflect.DeepEqual(got, map[string]any(tt.want)) {
-				t.Errorf("%q: got %#v, want %#v", tt.text, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestWorkTitleTaker: a name left over is reported for the work's title
