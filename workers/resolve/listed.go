@@ -1,6 +1,10 @@
 package resolve
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
 
 // Values a description lists: "a business metric or KPI (e.g. revenue,
 // dau, signups)" says dau is a metric. Only identifiers written in lower
@@ -90,6 +94,51 @@ func (s *toolSchema) listValues(toolDesc string) {
 			vals = append(vals, listedIn(toolDesc, hs)...)
 		}
 		p.listed = vals
+		p.codes = numberedCodes(p.description)
+	}
+}
+
+// numberedCodes are the words in capitals that text writes right before a
+// number ("or an input such as HDMI 2", "USB 3"): the kind of a value
+// that a number alone does not say.
+func numberedCodes(text string) []string {
+	var out []string
+	ws := strings.Fields(text)
+	for i := 0; i+1 < len(ws); i++ {
+		w := strings.Trim(ws[i], `"'(`)
+		if len(w) >= 2 && w == strings.ToUpper(w) && strings.IndexFunc(w, unicode.IsLetter) >= 0 && isNumberToken(strings.Trim(ws[i+1], `"'),.;`)) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// applyListedCodes is the rule listed_codes: a code the description of
+// one missing text parameter shows with a number, written in the request
+// with its number ("switch to HDMI 1" for "input such as HDMI 2"), fills
+// that parameter whole. Without it the number alone went to a numeric
+// parameter (volume=1) and the code to a name (tv="HDMI 1").
+func (f *filler) applyListedCodes() {
+	for _, p := range f.s.props {
+		if !f.missing(p) || len(p.codes) == 0 {
+			continue
+		}
+		for i := 0; i+1 < len(f.toks); i++ {
+			t, n := f.toks[i], f.toks[i+1]
+			if t.used || n.used || endsClause(t.raw) || !isNumberToken(n.raw) || !slices.ContainsFunc(p.codes, func(c string) bool { return strings.EqualFold(c, cleanValue(t.raw)) }) {
+				continue
+			}
+			// A name goes on after the number in capitals ("BMW 3
+			// Series"): the value is all of it.
+			last := i + 1
+			for last+1 < len(f.toks) && !f.toks[last+1].used && !endsClause(f.toks[last].raw) && capWord(f.toks[last+1].raw) {
+				last++
+			}
+			if f.try(p, f.spanValue(i, last)) {
+				f.useTokens(rangeIdx(i, last)...)
+			}
+			break
+		}
 	}
 }
 

@@ -43,3 +43,15 @@ func TestListedValues(t *testing.T) {
 		t.Errorf("listedIn with a noun: %v", got)
 	}
 }
+
+// TestListedCodes: a code the description shows with a number takes its
+// number with it; a number alone, or the code alone, is left to the other
+// rules.
+func TestListedCodes(t *testing.T) {
+	checkGuesses(t, []guessCase{
+		{"code and number", codesProjector, "put HDMI 4 on", M{"input": "HDMI 4"}},
+		{"number alone stays a volume", codesProjector, "projector volume 40", M{"volume": int64(40)}},
+		{"code alone is no input", codesProjector, "is HDMI working", M{}},
+		{"a name goes on after the number", codesProjector, "show USB 2 Stick Left on the projector", M{"input": "USB 2 Stick Left"}},
+	})
+}

@@ -24,6 +24,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyStatements() }},
 	{name: "keyed", doc: "key=value, key: value and key=\"quoted\" pairs; then the rest splits into words",
 		apply: func(f *filler, _ *property) { f.applyKeyed(); f.tokenizeRest() }},
+	{name: "listed_codes", doc: "a code that one missing text parameter's description shows with a number (\"an input such as HDMI 2\"), written with its number (\"switch to HDMI 1\"), to that parameter whole",
+		apply: func(f *filler, _ *property) { f.applyListedCodes() }},
 	{name: "cron", doc: "a recurrence in words (\"every Monday at 9am\", \"weekdays at 8:30\") to a parameter that takes a cron expression, as one",
 		apply: func(f *filler, _ *property) { f.applyCron() }},
 	{name: "repeat_days", doc: "a recurrence in words (\"on weekdays\", \"every Saturday\", \"on Mondays and Wednesdays\", \"daily\") to a plain string parameter for the days a thing repeats on, as day words (\"weekdays\", \"Saturday\", \"Monday, Wednesday\")",

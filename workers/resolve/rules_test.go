@@ -16,6 +16,11 @@ type ruleCase struct {
 }
 
 var (
+	// codesProjector's input is shown with its number ("HDMI 2"): a
+	// number after the code is the input's, not the volume.
+	codesProjector = manifest("t/projector", "Projector", `{"type":"object","properties":{
+		"input":{"type":"string","description":"Source to show, a name or an input such as HDMI 2 or USB 1"},
+		"volume":{"type":"integer","description":"Volume 0-100"}}}`)
 	ruleCount = manifest("t/count", "Count", `{"type":"object","required":["path"],"properties":{
 		"path":{"type":"string"},"lines":{"type":"integer","description":"returns only the first N lines"}}}`)
 	ruleEvent = manifest("t/event", "Plan", `{"type":"object","required":["title","date"],"properties":{
@@ -109,6 +114,10 @@ var (
 // has some, and each case needs its rule (TestRules takes the rule out and
 // expects another answer).
 var ruleCases = map[string][]ruleCase{
+	"listed_codes": {
+		{codesProjector, "switch the projector to HDMI 3", map[string]any{"input": "HDMI 3"}},
+		{codesProjector, "use usb 1 on the hall projector at volume 12", map[string]any{"input": "usb 1", "volume": int64(12)}},
+	},
 	"currencies": {
 		{fxConvert, "swap 410 Swiss francs into yen", map[string]any{"value": 410.0, "source": "CHF", "target": "JPY"}},
 	},

@@ -38,6 +38,9 @@ type property struct {
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
+	// codes are the words in capitals that the parameter's description
+	// shows before a number ("input such as HDMI 2" → HDMI): listValues.
+	codes []string
 }
 
 // toolSchema is a manifest's parameter schema, parsed for filling and
