@@ -52,6 +52,7 @@ func TestListedCodes(t *testing.T) {
 		{"code and number", codesProjector, "put HDMI 4 on", M{"input": "HDMI 4"}},
 		{"number alone stays a volume", codesProjector, "projector volume 40", M{"volume": int64(40)}},
 		{"code alone is no input", codesProjector, "is HDMI working", M{}},
+		{"a code's number is no volume", codesProjector, "switch to VGA 1", M{}},
 		{"a name goes on after the number", codesProjector, "show USB 2 Stick Left on the projector", M{"input": "USB 2 Stick Left"}},
 	})
 }

@@ -315,7 +315,7 @@ func (f *filler) applyLooseNumbers() {
 	}
 	var free []int
 	for i := range f.toks {
-		if isNum(i) && !isClock(f.toks[i].word) {
+		if isNum(i) && !isClock(f.toks[i].word) && !f.codesNumber(i) {
 			free = append(free, i)
 		}
 	}
@@ -328,6 +328,24 @@ func (f *filler) applyLooseNumbers() {
 	if only := f.onlyNumberParam(); only != nil && len(missingReq) == 0 && len(free) == 1 && f.try(only, cleanValue(f.toks[free[0]].raw)) {
 		f.useTokens(free[0])
 	}
+}
+
+// codesNumber: the number at token i is part of the code in capitals
+// written right before it ("switch to VGA 1", "a PS 5"), a name's number
+// and no quantity; a currency's code before an amount ("USD 100") is not
+// such a code.
+func (f *filler) codesNumber(i int) bool {
+	if i == 0 || endsClause(f.toks[i-1].raw) {
+		return false
+	}
+	w := cleanValue(f.toks[i-1].raw)
+	if len(w) < 2 || w != strings.ToUpper(w) || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+		return false
+	}
+	if code, _ := f.currencyAt(i - 1); code != "" {
+		return false
+	}
+	return true
 }
 
 // onlyNumberParam is the schema's one numeric parameter when it has
