@@ -108,26 +108,25 @@ func Handoff(subject, id string, v any) Out {
 // this process that left them to be encoded (Handoff), Value encoded as
 // JSON, kept in Data for the next caller.
 func (m *Msg) Bytes() ([]byte, error) {
-	if m.Data != nil || m.Value == nil {
-		return m.Data, nil
+	data, err := encoded(m.Data, m.Value, m.Subject)
+	if err == nil {
+		m.Data = data
 	}
-	data, err := json.Marshal(m.Value)
-	if err != nil {
-		return nil, fmt.Errorf("encode the hand-off on %s: %w", m.Subject, err)
-	}
-	m.Data = data
-	return data, nil
+	return data, err
 }
 
 // Bytes is what publishing o sends: Data, or, for a hand-off whose Data was
 // left to be encoded (Handoff), Value encoded as JSON.
-func (o Out) Bytes() ([]byte, error) {
-	if o.Data != nil || o.Value == nil {
-		return o.Data, nil
+func (o Out) Bytes() ([]byte, error) { return encoded(o.Data, o.Value, o.Subject) }
+
+// encoded is data, or value encoded as JSON when data was left nil.
+func encoded(data []byte, value any, subject string) ([]byte, error) {
+	if data != nil || value == nil {
+		return data, nil
 	}
-	data, err := json.Marshal(o.Value)
+	data, err := json.Marshal(value)
 	if err != nil {
-		return nil, fmt.Errorf("encode the hand-off to %s: %w", o.Subject, err)
+		return nil, fmt.Errorf("encode the hand-off on %s: %w", subject, err)
 	}
 	return data, nil
 }

@@ -263,15 +263,17 @@ func sortedCopy(xs []string) []string {
 }
 
 // exampleCues introduce examples in a description: "The city (e.g.,
-// London, Paris)", "a format such as CSV".
-var exampleCues = []string{"e.g.,", "e.g.", "eg.", "for example,", "for example", "such as", "like"}
+// London, Paris)", "a format such as CSV". A description's first example
+// (describedExample) may also follow "like"; its listed values
+// (listedIn) may also follow "i.e.".
+var exampleCues = []string{"e.g.,", "e.g.", "eg.", "for example,", "for example", "such as"}
 
 // describedExample is the first example a property's description gives,
 // when it has the property's type.
 func describedExample(p *property) (any, bool) {
 	d := p.description
 	lower := strings.ToLower(d)
-	for _, cue := range exampleCues {
+	for _, cue := range append(exampleCues[:len(exampleCues):len(exampleCues)], "like") {
 		i := strings.Index(lower, cue)
 		if i < 0 || cue == "like" && (i == 0 || lower[i-1] != ' ') {
 			continue

@@ -47,15 +47,18 @@ func (f *filler) compoundAt(i int) bool {
 
 // describesWord: p's description names w as a value of its own ("Which
 // door, e.g. front, back"), so the word alone is what p takes.
-func describesWord(p *property, w string) bool {
-	for _, d := range strings.FieldsFunc(p.desc, func(r rune) bool {
+func describesWord(p *property, w string) bool { return p.descWords[w] }
+
+// descriptionWords are the words of a lower-case description, split at
+// spaces and punctuation (made once per manifest: property.descWords).
+func descriptionWords(desc string) map[string]bool {
+	words := map[string]bool{}
+	for _, d := range strings.FieldsFunc(desc, func(r rune) bool {
 		return r == ',' || r == ' ' || r == '(' || r == ')' || r == ';' || r == ':' || r == '.' || r == '\'' || r == '"'
 	}) {
-		if d == w {
-			return true
-		}
+		words[d] = true
 	}
-	return false
+	return words
 }
 
 // clauseValue: v reads as a clause, a request of its own, not a short

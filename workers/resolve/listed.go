@@ -12,7 +12,7 @@ import (
 // rules' and the cues'), and a request's word must be written so too.
 
 // listCues open a list of values in a description.
-var listCues = []string{"e.g.,", "e.g.", "eg.", "for example,", "for example", "such as", "i.e."}
+var listCues = append(exampleCues[:len(exampleCues):len(exampleCues)], "i.e.")
 
 // listedIn returns the lower-case identifiers listed in text ("(e.g. a,
 // b_c, d)"); with nouns, only lists with one of them among the six words
@@ -106,11 +106,17 @@ func numberedCodes(text string) []string {
 	ws := strings.Fields(text)
 	for i := 0; i+1 < len(ws); i++ {
 		w := strings.Trim(ws[i], `"'(`)
-		if len(w) >= 2 && w == strings.ToUpper(w) && strings.IndexFunc(w, unicode.IsLetter) >= 0 && isNumberToken(strings.Trim(ws[i+1], `"'),.;`)) {
+		if capsCode(w) && isNumberToken(strings.Trim(ws[i+1], `"'),.;`)) {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// capsCode: w is a code written in capitals, two characters or more with
+// a letter among them ("HDMI", "VGA", "PS5").
+func capsCode(w string) bool {
+	return len(w) >= 2 && w == strings.ToUpper(w) && strings.IndexFunc(w, unicode.IsLetter) >= 0
 }
 
 // applyListedCodes is the rule listed_codes: a code the description of

@@ -338,8 +338,7 @@ func (f *filler) codesNumber(i int) bool {
 	if i == 0 || endsClause(f.toks[i-1].raw) {
 		return false
 	}
-	w := cleanValue(f.toks[i-1].raw)
-	if len(w) < 2 || w != strings.ToUpper(w) || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+	if !capsCode(cleanValue(f.toks[i-1].raw)) {
 		return false
 	}
 	if code, _ := f.currencyAt(i - 1); code != "" {

@@ -21,7 +21,10 @@ type property struct {
 	description string
 	// desc is the description in lower case, for the cue tests that read
 	// it on every request (made once per manifest, not per request).
-	desc       string
+	desc string
+	// descWords are desc's words split at spaces and punctuation, for
+	// describesWord, which the guards ask of every candidate value.
+	descWords  map[string]bool
 	enum       []any
 	def        any
 	hasDefault bool
@@ -150,6 +153,7 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 	}
 	p.typ = primaryType(rp.Type)
 	p.description, p.desc = rp.Description, strings.ToLower(rp.Description)
+	p.descWords = descriptionWords(p.desc)
 	p.enum = rp.Enum
 	p.examples = rp.Examples
 	p.freetext = rp.Freetext
