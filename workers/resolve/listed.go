@@ -123,29 +123,51 @@ func capsCode(w string) bool {
 // one missing text parameter shows with a number, written in the request
 // with its number ("switch to HDMI 1" for "input such as HDMI 2"), fills
 // that parameter whole. Without it the number alone went to a numeric
-// parameter (volume=1) and the code to a name (tv="HDMI 1").
+// parameter (volume=1) and the code to a name (tv="HDMI 1"). Where the
+// request writes no code the description shows, another code of the same
+// shape, capitals and a number, fills the one parameter that shows codes
+// ("VGA 1", "DP 2" for the same input), unless the code is the tool's own
+// noun ("TV 2" names a television, not an input).
 func (f *filler) applyListedCodes() {
+	var shaped *property
 	for _, p := range f.s.props {
 		if !f.missing(p) || len(p.codes) == 0 {
 			continue
 		}
-		for i := 0; i+1 < len(f.toks); i++ {
-			t, n := f.toks[i], f.toks[i+1]
-			if t.used || n.used || endsClause(t.raw) || !isNumberToken(n.raw) || !slices.ContainsFunc(p.codes, func(c string) bool { return strings.EqualFold(c, cleanValue(t.raw)) }) {
-				continue
-			}
-			// A name goes on after the number in capitals ("BMW 3
-			// Series"): the value is all of it.
-			last := i + 1
-			for last+1 < len(f.toks) && !f.toks[last+1].used && !endsClause(f.toks[last].raw) && capWord(f.toks[last+1].raw) {
-				last++
-			}
-			if f.try(p, f.spanValue(i, last)) {
-				f.useTokens(rangeIdx(i, last)...)
-			}
-			break
+		if f.fillCode(p, func(code string) bool {
+			return slices.ContainsFunc(p.codes, func(c string) bool { return strings.EqualFold(c, code) })
+		}) {
+			continue
 		}
+		if shaped != nil {
+			return // two parameters show codes: which one a new code is, is not said
+		}
+		shaped = p
 	}
+	if shaped != nil {
+		f.fillCode(shaped, func(code string) bool { return capsCode(code) && !f.tool[strings.ToLower(code)] })
+	}
+}
+
+// fillCode fills p with the first code that is (a code, as written, and
+// its number), with a name in capitals that goes on after it ("BMW 3
+// Series"); it says whether one was found.
+func (f *filler) fillCode(p *property, is func(code string) bool) bool {
+	for i := 0; i+1 < len(f.toks); i++ {
+		t, n := f.toks[i], f.toks[i+1]
+		if t.used || n.used || endsClause(t.raw) || !isNumberToken(n.raw) || !is(cleanValue(t.raw)) {
+			continue
+		}
+		last := i + 1
+		for last+1 < len(f.toks) && !f.toks[last+1].used && !endsClause(f.toks[last].raw) && capWord(f.toks[last+1].raw) {
+			last++
+		}
+		if f.try(p, f.spanValue(i, last)) {
+			f.useTokens(rangeIdx(i, last)...)
+		}
+		return true
+	}
+	return false
 }
 
 // applyListedValues is the rule listed_values: a word of the request, in

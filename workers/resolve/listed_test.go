@@ -44,15 +44,22 @@ func TestListedValues(t *testing.T) {
 	}
 }
 
+// codesTV shows codes, and is itself named by one ("TV 2").
+var codesTV = manifest("t/tv", "TV", `{"type":"object","properties":{
+	"input":{"type":"string","description":"Input such as HDMI 2"},
+	"screen":{"type":"string","description":"Which TV, e.g. kitchen"}}}`)
+
 // TestListedCodes: a code the description shows with a number takes its
-// number with it; a number alone, or the code alone, is left to the other
-// rules.
+// number with it, and so does another code of its shape; a number alone,
+// or the code alone, is left to the other rules.
 func TestListedCodes(t *testing.T) {
 	checkGuesses(t, []guessCase{
 		{"code and number", codesProjector, "put HDMI 4 on", M{"input": "HDMI 4"}},
 		{"number alone stays a volume", codesProjector, "projector volume 40", M{"volume": int64(40)}},
 		{"code alone is no input", codesProjector, "is HDMI working", M{}},
-		{"a code's number is no volume", codesProjector, "switch to VGA 1", M{}},
+		{"a code of the shown shape is an input", codesProjector, "switch to VGA 1", M{"input": "VGA 1"}},
+		{"the first code of the shape", codesProjector, "switch to DP 2 not VGA 1", M{"input": "DP 2"}},
+		{"the tool's own noun is no code", codesTV, "switch TV 2 to VGA 1", M{"input": "VGA 1"}},
 		{"a name goes on after the number", codesProjector, "show USB 2 Stick Left on the projector", M{"input": "USB 2 Stick Left"}},
 	})
 }
