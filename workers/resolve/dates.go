@@ -160,13 +160,13 @@ var (
 	timeWords = setOf("time", "timeframe", "period", "hour", "when", "timestamp", "datetime", "schedule")
 )
 
-// isDateProp: a string property that holds a date, by its name or by a
-// description that says so.
+// isDateProp: a string property that holds a date, by its format, its
+// name or a description that says so.
 func isDateProp(p *property) bool {
 	if (p.typ != "string" && p.typ != "") || len(p.enum) > 0 {
 		return false
 	}
-	if fitsName(p, dateWords) {
+	if p.format == "date" || fitsName(p, dateWords) {
 		return true
 	}
 	d := p.desc

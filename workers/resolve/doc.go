@@ -73,7 +73,16 @@
 //     after a property's name goes to it ("a due date of …"); the others
 //     fill the date properties (named date, day, deadline …, or described
 //     as a date) in the order written ("from … to …" → start, end); a time
-//     fills a time property, else a date one.
+//     fills a time property, else a date one. A period ("over the last
+//     90 days", "last week", "this month", "last quarter", "March 2024",
+//     "Q3", "in 2023", "year to date") fills a tool's pair of date
+//     properties named for a start and an end (start/end, from_date,
+//     since, until …) with its first and last days, calendar periods
+//     from Monday to Sunday and from the first of the month; after
+//     since/from/starting only the start, after until/through only the
+//     end; a month or a quarter without its year is the latest begun; a
+//     month or a year alone needs a word before it ("in March", "for
+//     2023"), so that "may" and a bare number are not read (ranges.go).
 //  3. identifiers: "with the ID X", "engine ID 'X'", "ID number 82",
 //     "identified by 'X'" fill a property named …_id; the noun before "ID"
 //     says which when there are several. The currencies of a conversion

@@ -707,7 +707,7 @@ func (f *filler) applyMoments() {
 			bounds = append(bounds, p)
 		case dateTimeProp(p):
 			dateTimes = append(dateTimes, p)
-		case p.format == "date" || isDateProp(p):
+		case isDateProp(p):
 			dates = append(dates, p)
 		case p.format == "time" || isTimeProp(p):
 			clocks = append(clocks, p)

@@ -30,6 +30,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyCron() }},
 	{name: "repeat_days", doc: "a recurrence in words (\"on weekdays\", \"every Saturday\", \"on Mondays and Wednesdays\", \"daily\") to a plain string parameter for the days a thing repeats on, as day words (\"weekdays\", \"Saturday\", \"Monday, Wednesday\")",
 		apply: func(f *filler, _ *property) { f.applyRepeatDays() }},
+	{name: "date_ranges", doc: "a period (\"over the last 90 days\", \"last week\", \"this month\", \"March 2024\", \"Q3\", \"in 2023\", \"year to date\") to a tool's start and end date parameters as its first and last days; after since/from only the start, after until/through only the end",
+		apply: func(f *filler, _ *property) { f.applyDateRanges() }},
 	{name: "moments", doc: "a day and a time of day (\"tomorrow at 3pm\", \"on Monday at 10am\", \"in 2 hours\"; on an alarm or wake-up tool \"for 8\") to a date-time parameter, as RFC 3339 in the worker's time zone; a day named from today to a date parameter",
 		apply: func(f *filler, _ *property) { f.applyMoments() }},
 	{name: "durations", doc: "a length of time (\"10 minutes\", \"1 hour 30 minutes\", \"a 45-minute …\") to a string parameter named for one, compact (\"10m\") when its description writes lengths so",

@@ -262,6 +262,10 @@ var ruleCases = map[string][]ruleCase{
 	"vocabularies": {
 		{ruleGender, "list the female players", map[string]any{"gender": "female"}},
 	},
+	"date_ranges": {
+		{rangeReport, "north region sales for the last 30 days", map[string]any{"region": "north", "start": "2026-10-28", "end": "2026-11-27"}},
+		{rangeReport, "sales since Q2", map[string]any{"start": "2026-04-01"}},
+	},
 	"periods": {
 		{ruleReport, "sales report over the last quarter", map[string]any{"period": "last quarter"}},
 	},

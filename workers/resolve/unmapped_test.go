@@ -193,7 +193,7 @@ func TestUnmappedToItsKind(t *testing.T) {
 		want []schemas.Unmapped
 	}{
 		{"list the items sorted by size", []schemas.Unmapped{{Text: "sorted by size", Parameter: "order"}}},
-		{"list the items modified since last week", []schemas.Unmapped{{Text: "modified since last week", Parameter: "modified_since"}}},
+		{"list the items modified this weekend", []schemas.Unmapped{{Text: "modified this weekend", Parameter: "modified_since"}}},
 	} {
 		call, err := Resolve(context.Background(), routed(c.text), m)
 		if err != nil {
