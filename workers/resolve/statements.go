@@ -62,7 +62,7 @@ func sqlStatement(text string) (stmt string, start, end int) {
 		if n := len(before); n > 0 && len(before) == i && strings.IndexByte("\"'`", before[n-1]) >= 0 {
 			quote = before[n-1]
 		}
-		opens := before == "" || quote != 0 || strings.HasSuffix(before, ":") || word == strings.ToUpper(word)
+		opens := before == "" || quote != 0 || strings.HasSuffix(before, ":") || word == strings.ToUpper(word) || runVerbs[lastWord(before)]
 		if !opens {
 			i = j
 			continue
@@ -89,6 +89,17 @@ func sqlStatement(text string) (stmt string, start, end int) {
 		return body, s, e
 	}
 	return "", -1, -1
+}
+
+// runVerbs, right before a statement in lower case, say that it is one
+// ("run select count(*) from visits"); the statement must still read as
+// code (codeLike), so "run select the best rows" is prose.
+var runVerbs = setOf("run", "execute", "exec", "query")
+
+// lastWord is the last word of text, in lower case.
+func lastWord(text string) string {
+	i := strings.LastIndexFunc(text, func(r rune) bool { return !isWordRune(r) })
+	return strings.ToLower(text[i+1:])
 }
 
 // proseThen are the words after a comma or semicolon that open prose

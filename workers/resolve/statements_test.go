@@ -34,7 +34,10 @@ func TestStatements(t *testing.T) {
 		{"update", `UPDATE plans SET price = 12 WHERE code = 'basic'`, M{"statement": `UPDATE plans SET price = 12 WHERE code = 'basic'`}},
 		{"with", `WITH recent AS (SELECT * FROM visits) SELECT count(*) FROM recent`, M{"statement": `WITH recent AS (SELECT * FROM visits) SELECT count(*) FROM recent`}},
 		{"insert, sentence stop dropped", `INSERT INTO tags (name) VALUES ('urgent').`, M{"statement": `INSERT INTO tags (name) VALUES ('urgent')`}},
+		{"after a verb of running, lower case", `please run select count(*) from parcels`, M{"statement": `select count(*) from parcels`}},
+		{"after execute, lower case", `execute delete from sessions where age > 30`, M{"statement": `delete from sessions where age > 30`}},
 		// Negatives: prose about a query, English verbs, no statement.
+		{"run, then prose", `run select the best rows from the parcels table`, M{}},
 		{"description of a query", `run a query matching parcels against depots to list the lost ones`, M{}},
 		{"select as an English verb", `select the best rows from the parcels table`, M{}},
 		{"delete as an English verb", `delete the stale sessions from last week`, M{}},
