@@ -91,6 +91,21 @@
 //     amount ("300 Canadian dollars", never "20 pounds of"); named for the
 //     target, only after in/into/to, for the source after from or an
 //     amount; two different currencies fill it with none (currencies.go).
+//     The units of measurement of a conversion ("convert 10 miles to
+//     kilometers", "how many grams is 3 cups of flour", "60 mph in
+//     kilometres per hour") fill a tool's source and target unit
+//     parameters (named or described for a unit, and showing units in
+//     the description or paired from/to) the same way: after the amount
+//     or from the source, after to/into/in/as or "how many" the target;
+//     a tool's one unit parameter takes the one unit said with an amount
+//     or after to/in ("68 degrees fahrenheit"). A unit is read by its
+//     name, plural or symbol (github.com/bcicen/go-units: lengths,
+//     masses, volumes, temperatures; cooking measures and speeds by
+//     hand), a symbol of one letter only where an amount, "degrees" or
+//     to/in says it is one ("400 F", "to C"), and written as the
+//     parameter shows units: its enum's member (["C","F"] → F; a system
+//     of units by synonym, "fahrenheit" → imperial), its description's
+//     symbols ("e.g. mi, km" → mi), else the unit's name (units.go).
 //  4. property cues: a property's name used as a verb on it or them
 //     ("label it bug", "tag them as urgent") takes the word after it; a
 //     property's name followed by a value ("limit 50",

@@ -40,6 +40,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyIDs() }},
 	{name: "currencies", doc: "a conversion's currencies (\"8,450 CHF to euros\", \"5,000 yen in British pounds\") to the source and target currency parameters as ISO 4217 codes: after to/in/into the target, after from or an amount the source; a tool's one currency parameter, the code of the one currency named (\"an invoice in euros\" → EUR)",
 		apply: func(f *filler, _ *property) { f.applyCurrencies() }},
+	{name: "units", doc: "units of measurement (\"convert 10 miles to kilometers\", \"how many grams is 3 cups\", \"68 degrees fahrenheit\") to the parameters that take a unit: after its amount or from the source, after to/into/in or \"how many\" the target; as the description shows units (\"e.g. mi, km\" → mi) or the enum's member (F)",
+		apply: func(f *filler, _ *property) { f.applyUnits() }},
 	{name: "cued_quoted", doc: "a quoted value right after a parameter's name",
 		apply: func(f *filler, _ *property) { f.applyCuedQuoted() }},
 	{name: "named_it", doc: "a parameter's name used as a verb on it or them, and one word (\"label it bug\", \"tag them as urgent\")",

@@ -121,6 +121,9 @@ var ruleCases = map[string][]ruleCase{
 	"currencies": {
 		{fxConvert, "swap 410 Swiss francs into yen", map[string]any{"value": 410.0, "source": "CHF", "target": "JPY"}},
 	},
+	"units": {
+		{unitsMeasure, "turn 12 oz into grams", map[string]any{"amount": 12.0, "source_unit": "oz", "target_unit": "g"}},
+	},
 	"listed_values": {
 		{listedStats, "wau by week", map[string]any{"measure": "wau", "bucket": "week"}},
 	},
