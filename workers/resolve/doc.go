@@ -66,7 +66,9 @@
 //     misread such requests (moments.go). A time of day alone fills a
 //     time property as HH:MM ("an alarm for 7am" → 07:00), and a length
 //     of time a string property named duration, length or timeout ("10
-//     minutes", "a 45-minute …", or "10m" when its description writes lengths so). Dates and times written as
+//     minutes", "a 45-minute …", or "10m" when its description writes lengths so;
+//     a half read with its length: "an hour and a half", "two and a half
+//     hours", "half an hour", "1.5 hours" → 1h30m, 2h30m, 30m, 1h30m). Dates and times written as
 //     such: "November 25, 2013", "25 Nov 2013", 2013-11-25,
 //     11/25/2013 become 2013-11-25 (or the format the property's
 //     description asks for, e.g. DD/MM/YYYY); 09:16 stays as written. A date right

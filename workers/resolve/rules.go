@@ -32,7 +32,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyRepeatDays() }},
 	{name: "moments", doc: "a day and a time of day (\"tomorrow at 3pm\", \"on Monday at 10am\", \"in 2 hours\"; on an alarm or wake-up tool \"for 8\") to a date-time parameter, as RFC 3339 in the worker's time zone; a day named from today to a date parameter",
 		apply: func(f *filler, _ *property) { f.applyMoments() }},
-	{name: "durations", doc: "a length of time (\"10 minutes\", \"1 hour 30 minutes\", \"a 45-minute …\") to a string parameter named for one, compact (\"10m\") when its description writes lengths so",
+	{name: "durations", doc: "a length of time (\"10 minutes\", \"1 hour 30 minutes\", \"a 45-minute …\", halves whole: \"an hour and a half\", \"half an hour\") to a string parameter named for one, compact (\"10m\") when its description writes lengths so",
 		apply: func(f *filler, _ *property) { f.applyDurations() }},
 	{name: "dates", doc: "dates and times, in any common form, to date and time parameters",
 		apply: func(f *filler, _ *property) { f.applyDates() }},
