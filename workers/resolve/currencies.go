@@ -103,10 +103,10 @@ func (f *filler) applyCurrencies() {
 		if !f.missing(p) {
 			continue
 		}
-		switch {
-		case fitsName(p, setOf("from", "source", "base", "src")) || strings.Contains(p.desc, "source") || strings.Contains(p.desc, "base currency"):
+		switch conversionEnd(p) {
+		case 's':
 			src = p
-		case fitsName(p, setOf("to", "target", "quote", "dest", "destination")) || strings.Contains(p.desc, "target") || strings.Contains(p.desc, "destination"):
+		case 't':
 			dst = p
 		}
 	}
@@ -143,14 +143,7 @@ func (f *filler) applyCurrencies() {
 		return // three currencies: which converts to which is not said here
 	}
 	if len(ms) == 2 {
-		a, b := &ms[0], &ms[1]
-		switch {
-		case a.role == 0 && b.role == 't', a.role == 's' && b.role == 0:
-			a.role, b.role = 's', 't'
-		case a.role == 't' && b.role == 0, a.role == 0 && b.role == 's':
-			a.role, b.role = 't', 's'
-		}
-		if a.role == b.role || a.role == 0 || b.role == 0 {
+		if !pairEnds(&ms[0].role, &ms[1].role) {
 			return
 		}
 	} else if m := &ms[0]; m.role == 0 {
@@ -171,6 +164,39 @@ func (f *filler) applyCurrencies() {
 			f.useTokens(rangeIdx(m.first, m.end)...)
 		}
 	}
+}
+
+// sourceEndNames and targetEndNames name the ends of a conversion.
+var (
+	sourceEndNames = setOf("from", "source", "base", "src")
+	targetEndNames = setOf("to", "target", "quote", "dest", "destination")
+)
+
+// conversionEnd says which end of a conversion p is, by its name or
+// description: 's' the source ("from_currency", "Unit of the amount" named
+// from_unit), 't' the target, 0 neither.
+func conversionEnd(p *property) byte {
+	switch {
+	case fitsName(p, sourceEndNames) || strings.Contains(p.desc, "source") || strings.Contains(p.desc, "base currency"):
+		return 's'
+	case fitsName(p, targetEndNames) || strings.Contains(p.desc, "target") || strings.Contains(p.desc, "destination"):
+		return 't'
+	}
+	return 0
+}
+
+// pairEnds completes the ends of a conversion's two mentions ('s' source,
+// 't' target, 0 unsaid) when one says its end and the other does not
+// ("8,450 CHF to euros": after to the target, so the other is the
+// source). It reports whether each then has an end of its own.
+func pairEnds(a, b *byte) bool {
+	switch {
+	case *a == 0 && *b == 't', *a == 's' && *b == 0:
+		*a, *b = 's', 't'
+	case *a == 't' && *b == 0, *a == 0 && *b == 's':
+		*a, *b = 't', 's'
+	}
+	return *a != *b && *a != 0 && *b != 0
 }
 
 // currencyParamNames name a parameter for a currency.

@@ -66,7 +66,9 @@
 //     misread such requests (moments.go). A time of day alone fills a
 //     time property as HH:MM ("an alarm for 7am" → 07:00), and a length
 //     of time a string property named duration, length or timeout ("10
-//     minutes", "a 45-minute …", or "10m" when its description writes lengths so). Dates and times written as
+//     minutes", "a 45-minute …", or "10m" when its description writes lengths so;
+//     a half read with its length: "an hour and a half", "two and a half
+//     hours", "half an hour", "1.5 hours" → 1h30m, 2h30m, 30m, 1h30m). Dates and times written as
 //     such: "November 25, 2013", "25 Nov 2013", 2013-11-25,
 //     11/25/2013 become 2013-11-25 (or the format the property's
 //     description asks for, e.g. DD/MM/YYYY); 09:16 stays as written. A date right
@@ -100,6 +102,21 @@
 //     amount ("300 Canadian dollars", never "20 pounds of"); named for the
 //     target, only after in/into/to, for the source after from or an
 //     amount; two different currencies fill it with none (currencies.go).
+//     The units of measurement of a conversion ("convert 10 miles to
+//     kilometers", "how many grams is 3 cups of flour", "60 mph in
+//     kilometres per hour") fill a tool's source and target unit
+//     parameters (named or described for a unit, and showing units in
+//     the description or paired from/to) the same way: after the amount
+//     or from the source, after to/into/in/as or "how many" the target;
+//     a tool's one unit parameter takes the one unit said with an amount
+//     or after to/in ("68 degrees fahrenheit"). A unit is read by its
+//     name, plural or symbol (github.com/bcicen/go-units: lengths,
+//     masses, volumes, temperatures; cooking measures and speeds by
+//     hand), a symbol of one letter only where an amount, "degrees" or
+//     to/in says it is one ("400 F", "to C"), and written as the
+//     parameter shows units: its enum's member (["C","F"] → F; a system
+//     of units by synonym, "fahrenheit" → imperial), its description's
+//     symbols ("e.g. mi, km" → mi), else the unit's name (units.go).
 //  4. property cues: a property's name used as a verb on it or them
 //     ("label it bug", "tag them as urgent") takes the word after it; a
 //     property's name followed by a value ("limit 50",

@@ -3,6 +3,7 @@ package resolve
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,9 +22,11 @@ var durationUnits = map[string]string{
 
 // applyDurations fills a string parameter named for a length of time from
 // one written as such, a number and a unit, or several ("10 minutes", "an
-// hour", "1 hour 30 minutes"), in the compact form ("10m", "1h30m") when
-// the parameter's description or examples write it so, else as written. A
-// number-typed length ("duration_minutes") is the cues' ("for 45 minutes").
+// hour", "1 hour 30 minutes"), halves read whole ("an hour and a half",
+// "two and a half hours", "half an hour": 1h30m, 2h30m, 30m), in the
+// compact form ("10m", "1h30m") when the parameter's description or
+// examples write it so, else as written. A number-typed length
+// ("duration_minutes") is the cues' ("for 45 minutes").
 func (f *filler) applyDurations() {
 	var target *property
 	for _, p := range f.s.props {
@@ -39,11 +42,11 @@ func (f *filler) applyDurations() {
 		var compact strings.Builder
 		last := -1
 		for j := i; f.free(j); {
-			n, unit, width, ok := f.lengthAt(j)
+			c, width, ok := f.lengthAt(j)
 			if !ok {
 				break
 			}
-			fmt.Fprintf(&compact, "%d%s", n, unit)
+			compact.WriteString(c)
 			last = j + width - 1
 			j += width
 			if f.free(j) && f.toks[j].word == "and" {
@@ -64,28 +67,77 @@ func (f *filler) applyDurations() {
 	}
 }
 
-// lengthAt reads a number and a unit of time at token j, as two words
-// ("10 minutes", "an hour", "five seconds") or one hyphenated ("a
-// 45-minute countdown"): the number, the unit's letter and how many tokens
-// they take.
-func (f *filler) lengthAt(j int) (n int, unit string, width int, ok bool) {
+// halfOf is half of a unit of time, compact: half a second is no whole
+// one, and is not read.
+var halfOf = map[string]string{"h": "30m", "m": "30s"}
+
+// lengthAt reads a length of time at token j: a number and a unit, as
+// two words ("10 minutes", "an hour", "five seconds") or one hyphenated
+// ("a 45-minute countdown"), and a half with it ("an hour and a half",
+// "two and a half hours", "1.5 hours", "half an hour"). It returns the
+// length compact ("1h30m") and how many tokens it takes.
+func (f *filler) lengthAt(j int) (compact string, width int, ok bool) {
 	if num, u, hyphen := strings.Cut(f.toks[j].word, "-"); hyphen {
 		v, err := strconv.Atoi(num)
-		unit, ok = durationUnits[u]
-		return v, unit, 1, ok && err == nil && v > 0
+		unit, ok := durationUnits[u]
+		return fmt.Sprintf("%d%s", v, unit), 1, ok && err == nil && v > 0
 	}
-	if !f.free(j + 1) {
-		return 0, "", 0, false
+	n, half, width := f.amountAt(j)
+	if width == 0 || !f.free(j+width) {
+		return "", 0, false
 	}
-	if v, err := strconv.Atoi(f.toks[j].word); err == nil && v > 0 {
-		n, ok = v, true
-	} else if w := f.toks[j].word; w == "a" || w == "an" || w == "one" {
-		n, ok = 1, true
-	} else if v, isWord := numberWord(w); isWord && v > 0 {
-		n, ok = v, true
+	unit, ok := durationUnits[f.toks[j+width].word]
+	if !ok {
+		return "", 0, false
 	}
-	unit, isUnit := durationUnits[f.toks[j+1].word]
-	return n, unit, 2, ok && isUnit
+	width++
+	if _, halves := halfOf[unit]; halves && !half && f.wordsAt(j+width, "and", "a", "half") {
+		half, width = true, width+3 // "an hour and a half"
+	}
+	if n > 0 {
+		compact = fmt.Sprintf("%d%s", n, unit)
+	}
+	if half {
+		h, ok := halfOf[unit]
+		if !ok {
+			return "", 0, false
+		}
+		compact += h
+	}
+	return compact, width, true
+}
+
+// amountAt reads how many of a unit of time token j starts: a number, a
+// number in words or "a"/"an", with a half ("2.5", "two and a half"), or
+// "half a"/"half an". It returns the whole number, whether a half goes
+// with it, and how many tokens it takes (0: no amount).
+func (f *filler) amountAt(j int) (n int, half bool, width int) {
+	w := f.toks[j].word
+	if f.wordsAt(j, "half", "a") || f.wordsAt(j, "half", "an") {
+		return 0, true, 2 // "half an hour"
+	}
+	if whole, ok := strings.CutSuffix(w, ".5"); ok {
+		w, half = whole, true // "1.5 hours"
+	}
+	if v, err := strconv.Atoi(w); err == nil && (v > 0 || half) {
+		n = v
+	} else if v, isWord := numberWord(w); isWord && v > 0 && !half {
+		n = v
+	} else if (w == "a" || w == "an") && !half {
+		n = 1
+	} else {
+		return 0, false, 0
+	}
+	if !half && f.wordsAt(j+1, "and", "a", "half") {
+		return n, true, 4 // "two and a half hours"
+	}
+	return n, half, 1
+}
+
+// wordsAt: the free tokens from j are the words ws, within one clause.
+func (f *filler) wordsAt(j int, ws ...string) bool {
+	words, _, ok := f.freeWords(j, j+len(ws)-1)
+	return ok && slices.Equal(words, ws)
 }
 
 // compactStyle: the parameter's description or examples write lengths of

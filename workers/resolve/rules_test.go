@@ -121,6 +121,9 @@ var ruleCases = map[string][]ruleCase{
 	"currencies": {
 		{fxConvert, "swap 410 Swiss francs into yen", map[string]any{"value": 410.0, "source": "CHF", "target": "JPY"}},
 	},
+	"units": {
+		{unitsMeasure, "turn 12 oz into grams", map[string]any{"amount": 12.0, "source_unit": "oz", "target_unit": "g"}},
+	},
 	"listed_values": {
 		{listedStats, "wau by week", map[string]any{"measure": "wau", "bucket": "week"}},
 	},
@@ -203,6 +206,7 @@ var ruleCases = map[string][]ruleCase{
 		{ruleTimer, "start a timer for 10 minutes", map[string]any{"duration": "10m"}},
 		{ruleTimer, "timer of 1 hour and 30 minutes", map[string]any{"duration": "1h30m"}},
 		{ruleTimer, "how about a 90-second timer", map[string]any{"duration": "90s"}},
+		{ruleTimer, "a timer for two and a half hours", map[string]any{"duration": "2h30m"}},
 	},
 	"dates": {
 		{ruleEvent, `plan "Standup" on March 3, 2031`, map[string]any{"title": "Standup", "date": "2031-03-03"}},
