@@ -134,10 +134,18 @@
 //     named like pattern/glob (not one for what to exclude), a phone
 //     number (555-0142, 1-800-555-0134, +447700900461; no date or range)
 //     one named like phone/mobile or described as one ("Phone number or
-//     contact name"); so does a
+//     contact name"); a path or file name also one named for what it
+//     holds (attachment, photo, image) or described as a path or as
+//     attached ("Path of a photo or file to attach": "send the photo
+//     vacation.jpg" → attachment, not the message); so does a
 //     file name after named, called or matching ("files named notes.txt"):
 //     a name is a pattern that matches itself; and a file extension
-//     written with its dot (".txt files") as the pattern "*.txt".
+//     written with its dot (".txt files") as the pattern "*.txt". A bare
+//     identifier, eight digits or more, or letters and digits with four
+//     digits or more ("9400111899223344556677", "1Z999AA1012"; no year,
+//     count or measure), fills the one missing text property named for
+//     one (tracking_number, order_id, code), else the one described as
+//     one (identifiers.go).
 //  6. values next to the noun a property is named for (its last word, or
 //     the word before a suffix such as _name, _type, _id): after it ("the
 //     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of
@@ -150,7 +158,11 @@
 //     or the noun's description "episode of the show"): "the Radiolab
 //     episode", "the next episode of The Daily" → show, and the word
 //     before, when the noun's description lists it ("latest", "next"),
-//     to the noun's property.
+//     to the noun's property. A name after a/an, via, using or through
+//     ("book an Uber", "a ride via Lyft") fills the one missing text
+//     property whose description writes it ("uber, lyft or taxi"), else
+//     the one named or described for a service, provider, app, brand or
+//     company (providers.go).
 //  7. languages ("in Portuguese", "into german"; from/to for source and
 //     target), places
 //     after in/at/near/from (then of/for; not a part of the day or a
@@ -174,9 +186,14 @@
 //     ("San Francisco", "Germany"; "Portland, Maine" but not
 //     "Springfield" alone), from package places (workers/internal/places).
 //     Where a trip goes, after "to", and where it starts, after "from",
-//     written in lower case with a determiner or possessive ("a ride to
-//     the airport from my office"), fills a destination or origin property
-//     (dropoff, destination; pickup, origin).
+//     fills a destination or origin property (dropoff, destination;
+//     pickup, origin): a phrase with a determiner or possessive ("a ride
+//     to the airport from my office"), ending before a word that says when
+//     ("right now", "tonight"); a name, with its house number or what a
+//     possessive name owns ("bike to Golden Gate Park", "to Grandma's
+//     house"), unless a guard makes it a service; a place English names
+//     bare ("from work", "to school"); and "home" with no "to" ("get me an
+//     Uber home") where the trip goes.
 //  8. states: on or off as a switching verb's particle ("turn off the
 //     lights", "switch the lamp on", "lights off in the kitchen", "TV
 //     off"), and lock, unlock, open, close, start, stop … as the request's
@@ -191,10 +208,17 @@
 //     open" is left. Then enum
 //     words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
-//     ("checksum /etc/hosts with md5"), unless it is asked for either way
+//     ("checksum /etc/hosts with md5"; two values written as one
+//     compound noun, "email address", are the first), unless it is asked for either way
 //     ("paid or not", "paid or unpaid": no filter, and nothing reported)
 //     or the request asks for every value of the property ("any status",
-//     "all statuses", "regardless of status"); a word in lower case that
+//     "all statuses", "regardless of status"). A request that opens as a
+//     question about how things are (is, are, does, what, what's, which,
+//     how many …; do and have only with a question mark; never can,
+//     could, would or will, polite commands) fills the one missing enum
+//     property with exactly one value that reads (status, read, get,
+//     list, show, check …): "is the back door locked?" → status
+//     (questions.go); a word in lower case that
 //     the descriptions list as a value ("e.g. revenue, dau, signups") of
 //     one missing text property and of no other fills it: its own
 //     description's list, or the tool's where the list follows the

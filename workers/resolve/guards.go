@@ -49,6 +49,16 @@ func (f *filler) compoundAt(i int) bool {
 // door, e.g. front, back"), so the word alone is what p takes.
 func describesWord(p *property, w string) bool { return p.descWords[w] }
 
+// describesAny: p's description writes one of words.
+func describesAny(p *property, words map[string]bool) bool {
+	for w := range p.descWords {
+		if words[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // descriptionWords are the words of a lower-case description, split at
 // spaces and punctuation (made once per manifest: property.descWords).
 func descriptionWords(desc string) map[string]bool {

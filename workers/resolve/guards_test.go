@@ -102,10 +102,10 @@ func TestGuards(t *testing.T) {
 		{"no clause for a name (negative)", guardDoor, "lock this one: back", M{"action": "lock", "door": "back"}},
 		// A service or a kind is no place; where a trip starts is not
 		// where it goes.
-		{"service not a place", guardRide, "grab me an Uber", M{}},
-		{"service not a place", guardRide, "call me a Lyft to the stadium", M{"dropoff": "the stadium"}},
-		{"service not a place", guardRide, "book a Taxi to the harbour", M{"dropoff": "the harbour"}},
-		{"from is no drop-off", guardRide, "pick me up from Central Station", M{}},
+		{"service not a place", guardRide, "grab me an Uber", M{"service": "Uber"}},
+		{"service not a place", guardRide, "call me a Lyft to the stadium", M{"dropoff": "the stadium", "service": "Lyft"}},
+		{"service not a place", guardRide, "book a Taxi to the harbour", M{"dropoff": "the harbour", "service": "Taxi"}},
+		{"from is no drop-off", guardRide, "pick me up from Central Station", M{"pickup": "Central Station"}},
 		{"service not a place (negative)", guardRide, "a ride to Union Square", M{"dropoff": "Union Square"}},
 		{"service not a place (negative)", guardRide, "take me to Pier Seven", M{"dropoff": "Pier Seven"}},
 		// A street address keeps its house number.
@@ -121,7 +121,7 @@ func TestGuards(t *testing.T) {
 		{"seller", guardFood, "get two tacos from Casa Verde", M{"restaurant": "Casa Verde"}},
 		{"seller", guardFood, "order noodles from Golden Bowl to 4 Birch Road", M{"restaurant": "Golden Bowl"}},
 		{"seller", guardFood, "a pizza from Luigi's to 9 Elm Court", M{"restaurant": "Luigi"}},
-		{"from is no delivery address", guardParcel, "send the box from Leeds to Harbor Street", M{}},
+		{"from is no delivery address", guardParcel, "send the box from Leeds to Harbor Street", M{"origin": "Leeds"}},
 		// A compound noun is taken whole.
 		{"compound", guardLights, "dim the dining room lights", M{"room": "dining room"}},
 		{"compound", guardLights, "switch off the lights in the laundry room", M{"room": "laundry room", "on": false}},

@@ -609,11 +609,11 @@ var (
 )
 
 // applyDestinations reads where a trip goes, after "to", and where it
-// starts, after "from", when written in lower case ("book a ride to the
-// airport from my office"): the places rule reads only names. The phrase
-// after the preposition opens with a determiner or a possessive ("the",
-// "my"), not a verb ("to call"), and runs to the end of its clause, a
-// used word or the next preposition, at most five words.
+// starts, after "from" (tripPlace): in lower case ("book a ride to the
+// airport from my office", "from work"), which the places rule does not
+// read, or a name ("bike to Golden Gate Park"), which the names rule
+// leaves to a destination it counts as a path's. The phrase after the
+// preposition is no verb ("to call").
 func (f *filler) applyDestinations() {
 	for _, side := range []struct {
 		prep  string
@@ -629,29 +629,106 @@ func (f *filler) applyDestinations() {
 		if target == nil {
 			continue
 		}
-		for i := 0; i+2 < len(f.toks); i++ {
-			if !f.free(i) || f.toks[i].word != side.prep || !f.free(i+1) || !determiners[f.toks[i+1].word] && !possessives[f.toks[i+1].word] {
+		for i := 0; i+1 < len(f.toks); i++ {
+			if !f.free(i) || f.toks[i].word != side.prep {
 				continue
 			}
-			first, last := i+1, i
-			for j := first; j < len(f.toks) && j-first < 5 && f.free(j); j++ {
-				if j > first && (shortPreps[f.toks[j].word] || prepositions[f.toks[j].word]) {
-					break
-				}
-				last = j
-				if endsClause(f.toks[j].raw) {
-					break
-				}
-			}
-			if last <= first {
-				continue
-			}
-			if f.try(target, f.spanValue(first, last)) {
+			last := f.tripPlace(target, i+1)
+			if last >= 0 && f.try(target, f.spanValue(i+1, last)) {
 				f.useTokens(rangeIdx(i, last)...)
 				break
 			}
 		}
+		if side.prep == "to" && f.missing(target) {
+			f.homeBound(target)
+		}
 	}
+}
+
+// homeBound reads "home" as where a trip goes, said with no "to" as
+// English says it ("get me a cab home", "walk home"); not after a
+// preposition ("at home", "from home") nor opening a compound ("home
+// page").
+func (f *filler) homeBound(p *property) {
+	for i := 1; i < len(f.toks); i++ {
+		prev := f.toks[i-1].word
+		if f.free(i) && f.toks[i].word == "home" && !shortPreps[prev] && !prepositions[prev] && f.placeEnds(i) && f.try(p, "home") {
+			f.useTokens(i)
+			return
+		}
+	}
+}
+
+// bareRoutinePlaces are the places English names with no article after
+// to and from ("from work", "to school").
+var bareRoutinePlaces = setOf("home", "work", "school", "college", "university", "campus", "church", "downtown", "uptown", "town")
+
+// tripPlace is the last token of the place a trip's end p is at, from
+// token a: a phrase opening with a determiner or a possessive, to its
+// clause's end or the next preposition, at most five words ("the
+// airport", "my office"); a name, with its house number ("Golden Gate
+// Park", "12 Oak Lane"), unless it is a service or a kind (notAPlace:
+// "to an Uber"); or a place named bare ("work"). -1 when none is there.
+func (f *filler) tripPlace(p *property, a int) int {
+	if !f.free(a) {
+		return -1
+	}
+	w := f.toks[a].word
+	switch {
+	case determiners[w] || possessives[w]:
+		if last := f.placePhraseEnd(a); last > a {
+			return last
+		}
+		return -1
+	case describesFile(p):
+		return -1 // a path's destination: "to Documents" may be a folder's name
+	case bareRoutinePlaces[w] && f.placeEnds(a):
+		return a
+	}
+	name := a
+	if houseNumber(w) {
+		name = a + 1
+	}
+	last := f.capRun(name)
+	if last < 0 || f.notAPlace(p, name, last) {
+		return -1
+	}
+	if f.possessiveWord(last) {
+		return f.placePhraseEnd(last) // "Grandma's house"
+	}
+	return last
+}
+
+// placeStops say when, not where, and end a place: "to the airport right
+// now", "home tonight".
+var placeStops = setOf("right", "now", "asap", "immediately", "please", "tomorrow")
+
+// placePhraseEnd is the last token of the place phrase that token a
+// opens: to its clause's end, a used word, the next preposition or a
+// word saying when, at most five words.
+func (f *filler) placePhraseEnd(a int) int {
+	last := a
+	for j := a; j < len(f.toks) && j-a < 5 && f.free(j); j++ {
+		if j > a && (shortPreps[f.toks[j].word] || prepositions[f.toks[j].word] || placeStops[f.toks[j].word] || relativeDays[f.toks[j].word]) {
+			break
+		}
+		last = j
+		if endsClause(f.toks[j].raw) {
+			break
+		}
+	}
+	return last
+}
+
+// placeEnds: the place at token a is one word, ending its clause or
+// followed by a preposition or a word saying when ("from work to …",
+// "home tonight"), not the first word of a compound ("home page").
+func (f *filler) placeEnds(a int) bool {
+	if endsClause(f.toks[a].raw) || !f.free(a+1) {
+		return true
+	}
+	n := f.toks[a+1].word
+	return shortPreps[n] || prepositions[n] || placeStops[n] || relativeDays[n]
 }
 
 // possessives open a place a person owns: "to my office".

@@ -147,6 +147,9 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"destinations": {
 		{ruleRide, "book a ride to the airport from my office", map[string]any{"dropoff": "the airport", "pickup": "my office"}},
+		{valRoute, "how do I get to Willow Creek Library", map[string]any{"destination": "Willow Creek Library"}},
+		{valRoute, "route from school to the pier", map[string]any{"origin": "school", "destination": "the pier"}},
+		{valRoute, "the fastest way home", map[string]any{"destination": "home"}},
 	},
 	"lists": {
 		// One noun phrase after add/remove/put/buy is a one-item list.
@@ -226,9 +229,14 @@ var ruleCases = map[string][]ruleCase{
 		{ruleSlice, "slice /srv/a.txt, skip 2", map[string]any{"path": "/srv/a.txt", "skip": int64(2)}},
 	},
 	"shapes": {
+		{valMail, "mail Tom the report q3-summary.pdf", map[string]any{"to": "Tom", "enclosure": "q3-summary.pdf"}},
 		{ruleSlice, "slice /var/data/big.csv", map[string]any{"path": "/var/data/big.csv"}},
 		{ruleRepo, `file "Crash on start" in acme/widgets`, map[string]any{"repo": "acme/widgets", "title": "Crash on start"}},
 		{ruleRepo, `file "Broken link" in acme/site on #web-team`, map[string]any{"repo": "acme/site", "title": "Broken link", "channel": "#web-team"}},
+	},
+	"identifiers": {
+		{valCourier, "where's my parcel 7312004458891", map[string]any{"waybill_number": "7312004458891"}},
+		{valCourier, "status of JD014600006281 please", map[string]any{"waybill_number": "JD014600006281"}},
 	},
 	"named_files": {
 		{ruleFind, "find files named notes.txt in /srv", map[string]any{"dir": "/srv", "name": "notes.txt"}},
@@ -240,6 +248,10 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"heads": {
 		{ruleTeam, "stats of the Falcons team", map[string]any{"team": "Falcons"}},
+	},
+	"providers": {
+		{valCab, "order a Swiftcab to the museum", map[string]any{"dropoff": "the museum", "company": "Swiftcab"}},
+		{valRadio, "play jazz via Streamline", map[string]any{"source": "Streamline"}},
 	},
 	"languages": {
 		{ruleTranslate, `translate "good night" into Italian`, map[string]any{"text": "good night", "target_language": "Italian"}},
@@ -260,8 +272,13 @@ var ruleCases = map[string][]ruleCase{
 		{ruleGate, "close the garden gate", map[string]any{"gate": "garden", "state": "closed"}},
 	},
 	"enum_words": {
+		{valPeople, "Ravi Menon's email address", map[string]any{"person": "Ravi Menon", "detail": "email"}},
 		{ruleHash, "hash /srv/a.iso with md5", map[string]any{"path": "/srv/a.iso", "algo": "md5"}},
 		{ruleHash, "md5sum /srv/a.iso", map[string]any{"path": "/srv/a.iso", "algo": "md5"}},
+	},
+	"state_questions": {
+		{valPantry, "what's in the pantry", map[string]any{"op": "list"}},
+		{guardDoor, "is the back door locked?", map[string]any{"door": "back", "action": "status"}},
 	},
 	"vocabularies": {
 		{ruleGender, "list the female players", map[string]any{"gender": "female"}},

@@ -533,7 +533,7 @@ func (f *filler) takerOf(text string, kind valueKind) string {
 		}
 		score := 0
 		for _, sh := range shapes {
-			if sh.fits(text) && fitsName(p, sh.names) {
+			if sh.fits(text) && (fitsName(p, sh.names) || sh.described != nil && sh.described(p)) {
 				score += 8
 			}
 		}

@@ -28,7 +28,7 @@ func (f *filler) applyShapes() {
 					continue
 				}
 				if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 ||
-					!fitsName(p, sh.names) && !(sh.names["glob"] && describesGlob(p)) && !(sh.names["phone"] && strings.Contains(p.desc, "phone")) {
+					!fitsName(p, sh.names) && (sh.described == nil || !sh.described(p)) {
 					continue
 				}
 				if sh.names["glob"] && !globTarget(p) {
@@ -136,11 +136,7 @@ func code(s string) bool {
 // applyEnumWords is rule 5: a word naming one value of exactly one
 // missing enum property.
 func (f *filler) applyEnumWords() {
-	type hit struct {
-		value string
-		tok   int
-	}
-	hits := map[*property][]hit{}
+	hits := map[*property][]enumHit{}
 	owners := map[int]int{}
 	var anyValue map[*property]bool
 	for _, p := range f.s.props {
@@ -166,14 +162,14 @@ func (f *filler) applyEnumWords() {
 			}
 			for _, e := range p.enum {
 				if s, ok := e.(string); ok && enumWord(s, t.word) {
-					hits[p] = append(hits[p], hit{s, i})
+					hits[p] = append(hits[p], enumHit{s, i})
 					owners[i]++
 				}
 			}
 		}
 	}
 	for _, p := range f.s.props {
-		hs := hits[p]
+		hs, heads := f.compounds(hits[p])
 		if len(hs) == 0 {
 			continue
 		}
@@ -188,8 +184,33 @@ func (f *filler) applyEnumWords() {
 				f.toks[h.tok].used = true
 				f.useNameAround(p, h.tok)
 			}
+			f.useTokens(heads...)
 		}
 	}
+}
+
+// enumHit is a word of the request equal to an enum value.
+type enumHit struct {
+	value string
+	tok   int
+}
+
+// compounds folds two values of one enum written as a compound noun
+// ("email address" where email and address are both values): the first
+// word says which, the second is the noun it narrows, so the two are one
+// value, not two the request leaves to choose from. It returns the hits
+// left and the tokens of the nouns folded.
+func (f *filler) compounds(hs []enumHit) ([]enumHit, []int) {
+	var heads []int
+	out := hs[:0:0]
+	for k, h := range hs {
+		if k > 0 && h.tok == hs[k-1].tok+1 && !endsClause(f.toks[hs[k-1].tok].raw) {
+			heads = append(heads, h.tok)
+			continue
+		}
+		out = append(out, h)
+	}
+	return out, heads
 }
 
 // useNameAround marks the property's name next to its value as used too

@@ -137,17 +137,38 @@ var shapes = []struct {
 	// example is a value of this shape for the corrected intent that a
 	// missing-parameter error suggests.
 	example string
+	// described, when set, finds a parameter that takes the shape by its
+	// description where its name does not say so.
+	described func(*property) bool
 }{
-	{isPathLike, pathNames, "/tmp"},
-	{isRelPathLike, pathNames, "/tmp"},
-	{isURLLike, setOf("url", "urls", "uri", "link", "links", "website", "site", "endpoint", "href", "page"), "https://example.com"},
-	{isEmailLike, setOf("email", "emails", "to", "recipient", "recipients", "cc", "bcc", "address", "from", "attendees", "attendee", "participants", "guests", "invitees"), "someone@example.com"},
-	{isGlobLike, globNames, "*.txt"},
-	{isHostLike, setOf("host", "hostname", "domain", "server"), "example.com"},
-	{isRepoLike, setOf("repo", "repository"), "owner/name"},
-	{isChannelLike, setOf("channel"), "#general"},
-	{isPhoneLike, phoneNames, "555-0100"},
+	{isPathLike, pathNames, "/tmp", describesFile},
+	{isRelPathLike, pathNames, "/tmp", describesFile},
+	{isURLLike, setOf("url", "urls", "uri", "link", "links", "website", "site", "endpoint", "href", "page"), "https://example.com", nil},
+	{isEmailLike, setOf("email", "emails", "to", "recipient", "recipients", "cc", "bcc", "address", "from", "attendees", "attendee", "participants", "guests", "invitees"), "someone@example.com", nil},
+	{isGlobLike, globNames, "*.txt", describesGlob},
+	{isHostLike, setOf("host", "hostname", "domain", "server"), "example.com", nil},
+	{isRepoLike, setOf("repo", "repository"), "owner/name", nil},
+	{isChannelLike, setOf("channel"), "#general", nil},
+	{isPhoneLike, phoneNames, "555-0100", describesPhone},
 }
+
+// fileNames and fileCues find a parameter that takes a file by what it
+// holds ("attachment", "photo") or by a description that says it takes a
+// path or something attached ("Path of a photo or file to attach"): a file
+// name ("vacation.jpg") is sent there, not as the message's text.
+var (
+	fileNames = setOf("attachment", "attachments", "photo", "photos", "image", "images", "picture", "pictures")
+	fileCues  = setOf("path", "paths", "attach", "attachment", "attachments", "attached")
+)
+
+// describesFile: p takes a file, by what it holds or by its description.
+func describesFile(p *property) bool {
+	return fitsName(p, fileNames) || describesAny(p, fileCues)
+}
+
+// describesPhone: p's description says it takes a phone number ("Phone
+// number or contact name").
+func describesPhone(p *property) bool { return strings.Contains(p.desc, "phone") }
 
 // freetextNames are parameter names that mean "the request itself".
 var freetextNames = setOf("query", "q", "text", "prompt", "message")

@@ -1,0 +1,64 @@
+package resolve
+
+import (
+	"strings"
+	"unicode"
+)
+
+// An identifier written bare ("where is my package 9400111899223344556677",
+// "status of order 1Z999AA10123456784") is no number of anything and no
+// name: a long run of digits, or of letters and digits, that only a
+// parameter for an identifier takes. Introduced as such ("with the ID X")
+// it is the ids rule's; bare, it was reported unmapped while the tool's
+// tracking number stayed empty.
+
+// identifierWords name, or describe, a text parameter that takes an
+// identifier ("tracking_number", "order_id", "Carrier tracking number").
+var identifierWords = setOf("id", "ids", "identifier", "uuid", "number", "num", "code", "tracking", "reference", "ref", "serial")
+
+// isIdentifier: v is a long run of digits (eight or more: no year, count
+// or amount is written so), or of letters and digits, hyphens between,
+// with four digits or more among six characters or more ("1Z999AA1012",
+// "ORD-55812"). A number with its unit ("1500mg") is a measure, and a
+// hyphenated word ("covid-19") too few digits.
+func isIdentifier(v string) bool {
+	if allDigits(v) {
+		return len(v) >= 8
+	}
+	if len(v) < 6 || measure(v) || strings.HasPrefix(v, "-") || strings.HasSuffix(v, "-") || strings.Contains(v, "--") {
+		return false
+	}
+	digits, letters := 0, 0
+	for _, r := range v {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r < unicode.MaxASCII && unicode.IsLetter(r):
+			letters++
+		case r != '-':
+			return false
+		}
+	}
+	return digits >= 4 && letters > 0
+}
+
+// applyIdentifiers is the rule identifiers: a bare identifier fills the
+// one missing text parameter named for one (tracking_number, order_id),
+// else the one described as one ("Carrier tracking number"). A name
+// outranks a description, which may mention an identifier only to say
+// when the parameter is not needed ("if no tracking number is known").
+func (f *filler) applyIdentifiers() {
+	for i := range f.toks {
+		v := cleanValue(f.toks[i].raw)
+		if !f.free(i) || !isIdentifier(v) {
+			continue
+		}
+		target := f.soleMissingOf(func(p *property) bool { return fitsName(p, identifierWords) }, false)
+		if target == nil {
+			target = f.soleMissingOf(func(p *property) bool { return describesAny(p, identifierWords) }, false)
+		}
+		if target != nil && f.try(target, v) {
+			f.useTokens(i)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package resolve
+
+import "strings"
+
+// A name after "a" or "an" ("book an Uber", "get me a Lyft") is one of a
+// kind, the brand of what is asked for, not a place or a person (the
+// guard kindAfterArticle keeps it from those); after via, using or
+// through ("a ride via Lyft") it is what the thing is done with. Either
+// way it is the value of the tool's parameter for the service or brand to
+// use, which had stayed empty while the name was reported for a place.
+
+// providerNames name, or describe, a parameter for the service, brand or
+// app a thing is had from.
+var providerNames = setOf("service", "provider", "app", "application", "brand", "company", "platform", "operator", "carrier", "vendor", "network")
+
+// providerCues say that the name after them is what a thing is done with.
+var providerCues = setOf("a", "an", "via", "using", "through")
+
+// applyProviders is the rule providers: a name after a/an, via, using or
+// through fills the one missing text parameter whose description writes
+// it ("uber, lyft or taxi"), else the one named or described for a
+// service, brand or app.
+func (f *filler) applyProviders() {
+	for i := 1; i < len(f.toks); i++ {
+		if !providerCues[f.toks[i-1].word] || endsClause(f.toks[i-1].raw) {
+			continue
+		}
+		last := f.capRun(i)
+		if last < 0 {
+			continue
+		}
+		v := f.spanValue(i, last)
+		lower := strings.ToLower(v)
+		if allToolWords(f, i, last) || timeName(lower) || languages[lower] {
+			continue // "a Friday meeting", "a French menu": when or which, not whose
+		}
+		target := f.soleMissingOf(func(p *property) bool { return describesWord(p, lower) }, false)
+		if target == nil {
+			target = f.soleMissingOf(func(p *property) bool { return fitsName(p, providerNames) || describesAny(p, providerNames) }, false)
+		}
+		if target != nil && f.try(target, v) {
+			f.useTokens(rangeIdx(i, last)...)
+		}
+	}
+}
+
+// timeName: v names a month or a day of the week.
+func timeName(v string) bool {
+	_, day := weekdays[v]
+	return months[v] > 0 || day
+}
