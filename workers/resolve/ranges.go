@@ -21,9 +21,12 @@ var rangeUnits = map[string]string{
 
 // rangeLeads are the words before a period that say which of its bounds
 // is meant: "since June" starts in June and runs on; "until March" ends
-// with March. The others ("in", "for", "during", "over") mean all of it.
+// with March. "from" ('f') starts a range when a period after "to" or
+// "until" ends it ("from January to March"), and otherwise means the
+// period itself ("invoices from March 2024"). The others ("in", "for",
+// "during", "over") mean all of it.
 var rangeLeads = map[string]byte{
-	"since": 's', "from": 's', "starting": 's', "after": 's',
+	"since": 's', "starting": 's', "after": 's', "from": 'f',
 	"until": 'e', "till": 'e', "through": 'e', "thru": 'e', "to": 'e', "before": 'e',
 }
 
@@ -40,7 +43,7 @@ var (
 
 // dayRange is a period read from the request: tokens [first, last], its
 // first and last days, and which bound its lead word asks for ('s', 'e',
-// or 0 for both).
+// 'f' for "from": rangeLeads; 0 for both).
 type dayRange struct {
 	first, last int
 	from, to    time.Time
@@ -56,6 +59,7 @@ func (f *filler) applyDateRanges() {
 	today := f.clock()
 	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, today.Location())
 	open := func(p *property) bool { return p != nil && f.missing(p) }
+	var from *dayRange // a period after "from", until one after "to" ends it
 	for i := 0; i < len(f.toks) && (open(start) || open(end)); i++ {
 		r, ok := f.rangeAt(i, today)
 		if !ok {
@@ -65,13 +69,19 @@ func (f *filler) applyDateRanges() {
 		if r.bound != 'e' && open(start) {
 			filled = f.try(start, boundValue(start, r.from)) || filled
 		}
-		if r.bound != 's' && open(end) {
+		if r.bound != 's' && r.bound != 'f' && open(end) {
 			filled = f.try(end, boundValue(end, r.to)) || filled
 		}
 		if filled {
 			f.useTokens(rangeIdx(r.first, r.last)...)
+			if r.bound == 'f' {
+				from = &r
+			}
 		}
 		i = r.last
+	}
+	if from != nil && open(end) && f.try(end, boundValue(end, from.to)) {
+		f.useTokens(rangeIdx(from.first, from.last)...)
 	}
 }
 

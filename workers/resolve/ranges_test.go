@@ -49,6 +49,7 @@ func TestDateRanges(t *testing.T) {
 		{"since: the start only", rangeReport, "sales since June", M{"start": "2026-06-01"}},
 		{"until: the end only", rangeReport, "sales until March 2026", M{"end": "2026-03-31"}},
 		{"from one month to another", rangeReport, "sales from January to March", M{"start": "2026-01-01", "end": "2026-03-31"}},
+		{"from a period alone is the period", rangeReport, "sales figures from Q2 2025", M{"start": "2025-04-01", "end": "2025-06-30"}},
 		{"a start alone", rangeSince, "cohorts starting January 2024 for 6 periods", M{"from_date": "2024-01-01", "periods": int64(6)}},
 		{"a bound named since", rangeModified, "list the items modified since last week", M{"modified_since": "2026-11-16"}},
 		// Not periods, or no range to fill.
