@@ -114,7 +114,10 @@ var contentNames = setOf("text", "message", "body", "content", "prompt", "query"
 // the words: the quick brown fox"), for the one required text parameter
 // missing, or the one of them named for content (body before subject). A
 // colon after a parameter's name is the keyed rule's; words after the colon
-// another rule took leave it to the others. Verbatim: the free-text rule
+// another rule took leave it to the others. A colon after a value another
+// rule placed still introduces the rest ("file a bug on acme/api: the
+// page does not refresh": the repository, then the title), which would
+// otherwise be asked for. Verbatim: the free-text rule
 // trims framing words, and "the quick brown fox" is four words.
 func (f *filler) applyColonContent(free *property) {
 	colon, taken := -1, -1
@@ -130,14 +133,12 @@ func (f *filler) applyColonContent(free *property) {
 		}
 	}
 	if colon < 0 {
-		// "dm Dario on signal: …": the word before the colon went to
-		// another parameter (the app); what follows is still the message.
-		if taken >= 0 && taken < len(f.toks)-1 && f.allFree(taken+1) {
-			f.messageColon(taken)
-		}
-		return
+		// "dm Dario on signal: …", "file a bug on acme/api: …": the
+		// word before the colon went to another parameter (the app, the
+		// repository); what follows is still the message, or the text.
+		colon = taken
 	}
-	if colon+1 >= len(f.toks) || !f.allFree(colon+1) {
+	if colon < 0 || colon+1 >= len(f.toks) || !f.allFree(colon+1) {
 		return
 	}
 	if f.messageColon(colon) {
@@ -514,7 +515,8 @@ func (f *filler) applyLists() {
 	}()
 	for i := 0; i < len(f.toks); i++ {
 		if !f.free(i) || fillers[f.toks[i].word] || determiners[f.toks[i].word] || verbs[f.toks[i].word] || f.tool[f.toks[i].word] ||
-			i == 0 && !strings.HasSuffix(f.toks[i].raw, ",") { // the request's verb: "put …"
+			i == 0 && !strings.HasSuffix(f.toks[i].raw, ",") || // the request's verb: "put …"
+			f.namesList(target, i) {
 			continue
 		}
 		items, last := f.listAt(i)
@@ -525,10 +527,28 @@ func (f *filler) applyLists() {
 			i = last // nor any tail of it ("… and hungry, get me …")
 			continue
 		}
+		if f.free(i-1) && f.namesList(target, i-1) {
+			f.useTokens(i - 1)
+		}
 		f.store(target, items)
 		f.useTokens(rangeIdx(i, last)...)
 		return
 	}
+}
+
+// namesList: token i is the list parameter's own noun right before its
+// items ("with labels bug and urgent", "tags: a, b"), which says what the
+// items are and is none of them.
+func (f *filler) namesList(target *property, i int) bool {
+	if endsClause(f.toks[i].raw) || !f.free(i+1) {
+		return false
+	}
+	for _, w := range target.words {
+		if sameNoun(f.toks[i].word, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // itemVerbs put a thing on a list or take it off.

@@ -164,11 +164,20 @@
 //     the one named or described for a service, provider, app, brand or
 //     company (providers.go).
 //  7. languages ("in Portuguese", "into german"; from/to for source and
-//     target), places
+//     target), as the ISO 639-1 code where the property asks for a code
+//     and not also a name ("Result language (ISO 639-1)", "two-letter
+//     language code": "in Portuguese" → pt; CLDR's English names, from
+//     golang.org/x/text/language/display; a language with no code, as
+//     written; languagecodes.go), places
 //     after in/at/near/from (then of/for; not a part of the day or a
 //     weekday: "in the evening" says when) for properties named location,
 //     city, country, region, room … (an address "Los Angeles, California, USA"
-//     goes finest part first to city, state, country), and a plain noun
+//     goes finest part first to city, state, country; with one property
+//     for it, a city with its state or country after a comma that package
+//     places knows whole, "Austin, Texas", "Lyon, France", is one place,
+//     and "Paris, then Rome" two; a kind of place and its name, "in room
+//     Orion", goes whole to a property named for the kind or described
+//     with it, "Room or address"), and a plain noun
 //     ending the clause ("the water quality of the lake"). A room written
 //     right before the tool's own noun (a word of its name or of what it
 //     says of itself: "the hallway lights", "the den lamp") fills a room,
@@ -244,6 +253,15 @@
 //     written are one of what a count parameter counts; one missing required number and one unused number
 //     belong together, and so do a tool's only numeric parameter, even
 //     optional, and the request's only number ("get resource links 4").
+//     A number made one word with its noun ("a 5-day forecast", "a
+//     10-minute walk") fills the one missing numeric property named for
+//     the noun (days, minutes); a noun none is named for ("a 5-star
+//     hotel") fills nothing. The words that frame a count placed so, a
+//     bound before it (max, maximum, top, up to, at most) and the noun it
+//     counts after it (results, items, rows … or one the property counts,
+//     "Maximum number of places"), are used with it: no free text takes
+//     them ("max 30 results"); a noun it does not count ("15 dentists")
+//     stays.
 //  10. bare quoted values: any other goes to the first missing required
 //     string property, then to the free-text property. Numbers written in
 //     order fill required numbers that differ only by order (described
@@ -257,7 +275,8 @@
 //     any words for the free-text property. A list written as such, two
 //     or more short items parted by commas, "and" or "or" ("add eggs, milk
 //     and bread to the shopping list"), fills the one array-of-strings
-//     property missing; for a property of items (items, products …) one
+//     property missing, without the property's own noun before its items
+//     ("with labels bug and urgent" → bug, urgent); for a property of items (items, products …) one
 //     noun phrase after add, remove, put or buy is a one-item list ("add
 //     rye bread to the list" → ["rye bread"]), never a pronoun, "more" or
 //     "everything". What a thing is called, after
@@ -277,7 +296,19 @@
 //     climbing club: meet at 8") the one message property missing (text,
 //     body …), with the one to four words before the colon, when no
 //     pronoun or verb, for the one other required text property (the
-//     chat); what a message says, after say, saying or that ("email Ann
+//     chat); a word before the colon another rule placed ("file a bug on
+//     acme/api: the page does not refresh" → repo) leaves the colon
+//     introducing the rest all the same; the thing the request's verb
+//     books or schedules (book, schedule, arrange, plan, put, add, create,
+//     set up: "book a 90 minute design review next Thursday", past the
+//     words another rule read there), with the person it is with ("put
+//     lunch with Sam on my calendar" → "lunch with Sam"), fills the one
+//     required title property missing, before the names rule would take
+//     a capitalised word for it; never only the tool's own words ("schedule
+//     a meeting") or a reference (booked.go); in "how do you say X in
+//     LANGUAGE", "say X in LANGUAGE", with the language placed, X fills the
+//     one required text property missing, never a reference ("say it in
+//     French", "this sentence": sayin.go); what a message says, after say, saying or that ("email Ann
 //     and say see you at noon"), the one required message property
 //     missing, or an optional one for "that" and a subject's clause after
 //     a sending verb ("post in the team chat that I've landed"); a

@@ -108,3 +108,33 @@ func singularOf(w string, nouns map[string]bool) bool {
 	}
 	return false
 }
+
+// countBounds write a count as an upper bound: "max 30 results", "top 5".
+var countBounds = setOf("max", "maximum", "top")
+
+// resultNouns are what a count of a tool's answers counts, whatever the
+// tool: "30 results", "50 rows".
+var resultNouns = setOf("results", "items", "entries", "records", "rows", "hits", "matches")
+
+// useCountFrame marks the words that only frame the count at token i,
+// placed in p: a bound before it ("max", "top", "up to", "at most") and
+// the noun it counts after it (a result noun or one p counts, singular
+// too: "30 places" for "Maximum number of places", "a 90 minute review"
+// for duration_minutes). They say how many, so no
+// free-text rule glues them into what is searched for ("vegan
+// restaurants max results"); a noun the count does not name ("15
+// dentists") stays the request's.
+func (f *filler) useCountFrame(p *property, i int) {
+	switch {
+	case f.free(i-1) && countBounds[f.toks[i-1].word]:
+		f.useTokens(i - 1)
+	case f.free(i-2) && f.free(i-1) && (f.toks[i-2].word == "up" && f.toks[i-1].word == "to" || f.toks[i-2].word == "at" && f.toks[i-1].word == "most"):
+		f.useTokens(i-2, i-1)
+	}
+	if endsClause(f.toks[i].raw) || !f.free(i+1) {
+		return
+	}
+	if w, nouns := f.toks[i+1].word, countedNouns(p); resultNouns[w] || nouns[w] || singularOf(w, nouns) {
+		f.useTokens(i + 1)
+	}
+}

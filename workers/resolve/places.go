@@ -86,7 +86,7 @@ func (f *filler) applyLanguages() {
 				}
 			}
 		}
-		if target != nil && f.try(target, f.spanValue(i, i)) {
+		if target != nil && f.try(target, f.languageValue(target, i)) {
 			f.useTokens(i)
 			if languagePreps[prev] {
 				f.useTokens(i - 1)
@@ -145,6 +145,9 @@ func (f *filler) applyPlaces() {
 				k++
 			}
 			last := f.capRun(k)
+			if last < 0 {
+				last = f.namedVenue(nextFor(i), k)
+			}
 			if last < 0 && f.free(k) && houseNumber(f.toks[k].word) {
 				// "at 22 Elm Street": the address keeps its number.
 				if l := f.capRun(k + 1); l >= 0 && f.withHouseNumber(k+1, l) == k {
@@ -158,6 +161,7 @@ func (f *filler) applyPlaces() {
 				i = end
 				continue
 			}
+			last = f.wholePlace(k, last)
 			if p := nextFor(i); p != nil && f.try(p, f.spanValue(k, last)) {
 				f.useTokens(rangeIdx(i, last)...)
 				i = last
@@ -287,6 +291,9 @@ func (f *filler) applyLooseNumbers() {
 		return ok
 	}
 	for i := range f.toks {
+		if f.numberNoun(nums, i) {
+			continue
+		}
 		// By its noun a number may be written as a word: "the last three lines".
 		v, ok := numeral(f.toks[i].raw)
 		if !f.free(i) || !ok || i+1 >= len(f.toks) {
@@ -303,6 +310,7 @@ func (f *filler) applyLooseNumbers() {
 			}
 			if f.try(p, v) {
 				f.useTokens(i, i+1)
+				f.useCountFrame(p, i)
 				break
 			}
 		}
@@ -321,13 +329,36 @@ func (f *filler) applyLooseNumbers() {
 	}
 	if len(missingReq) == 1 && len(free) == 1 && f.try(missingReq[0], cleanValue(f.toks[free[0]].raw)) {
 		f.useTokens(free[0])
+		f.useCountFrame(missingReq[0], free[0])
 		return
 	}
 	// The tool's only number, optional, and the request's only number:
 	// "get resource links 4" → count.
 	if only := f.onlyNumberParam(); only != nil && len(missingReq) == 0 && len(free) == 1 && f.try(only, cleanValue(f.toks[free[0]].raw)) {
 		f.useTokens(free[0])
+		f.useCountFrame(only, free[0])
 	}
+}
+
+// numberNoun reads a number made one word with its noun ("a 5-day
+// forecast", "a 10-minute walk", "a 3-night stay") for the one missing
+// numeric parameter named for the noun (days, minutes, nights): left
+// out, the parameter's default would run instead of the number said. A
+// noun no parameter is named for ("a 5-star hotel" with no stars) fills
+// nothing and stays reported.
+func (f *filler) numberNoun(nums []*property, i int) bool {
+	num, noun, ok := strings.Cut(f.toks[i].word, "-")
+	v, isNum := numeral(num)
+	if !f.free(i) || !ok || !isNum || noun == "" || strings.ContainsFunc(noun, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return false
+	}
+	for _, p := range nums {
+		if f.missing(p) && (f.uniqueNameWord(p, nums, noun) || f.uniqueNameWord(p, nums, noun+"s")) && f.try(p, v) {
+			f.useTokens(i)
+			return true
+		}
+	}
+	return false
 }
 
 // codesNumber: the number at token i is part of the code in capitals
@@ -599,6 +630,42 @@ func (f *filler) placeList(props []*property, k, last int) (int, bool) {
 		}
 	}
 	return spans[len(spans)-1][1], true
+}
+
+// venueNouns are the kinds of place a name is given to inside a site:
+// "room Orion", "building West", "hall C".
+var venueNouns = setOf("room", "building", "hall", "suite", "office", "floor", "wing", "studio", "lab", "gate", "terminal")
+
+// namedVenue is the last token of a place written as its kind and its
+// name ("in room Orion", "at building West") from token k, for a place
+// parameter named for that kind or whose description writes it ("Room or
+// address"), kind and name whole; else -1. A parameter for a city or
+// area does not take "room Orion".
+func (f *filler) namedVenue(p *property, k int) int {
+	if p == nil || !f.free(k) || endsClause(f.toks[k].raw) {
+		return -1
+	}
+	noun := f.toks[k].word
+	if !venueNouns[noun] || !describesWord(p, noun) && !fitsName(p, setOf(noun)) {
+		return -1
+	}
+	return f.capRun(k + 1)
+}
+
+// wholePlace is where the place named from token k to last ends: past
+// last when a comma parts it from its state, province or country and the
+// places table has the two whole ("Austin, Texas", "Lyon, France",
+// "Portland, Maine"): one place, for a parameter that takes one, where
+// placeList found no parameter for each part. Two places ("Paris, Rome",
+// "Paris, then Rome") are no name of the table and stay apart.
+func (f *filler) wholePlace(k, last int) int {
+	if !strings.HasSuffix(f.toks[last].raw, ",") {
+		return last
+	}
+	if _, end, ok := f.zonePlace(k); ok && end > last {
+		return end
+	}
+	return last
 }
 
 // destinationNames and originNames are the names of parameters that take

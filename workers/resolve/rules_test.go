@@ -159,6 +159,8 @@ var ruleCases = map[string][]ruleCase{
 		{ruleShop, "add eggs, milk and bread to the list", map[string]any{"items": []any{"eggs", "milk", "bread"}}},
 		{ruleShop, "put the oat milk, dark chocolate or honey on it", map[string]any{"items": []any{"oat milk", "dark chocolate", "honey"}}},
 		{ruleShop, "I need rice, lentils and limes on the list", map[string]any{"items": []any{"rice", "lentils", "limes"}}},
+		// The parameter's own noun before its items is none of them.
+		{wvTicket, "open a ticket in web/app titled Slow search with tags perf and ui", map[string]any{"repo": "web/app", "title": "Slow search", "tags": []any{"perf", "ui"}}},
 	},
 	"titled": {
 		{ruleMeeting, "schedule a meeting called Team sync tomorrow at 10am", map[string]any{"title": "Team sync", "start": "2026-11-28T10:00:00Z", "minutes": int64(30)}},
@@ -177,6 +179,8 @@ var ruleCases = map[string][]ruleCase{
 		{ruleChatApp, "dm Dario on signal: running ten minutes behind", map[string]any{"app": "signal", "chat": "Dario", "text": "running ten minutes behind"}},
 		{ruleSay, "say this: the quick brown fox", map[string]any{"message": "the quick brown fox"}},
 		{ruleMail, "mail ann@example.org about the outage: the database is back up", map[string]any{"to": "ann@example.org", "subject": "outage", "body": "the database is back up"}},
+		// The word before the colon went to another parameter.
+		{wvTicket, "open a ticket on web/app: search is slow on mobile", map[string]any{"repo": "web/app", "title": "search is slow on mobile"}},
 	},
 	"said": {
 		// "that" and a subject's clause after a verb that sends a message.
@@ -184,6 +188,13 @@ var ruleCases = map[string][]ruleCase{
 		{ruleChatApp, "Could you message Tomas that I'll be late?", map[string]any{"chat": "Tomas", "text": "I'll be late"}},
 		{ruleMail, "mail ann@example.org with subject Lunch and say see you at noon", map[string]any{"to": "ann@example.org", "subject": "Lunch", "body": "see you at noon"}},
 		{ruleMail, "mail ann@example.org with subject Friday that the meeting is off", map[string]any{"to": "ann@example.org", "subject": "Friday", "body": "the meeting is off"}},
+	},
+	"booked": {
+		{wvBooking, "put coffee with Dana on my calendar for Monday at 9am", map[string]any{"title": "coffee with Dana", "start": "2026-11-30T09:00:00Z"}},
+		{wvBooking, "book a 45 minute budget review tomorrow at 3pm", map[string]any{"title": "budget review", "start": "2026-11-28T15:00:00Z", "length_minutes": int64(45)}},
+	},
+	"say_in": {
+		{wvPhrase, "how do you say where is the bakery in Italian", map[string]any{"phrase": "where is the bakery", "language": "Italian"}},
 	},
 	"purpose_clause": {
 		{ruleRemind, "remind me tomorrow at 9am to call Ann", map[string]any{"text": "call Ann", "at": "2026-11-28T09:00:00Z"}},
@@ -256,9 +267,15 @@ var ruleCases = map[string][]ruleCase{
 	"languages": {
 		{ruleTranslate, `translate "good night" into Italian`, map[string]any{"text": "good night", "target_language": "Italian"}},
 		{ruleTranslate, `translate "good night" to german`, map[string]any{"text": "good night", "target_language": "german"}},
+		// Where the parameter asks for the code, the code.
+		{wvSubtitles, "subtitles for clip42 in Farsi", map[string]any{"video": "clip42", "language": "fa"}},
 	},
 	"places": {
 		{ruleWeather, "weather in Reykjavik", map[string]any{"city": "Reykjavik"}},
+		// A city with its country after a comma is one place.
+		{wvListings, "bakeries in Lyon, France", map[string]any{"query": "bakeries", "area": "Lyon, France", "limit": int64(10), "lang": "en"}},
+		// A kind of place and its name, for the parameter for that kind.
+		{wvBooking, `book "Retro" tomorrow at 3pm in room Vega`, map[string]any{"title": "Retro", "start": "2026-11-28T15:00:00Z", "place": "room Vega"}},
 	},
 	"zones": {
 		{ruleClock, "the clock in Buenos Aires", map[string]any{"tz": "America/Argentina/Buenos_Aires"}},
@@ -301,6 +318,9 @@ var ruleCases = map[string][]ruleCase{
 	"loose_numbers": {
 		{rulePeople, "people who are forty-one years old", map[string]any{"age": int64(41)}},
 		{rulePeople, "people who are 41 years old", map[string]any{"age": int64(41)}},
+		// A number made one word with its noun; the words framing a count.
+		{wvStay, "a 3-night stay in Kyoto", map[string]any{"city": "Kyoto", "nights": int64(3), "guests": int64(2)}},
+		{wvListings, "loft apartments, max 40 results", map[string]any{"query": "loft apartments", "limit": int64(40), "lang": "en"}},
 	},
 	"bare_quoted": {
 		{ruleGame, `game info for "Space Miners"`, map[string]any{"title": "Space Miners"}},
