@@ -421,7 +421,8 @@
 // (tickers.go).
 //
 // Values are coerced to the property's type: integers and numbers (with
-// thousands separators, 1,000, and currency or percent signs, $19.5),
+// thousands separators, 1,000, and currency or percent signs, $19.5;
+// an amount of money written short with its sign, $250k, €1.2m, £3bn),
 // booleans (yes/no, true/false, on/off, 1/0), arrays (comma lists or JSON
 // arrays, items coerced), objects (JSON), and enums by name ignoring case,
 // separators and plural, by synonym ("asc" for ascending) or by an
