@@ -105,6 +105,30 @@ func displayEnum(e any) string {
 	return string(b)
 }
 
+// amountScales are the suffixes an amount of money is written short with.
+var amountScales = []struct {
+	suffix string
+	times  float64
+}{{"k", 1e3}, {"K", 1e3}, {"m", 1e6}, {"M", 1e6}, {"bn", 1e9}}
+
+// scaledAmount reads an amount of money written short, with its currency
+// sign: "$250k", "€1.2m", "£3bn". Without the sign "10k" may be a run's
+// length, and is not read.
+func scaledAmount(s string) (float64, bool) {
+	bare := strings.TrimLeft(s, "$€£¥")
+	if bare == s {
+		return 0, false
+	}
+	for _, sc := range amountScales {
+		if n, ok := strings.CutSuffix(bare, sc.suffix); ok && n != "" {
+			if v, ok := parseNumber(n); ok {
+				return v * sc.times, true
+			}
+		}
+	}
+	return 0, false
+}
+
 // parseNumber accepts plain decimals with an optional sign, fraction and
 // exponent, thousands separators in the English style (1,000,000.5), and
 // a leading currency sign or trailing percent sign.
@@ -112,6 +136,9 @@ func displayEnum(e any) string {
 // inf, nan, underscores.
 func parseNumber(s string) (float64, bool) {
 	s = strings.TrimSpace(s)
+	if v, ok := scaledAmount(s); ok {
+		return v, true
+	}
 	// A currency sign or a percent sign says what the number counts, not
 	// what it is: "$19.5", "€1,000", "39.2%".
 	s = strings.TrimSuffix(strings.TrimLeft(s, "$€£¥"), "%")

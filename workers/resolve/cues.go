@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -78,6 +79,7 @@ func (f *filler) applyCuedQuoted() {
 // applyCues is rule 2: a property's name followed by its value ("limit
 // 50"), or for numbers preceded by it ("20 lines").
 func (f *filler) applyCues() {
+	f.describedCues()
 	for _, p := range f.s.props {
 		if !f.missing(p) {
 			continue
@@ -100,6 +102,52 @@ func (f *filler) applyCues() {
 			}
 		}
 	}
+}
+
+// describedCues reads a value after the noun a text parameter's
+// description names it by ("tab Scores" for sheet, "Tab name") before
+// any parameter's own name: "the sheet Retention, tab Scores" names the
+// tab Scores, and Retention, the spreadsheet, is no tab.
+func (f *filler) describedCues() {
+	for _, p := range f.s.props {
+		n := describedNoun(p)
+		if n == "" || !f.missing(p) || !stringProp(p) || f.namesOther(p, n) {
+			continue
+		}
+		for i := range f.toks {
+			if f.free(i) && f.toks[i].word == n && f.cueAfter(p, []int{i}, i+1) {
+				break
+			}
+		}
+	}
+}
+
+// describedNoun is the noun p's description names it by, the word before
+// "name" or "id" ("Tab name" → tab, "Account or card id" → card), when it
+// is no word of p's own name; "" for none.
+func describedNoun(p *property) string {
+	fields := strings.Fields(p.desc)
+	for i := 1; i < len(fields); i++ {
+		if w := trimPunct(fields[i]); w != "name" && w != "id" && w != "identifier" {
+			continue
+		}
+		n := trimPunct(fields[i-1])
+		if len(n) < 3 || commonWord(n) || slices.Contains(p.words, n) {
+			return ""
+		}
+		return n
+	}
+	return ""
+}
+
+// namesOther: w is a word of the name of a parameter other than p.
+func (f *filler) namesOther(p *property, w string) bool {
+	for _, q := range f.s.props {
+		if q != p && f.isNameWord(q, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *filler) uniqueFirstWord(p *property) bool {

@@ -68,7 +68,14 @@
 //     of time a string property named duration, length or timeout ("10
 //     minutes", "a 45-minute …", or "10m" when its description writes lengths so;
 //     a half read with its length: "an hour and a half", "two and a half
-//     hours", "half an hour", "1.5 hours" → 1h30m, 2h30m, 30m, 1h30m). Dates and times written as
+//     hours", "half an hour", "1.5 hours" → 1h30m, 2h30m, 30m, 1h30m);
+//     such a length ("over 30 years", "a 2-year term") also fills the one
+//     missing numeric property for a length (term, duration, timeout …)
+//     whose unit, after "in" in its description or ending its name ("Term
+//     in months", duration_minutes), is of the same kind, converted to it
+//     (360); seconds to weeks and months to years are two kinds that do
+//     not convert ("90 days" fills no months, nor is it a loose 90 of
+//     them). Dates and times written as
 //     such: "November 25, 2013", "25 Nov 2013", 2013-11-25,
 //     11/25/2013 become 2013-11-25 (or the format the property's
 //     description asks for, e.g. DD/MM/YYYY); 09:16 stays as written. A date right
@@ -125,7 +132,9 @@
 //     for duration_minutes). For string properties the value must look like
 //     one: a path, URL, address or number, or a run of capitalised words
 //     ("location New York"). A quoted value preceded by a property's name
-//     goes to that property.
+//     goes to that property. Before any name, the noun a text property's
+//     description names it by, the word before "name" or "id" ("Tab
+//     name"), cues it: "the sheet Retention, tab Scores" → sheet=Scores.
 //  5. shapes: a path (/x, ./x, ../x, ~/x, or relative: docs/notes.txt,
 //     src/, notes.txt) fills a missing property named like path/file/dir
 //     (a source before a destination, "move a.txt to b/"), a URL one
@@ -150,7 +159,8 @@
 //     the word before a suffix such as _name, _type, _id): after it ("the
 //     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of
 //     cleaning") or before it ("the 'SHAP' method", "the Sales team", "the
-//     cardio workout", "PayPal as your payment method"), or after the verb
+//     cardio workout", "the churn_scores table", "PayPal as your payment
+//     method"), or after the verb
 //     of its first word ("targeting young professionals" → target_audience).
 //     A name written with a noun whose property asks for no name is the
 //     name of what the noun is part of, when one other missing property
@@ -162,13 +172,20 @@
 //     ("book an Uber", "a ride via Lyft") fills the one missing text
 //     property whose description writes it ("uber, lyft or taxi"), else
 //     the one named or described for a service, provider, app, brand or
-//     company (providers.go).
+//     company (providers.go). A capitalised name after "for" ("overdue
+//     invoices for Acme Corp") fills the one missing text property, even
+//     optional, named for whom things belong to (customer, client, user …)
+//     and described as a name or id, unless a place property is missing
+//     too ("for Paris" may be a place).
 //  7. languages ("in Portuguese", "into german"; from/to for source and
 //     target), as the ISO 639-1 code where the property asks for a code
 //     and not also a name ("Result language (ISO 639-1)", "two-letter
 //     language code": "in Portuguese" → pt; CLDR's English names, from
 //     golang.org/x/text/language/display; a language with no code, as
-//     written; languagecodes.go), places
+//     written; languagecodes.go), a business after "from" or "at" ("pad
+//     thai from Thai Garden", "transactions at Blue Bottle") for the one
+//     property named for a seller (restaurant, store, merchant …) or
+//     described by one ("Merchant name"), places
 //     after in/at/near/from (then of/for; not a part of the day or a
 //     weekday: "in the evening" says when) for properties named location,
 //     city, country, region, room … (an address "Los Angeles, California, USA"
@@ -236,7 +253,18 @@
 //     not the end) nor with two listed words written (listed.go); currency codes, sex, direction,
 //     level (beginner … expert) and frequency (daily … yearly) words fill
 //     the one property named for them, and a relative period ("over the
-//     last month") a property named period or timeframe. The plain
+//     last month") a property named period or timeframe.
+//     An adverb of frequency ("monthly prices", "weekly cohorts"; not
+//     "monthly active users", a metric) fills the one enum property named for a grain or interval, as the member
+//     that codes it ("1mo", "month", "M", "P1M"; "m" may be minutes and
+//     codes no month) (frequencies.go). The percentiles asked for ("the
+//     90th and 99th percentiles", "p99", "median" for 50) fill the one
+//     numeric property or list of numbers named or described for
+//     percentiles; a snake_case identifier after "of" ("the mean of
+//     latency_ms") the one text property for a column, and a lower-case
+//     word after in or from that ends its clause, or a snake_case one
+//     ("… in requests"; not an idiom's: "in total", "from scratch"), the
+//     one for a table (tables.go). The plain
 //     lower-case words after "by" ("signups by acquisition channel", "by
 //     region and device", "broken down by plan") fill the one property
 //     for the dimensions to split by (named group by, dimensions,
@@ -247,7 +275,15 @@
 //     after "by", are no breakdown (breakdowns.go).
 //  9. numbers in prose (by their noun also written as words, "the last
 //     three lines", "forty-one years old"): "55 years old" is an age, "2 employees" an
-//     employee_count; a number in the phrase a description writes with N
+//     employee_count; a number right before or after a noun that the
+//     description of one missing numeric property writes and no other
+//     property's name or description does ("a 300000 loan" for "Loan
+//     amount"; not after "per": "Price per night"; not one of a choice,
+//     "4 or 5"; not the request's verb, "scale 2") is that property's; the
+//     one percentage written ("at 6.5%", "20 percent") fills the one
+//     missing numeric property described in percent, as written, or as a
+//     rate in fractions of one ("e.g. 0.05"), divided by 100, and a rate
+//     with no scale none (percents.go); a number in the phrase a description writes with N
 //     ("returns only the first N lines" ← "the first 5 lines") is that
 //     parameter's, and "the first line", "the top result" with no number
 //     written are one of what a count parameter counts; one missing required number and one unused number
@@ -416,7 +452,8 @@
 // (tickers.go).
 //
 // Values are coerced to the property's type: integers and numbers (with
-// thousands separators, 1,000, and currency or percent signs, $19.5),
+// thousands separators, 1,000, and currency or percent signs, $19.5;
+// an amount of money written short with its sign, $250k, €1.2m, £3bn),
 // booleans (yes/no, true/false, on/off, 1/0), arrays (comma lists or JSON
 // arrays, items coerced), objects (JSON), and enums by name ignoring case,
 // separators and plural, by synonym ("asc" for ascending) or by an

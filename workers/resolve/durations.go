@@ -155,3 +155,111 @@ func compactStyle(p *property) bool {
 }
 
 var compactDuration = regexp.MustCompile(`\b\d+[hms](\d+[ms])?\b`)
+
+// spanUnits are the units of a length of time a numeric parameter may be
+// written in, with how many of the smallest of their kind each is:
+// seconds up to weeks, months up to years. A month is no fixed number of
+// days, so the two kinds do not convert.
+var spanUnits = map[string]struct {
+	kind   string
+	amount float64
+}{
+	"second": {"s", 1}, "seconds": {"s", 1}, "sec": {"s", 1}, "secs": {"s", 1},
+	"minute": {"s", 60}, "minutes": {"s", 60}, "min": {"s", 60}, "mins": {"s", 60},
+	"hour": {"s", 3600}, "hours": {"s", 3600}, "hr": {"s", 3600}, "hrs": {"s", 3600},
+	"day": {"s", 86400}, "days": {"s", 86400}, "week": {"s", 604800}, "weeks": {"s", 604800},
+	"month": {"mo", 1}, "months": {"mo", 1}, "quarter": {"mo", 3}, "quarters": {"mo", 3},
+	"year": {"mo", 12}, "years": {"mo", 12}, "yr": {"mo", 12}, "yrs": {"mo", 12},
+}
+
+// spanNames name, or describe, a numeric parameter for how long a thing
+// lasts.
+var spanNames = setOf("term", "duration", "length", "period", "timeout", "ttl", "delay", "lifetime", "tenure", "span",
+	"expiry")
+
+// spanUnitOf is the unit a numeric parameter for a length of time takes
+// it in: the one its description writes after "in" ("Term in months"),
+// else the last word of its name (duration_minutes), or "".
+func spanUnitOf(p *property) string {
+	if p.typ != "integer" && p.typ != "number" || len(p.enum) > 0 {
+		return ""
+	}
+	if !fitsName(p, spanNames) && !describesAny(p, spanNames) {
+		return ""
+	}
+	fields := strings.Fields(p.desc)
+	for i := 0; i+1 < len(fields); i++ {
+		if u := trimPunct(fields[i+1]); fields[i] == "in" && spanUnits[u].kind != "" {
+			return u
+		}
+	}
+	if len(p.words) > 0 && spanUnits[p.words[len(p.words)-1]].kind != "" {
+		return p.words[len(p.words)-1]
+	}
+	return ""
+}
+
+// applyLengths is the rule lengths: a length of time with its unit ("over
+// 30 years", "a 2-year term", "for an hour and a half") fills the one
+// missing numeric parameter for a length of time whose unit is of the
+// same kind, converted to that unit ("30 years" → 360 for "Term in
+// months"); a number-typed length had taken the bare number or nothing.
+func (f *filler) applyLengths() {
+	for i := 0; i < len(f.toks); i++ {
+		n, unit, width := f.spanAt(i)
+		if width == 0 {
+			continue
+		}
+		var target *property
+		for _, p := range f.s.props {
+			if u := spanUnitOf(p); f.missing(p) && u != "" && spanUnits[u].kind == spanUnits[unit].kind {
+				if target != nil {
+					return
+				}
+				target = p
+			}
+		}
+		if target == nil {
+			continue
+		}
+		v := n * spanUnits[unit].amount / spanUnits[spanUnitOf(target)].amount
+		if f.try(target, strconv.FormatFloat(v, 'f', -1, 64)) {
+			f.useTokens(rangeIdx(i, i+width-1)...)
+		}
+		return
+	}
+}
+
+// spanAt reads a length of time at token i, a number (or "a", a number in
+// words, a half with it) and a unit of spanUnits, or both hyphenated ("a
+// 30-year loan"); it returns the amount, the unit and how many tokens it
+// takes (0: none).
+func (f *filler) spanAt(i int) (float64, string, int) {
+	if !f.free(i) {
+		return 0, "", 0
+	}
+	if num, u, hyphen := strings.Cut(f.toks[i].word, "-"); hyphen {
+		v, err := strconv.Atoi(num)
+		if _, ok := spanUnits[u]; ok && err == nil && v > 0 {
+			return float64(v), u, 1
+		}
+		return 0, "", 0
+	}
+	n, half, width := f.amountAt(i)
+	if width == 0 || !f.free(i+width) {
+		return 0, "", 0
+	}
+	unit := f.toks[i+width].word
+	if _, ok := spanUnits[unit]; !ok {
+		return 0, "", 0
+	}
+	width++
+	if !half && f.wordsAt(i+width, "and", "a", "half") {
+		half, width = true, width+3 // "a year and a half"
+	}
+	v := float64(n)
+	if half {
+		v += 0.5
+	}
+	return v, unit, width
+}

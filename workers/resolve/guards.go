@@ -165,17 +165,18 @@ func goesTo(p *property) bool {
 // sellerNames name parameters for the business a thing comes from.
 var sellerNames = setOf("restaurant", "store", "shop", "vendor", "merchant", "seller", "supplier", "retailer", "cafe", "bakery")
 
-// applySellers reads a name after "from" ("order pad thai from Thai
-// Garden") for the one missing parameter named for the business a thing
-// comes from (restaurant, store …), before the places rule would take it
-// for an address.
+// applySellers reads a name after "from" or "at" ("order pad thai from
+// Thai Garden", "transactions at Blue Bottle") for the one missing
+// parameter named for the business a thing comes from (restaurant, store
+// …) or described by its name ("Merchant name"), before the places rule
+// would take it for an address.
 func (f *filler) applySellers() {
-	target := f.soleMissingOf(func(p *property) bool { return fitsName(p, sellerNames) }, false)
+	target := f.soleMissingOf(func(p *property) bool { return fitsName(p, sellerNames) || sellerNames[describedNoun(p)] }, false)
 	if target == nil {
 		return
 	}
 	for i := 0; i+1 < len(f.toks); i++ {
-		if !f.free(i) || f.toks[i].word != "from" || endsClause(f.toks[i].raw) {
+		if !f.free(i) || f.toks[i].word != "from" && f.toks[i].word != "at" || endsClause(f.toks[i].raw) {
 			continue
 		}
 		k := i + 1

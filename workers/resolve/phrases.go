@@ -205,7 +205,8 @@ func cleanValue(v string) string {
 }
 
 // contentWord: a lower-case word that may be a value on its own ("the
-// cardio workout"): no common word of requests and no tool word.
+// cardio workout", "the churn_scores table"): no common word of requests
+// and no tool word.
 func (f *filler) contentWord(i int) bool {
 	if !f.free(i) {
 		return false
@@ -213,6 +214,9 @@ func (f *filler) contentWord(i int) bool {
 	t := f.toks[i]
 	if commonWord(t.word) || f.tool[t.word] {
 		return false
+	}
+	if snakeCase.MatchString(t.word) {
+		return true // a name of something: "the churn_scores table"
 	}
 	for _, r := range t.word {
 		if !unicode.IsLetter(r) && r != '-' {

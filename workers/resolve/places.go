@@ -315,6 +315,7 @@ func (f *filler) applyLooseNumbers() {
 			}
 		}
 	}
+	f.describedNumbers(nums)
 	var missingReq []*property
 	for _, p := range nums {
 		if f.missing(p) && p.required {
@@ -327,14 +328,14 @@ func (f *filler) applyLooseNumbers() {
 			free = append(free, i)
 		}
 	}
-	if len(missingReq) == 1 && len(free) == 1 && f.try(missingReq[0], cleanValue(f.toks[free[0]].raw)) {
+	if len(missingReq) == 1 && len(free) == 1 && f.looseFits(missingReq[0], free[0]) && f.try(missingReq[0], cleanValue(f.toks[free[0]].raw)) {
 		f.useTokens(free[0])
 		f.useCountFrame(missingReq[0], free[0])
 		return
 	}
 	// The tool's only number, optional, and the request's only number:
 	// "get resource links 4" → count.
-	if only := f.onlyNumberParam(); only != nil && len(missingReq) == 0 && len(free) == 1 && f.try(only, cleanValue(f.toks[free[0]].raw)) {
+	if only := f.onlyNumberParam(); only != nil && len(missingReq) == 0 && len(free) == 1 && f.looseFits(only, free[0]) && f.try(only, cleanValue(f.toks[free[0]].raw)) {
 		f.useTokens(free[0])
 		f.useCountFrame(only, free[0])
 	}
@@ -355,6 +356,95 @@ func (f *filler) numberNoun(nums []*property, i int) bool {
 	for _, p := range nums {
 		if f.missing(p) && (f.uniqueNameWord(p, nums, noun) || f.uniqueNameWord(p, nums, noun+"s")) && f.try(p, v) {
 			f.useTokens(i)
+			return true
+		}
+	}
+	return false
+}
+
+// looseFits: the number at token i may be p's for being the one left. A
+// length written with its unit is not, for a parameter that takes one in
+// a unit: the lengths rule converts those it can, and "for 90 days" is no
+// 90 of "Term in months".
+func (f *filler) looseFits(p *property, i int) bool {
+	_, _, width := f.spanAt(i)
+	return width == 0 || spanUnitOf(p) == ""
+}
+
+// describedNumbers reads a number right before or after a noun that the
+// description of one missing numeric parameter writes and no other
+// parameter's name or description does: "a 300000 loan" for "Loan
+// amount", "rooms 3" for "Number of rooms". A word after "per" in a
+// description counts what the value is spread over ("Price per night"),
+// not the value.
+func (f *filler) describedNumbers(nums []*property) {
+	for i := range f.toks {
+		v, ok := numeral(f.toks[i].raw)
+		if !f.free(i) || !ok {
+			continue
+		}
+		if f.numberChoice(i) {
+			continue // "4 or 5 links": which is not said
+		}
+		for _, k := range []int{i + 1, i - 1} {
+			first := min(i, k)
+			if !f.free(k) || endsClause(f.toks[first].raw) || f.verbSlot(k) {
+				continue // "scale 2 by 3": the verb is no noun
+			}
+			if p := f.describedBy(nums, f.toks[k].word); p != nil && f.try(p, v) {
+				f.useTokens(i, k)
+				f.useCountFrame(p, i)
+				break
+			}
+		}
+	}
+}
+
+// choiceJoins join two numbers into a choice or a range.
+var choiceJoins = setOf("or", "to", "and", "-")
+
+// numberChoice: the number at token i is one of two written as a choice
+// or a range ("4 or 5", "2 to 3", "1 and 2").
+func (f *filler) numberChoice(i int) bool {
+	numAt := func(k int) bool {
+		if k < 0 || k >= len(f.toks) {
+			return false
+		}
+		_, ok := numeral(f.toks[k].raw)
+		return ok
+	}
+	joinAt := func(k int) bool { return k >= 0 && k < len(f.toks) && choiceJoins[f.toks[k].word] }
+	return joinAt(i+1) && numAt(i+2) || joinAt(i-1) && numAt(i-2)
+}
+
+// describedBy is the one missing parameter of nums whose description
+// writes noun w, when no other parameter's name or description does.
+func (f *filler) describedBy(nums []*property, w string) *property {
+	if len(w) < 3 || commonWord(w) || isNumber(w) {
+		return nil
+	}
+	var found *property
+	for _, p := range f.s.props {
+		if f.isNameWord(p, w) {
+			return nil
+		}
+		if !describesNoun(p, w) {
+			continue
+		}
+		if found != nil || !f.missing(p) || !slices.Contains(nums, p) {
+			return nil
+		}
+		found = p
+	}
+	return found
+}
+
+// describesNoun: p's description writes w, singular or plural, and not
+// after "per".
+func describesNoun(p *property, w string) bool {
+	fields := strings.FieldsFunc(p.desc, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '(' || r == ')' })
+	for i, d := range fields {
+		if (isHead(w, trimPunct(d)) || isHead(trimPunct(d), w)) && (i == 0 || fields[i-1] != "per") {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package resolve
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A name after "a" or "an" ("book an Uber", "get me a Lyft") is one of a
 // kind, the brand of what is asked for, not a place or a person (the
@@ -48,4 +51,41 @@ func (f *filler) applyProviders() {
 func timeName(v string) bool {
 	_, day := weekdays[v]
 	return months[v] > 0 || day
+}
+
+// ownerNames name, or describe, a parameter for the person or
+// organisation a thing belongs to or is for.
+var ownerNames = setOf("customer", "client", "user", "person", "company", "organization", "organisation", "org",
+	"owner", "member", "employee", "tenant", "patient", "student", "buyer")
+
+// applyOwners is the rule owners: a capitalised name after "for"
+// ("overdue invoices for Acme Corp") fills the one missing text parameter
+// named for whom the tool's things belong to (customer, client, user …)
+// and described as their name or id, optional or not: the names rule
+// fills required ones only, and the call had listed everyone's. Not when
+// a place parameter is missing too: "for Paris" may be a place.
+func (f *filler) applyOwners() {
+	target := f.soleMissingOf(func(p *property) bool {
+		return fitsName(p, ownerNames) && (describesWord(p, "name") || describesWord(p, "id"))
+	}, false)
+	if target == nil || slices.ContainsFunc(f.s.props, func(p *property) bool { return f.missing(p) && isPlaceProp(p) }) {
+		return
+	}
+	for i := 1; i < len(f.toks); i++ {
+		if f.toks[i-1].word != "for" || !f.free(i-1) || endsClause(f.toks[i-1].raw) {
+			continue
+		}
+		last := f.capRun(i)
+		if last < 0 {
+			continue
+		}
+		v := f.spanValue(i, last)
+		if lower := strings.ToLower(v); allToolWords(f, i, last) || timeName(lower) || languages[lower] {
+			continue
+		}
+		if f.try(target, v) {
+			f.useTokens(rangeIdx(i-1, last)...)
+			return
+		}
+	}
 }

@@ -66,7 +66,7 @@ var (
 	ruleNote = manifest("t/note", "Pin", `{"type":"object","properties":{
 		"note":{"type":"string"}}}`)
 	ruleSlice = manifest("t/slice", "Slice", `{"type":"object","properties":{
-		"path":{"type":"string"},"head":{"type":"integer","description":"returns only the first N lines"},"skip":{"type":"integer"}}}`)
+		"path":{"type":"string"},"head":{"type":"integer","description":"returns only the first N lines"},"skip":{"type":"integer","description":"Number of lines to skip"}}}`)
 	ruleVs = manifest("t/vs", "Versus", `{"type":"object","required":["first","second"],"properties":{
 		"first":{"type":"string"},"second":{"type":"string"}}}`)
 	ruleTeam = manifest("t/team", "Team stats", `{"type":"object","properties":{
@@ -124,8 +124,19 @@ var ruleCases = map[string][]ruleCase{
 	"units": {
 		{unitsMeasure, "turn 12 oz into grams", map[string]any{"amount": 12.0, "source_unit": "oz", "target_unit": "g"}},
 	},
+	"percentiles": {
+		{dataStats, "the 75th and 90th percentiles of basket_size in carts", map[string]any{"table": "carts", "column": "basket_size", "percentiles": []any{float64(75), float64(90)}}},
+		{dataQuantile, "p95 of Errors", map[string]any{"series": "Errors", "percentile": float64(95)}},
+	},
+	"tables": {
+		{dataStats, "median of basket_size from carts", map[string]any{"table": "carts", "column": "basket_size", "percentiles": []any{float64(50)}}},
+	},
 	"listed_values": {
 		{listedStats, "wau by week", map[string]any{"measure": "wau", "bucket": "week"}},
+	},
+	"frequencies": {
+		{dataBars, "daily bars for ACME", map[string]any{"ticker": "ACME", "interval": "1d"}},
+		{dataUsage, "weekly usage of the mobile app", map[string]any{"grain": "W"}},
 	},
 	"tickers": {
 		{quoteTool, "SBUX pre-market", map[string]any{"ticker": "SBUX"}},
@@ -222,6 +233,14 @@ var ruleCases = map[string][]ruleCase{
 		{ruleTimer, "how about a 90-second timer", map[string]any{"duration": "90s"}},
 		{ruleTimer, "a timer for two and a half hours", map[string]any{"duration": "2h30m"}},
 	},
+	"lengths": {
+		// A length of time, converted to the parameter's unit.
+		{dataLease, "lease at 1800 rent for 2 years", map[string]any{"rent": float64(1800), "term": int64(24)}},
+		{dataCache, "cache put session-9 with a time to live of 2 hours", map[string]any{"key": "session-9", "ttl_seconds": int64(7200)}},
+	},
+	"percentages": {
+		{dataSavings, "savings on a 5000 deposit at 3.5% for 10 years", map[string]any{"deposit": float64(5000), "rate": 0.035, "years": int64(10)}},
+	},
 	"dates": {
 		{ruleEvent, `plan "Standup" on March 3, 2031`, map[string]any{"title": "Standup", "date": "2031-03-03"}},
 	},
@@ -238,6 +257,8 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"cues": {
 		{ruleSlice, "slice /srv/a.txt, skip 2", map[string]any{"path": "/srv/a.txt", "skip": int64(2)}},
+		// The noun a description names a parameter by cues it first.
+		{dataWorkbook, "write to the book Pipeline, worksheet Leads", map[string]any{"book": "Pipeline", "page": "Leads"}},
 	},
 	"shapes": {
 		{valMail, "mail Tom the report q3-summary.pdf", map[string]any{"to": "Tom", "enclosure": "q3-summary.pdf"}},
@@ -259,10 +280,14 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"heads": {
 		{ruleTeam, "stats of the Falcons team", map[string]any{"team": "Falcons"}},
+		{dataWorkbook, "write the leads_q3 table to a new book", map[string]any{"table": "leads_q3"}},
 	},
 	"providers": {
 		{valCab, "order a Swiftcab to the museum", map[string]any{"dropoff": "the museum", "company": "Swiftcab"}},
 		{valRadio, "play jazz via Streamline", map[string]any{"source": "Streamline"}},
+	},
+	"owners": {
+		{dataOrders, "open orders for Wayne Holdings", map[string]any{"client": "Wayne Holdings", "status": "open"}},
 	},
 	"languages": {
 		{ruleTranslate, `translate "good night" into Italian`, map[string]any{"text": "good night", "target_language": "Italian"}},
@@ -276,6 +301,8 @@ var ruleCases = map[string][]ruleCase{
 		{wvListings, "bakeries in Lyon, France", map[string]any{"query": "bakeries", "area": "Lyon, France", "limit": int64(10), "lang": "en"}},
 		// A kind of place and its name, for the parameter for that kind.
 		{wvBooking, `book "Retro" tomorrow at 3pm in room Vega`, map[string]any{"title": "Retro", "start": "2026-11-28T15:00:00Z", "place": "room Vega"}},
+		// "at" a name, for the merchant.
+		{dataSpend, "card spend at Blue Bottle", map[string]any{"payee": "Blue Bottle"}},
 	},
 	"zones": {
 		{ruleClock, "the clock in Buenos Aires", map[string]any{"tz": "America/Argentina/Buenos_Aires"}},
@@ -321,6 +348,8 @@ var ruleCases = map[string][]ruleCase{
 		// A number made one word with its noun; the words framing a count.
 		{wvStay, "a 3-night stay in Kyoto", map[string]any{"city": "Kyoto", "nights": int64(3), "guests": int64(2)}},
 		{wvListings, "loft apartments, max 40 results", map[string]any{"query": "loft apartments", "limit": int64(40), "lang": "en"}},
+		// A number by a noun of one parameter's description.
+		{dataPledge, "spread a 1200 pledge over 12 months", map[string]any{"total": float64(1200), "months": int64(12)}},
 	},
 	"bare_quoted": {
 		{ruleGame, `game info for "Space Miners"`, map[string]any{"title": "Space Miners"}},

@@ -586,6 +586,8 @@ func (f *filler) fits(p *property, text string, kind valueKind) bool {
 	switch {
 	case len(p.enum) > 0:
 		return false
+	case p.sql && !looksSQL(text):
+		return false // a name is no query: "the sheet Retention" is for the spreadsheet
 	case p.typ == "integer" || p.typ == "number":
 		if kind != valueNumber {
 			return false
