@@ -205,14 +205,23 @@ func spanUnitOf(p *property) string {
 // same kind, converted to that unit ("30 years" → 360 for "Term in
 // months"); a number-typed length had taken the bare number or nothing.
 func (f *filler) applyLengths() {
+	var targets []*property
+	for _, p := range f.s.props {
+		if p.spanUnit != "" && f.missing(p) {
+			targets = append(targets, p)
+		}
+	}
+	if len(targets) == 0 {
+		return // most tools: no request's words need reading
+	}
 	for i := 0; i < len(f.toks); i++ {
 		n, unit, width := f.spanAt(i)
 		if width == 0 {
 			continue
 		}
 		var target *property
-		for _, p := range f.s.props {
-			if u := spanUnitOf(p); f.missing(p) && u != "" && spanUnits[u].kind == spanUnits[unit].kind {
+		for _, p := range targets {
+			if spanUnits[p.spanUnit].kind == spanUnits[unit].kind {
 				if target != nil {
 					return
 				}
@@ -222,7 +231,7 @@ func (f *filler) applyLengths() {
 		if target == nil {
 			continue
 		}
-		v := n * spanUnits[unit].amount / spanUnits[spanUnitOf(target)].amount
+		v := n * spanUnits[unit].amount / spanUnits[target.spanUnit].amount
 		if f.try(target, strconv.FormatFloat(v, 'f', -1, 64)) {
 			f.useTokens(rangeIdx(i, i+width-1)...)
 		}

@@ -367,8 +367,11 @@ func (f *filler) numberNoun(nums []*property, i int) bool {
 // a unit: the lengths rule converts those it can, and "for 90 days" is no
 // 90 of "Term in months".
 func (f *filler) looseFits(p *property, i int) bool {
+	if p.spanUnit == "" {
+		return true
+	}
 	_, _, width := f.spanAt(i)
-	return width == 0 || spanUnitOf(p) == ""
+	return width == 0
 }
 
 // describedNumbers reads a number right before or after a noun that the

@@ -38,6 +38,10 @@ type property struct {
 	sql bool
 	// ticker marks a parameter that takes a ticker symbol (tickerProp).
 	ticker bool
+	// spanUnit is the unit of a numeric parameter for a length of time
+	// (spanUnitOf), "" for others: set once per manifest, since the lengths
+	// rule and loose numbers ask it of every request.
+	spanUnit string
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -160,6 +164,7 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 	p.format = rp.Format
 	p.sql = sqlProp(p)
 	p.ticker = tickerProp(p)
+	p.spanUnit = spanUnitOf(p)
 	if len(rp.Items) > 0 {
 		items, err := parseProperty(name, rp.Items)
 		if err != nil {
