@@ -51,13 +51,13 @@ func sessionManifests() []schemas.Manifest {
 		{
 			ID:   FindToolsID,
 			Name: "Find tools",
-			Description: "Find tools for a task described in plain words and add the best ones to this session's active tools, " +
+			Description: "Look for tools that suit a task described in plain words and put the best ones in this session's active tools, " +
 				"so they can be called directly. Returns the matches with their confidence and the session's tools.",
 			Parameters: json.RawMessage(`{"type":"object","required":["query"],"properties":{` +
 				`"query":{"type":"string","minLength":1,"description":"What the tools should do, in plain words","examples":["resize images"],"x-toolyard-freetext":true},` +
 				`"k":{"type":"integer","minimum":1,"maximum":50,"default":5,"description":"How many tools to look at"}}}`),
-			Keywords: []string{"find tools", "find_tools", "add tools", "more tools", "session tools", "tool set"},
-			Examples: []string{"find_tools resize images", "find tools for sending email"},
+			Keywords: []string{"find tools", "find_tools", "more tools", "session tools", "tool set"},
+			Examples: []string{"find_tools for this task", "find tools for this session"},
 			Type:     "tool",
 			Executor: &schemas.Executor{Kind: schemas.ExecBuiltin, Builtin: BuiltinFind},
 			Version:  "1",
@@ -65,12 +65,12 @@ func sessionManifests() []schemas.Manifest {
 		{
 			ID:   ActivateID,
 			Name: "Activate tool",
-			Description: "Add a tool, by id, to this session's active tools and show how to call it: " +
-				"its parameters, an example intent and a direct <tool_call>.",
+			Description: "Activate a tool by its id for this session: it joins the session's active tools, " +
+				"with its parameters, an example intent and a direct <tool_call> to call it.",
 			Parameters: json.RawMessage(`{"type":"object","properties":{` +
 				`"item_id":{"type":"string","minLength":1,"description":"Id of the tool to activate, e.g. files/checksum","examples":["files/checksum"],"x-toolyard-freetext":true},` +
 				`"id":{"type":"string","minLength":1,"description":"Same as item_id"}}}`),
-			Keywords: []string{"activate", "enable tool", "use tool", "add tool", "select tool", "choose tool"},
+			Keywords: []string{"activate", "activate tool", "enable tool", "select tool", "choose tool"},
 			Examples: []string{"activate files/checksum", "activate system/uptime"},
 			Type:     "tool",
 			Executor: &schemas.Executor{Kind: schemas.ExecBuiltin, Builtin: BuiltinActivate},

@@ -12,14 +12,22 @@ import (
 const (
 	ActivateID  = "toolyard/activate"
 	FindToolsID = "toolyard/find_tools"
+	LoadID      = "toolyard/load"
+	HelpID      = "toolyard/help"
 )
 
 // Commands an agent is told to write. They name a meta-tool outright, so
 // they are not left to discovery: in "activate files/checksum" the tool id
 // is the most telling phrase and would win over the verb.
+// The same holds for the forms the help text teaches for load and help
+// with a tool id ("show the manifest of files/checksum", "help with
+// files/checksum"): only an id (a/b) makes them commands, so "help me
+// write a letter" is still discovery's to answer.
 var (
 	activateCmd  = regexp.MustCompile(`^(?i)activate\s+(?:the\s+)?(?:tool\s+)?(\S+)$`)
 	findToolsCmd = regexp.MustCompile(`^(?i)find[_ ]tools?\s+(?:for\s+|that\s+)?(\S.*)$`)
+	loadCmd      = regexp.MustCompile(`^(?i)(?:(?:show|load|get)\s+(?:me\s+)?the\s+(?:full\s+)?manifest\s+(?:of|for)\s+(?:the\s+tool\s+)?|load\s+(?:the\s+)?(?:tool\s+)?)[\w.-]+/[\w.-]+$`)
+	helpCmd      = regexp.MustCompile(`^(?i)help\s+(?:with|on|for)\s+(?:the\s+tool\s+)?[\w.-]+/[\w.-]+$`)
 )
 
 // command routes an explicit meta-tool command to its builtin, certain.
@@ -31,6 +39,10 @@ func command(in schemas.Intent) (Decision, bool) {
 		id, desc = ActivateID, "Add a tool to this session's active tool set and show how to call it."
 	case findToolsCmd.MatchString(text):
 		id, desc = FindToolsID, "Search the registry and add the best matching tools to this session's active tool set."
+	case loadCmd.MatchString(text):
+		id, desc = LoadID, "Show the full manifest of a tool by its id."
+	case helpCmd.MatchString(text):
+		id, desc = HelpID, "Explain one tool: what it does, its parameters and an example call."
 	default:
 		return Decision{}, false
 	}

@@ -30,7 +30,7 @@ func FuzzRoute(f *testing.F) {
 		if _, err := json.Marshal(d.Matches); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := command(c.Intent); ok && (d.Tier != schemas.TierActivated || (d.Matches[0].ToolID != ActivateID && d.Matches[0].ToolID != FindToolsID)) {
+		if _, ok := command(c.Intent); ok && (d.Tier != schemas.TierActivated || !strings.HasPrefix(d.Matches[0].ToolID, "toolyard/")) {
 			t.Fatalf("command %q routed to %+v", text, d.Matches)
 		}
 		if utf8.ValidString(text) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(text)), "activate ") && len(strings.Fields(text)) == 2 {

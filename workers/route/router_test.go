@@ -97,6 +97,9 @@ func TestCommandsRouteToTheSessionMetaTools(t *testing.T) {
 		{"Activate the tool files/checksum", route.ActivateID},
 		{"find_tools resize images", route.FindToolsID},
 		{"find tools for sending email", route.FindToolsID},
+		{"show the manifest of files/checksum", route.LoadID},
+		{"load the tool system/uptime", route.LoadID},
+		{"help with files/checksum", route.HelpID},
 	}
 	for _, tt := range tests {
 		d := routeText(t, set, tt.text)
@@ -108,8 +111,8 @@ func TestCommandsRouteToTheSessionMetaTools(t *testing.T) {
 		}
 	}
 	// Not commands: discovery decides.
-	for _, text := range []string{"activate", "how do I activate a license key for windows"} {
-		if d := routeText(t, set, text); len(d.Matches) > 0 && d.Matches[0].ToolID == route.ActivateID && d.Matches[0].Confidence == 1 {
+	for _, text := range []string{"activate", "how do I activate a license key for windows", "help me write a letter", "load the dishwasher"} {
+		if d := routeText(t, set, text); len(d.Matches) > 0 && d.Matches[0].Confidence == 1 && strings.HasPrefix(d.Matches[0].ToolID, "toolyard/") {
 			t.Errorf("%q taken for a command", text)
 		}
 	}
