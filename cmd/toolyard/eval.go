@@ -17,6 +17,7 @@ import (
 	"github.com/toolyard/toolyard/training/eval"
 	"github.com/toolyard/toolyard/workers/discover"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/execute"
 	"github.com/toolyard/toolyard/workers/models/bundle"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/route"
@@ -42,6 +43,7 @@ func newEvalDiscovery(g *globalFlags) *cobra.Command {
 		k                                                        int
 		th                                                       = route.DefaultThresholds()
 		embedder                                                 embed.Config
+		metaTools                                                bool
 	)
 	c := &cobra.Command{
 		Use:   "discovery --tools FILE --queries FILE",
@@ -62,7 +64,12 @@ come from 'make embeddings'.
 --encoder use-lite adds the local sentence encoder (Universal Sentence Encoder
 lite, also from 'make embeddings') to hybrid search as one more fused term: a
 better ranking for requests worded unlike the tools' descriptions, at tens of
-milliseconds per query and per tool.`,
+milliseconds per query and per tool.
+
+--meta-tools adds Toolyard's builtin meta-tools (help, search, load,
+find_tools, activate) to the registry, as 'up' and 'worker' serve it: they
+compete with the registry's tools for every request. Without it the
+registry is measured alone, as the benchmark figures are.`,
 		Example: `  toolyard eval discovery --tools ../shared/bench/metatool/tools.jsonl \
       --queries ../shared/bench/metatool/queries.dev.jsonl --out /tmp/metatool.jsonl
   toolyard eval discovery --mode all --tools ../shared/bench/sealtools/tools.jsonl \
@@ -79,6 +86,9 @@ milliseconds per query and per tool.`,
 			tools, qs, err := loadEvalSet(cmd.ErrOrStderr(), toolsFile, queriesFile)
 			if err != nil {
 				return err
+			}
+			if metaTools {
+				tools = withMetaTools(tools)
 			}
 			enc, err := embed.NewEncoder(encoder)
 			if err != nil {
@@ -120,6 +130,7 @@ milliseconds per query and per tool.`,
 	fl.StringVar(&embedder.Model, "embedder-model", "", "embedding model for ollama/openai")
 	fl.StringVar(&embedder.URL, "embedder-url", "", "embedding endpoint for ollama/openai")
 	fl.IntVar(&k, "k", 10, "candidates per query")
+	fl.BoolVar(&metaTools, "meta-tools", false, "add the builtin meta-tools to the registry, as up and worker serve it")
 	fl.StringVar(&modelDir, "model", "", modelUsage)
 	fl.Float64Var(&th.Activate, "activate-threshold", th.Activate, "tier threshold for activation")
 	fl.Float64Var(&th.Multiple, "multiple-threshold", th.Multiple, "tier threshold for multiple matches")
@@ -267,6 +278,18 @@ func loadToolsFile(path string) ([]schemas.Manifest, error) {
 		return nil, fmt.Errorf("registry %s holds no tools (want JSONL or a JSON array of manifests)", path)
 	}
 	return tools, nil
+}
+
+// withMetaTools is tools with the builtin meta-tools before them, as the
+// stages register them (a registry tool may not take a builtin's id).
+func withMetaTools(tools []schemas.Manifest) []schemas.Manifest {
+	out := execute.BuiltinManifests()
+	for _, m := range tools {
+		if !slices.ContainsFunc(out, func(b schemas.Manifest) bool { return b.ID == m.ID }) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // loadEvalSet reads a benchmark's registry and queries.
