@@ -589,7 +589,9 @@ func (f *filler) oneItem(target *property) {
 	f.useTokens(rangeIdx(v+1, last)...)
 }
 
-// listAt reads the list starting at token i: its items, and its last token.
+// listAt reads the list starting at token i: its items, and its last
+// token. A cue of exclusion or inclusion ends it: what follows is left out
+// or taken in, no item of this list (rule scoped_lists).
 func (f *filler) listAt(i int) (items []any, last int) {
 	first := -1
 	closeItem := func(end int) bool {
@@ -613,7 +615,7 @@ func (f *filler) listAt(i int) (items []any, last int) {
 			}
 			last = j
 			continue
-		case listStops[t.word] || f.tool[t.word]:
+		case listStops[t.word] || f.tool[t.word] || f.scopeCue(j):
 			if !closeItem(last) {
 				return nil, 0
 			}

@@ -135,7 +135,15 @@
 //     goes to that property. Before any name, the noun a text property's
 //     description names it by, the word before "name" or "id" ("Tab
 //     name"), cues it: "the sheet Retention, tab Scores" → sheet=Scores.
-//  5. shapes: a path (/x, ./x, ../x, ~/x, or relative: docs/notes.txt,
+//  5. scoped lists: a cue of exclusion (excluding, except, except for,
+//     except in, without, ignoring, skipping, minus, but not, other than)
+//     says the list after it is for the one missing list of strings named
+//     for what to leave out (exclude…, ignore…, skip…), and "including" for
+//     one named include…; the cue is no item ("excluding node_modules and
+//     .git" → node_modules, .git), the noun of an item's kind goes ("*.log
+//     files" → *.log), and a plain word with one describes, names nothing
+//     ("hidden files": none placed). Such a cue also ends any other list
+//     (scoped.go). Then shapes: a path (/x, ./x, ../x, ~/x, or relative: docs/notes.txt,
 //     src/, notes.txt) fills a missing property named like path/file/dir
 //     (a source before a destination, "move a.txt to b/"), a URL one
 //     named like url/link, an e-mail address one named like
@@ -231,7 +239,13 @@
 //     takes is reported, never placed as a name or a room. "open" said
 //     of the places asked for, not as the verb ("a pharmacy open now"),
 //     sets the one missing boolean named for it (open_now) true; "not
-//     open" is left. Then enum
+//     open" is left. The key a listing is ordered by, a superlative
+//     with "first" ("biggest first", "the newest files first"), "by" and
+//     the key ("by size", "sorted by date") or "alphabetically", fills the
+//     one missing enum property named for sorting (sortBy, order_by) as
+//     its one member of that kind (size; mtime, lastModified, created_at
+//     for a date; name); keys of two kinds, or a kind two members share,
+//     fill nothing, and the default stays (sorts.go). Then enum
 //     words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"; two values written as one
@@ -298,11 +312,22 @@
 //     "Maximum number of places"), are used with it: no free text takes
 //     them ("max 30 results"); a noun it does not count ("15 dentists")
 //     stays.
-//  10. bare quoted values: any other goes to the first missing required
+//  10. first, the particle of a phrasal verb opening the request ("echo
+//     back", "read out", "print out", "look up", "write down", "send
+//     over") is no word of a value, nor the verb when it is not the
+//     tool's own: "echo back good morning" → good morning; a particle a
+//     rule above placed ("turn up the volume" → up) is left (particles.go).
+//     Bare quoted values: any other goes to the first missing required
 //     string property, then to the free-text property. Numbers written in
 //     order fill required numbers that differ only by order (described
 //     "First number", "Second number", or named a/b, x/y, n1/n2) when
-//     there are exactly as many ("get the sum of 2 and 3" → a=2, b=3). A
+//     there are exactly as many ("get the sum of 2 and 3" → a=2, b=3).
+//     What the request's thing is to hold, after it and containing,
+//     contains, that/which says or reads, or with (the) text, content or
+//     words ("create /tmp/todo.txt containing buy milk"), verbatim to the
+//     end, fills the one missing property named for content (content,
+//     text, body, data), required or not; never right after the verb,
+//     nor when a word to the end is another value (contents.go). A
 //     required text property's name used as a noun after a determiner
 //     takes the plain words after it to the end of the clause ("echo the
 //     message hello world" → message, "reverse the word stressed" → word;
@@ -362,8 +387,9 @@
 //     transfer rate for ethanol" → substance; a possessive owner whole
 //     when what it owns is the tool's thing: "into the hiking crew's
 //     Signal group" → "hiking crew"), or the plain words right
-//     after the request's verb when it is the tool's own ("translate good
-//     morning to Spanish" → text), never a reference ("this paragraph");
+//     after the request's verb when it is the tool's own, past its
+//     particle ("translate good morning to Spanish" → text; "jot down buy
+//     stamps" → buy stamps), never a reference ("this paragraph");
 //     with nothing required missing, the object of play, put on, search
 //     for, look up … fills the one optional query parameter (query,
 //     search, keywords), past "some"/"a", possessives kept ("play some

@@ -27,6 +27,9 @@ func (f *filler) applyVerbObject(free *property) {
 		return
 	}
 	k, last := verb+1, verb
+	if f.particleAt(verb, k) {
+		k++ // "look up …": the particle is the verb's (rule particles)
+	}
 	for j := k; j < len(f.toks) && j-k < 8 && f.free(j); j++ {
 		w := f.toks[j].word
 		if prepositions[w] || objectPreps[w] || languagePreps[w] || placePreps[w] || f.tool[w] || fillers[w] || subordinators[w] {
