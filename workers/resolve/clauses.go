@@ -138,9 +138,17 @@ func (f *filler) applyColonContent(free *property) {
 		// repository); what follows is still the message, or the text.
 		colon = taken
 	}
-	if colon < 0 || colon+1 >= len(f.toks) || !f.allFree(colon+1) {
+	if colon < 0 || colon+1 >= len(f.toks) || !f.free(colon+1) {
 		return
 	}
+	last := colon + 1
+	for last+1 < len(f.toks) && f.free(last+1) {
+		last++
+	}
+	if !f.placedTail(last + 1) {
+		return
+	}
+	last = f.leadInBefore(colon+1, last)
 	if f.messageColon(colon) {
 		return
 	}
@@ -152,9 +160,8 @@ func (f *filler) applyColonContent(free *property) {
 	if target == nil {
 		return
 	}
-	last := len(f.toks) - 1
 	v := strings.TrimSpace(f.text[f.toks[colon+1].start:f.toks[last].end])
-	v = strings.TrimRight(v, ".!]")
+	v = strings.TrimRight(v, ".!],")
 	if f.shortValueParam(target, free) && clauseValue(v) {
 		// "let her in: open the side door": a request, not which door.
 		return
@@ -162,16 +169,6 @@ func (f *filler) applyColonContent(free *property) {
 	if v != "" && f.try(target, v) {
 		f.useTokens(rangeIdx(colon+1, last)...)
 	}
-}
-
-// allFree: every token from i to the end is free.
-func (f *filler) allFree(i int) bool {
-	for j := i; j < len(f.toks); j++ {
-		if !f.free(j) {
-			return false
-		}
-	}
-	return true
 }
 
 // sendVerbs send a message to whom their object names: the message
@@ -320,6 +317,7 @@ func (f *filler) applyTitled() {
 				break
 			}
 		}
+		last = f.leadInBefore(first, last)
 		// Trailing framing words are trimmed ("called Sync please"), but
 		// the word right after the cue is the name, however common ("a
 		// timer called run"), unless it is a preposition or determiner

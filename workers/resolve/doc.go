@@ -125,11 +125,29 @@
 //     of units by synonym, "fahrenheit" → imperial), its description's
 //     symbols ("e.g. mi, km" → mi), else the unit's name (units.go).
 //  4. property cues: a property's name used as a verb on it or them
-//     ("label it bug", "tag them as urgent") takes the word after it; a
+//     ("label it bug", "tag them as urgent") takes the word after it;
+//     a boolean property's name written as words of the request, in any
+//     order and inflection, two other words among them at most ("notify
+//     the customer", "restock the items", "insured", "in stock only",
+//     "opted in to marketing") sets it, false after a negation ("don't
+//     notify the customer"), nothing in a question answered yes or no
+//     ("is the door locked") nor for a name without a word of four
+//     letters ("all"; flags.go); a participle of a one-word name before
+//     values ("customers tagged wholesale", "tagged vip and wholesale")
+//     takes them, a list for an array, for a string one word that ends
+//     its clause (marked.go); a
 //     property's name followed by a value ("limit 50",
 //     "with limit of 50", "units metric"); for numbers also the value first
 //     ("20 lines"), or only the first word of a longer name ("duration 45"
-//     for duration_minutes). For string properties the value must look like
+//     for duration_minutes).  A number a comparison makes a bound ("under
+//     $80", "at least 4 stars", "4 stars or more", "between 50 and 120
+//     dollars", "ten at most") fills the missing numeric property named
+//     for that bound (min…, minimum…, max…, maximum…): the one there is,
+//     else the one whose other words the request writes, else for money
+//     the one named price, amount, total …; "between" fills the two, the
+//     lower named as the upper (minPrice of maxPrice); a number of days,
+//     weeks … is no bound; the comparison and the number's noun go with
+//     it (bounds.go). For string properties the value must look like
 //     one: a path, URL, address or number, or a run of capitalised words
 //     ("location New York"). A quoted value preceded by a property's name
 //     goes to that property. Before any name, the noun a text property's
@@ -163,6 +181,14 @@
 //     count or measure), fills the one missing text property named for
 //     one (tracking_number, order_id, code), else the one described as
 //     one (identifiers.go).
+//     A number sign before digits ("order #100482") is no character of
+//     an id or a number: such a parameter gets the digits; others keep it
+//     ("#4411" for a channel). An international phone number written in
+//     groups ("+34 612 345 678") fills the one missing phone property,
+//     joined (+34612345678; phones.go), before any cue reads "+34"; a
+//     person's name of two capitalised words, a whole name, fills the
+//     missing given- and family-name properties (firstName and lastName,
+//     given_name and surname), a word each (fullnames.go).
 //  6. values next to the noun a property is named for (its last word, or
 //     the word before a suffix such as _name, _type, _id): after it ("the
 //     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of
@@ -246,7 +272,11 @@
 //     its one member of that kind (size; mtime, lastModified, created_at
 //     for a date; name); keys of two kinds, or a kind two members share,
 //     fill nothing, and the default stays (sorts.go). Then enum
-//     words: a word equal to one enum value (ignoring case,
+//     words: an enum member of several words joined (next_day,
+//     out_of_stock, fixed-amount) written as its words ("DHL next day",
+//     "because it's out of stock") fills the one missing property whose
+//     enum holds it, not after a negation, nor when two members of the
+//     property, or of two properties, are written (enumphrases.go); then a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"; two values written as one
 //     compound noun, "email address", are the first), unless it is asked for either way
@@ -303,6 +333,10 @@
 //     written are one of what a count parameter counts; one missing required number and one unused number
 //     belong together, and so do a tool's only numeric parameter, even
 //     optional, and the request's only number ("get resource links 4").
+//     That number may be a word of two or more ("ten at most"; "one" is
+//     as often a pronoun), and is none after up, down or by ("bump the
+//     heating up two degrees": a change, no target) unless the parameter
+//     is named or described for a change (step, delta, adjust).
 //     A number made one word with its noun ("a 5-day forecast", "a
 //     10-minute walk") fills the one missing numeric property named for
 //     the noun (days, minutes); a noun none is named for ("a 5-star
@@ -359,7 +393,11 @@
 //     pronoun or verb, for the one other required text property (the
 //     chat); a word before the colon another rule placed ("file a bug on
 //     acme/api: the page does not refresh" → repo) leaves the colon
-//     introducing the rest all the same; the thing the request's verb
+//     introducing the rest all the same; a title or a colon's text that runs up to
+//     a value another rule placed ends before the words introducing it,
+//     a preposition and words of a parameter's name ("titled Wrong size
+//     delivered for order ORD-5512" → "Wrong size delivered"; "ticket:
+//     Checkout fails for customer ann@example.com"; leadins.go); the thing the request's verb
 //     books or schedules (book, schedule, arrange, plan, put, add, create,
 //     set up: "book a 90 minute design review next Thursday", past the
 //     words another rule read there), with the person it is with ("put

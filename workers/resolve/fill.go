@@ -93,7 +93,7 @@ func (f *filler) try(p *property, raw string) bool {
 	if f.unnamedThing(p) {
 		return false // "as a new table": none is named
 	}
-	v, err := coerce(p, raw)
+	v, err := coerce(p, numberSign(p, raw))
 	if err != nil {
 		return false
 	}

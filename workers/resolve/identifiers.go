@@ -62,3 +62,18 @@ func (f *filler) applyIdentifiers() {
 		}
 	}
 }
+
+// numberSign drops the number sign a request writes before an identifier or
+// a number in digits ("order #100482", "issue #12"): it says "number", as
+// in "order no. 100482", and is no character of the id; a parameter named
+// for neither keeps it ("#general" is a channel).
+func numberSign(p *property, raw string) string {
+	digits, ok := strings.CutPrefix(strings.TrimSpace(raw), "#")
+	if !ok || !allDigits(digits) || digits == "" {
+		return raw
+	}
+	if p.typ == "integer" || p.typ == "number" || isIDProp(p) || fitsName(p, identifierWords) {
+		return digits
+	}
+	return raw
+}

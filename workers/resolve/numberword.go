@@ -53,3 +53,25 @@ func numeral(raw string) (string, bool) {
 	}
 	return "", false
 }
+
+// numberWordAt: word (a token's, lower case) writes a number of two or
+// more ("ten customers", "ten at most"), which the one number left may be
+// as well as digits. "one" is not: it is as often a pronoun ("the one
+// from May").
+func numberWordAt(word string) bool {
+	if word == "" || word[0] < 'a' || word[0] > 'z' {
+		return false // digits and most tokens, cheaply
+	}
+	n, ok := numberWord(word)
+	return ok && n >= 2
+}
+
+// looseNumeral is the number a token writes, in digits when it is a word,
+// else raw cleaned as it stands ("$1,000" for a number parameter to read).
+func looseNumeral(t token) string {
+	if numberWordAt(t.word) {
+		v, _ := numeral(t.word)
+		return v
+	}
+	return cleanValue(t.raw)
+}

@@ -288,7 +288,7 @@ func (f *filler) applyLooseNumbers() {
 			return false
 		}
 		_, ok := parseNumber(cleanValue(f.toks[i].raw))
-		return ok
+		return ok || numberWordAt(f.toks[i].word)
 	}
 	for i := range f.toks {
 		if f.numberNoun(nums, i) {
@@ -328,14 +328,14 @@ func (f *filler) applyLooseNumbers() {
 			free = append(free, i)
 		}
 	}
-	if len(missingReq) == 1 && len(free) == 1 && f.looseFits(missingReq[0], free[0]) && f.try(missingReq[0], cleanValue(f.toks[free[0]].raw)) {
+	if len(missingReq) == 1 && len(free) == 1 && f.looseFits(missingReq[0], free[0]) && f.try(missingReq[0], looseNumeral(f.toks[free[0]])) {
 		f.useTokens(free[0])
 		f.useCountFrame(missingReq[0], free[0])
 		return
 	}
 	// The tool's only number, optional, and the request's only number:
 	// "get resource links 4" → count.
-	if only := f.onlyNumberParam(); only != nil && len(missingReq) == 0 && len(free) == 1 && f.looseFits(only, free[0]) && f.try(only, cleanValue(f.toks[free[0]].raw)) {
+	if only := f.onlyNumberParam(); only != nil && len(missingReq) == 0 && len(free) == 1 && f.looseFits(only, free[0]) && f.try(only, looseNumeral(f.toks[free[0]])) {
 		f.useTokens(free[0])
 		f.useCountFrame(only, free[0])
 	}
@@ -365,8 +365,13 @@ func (f *filler) numberNoun(nums []*property, i int) bool {
 // looseFits: the number at token i may be p's for being the one left. A
 // length written with its unit is not, for a parameter that takes one in
 // a unit: the lengths rule converts those it can, and "for 90 days" is no
-// 90 of "Term in months".
+// 90 of "Term in months". A number a thing goes up, down or by ("bump the
+// heating up 2 degrees") is a change, no target temperature: only a
+// parameter for a change takes it.
 func (f *filler) looseFits(p *property, i int) bool {
+	if f.changeBy(i) && !changeParam(p) {
+		return false
+	}
 	if p.spanUnit == "" {
 		return true
 	}
@@ -1101,4 +1106,22 @@ func (f *filler) applyRoomNouns() {
 			}
 		}
 	}
+}
+
+// changeLeads put a change before its number: "up 2 degrees", "down
+// three", "by 5".
+var changeLeads = setOf("up", "down", "by")
+
+// changeWords name or describe a parameter that takes a change, not a
+// level: delta, step, "or the change when mode is adjust".
+var changeWords = setOf("change", "delta", "step", "increment", "decrement", "offset", "adjust", "adjustment", "by")
+
+// changeBy: the number at token i is written as a change.
+func (f *filler) changeBy(i int) bool {
+	return i > 0 && changeLeads[f.toks[i-1].word] && !endsClause(f.toks[i-1].raw)
+}
+
+// changeParam: p takes a change, by its name or description.
+func changeParam(p *property) bool {
+	return fitsName(p, changeWords) || describesAny(p, changeWords)
 }

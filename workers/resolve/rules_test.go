@@ -406,6 +406,7 @@ func fillWith(t *testing.T, m schemas.Manifest, text string, rs []rule) (map[str
 var coveredBy = map[string]string{
 	"cued_quoted": "heads",         // "the note 'x'" is also a value next to its noun
 	"repeat_days": "listed_values", // "Days it repeats, e.g. weekdays" lists one of its values
+	"states":      "flags",         // open_now's name is the words "open now" too
 }
 
 // TestRules runs each rule's cases with the whole table, then without

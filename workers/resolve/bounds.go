@@ -1,0 +1,228 @@
+package resolve
+
+import "strings"
+
+// Bounds: a request sets a limit with a comparison ("under $80", "at
+// least 4 stars", "between 50 and 120 dollars", "ten at most") and the
+// tool takes it as a parameter named for the bound (minPrice, max_rating,
+// minimumTotal). Without this rule the comparison ran into the free-text
+// parameter ("wireless earbuds under $80" searched for all of it, no
+// maxPrice: a wrong value that runs) or its number was left unmapped.
+
+var (
+	// boundLeads are the words before a number that make it a bound:
+	// 'l' the lower, 'u' the upper.
+	boundLeads = []boundPhrase{
+		{"at least", 'l'}, {"no less than", 'l'}, {"more than", 'l'}, {"greater than", 'l'}, {"over", 'l'},
+		{"above", 'l'}, {"minimum", 'l'}, {"min", 'l'},
+		{"at most", 'u'}, {"no more than", 'u'}, {"less than", 'u'}, {"fewer than", 'u'}, {"up to", 'u'},
+		{"under", 'u'}, {"below", 'u'}, {"cheaper than", 'u'}, {"maximum", 'u'}, {"max", 'u'},
+	}
+	// boundTails are the words after a number (and its noun) that make it
+	// one: "4 stars or more", "ten at most".
+	boundTails = []boundPhrase{
+		{"at least", 'l'}, {"or more", 'l'}, {"or above", 'l'}, {"or higher", 'l'}, {"minimum", 'l'},
+		{"at most", 'u'}, {"or less", 'u'}, {"or fewer", 'u'}, {"or below", 'u'}, {"or lower", 'u'}, {"maximum", 'u'},
+	}
+	// boundSideNames name the parameter for each bound.
+	boundSideNames = map[byte]map[string]bool{'l': setOf("min", "minimum"), 'u': setOf("max", "maximum")}
+	// moneyNames name the parameters an amount of money bounds, when a
+	// tool has more than one bound of a side ("under $80" with maxPrice
+	// and maxResults).
+	moneyNames = setOf("price", "cost", "amount", "total", "budget", "spend", "value")
+)
+
+// boundPhrase is a comparison's words and the bound they set.
+type boundPhrase struct {
+	words string
+	side  byte
+}
+
+// applyBounds is the rule bounds.
+func (f *filler) applyBounds() {
+	if !f.hasBoundProp() {
+		return
+	}
+	for i := range f.toks {
+		if f.toks[i].used {
+			continue
+		}
+		if f.betweenAt(i) {
+			continue
+		}
+		for _, b := range boundLeads {
+			words := strings.Fields(b.words)
+			if f.phraseStarts(i, words) && f.placeBound(b.side, i+len(words), rangeIdx(i, i+len(words)-1)) {
+				break
+			}
+		}
+		f.boundTailAt(i)
+	}
+}
+
+// hasBoundProp: a numeric parameter named for a bound is missing; a
+// request to a tool with none is not read word by word.
+func (f *filler) hasBoundProp() bool {
+	for _, side := range []byte{'l', 'u'} {
+		if len(f.boundProps(side)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// boundProps are the missing numeric parameters named for a side's bound.
+func (f *filler) boundProps(side byte) []*property {
+	var out []*property
+	for _, p := range f.s.props {
+		if (p.typ == "integer" || p.typ == "number") && f.missing(p) && fitsName(p, boundSideNames[side]) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// betweenAt reads "between X and Y" at token i to both bounds.
+func (f *filler) betweenAt(i int) bool {
+	if i+3 >= len(f.toks) || f.toks[i].word != "between" || f.toks[i+2].word != "and" {
+		return false
+	}
+	lo, hi := f.boundFor('l', i+1), f.boundFor('u', i+3)
+	if lo == nil && hi != nil {
+		lo = f.counterpart(hi) // "between 700 and 1100 pounds": the money is said once
+	}
+	if lo == nil || hi == nil || lo == hi {
+		return false
+	}
+	a, _ := numeral(f.toks[i+1].raw)
+	b, _ := numeral(f.toks[i+3].raw)
+	if !f.try(lo, a) || !f.try(hi, b) {
+		return false
+	}
+	f.useTokens(i, i+1, i+2, i+3)
+	f.useBoundNoun(hi, i+4)
+	return true
+}
+
+// boundTailAt reads a number at token i that a tail phrase makes a bound,
+// right after it or after its noun ("10 at most", "4 stars or more").
+func (f *filler) boundTailAt(i int) {
+	if _, ok := numeral(f.toks[i].raw); !ok {
+		return
+	}
+	for k := i + 1; k <= i+2 && k < len(f.toks) && !endsClause(f.toks[k-1].raw); k++ {
+		for _, b := range boundTails {
+			words := strings.Fields(b.words)
+			if f.phraseStarts(k, words) && f.placeBound(b.side, i, rangeIdx(k, k+len(words)-1)) {
+				return
+			}
+		}
+	}
+}
+
+// placeBound puts the number at token n to the side's parameter, using the
+// comparison's tokens cue and the number's noun.
+func (f *filler) placeBound(side byte, n int, cue []int) bool {
+	if n >= len(f.toks) || f.toks[n].used {
+		return false
+	}
+	v, ok := numeral(f.toks[n].raw)
+	p := f.boundFor(side, n)
+	if !ok || p == nil || !f.try(p, v) {
+		return false
+	}
+	f.useTokens(append(cue, n)...)
+	f.useBoundNoun(p, n+1)
+	return true
+}
+
+// boundFor is the side's parameter for the number at token n: the one
+// missing, else the one whose other words the request writes, else for an
+// amount of money the one named for money. A number of days, weeks … is
+// no bound of a parameter that takes no length of time.
+func (f *filler) boundFor(side byte, n int) *property {
+	if n >= len(f.toks) {
+		return nil
+	}
+	ps := f.boundProps(side)
+	if n+1 < len(f.toks) && rangeUnits[f.toks[n+1].word] != "" {
+		return nil
+	}
+	if len(ps) == 1 {
+		return ps[0]
+	}
+	if p := f.onlyBound(ps, f.writesNameOf); p != nil {
+		return p
+	}
+	if f.money(n) {
+		return f.onlyBound(ps, func(p *property) bool { return fitsName(p, moneyNames) })
+	}
+	return nil
+}
+
+// onlyBound is the one parameter of ps that fits, else nil.
+func (f *filler) onlyBound(ps []*property, fits func(*property) bool) *property {
+	var one *property
+	for _, p := range ps {
+		if fits(p) {
+			if one != nil {
+				return nil
+			}
+			one = p
+		}
+	}
+	return one
+}
+
+// writesNameOf: the request writes a word of p's name other than its bound
+// ("price" of maxPrice).
+func (f *filler) writesNameOf(p *property) bool {
+	for _, w := range p.words {
+		if boundSideNames['l'][w] || boundSideNames['u'][w] {
+			continue
+		}
+		for _, t := range f.toks {
+			if t.word == w || t.word == w+"s" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// money: the number at token n is an amount of money, with a sign or a
+// currency's name after it.
+func (f *filler) money(n int) bool {
+	if strings.ContainsAny(f.toks[n].raw, "$€£¥") {
+		return true
+	}
+	return n+1 < len(f.toks) && currencyNames[f.toks[n+1].word] != ""
+}
+
+// useBoundNoun uses the word at token k when it says what the bound
+// counts: a word of p's name or description ("4 stars", "star rating"),
+// or a currency ("120 dollars").
+func (f *filler) useBoundNoun(p *property, k int) {
+	if k >= len(f.toks) || f.toks[k].used || endsClause(f.toks[k-1].raw) {
+		return
+	}
+	w := f.toks[k].word
+	if s := strings.TrimSuffix(trimPunct(w), "s"); describesWord(p, s) || describesWord(p, w) || fitsName(p, setOf(s, w)) || currencyNames[w] != "" {
+		f.useTokens(k)
+	}
+}
+
+// counterpart is the lower bound named as hi is but for its bound
+// (minPrice of maxPrice), when it is missing.
+func (f *filler) counterpart(hi *property) *property {
+	rest := func(p *property) string {
+		var out []string
+		for _, w := range p.words {
+			if !boundSideNames['l'][w] && !boundSideNames['u'][w] {
+				out = append(out, w)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	return f.onlyBound(f.boundProps('l'), func(p *property) bool { return rest(p) == rest(hi) })
+}

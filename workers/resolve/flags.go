@@ -1,0 +1,131 @@
+package resolve
+
+import "strings"
+
+// Flags: a boolean parameter is named for what it does (notifyCustomer,
+// restock, insured, inStockOnly, marketingOptIn) and a request that wants
+// it says so in the same words ("and notify the customer", "restock the
+// items", "insured", "in stock only", "opted in to marketing"), or denies
+// them ("don't notify the customer"). No rule read a boolean but a state
+// word, so these were dropped: the call ran with the flag's default.
+
+// flagGap is how many other words may stand among a flag's name words
+// ("notify the customer").
+const flagGap = 2
+
+// yesNoOpeners open a question answered yes or no: its flag words ask how
+// a thing is, they set nothing.
+var yesNoOpeners = setOf("is", "are", "was", "were", "does", "do", "did", "has", "have")
+
+// applyFlags is the rule flags: every missing boolean parameter whose name
+// words the request writes together, in any order and any inflection
+// (opt → opted), is true, or false after a negation in their clause; not
+// in a question answered yes or no.
+func (f *filler) applyFlags() {
+	if f.asksState() && yesNoOpeners[f.toks[0].word] {
+		return // "is the shed door locked": asked, not set
+	}
+	for _, p := range f.s.props {
+		if p.typ != "boolean" || !f.missing(p) || !flagName(p.words) {
+			continue
+		}
+		if idx, ok := f.flagAt(p.words); ok {
+			v := "true"
+			if f.deniedAt(idx[0]) {
+				v = "false"
+			}
+			if f.try(p, v) {
+				f.useTokens(idx...)
+			}
+		}
+	}
+}
+
+// flagName: a name with a word of four letters or more; "all", "on" alone
+// are words of any request.
+func flagName(words []string) bool {
+	for _, w := range words {
+		if len(w) >= 4 {
+			return true
+		}
+	}
+	return false
+}
+
+// flagAt finds unused tokens within one clause that write each of words,
+// no more than flagGap other words among them; it returns them in order.
+func (f *filler) flagAt(words []string) ([]int, bool) {
+	span := len(words) + flagGap
+	for i := range f.toks {
+		if idx, ok := f.flagFrom(i, words, span); ok {
+			return idx, true
+		}
+	}
+	return nil, false
+}
+
+// flagFrom reads words in the span tokens from i, the first of them at i;
+// a bit of left stands for each word not yet read (names are short).
+func (f *filler) flagFrom(i int, words []string, span int) ([]int, bool) {
+	if len(words) > 8 {
+		return nil, false
+	}
+	left := uint(1)<<len(words) - 1
+	var idx []int
+	for k := i; k < len(f.toks) && k < i+span && left != 0; k++ {
+		t := f.toks[k]
+		if t.used {
+			return nil, false
+		}
+		for n, w := range words {
+			if left&(1<<n) != 0 && inflects(w, trimPunct(t.word)) {
+				left &^= 1 << n
+				idx = append(idx, k)
+				break
+			}
+		}
+		if len(idx) == 0 || endsClause(t.raw) && left != 0 {
+			return nil, false
+		}
+	}
+	return idx, left == 0
+}
+
+// inflects: word is w or w inflected (notify → notified, opt → opted,
+// insure → insured, restock → restocking, tag → tagged).
+func inflects(w, word string) bool {
+	if word == w {
+		return true
+	}
+	for _, s := range []string{"s", "es", "d", "ed", "ing"} {
+		if word == w+s {
+			return true
+		}
+	}
+	if stem := w[:len(w)-1]; len(w) > 3 {
+		switch w[len(w)-1] {
+		case 'e':
+			return word == stem+"ing"
+		case 'y':
+			return word == stem+"ied" || word == stem+"ies"
+		}
+	}
+	if c := w[len(w)-1]; !strings.ContainsRune("aeiouwxy", rune(c)) {
+		return word == w+string(c)+"ed" || word == w+string(c)+"ing" // tag → tagged
+	}
+	return false
+}
+
+// deniedAt: a negation stands in the clause before token i, at most two
+// words before it ("don't notify", "without insuring").
+func (f *filler) deniedAt(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if endsClause(f.toks[k].raw) {
+			return false
+		}
+		if w := f.toks[k].word; negations[w] || w == "no" || w == "without" {
+			return true
+		}
+	}
+	return false
+}

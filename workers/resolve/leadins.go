@@ -1,0 +1,52 @@
+package resolve
+
+import "strings"
+
+// Lead-ins: a title or a colon's text runs up to a value another rule
+// placed, and the words that introduce that value are no part of it:
+// "titled Wrong size delivered for order ORD-5512" (the id went to
+// orderId) is titled "Wrong size delivered", not "… for order"; "ticket:
+// Checkout page returns 500 for customer ann@example.com" (the address
+// went to customerEmail) is about "Checkout page returns 500".
+
+// leadInBefore is the last token of the value first..last once the words
+// that introduce the placed value right after it are dropped: words of a
+// parameter's name ("order", "customer"), after a preposition ("for",
+// "with"), which is dropped too. Without a preposition nothing is dropped:
+// "Checkout page" is the title's own.
+func (f *filler) leadInBefore(first, last int) int {
+	if last+1 >= len(f.toks) || f.free(last+1) {
+		return last
+	}
+	k := last
+	for k > first && f.nameWordOfAny(f.toks[k].word) {
+		k--
+	}
+	if w := f.toks[k].word; k > first && !endsClause(f.toks[k-1].raw) && (shortPreps[w] || prepositions[w]) {
+		return k - 1
+	}
+	return last
+}
+
+// nameWordOfAny: w, or its singular, is a word of a parameter's name.
+func (f *filler) nameWordOfAny(w string) bool {
+	s := strings.TrimSuffix(w, "s")
+	for _, p := range f.s.props {
+		for _, n := range p.words {
+			if n == w || n == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// placedTail: every token from i to the end went to a parameter.
+func (f *filler) placedTail(i int) bool {
+	for j := i; j < len(f.toks); j++ {
+		if f.free(j) {
+			return false
+		}
+	}
+	return true
+}
