@@ -67,6 +67,7 @@
 //     time property as HH:MM ("an alarm for 7am" → 07:00), and a length
 //     of time a string property named duration, length or timeout ("10
 //     minutes", "a 45-minute …", or "10m" when its description writes lengths so;
+//     a length written compact, "for 45m", as written;
 //     a half read with its length: "an hour and a half", "two and a half
 //     hours", "half an hour", "1.5 hours" → 1h30m, 2h30m, 30m, 1h30m);
 //     such a length ("over 30 years", "a 2-year term") also fills the one
@@ -94,7 +95,12 @@
 //     2023"), so that "may" and a bare number are not read (ranges.go).
 //  3. identifiers: "with the ID X", "engine ID 'X'", "ID number 82",
 //     "identified by 'X'" fill a property named …_id; the noun before "ID"
-//     says which when there are several. The currencies of a conversion
+//     says which when there are several. A thing's number written as
+//     such, "#123", or after the initials of the tool's thing ("PR 310"
+//     on a pull request tool), fills the one missing parameter for the
+//     number a thing is known by (pull_number, job_id: an integer or text
+//     named …number or …id); with two such parameters, none (numbered.go).
+//     The currencies of a conversion
 //     ("8,450 CHF to euros", "5,000 yen in British pounds", "from
 //     sterling into dollars") fill a tool's source and target currency
 //     parameters (described as ISO 4217 or a currency) as codes: the one
@@ -131,8 +137,11 @@
 //     ("20 lines"), or only the first word of a longer name ("duration 45"
 //     for duration_minutes). For string properties the value must look like
 //     one: a path, URL, address or number, or a run of capitalised words
-//     ("location New York"). A quoted value preceded by a property's name
-//     goes to that property. Before any name, the noun a text property's
+//     ("location New York"); a title's run goes on to the end of its
+//     clause when a lower-case content word or a determiner follows it
+//     ("with the title Fix typos in README"; not an e-mail's subject,
+//     whose message often follows it uncued). A quoted value preceded by
+//     a property's name goes to that property. Before any name, the noun a text property's
 //     description names it by, the word before "name" or "id" ("Tab
 //     name"), cues it: "the sheet Retention, tab Scores" → sheet=Scores.
 //  5. scoped lists: a cue of exclusion (excluding, except, except for,
@@ -143,7 +152,17 @@
 //     .git" → node_modules, .git), the noun of an item's kind goes ("*.log
 //     files" → *.log), and a plain word with one describes, names nothing
 //     ("hidden files": none placed). Such a cue also ends any other list
-//     (scoped.go). Then shapes: a path (/x, ./x, ../x, ~/x, or relative: docs/notes.txt,
+//     (scoped.go). A git ref after its cue fills the ref parameter of
+//     its role (named or described for a branch, ref, tag or commit):
+//     after into/onto/against where a change goes (base, "Branch to merge
+//     into"), after from/off where it comes from (head, "… to branch
+//     from", "Branch with the changes"), else the one ref; "branch X",
+//     "a branch called X" and "tag X" the parameter named for the noun,
+//     else the one that is not where the change goes; "on main" (a
+//     default branch's name only: "on acme/web" is a repository) the one
+//     plain ref. A ref is written as one ("feature/login", "fix-typos",
+//     "v1.4.2", main; "from scratch" is none). It runs before shapes,
+//     since a branch looks like a repository (refs.go). Then shapes: a path (/x, ./x, ../x, ~/x, or relative: docs/notes.txt,
 //     src/, notes.txt) fills a missing property named like path/file/dir
 //     (a source before a destination, "move a.txt to b/"), a URL one
 //     named like url/link, an e-mail address one named like
@@ -168,7 +187,12 @@
 //     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of
 //     cleaning") or before it ("the 'SHAP' method", "the Sales team", "the
 //     cardio workout", "the churn_scores table", "PayPal as your payment
-//     method"), or after the verb
+//     method"), a plain lower-case name right after the noun when the noun
+//     opens its phrase (after a preposition, a determiner or the request's
+//     first word) and the name ends it ("in namespace payments", "on
+//     schedule sre-primary"; never a word of the parameter's own name,
+//     "the dance style", a participle, "the door locked", nor a framing
+//     word), or after the verb
 //     of its first word ("targeting young professionals" → target_audience).
 //     A name written with a noun whose property asks for no name is the
 //     name of what the noun is part of, when one other missing property
@@ -239,17 +263,29 @@
 //     takes is reported, never placed as a name or a room. "open" said
 //     of the places asked for, not as the verb ("a pharmacy open now"),
 //     sets the one missing boolean named for it (open_now) true; "not
-//     open" is left. The key a listing is ordered by, a superlative
+//     open" is left. A boolean parameter whose name the request writes,
+//     its words in order with a determiner between allowed ("dry run", "a
+//     draft pull request", "delete the branch", "with versioning
+//     enabled"), is set true; false after no, not, without, don't,
+//     disable … or before disabled/off; never the request's verb alone
+//     ("update the record"), a name that is a particle (on, off: states
+//     reads those), nor in a question about how things are (flags.go).
+//     The key a listing is ordered by, a superlative
 //     with "first" ("biggest first", "the newest files first"), "by" and
 //     the key ("by size", "sorted by date") or "alphabetically", fills the
 //     one missing enum property named for sorting (sortBy, order_by) as
 //     its one member of that kind (size; mtime, lastModified, created_at
 //     for a date; name); keys of two kinds, or a kind two members share,
-//     fill nothing, and the default stays (sorts.go). Then enum
+//     fill nothing, and the default stays (sorts.go). An enum member of
+//     several words (REQUEST_CHANGES, in_progress) written as its words
+//     in order ("request changes on #77") fills its parameter, when no
+//     other member of it is written so (enumphrases.go). Then enum
 //     words: a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"; two values written as one
-//     compound noun, "email address", are the first), unless it is asked for either way
+//     compound noun, "email address", are the first; the article "a" or
+//     "an" in lower case is no member in capitals: "a CNAME record" is no
+//     A record), unless it is asked for either way
 //     ("paid or not", "paid or unpaid": no filter, and nothing reported)
 //     or the request asks for every value of the property ("any status",
 //     "all statuses", "regardless of status"). A request that opens as a
@@ -337,22 +373,28 @@
 //     or more short items parted by commas, "and" or "or" ("add eggs, milk
 //     and bread to the shopping list"), fills the one array-of-strings
 //     property missing, without the property's own noun before its items
-//     ("with labels bug and urgent" → bug, urgent); for a property of items (items, products …) one
+//     ("with labels bug and urgent" → bug, urgent), the list after that
+//     noun first ("titled Patch CVE, reviewers alice and bob" → alice,
+//     bob); for a property of items (items, products …) one
 //     noun phrase after add, remove, put or buy is a one-item list ("add
 //     rye bread to the list" → ["rye bread"]), never a pronoun, "more" or
 //     "everything". What a thing is called, after
 //     called, titled, entitled, named or labelled, to the end of the
 //     clause ("an issue called Login fails on Safari, label it bug"; the
 //     word right after the cue is kept however common: "a timer called
-//     run"),
+//     run"; a name written as one slug, "a bucket named acme-logs-prod in
+//     eu-central-1", is that word alone),
 //     fills the one required title property missing, else the one
 //     property missing that names the tool's own thing (label, name, tag
-//     … or described so: "Name of the timer"), optional or not; for such a
+//     … or described so: "Name of the timer"; a description's words, not
+//     its letters, say a pattern: "Globally unique name" is a name),
+//     optional or not; for such a
 //     property "for the X" names the thing too ("a 20 minute timer for the
 //     laundry" → label), when X is one to three plain words, no number,
 //     length or time ("for 2 people", "for the next hour" name nothing); what a colon introduces, verbatim ("post to
 //     #ops: deploy done", "count the words: the quick brown fox"), the one
-//     required text property missing or the one named for content, but
+//     required text property missing or the one named for content, even
+//     optional ("request changes on #77: add tests" → body), but
 //     after a verb that sends a message and who gets it ("Telegram the
 //     climbing club: meet at 8") the one message property missing (text,
 //     body …), with the one to four words before the colon, when no
@@ -389,7 +431,10 @@
 //     Signal group" → "hiking crew"), or the plain words right
 //     after the request's verb when it is the tool's own, past its
 //     particle ("translate good morning to Spanish" → text; "jot down buy
-//     stamps" → buy stamps), never a reference ("this paragraph");
+//     stamps" → buy stamps), the tool's word written as two ("roll back
+//     payments-gateway" for rollback) and the tool's words after it
+//     ("rollout restart billing-worker") included, never a reference
+//     ("this paragraph") nor for a length of time;
 //     with nothing required missing, the object of play, put on, search
 //     for, look up … fills the one optional query parameter (query,
 //     search, keywords), past "some"/"a", possessives kept ("play some
