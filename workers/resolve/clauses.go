@@ -158,6 +158,11 @@ func (f *filler) applyColonContent(free *property) {
 		target = f.soleMissing(func(p *property) bool { return text(p) && (fitsName(p, contentNames) || p == free) })
 	}
 	if target == nil {
+		// "request changes on #77: please add tests": what a colon
+		// introduces is the content, optional or not (a review's body).
+		target = f.soleMissingOf(func(p *property) bool { return text(p) && fitsName(p, contentNames) }, false)
+	}
+	if target == nil {
 		return
 	}
 	v := strings.TrimSpace(f.text[f.toks[colon+1].start:f.toks[last].end])
@@ -308,7 +313,8 @@ func (f *filler) applyTitled() {
 			continue
 		}
 		first, last := i+1, i
-		for j := first; j < len(f.toks) && j-first < 10 && f.free(j); j++ {
+		slug := slugName(cleanValue(f.toks[first].raw)) // "a bucket named acme-logs-prod in eu-central-1"
+		for j := first; j < len(f.toks) && j-first < 10 && f.free(j) && (!slug || j == first); j++ {
 			if w := f.toks[j].word; j > first && (prepositions[w] || shortPreps[w]) && f.toolWordWithin(j+1, 3) {
 				break // "called Kickoff in my calendar": where it goes, not what it is
 			}
@@ -336,6 +342,20 @@ func (f *filler) applyTitled() {
 	if f.namingParam(target) {
 		f.forThe(target)
 	}
+}
+
+// slugName: s is a name written as one word of lower-case letters,
+// digits and marks (acme-logs-prod, team-artifacts.dev, build_42), as
+// machines name things: the whole name, and the words after it are
+// something else ("named acme-logs-prod in eu-central-1"). Words in
+// prose ("called Login fails on Safari", "named after …") run on.
+func slugName(s string) bool {
+	if s != strings.ToLower(s) || !strings.ContainsAny(s, "-._0123456789") || strings.HasSuffix(s, ".") {
+		return false
+	}
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0 && !strings.ContainsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-._", r)
+	})
 }
 
 // forThe reads what a thing is for as its name, "for the X" ("set a 20
@@ -511,6 +531,9 @@ func (f *filler) applyLists() {
 			f.oneItem(target)
 		}
 	}()
+	if f.namedList(target) {
+		return
+	}
 	for i := 0; i < len(f.toks); i++ {
 		if !f.free(i) || fillers[f.toks[i].word] || determiners[f.toks[i].word] || verbs[f.toks[i].word] || f.tool[f.toks[i].word] ||
 			i == 0 && !strings.HasSuffix(f.toks[i].raw, ",") || // the request's verb: "put …"
@@ -532,6 +555,27 @@ func (f *filler) applyLists() {
 		f.useTokens(rangeIdx(i, last)...)
 		return
 	}
+}
+
+// namedList reads the list right after the list parameter's own noun
+// first ("titled Patch CVE, reviewers alice and bob" → alice, bob): the
+// noun says where the list starts, and the words before it, read as items
+// from the first free word, are another value's. It reports whether it
+// stored the list.
+func (f *filler) namedList(target *property) bool {
+	for i := 0; i+1 < len(f.toks); i++ {
+		if !f.free(i) || !f.namesList(target, i) {
+			continue
+		}
+		items, last := f.listAt(i + 1)
+		if len(items) < 2 || f.clauseList(i+1, last, items) {
+			continue
+		}
+		f.store(target, items)
+		f.useTokens(rangeIdx(i, last)...)
+		return true
+	}
+	return false
 }
 
 // namesList: token i is the list parameter's own noun right before its

@@ -205,6 +205,9 @@ func (f *filler) valueAt(p *property, name []int, next int) bool {
 			if last = f.capRun(next); last < 0 || f.compoundModifier(next, last) {
 				return false
 			}
+			if slices.Contains(p.words, "title") {
+				last = f.sentenceTitle(last)
+			}
 			val = cleanValue(f.text[t.start:f.toks[last].end])
 		default:
 			return false
@@ -218,6 +221,28 @@ func (f *filler) valueAt(p *property, name []int, next int) bool {
 		f.useTokens(k)
 	}
 	return true
+}
+
+// sentenceTitle reads on a title written as a sentence ("with the title
+// Fix typos in README"): when the word after the capitalised run at last
+// is a content word in lower case or a determiner ("Fix the login bug"),
+// the title runs to the end of the clause (ten words at most); else it is
+// the run ("the title The Great Gatsby by …"). The run alone cut such a
+// title to its first word, and the call ran with it. Only a title: the
+// words after an e-mail's subject are often its message, written with no
+// cue.
+func (f *filler) sentenceTitle(last int) int {
+	n := last + 1
+	if endsClause(f.toks[last].raw) || !f.free(n) || !f.contentWord(n) && !determiners[f.toks[n].word] {
+		return last // "subject Lunch and say …": a name, and the sentence goes on
+	}
+	for k := n; k < len(f.toks) && k-n < 10 && f.free(k); k++ {
+		last = k
+		if endsClause(f.toks[k].raw) {
+			break
+		}
+	}
+	return last
 }
 
 func (f *filler) cueBefore(p *property, name []int) bool {

@@ -67,6 +67,7 @@
 //     time property as HH:MM ("an alarm for 7am" → 07:00), and a length
 //     of time a string property named duration, length or timeout ("10
 //     minutes", "a 45-minute …", or "10m" when its description writes lengths so;
+//     a length written compact, "for 45m", as written;
 //     a half read with its length: "an hour and a half", "two and a half
 //     hours", "half an hour", "1.5 hours" → 1h30m, 2h30m, 30m, 1h30m);
 //     such a length ("over 30 years", "a 2-year term") also fills the one
@@ -94,7 +95,12 @@
 //     2023"), so that "may" and a bare number are not read (ranges.go).
 //  3. identifiers: "with the ID X", "engine ID 'X'", "ID number 82",
 //     "identified by 'X'" fill a property named …_id; the noun before "ID"
-//     says which when there are several. The currencies of a conversion
+//     says which when there are several. A thing's number written as
+//     such, "#123", or after the initials of the tool's thing ("PR 310"
+//     on a pull request tool), fills the one missing parameter for the
+//     number a thing is known by (pull_number, job_id: an integer or text
+//     named …number or …id); with two such parameters, none (numbered.go).
+//     The currencies of a conversion
 //     ("8,450 CHF to euros", "5,000 yen in British pounds", "from
 //     sterling into dollars") fill a tool's source and target currency
 //     parameters (described as ISO 4217 or a currency) as codes: the one
@@ -127,12 +133,16 @@
 //  4. property cues: a property's name used as a verb on it or them
 //     ("label it bug", "tag them as urgent") takes the word after it;
 //     a boolean property's name written as words of the request, in any
-//     order and inflection, two other words among them at most ("notify
-//     the customer", "restock the items", "insured", "in stock only",
-//     "opted in to marketing") sets it, false after a negation ("don't
-//     notify the customer"), nothing in a question answered yes or no
-//     ("is the door locked") nor for a name without a word of four
-//     letters ("all"; flags.go); a participle of a one-word name before
+//     order and inflection, two other words among them at most, or joined
+//     by a hyphen ("notify the customer", "restock the items", "insured",
+//     "in stock only", "opted in to marketing", "dry run", "dry-run",
+//     "delete the branch") sets it, false after a negation ("don't notify
+//     the customer", "no dry run", "without versioning", "disable …") or
+//     before disabled/off ("with versioning disabled"); nothing in a
+//     question about how things are ("is the door locked"), never the
+//     request's verb alone ("update the record"), nor a name without a
+//     word of four letters (on, off, "all": states reads the particles;
+//     flags.go); a participle of a one-word name before
 //     values ("customers tagged wholesale", "tagged vip and wholesale")
 //     takes them, a list for an array, for a string one word that ends
 //     its clause (marked.go); a
@@ -149,8 +159,11 @@
 //     weeks … is no bound; the comparison and the number's noun go with
 //     it (bounds.go). For string properties the value must look like
 //     one: a path, URL, address or number, or a run of capitalised words
-//     ("location New York"). A quoted value preceded by a property's name
-//     goes to that property. Before any name, the noun a text property's
+//     ("location New York"); a title's run goes on to the end of its
+//     clause when a lower-case content word or a determiner follows it
+//     ("with the title Fix typos in README"; not an e-mail's subject,
+//     whose message often follows it uncued). A quoted value preceded by
+//     a property's name goes to that property. Before any name, the noun a text property's
 //     description names it by, the word before "name" or "id" ("Tab
 //     name"), cues it: "the sheet Retention, tab Scores" → sheet=Scores.
 //  5. scoped lists: a cue of exclusion (excluding, except, except for,
@@ -161,7 +174,17 @@
 //     .git" → node_modules, .git), the noun of an item's kind goes ("*.log
 //     files" → *.log), and a plain word with one describes, names nothing
 //     ("hidden files": none placed). Such a cue also ends any other list
-//     (scoped.go). Then shapes: a path (/x, ./x, ../x, ~/x, or relative: docs/notes.txt,
+//     (scoped.go). A git ref after its cue fills the ref parameter of
+//     its role (named or described for a branch, ref, tag or commit):
+//     after into/onto/against where a change goes (base, "Branch to merge
+//     into"), after from/off where it comes from (head, "… to branch
+//     from", "Branch with the changes"), else the one ref; "branch X",
+//     "a branch called X" and "tag X" the parameter named for the noun,
+//     else the one that is not where the change goes; "on main" (a
+//     default branch's name only: "on acme/web" is a repository) the one
+//     plain ref. A ref is written as one ("feature/login", "fix-typos",
+//     "v1.4.2", main; "from scratch" is none). It runs before shapes,
+//     since a branch looks like a repository (refs.go). Then shapes: a path (/x, ./x, ../x, ~/x, or relative: docs/notes.txt,
 //     src/, notes.txt) fills a missing property named like path/file/dir
 //     (a source before a destination, "move a.txt to b/"), a URL one
 //     named like url/link, an e-mail address one named like
@@ -194,7 +217,12 @@
 //     game 'Tetris'", "the player named Cristiano Ronaldo", "the task of
 //     cleaning") or before it ("the 'SHAP' method", "the Sales team", "the
 //     cardio workout", "the churn_scores table", "PayPal as your payment
-//     method"), or after the verb
+//     method"), a plain lower-case name right after the noun when the noun
+//     opens its phrase (after a preposition, a determiner or the request's
+//     first word) and the name ends it ("in namespace payments", "on
+//     schedule sre-primary"; never a word of the parameter's own name,
+//     "the dance style", a participle, "the door locked", nor a framing
+//     word), or after the verb
 //     of its first word ("targeting young professionals" → target_audience).
 //     A name written with a noun whose property asks for no name is the
 //     name of what the noun is part of, when one other missing property
@@ -279,7 +307,9 @@
 //     property, or of two properties, are written (enumphrases.go); then a word equal to one enum value (ignoring case,
 //     separators, plural) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"; two values written as one
-//     compound noun, "email address", are the first), unless it is asked for either way
+//     compound noun, "email address", are the first; the article "a" or
+//     "an" in lower case is no member in capitals: "a CNAME record" is no
+//     A record), unless it is asked for either way
 //     ("paid or not", "paid or unpaid": no filter, and nothing reported)
 //     or the request asks for every value of the property ("any status",
 //     "all statuses", "regardless of status"). A request that opens as a
@@ -371,22 +401,28 @@
 //     or more short items parted by commas, "and" or "or" ("add eggs, milk
 //     and bread to the shopping list"), fills the one array-of-strings
 //     property missing, without the property's own noun before its items
-//     ("with labels bug and urgent" → bug, urgent); for a property of items (items, products …) one
+//     ("with labels bug and urgent" → bug, urgent), the list after that
+//     noun first ("titled Patch CVE, reviewers alice and bob" → alice,
+//     bob); for a property of items (items, products …) one
 //     noun phrase after add, remove, put or buy is a one-item list ("add
 //     rye bread to the list" → ["rye bread"]), never a pronoun, "more" or
 //     "everything". What a thing is called, after
 //     called, titled, entitled, named or labelled, to the end of the
 //     clause ("an issue called Login fails on Safari, label it bug"; the
 //     word right after the cue is kept however common: "a timer called
-//     run"),
+//     run"; a name written as one slug, "a bucket named acme-logs-prod in
+//     eu-central-1", is that word alone),
 //     fills the one required title property missing, else the one
 //     property missing that names the tool's own thing (label, name, tag
-//     … or described so: "Name of the timer"), optional or not; for such a
+//     … or described so: "Name of the timer"; a description's words, not
+//     its letters, say a pattern: "Globally unique name" is a name),
+//     optional or not; for such a
 //     property "for the X" names the thing too ("a 20 minute timer for the
 //     laundry" → label), when X is one to three plain words, no number,
 //     length or time ("for 2 people", "for the next hour" name nothing); what a colon introduces, verbatim ("post to
 //     #ops: deploy done", "count the words: the quick brown fox"), the one
-//     required text property missing or the one named for content, but
+//     required text property missing or the one named for content, even
+//     optional ("request changes on #77: add tests" → body), but
 //     after a verb that sends a message and who gets it ("Telegram the
 //     climbing club: meet at 8") the one message property missing (text,
 //     body …), with the one to four words before the colon, when no
@@ -427,7 +463,10 @@
 //     Signal group" → "hiking crew"), or the plain words right
 //     after the request's verb when it is the tool's own, past its
 //     particle ("translate good morning to Spanish" → text; "jot down buy
-//     stamps" → buy stamps), never a reference ("this paragraph");
+//     stamps" → buy stamps), the tool's word written as two ("roll back
+//     payments-gateway" for rollback) and the tool's words after it
+//     ("rollout restart billing-worker") included, never a reference
+//     ("this paragraph") nor for a length of time;
 //     with nothing required missing, the object of play, put on, search
 //     for, look up … fills the one optional query parameter (query,
 //     search, keywords), past "some"/"a", possessives kept ("play some

@@ -73,10 +73,13 @@ var halfOf = map[string]string{"h": "30m", "m": "30s"}
 
 // lengthAt reads a length of time at token j: a number and a unit, as
 // two words ("10 minutes", "an hour", "five seconds") or one hyphenated
-// ("a 45-minute countdown"), and a half with it ("an hour and a half",
+// ("a 45-minute countdown") or compact ("45m"), and a half with it ("an hour and a half",
 // "two and a half hours", "1.5 hours", "half an hour"). It returns the
 // length compact ("1h30m") and how many tokens it takes.
 func (f *filler) lengthAt(j int) (compact string, width int, ok bool) {
+	if w := f.toks[j].word; compactLength.MatchString(w) {
+		return w, 1, true // "for 45m": written as the parameter takes it
+	}
 	if num, u, hyphen := strings.Cut(f.toks[j].word, "-"); hyphen {
 		v, err := strconv.Atoi(num)
 		unit, ok := durationUnits[u]
@@ -155,6 +158,11 @@ func compactStyle(p *property) bool {
 }
 
 var compactDuration = regexp.MustCompile(`\b\d+[hms](\d+[ms])?\b`)
+
+// compactLength is a length of time written compact as one word ("45m",
+// "2h", "1h30m"): the durations rule took only lengths in words, and
+// dropped "silence it for 45m".
+var compactLength = regexp.MustCompile(`^[1-9]\d*[hms](\d+[ms])?$`)
 
 // spanUnits are the units of a length of time a numeric parameter may be
 // written in, with how many of the smallest of their kind each is:

@@ -1,13 +1,17 @@
 package resolve
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Flags: a boolean parameter is named for what it does (notifyCustomer,
 // restock, insured, inStockOnly, marketingOptIn) and a request that wants
 // it says so in the same words ("and notify the customer", "restock the
 // items", "insured", "in stock only", "opted in to marketing"), or denies
-// them ("don't notify the customer"). No rule read a boolean but a state
-// word, so these were dropped: the call ran with the flag's default.
+// them ("don't notify the customer", "no dry run", "with versioning
+// disabled"). No rule read a boolean but a state word, so these were
+// dropped: the call ran with the flag's default.
 
 // flagGap is how many other words may stand among a flag's name words
 // ("notify the customer").
@@ -17,10 +21,16 @@ const flagGap = 2
 // a thing is, they set nothing.
 var yesNoOpeners = setOf("is", "are", "was", "were", "does", "do", "did", "has", "have")
 
+// flagStates after a flag's words say which way it is set ("with
+// versioning enabled", "dry run off").
+var flagStates = map[string]bool{"enabled": true, "on": true, "true": true, "disabled": false, "off": false, "false": false}
+
 // applyFlags is the rule flags: every missing boolean parameter whose name
 // words the request writes together, in any order and any inflection
-// (opt → opted), is true, or false after a negation in their clause; not
-// in a question answered yes or no.
+// (opt → opted), or joined by a hyphen ("dry-run"), is true, or false
+// after a negation in their clause or before disabled/off; not in a
+// question answered yes or no, and never for the request's verb alone
+// ("update the record" sets no flag named update).
 func (f *filler) applyFlags() {
 	if f.asksState() && yesNoOpeners[f.toks[0].word] {
 		return // "is the shed door locked": asked, not set
@@ -29,27 +39,46 @@ func (f *filler) applyFlags() {
 		if p.typ != "boolean" || !f.missing(p) || !flagName(p.words) {
 			continue
 		}
-		if idx, ok := f.flagAt(p.words); ok {
-			v := "true"
-			if f.deniedAt(idx[0]) {
-				v = "false"
+		idx, ok := f.hyphenFlagAt(p.words)
+		if !ok {
+			idx, ok = f.flagAt(p.words)
+		}
+		if !ok || len(p.words) == 1 && len(idx) == 1 && idx[0] == f.verbIndex() && verbs[f.toks[idx[0]].word] {
+			continue
+		}
+		on := !f.deniedAt(idx[0])
+		last := idx[len(idx)-1]
+		if n := last + 1; !endsClause(f.toks[last].raw) && f.free(n) {
+			if v, said := flagStates[trimPunct(f.toks[n].word)]; said {
+				on = on && v
+				idx = append(idx, n)
 			}
-			if f.try(p, v) {
-				f.useTokens(idx...)
-			}
+		}
+		if f.try(p, strconv.FormatBool(on)) {
+			f.useTokens(idx...)
 		}
 	}
 }
 
-// flagName: a name with a word of four letters or more; "all", "on" alone
-// are words of any request.
-func flagName(words []string) bool {
-	for _, w := range words {
-		if len(w) >= 4 {
-			return true
+// hyphenFlagAt finds the name's words written as one hyphenated token
+// ("dry-run" for dry_run).
+func (f *filler) hyphenFlagAt(words []string) ([]int, bool) {
+	if len(words) < 2 {
+		return nil, false
+	}
+	joined := strings.Join(words, "-")
+	for i, t := range f.toks {
+		if !t.used && trimPunct(t.word) == joined {
+			return []int{i}, true
 		}
 	}
-	return false
+	return nil, false
+}
+
+// flagName: a name of two words or more ("dry run"), or one word of four
+// letters or more; one short word ("all", "on") is a word of any request.
+func flagName(words []string) bool {
+	return len(words) > 1 || len(words) == 1 && len(words[0]) >= 4
 }
 
 // flagAt finds unused tokens within one clause that write each of words,
@@ -116,6 +145,10 @@ func inflects(w, word string) bool {
 	return false
 }
 
+// flagNegations turn a flag off besides the negations of the package:
+// "no dry run", "without versioning", "disable the cache", "skip tests".
+var flagNegations = setOf("no", "not", "without", "never", "disable", "skip")
+
 // deniedAt: a negation stands in the clause before token i, at most two
 // words before it ("don't notify", "without insuring").
 func (f *filler) deniedAt(i int) bool {
@@ -123,7 +156,7 @@ func (f *filler) deniedAt(i int) bool {
 		if endsClause(f.toks[k].raw) {
 			return false
 		}
-		if w := f.toks[k].word; negations[w] || w == "no" || w == "without" {
+		if w := f.toks[k].word; negations[w] || flagNegations[w] {
 			return true
 		}
 	}

@@ -22,7 +22,9 @@ func (f *filler) leadInBefore(first, last int) int {
 	for k > first && f.nameWordOfAny(f.toks[k].word) {
 		k--
 	}
-	if w := f.toks[k].word; k > first && !endsClause(f.toks[k-1].raw) && (shortPreps[w] || prepositions[w]) {
+	// The word before the preposition may end a clause or a code
+	// ("rate(x[5m]) with step 30s"): the value ends there all the same.
+	if w := f.toks[k].word; k > first && (shortPreps[w] || prepositions[w]) {
 		return k - 1
 	}
 	return last

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -348,6 +349,11 @@ func (f *filler) valueAfter(p *property, i int, lower bool) bool {
 			f.useTokens(rangeIdx(i, last)...)
 			return true
 		}
+	case lower && k == i+1 && f.bareNameAfterHead(p, i):
+		if f.try(p, cleanValue(raw)) {
+			f.useTokens(i, k)
+			return true
+		}
 	case lower && k > i+1 && f.toks[k-1].word == "of" && f.contentWord(k):
 		// "the task of cleaning.", "the area of smoking regulations in …"
 		if last := f.phraseEnd(k, 3); last >= 0 && f.try(p, f.spanValue(k, last)) {
@@ -356,6 +362,32 @@ func (f *filler) valueAfter(p *property, i int, lower bool) bool {
 		}
 	}
 	return false
+}
+
+// bareNameAfterHead: the word after the noun at token i names the thing,
+// lower case and all ("in namespace payments", "container nginx since
+// 15m", "on schedule sre-primary"): the noun opens its phrase (after a
+// preposition, a determiner or the request's verb: "the pod logs" is the
+// noun as a modifier) and the word, no common word, nor the tool's own
+// or the parameter's, ends the phrase. Only capitals, digits or marks made a value before,
+// and names like these were dropped.
+func (f *filler) bareNameAfterHead(p *property, i int) bool {
+	if i == 0 || endsClause(f.toks[i].raw) || !f.contentWord(i+1) || f.phraseEnd(i+1, 1) != i+1 || slices.Contains(p.words, f.toks[i+1].word) {
+		return false // "the dance style": the rest of the parameter's name
+	}
+	if w := f.toks[i+1].word; leftoverFraming[w] || modifierWord(w) && !f.nounInIng(i+1) {
+		return false // "the door locked", "the text according to …"
+	}
+	prev := f.toks[i-1].word
+	opens := listStops[prev] || prepositions[prev] || determiners[prev] || prev == "of" || i == 1 && !fillers[prev]
+	return opens && !endsClause(f.toks[i-1].raw)
+}
+
+// nounInIng: the word at token k ends in -ing and is a name ("environment
+// staging", "namespace billing"), not a participle that takes "to" after
+// it ("according to", "relating to").
+func (f *filler) nounInIng(k int) bool {
+	return strings.HasSuffix(f.toks[k].word, "ing") && !(k+1 < len(f.toks) && f.toks[k+1].word == "to")
 }
 
 // phraseEnd reads up to max content words from token k that end the

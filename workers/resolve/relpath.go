@@ -77,11 +77,14 @@ var globNames = setOf("pattern", "patterns", "glob", "globs", "wildcard", "mask"
 
 // globTarget: p takes the pattern of what to find, not of what to skip.
 // describesGlob: a parameter whose description says it takes a glob
-// ("Glob pattern the name must match"), whatever its name.
+// ("Glob pattern the name must match"), whatever its name. Its words, not
+// its letters: a "Globally unique bucket name" takes no pattern.
 func describesGlob(p *property) bool {
-	d := p.desc
-	return strings.Contains(d, "glob") || strings.Contains(d, "wildcard")
+	return describesOneOf(p, globWords)
 }
+
+// globWords say, in a description, that a parameter takes a pattern.
+var globWords = setOf("glob", "globs", "globbing", "wildcard", "wildcards")
 
 func globTarget(p *property) bool {
 	for _, w := range p.words {

@@ -19,14 +19,15 @@ func (f *filler) applyVerbObject(free *property) {
 	}
 	// The free-text parameter takes the whole rest of the request
 	// (rule freetext), prepositions and all: "echo hello from the moon".
-	if target == nil || target == free {
-		return
+	if target == nil || target == free || fitsName(target, durationNames) {
+		return // a length of time is read by its unit (rule durations), not placed
 	}
 	verb := f.verbIndex()
-	if !f.free(verb) || !f.tool[f.toks[verb].word] || endsClause(f.toks[verb].raw) {
+	k := f.ownVerbEnd(verb) + 1
+	if k == 0 {
 		return
 	}
-	k, last := verb+1, verb
+	last := verb
 	if f.particleAt(verb, k) {
 		k++ // "look up …": the particle is the verb's (rule particles)
 	}
@@ -133,6 +134,29 @@ func (f *filler) verbIndex() int {
 		v++
 	}
 	return v
+}
+
+// ownVerbEnd reads the tool's own verb at token v: the index of its last
+// word, or -1 when the request's verb is not the tool's. The verb may be
+// the tool's word written as two ("roll back" for rollback, "set up" for
+// setup) and run on through the tool's words after it ("rollout restart
+// billing-worker"): the object starts after them.
+func (f *filler) ownVerbEnd(v int) int {
+	if !f.free(v) || endsClause(f.toks[v].raw) {
+		return -1
+	}
+	end := v
+	switch {
+	case f.tool[f.toks[v].word]:
+	case f.free(v+1) && f.tool[f.toks[v].word+f.toks[v+1].word]:
+		end = v + 1
+	default:
+		return -1
+	}
+	for f.free(end+1) && !endsClause(f.toks[end].raw) && f.tool[f.toks[end+1].word] && end+2 < len(f.toks) {
+		end++
+	}
+	return end
 }
 
 // onlyMissingText is the one required parameter still missing when it is

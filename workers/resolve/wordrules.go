@@ -161,7 +161,7 @@ func (f *filler) applyEnumWords() {
 				continue
 			}
 			for _, e := range p.enum {
-				if s, ok := e.(string); ok && enumWord(s, t.word) {
+				if s, ok := e.(string); ok && enumWord(s, t.word) && !articleForCode(s, t.raw) {
 					hits[p] = append(hits[p], enumHit{s, i})
 					owners[i]++
 				}
@@ -187,6 +187,15 @@ func (f *filler) applyEnumWords() {
 			f.useTokens(heads...)
 		}
 	}
+}
+
+// articleForCode: the word is the article "a" or "an" written in lower
+// case, and the member a code in capitals ("A", "AN"): "add a CNAME
+// record" asks for no A record. A word in capitals is the code ("an A
+// record").
+func articleForCode(member, raw string) bool {
+	w := strings.Trim(raw, `"'“”‘’.,!?;:()`)
+	return (w == "a" || w == "an") && member == strings.ToUpper(member)
 }
 
 // enumHit is a word of the request equal to an enum value.

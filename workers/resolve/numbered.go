@@ -1,0 +1,89 @@
+package resolve
+
+import (
+	"strings"
+	"unicode"
+)
+
+// numberedNames end the name of a parameter that says which thing by its
+// number (pull_number, issue_number, job_id).
+var numberedNames = setOf("number", "num", "no", "id")
+
+// numberedProp: p takes the number a thing is known by, an integer or
+// plain text whose name ends in number or id.
+func numberedProp(p *property) bool {
+	if len(p.words) == 0 || len(p.enum) > 0 || !numberedNames[p.words[len(p.words)-1]] {
+		return false
+	}
+	return p.typ == "integer" || stringProp(p)
+}
+
+// applyNumbered is the numbered rule: a thing's number written as such,
+// "#123", or after the initials of the tool's thing ("PR 310" on a pull
+// request tool, "MR 12" on a merge request's), to the one missing
+// parameter for that number (pull_number, job_id). "#123" is no number
+// to the other rules, and "PR 310" a code like "VGA 1", so both were
+// dropped without a word.
+func (f *filler) applyNumbered() {
+	var target *property
+	for _, p := range f.s.props {
+		if f.missing(p) && numberedProp(p) {
+			if target != nil {
+				return // which thing's number is not said
+			}
+			target = p
+		}
+	}
+	if target == nil {
+		return
+	}
+	for i := range f.toks {
+		if !f.free(i) {
+			continue
+		}
+		v, ok := hashNumber(cleanValue(f.toks[i].raw))
+		from := i
+		if !ok && f.toolInitials(i) && f.free(i+1) {
+			v, ok = hashNumber("#" + strings.TrimPrefix(cleanValue(f.toks[i+1].raw), "#"))
+			i++
+		}
+		if !ok || !f.try(target, v) {
+			continue
+		}
+		if from > 0 && f.free(from-1) && f.toolInitials(from-1) {
+			from-- // "PR #123"
+		}
+		f.useTokens(rangeIdx(from, i)...)
+		return
+	}
+}
+
+// hashNumber reads "#123" as 123.
+func hashNumber(s string) (string, bool) {
+	n, ok := strings.CutPrefix(s, "#")
+	if !ok || n == "" || strings.ContainsFunc(n, func(r rune) bool { return !unicode.IsDigit(r) }) {
+		return "", false
+	}
+	return n, true
+}
+
+// toolInitials: token i, in capitals, is the initials of words next to
+// each other in the tool's id ("PR" for gh/merge_pull_request): the
+// tool's thing named short, not a code of its own.
+func (f *filler) toolInitials(i int) bool {
+	raw := cleanValue(f.toks[i].raw)
+	if len(raw) < 2 || len(raw) > 3 || !capsCode(raw) {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(f.toolID), func(r rune) bool { return !unicode.IsLetter(r) })
+	for s := 0; s+len(raw) <= len(words); s++ {
+		match := true
+		for k := 0; k < len(raw) && match; k++ {
+			match = words[s+k][0] == raw[k]+'a'-'A'
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
