@@ -152,7 +152,7 @@ func (f *filler) applyColonContent(free *property) {
 	if f.messageColon(colon) {
 		return
 	}
-	text := func(p *property) bool { return !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !dateTimeProp(p) }
+	text := func(p *property) bool { return !isIDProp(p) && !p.date && !isTimeProp(p) && !p.dateTime }
 	target := f.soleMissing(text)
 	if target == nil {
 		target = f.soleMissing(func(p *property) bool { return text(p) && (fitsName(p, contentNames) || p == free) })
@@ -216,7 +216,7 @@ func (f *filler) messageColon(colon int) bool {
 	// chat), else none; when there is one, the words before the colon
 	// must name it, or the colon is read as before ("write down: …").
 	who := f.soleMissing(func(p *property) bool {
-		return p != msg && !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !dateTimeProp(p)
+		return p != msg && !isIDProp(p) && !p.date && !isTimeProp(p) && !p.dateTime
 	})
 	if who != nil {
 		ok := a <= colon && colon-a < 4

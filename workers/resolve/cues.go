@@ -110,7 +110,7 @@ func (f *filler) applyCues() {
 // tab Scores, and Retention, the spreadsheet, is no tab.
 func (f *filler) describedCues() {
 	for _, p := range f.s.props {
-		n := describedNoun(p)
+		n := p.noun
 		if n == "" || !f.missing(p) || !stringProp(p) || f.namesOther(p, n) {
 			continue
 		}

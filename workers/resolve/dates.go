@@ -207,10 +207,13 @@ func (f *filler) applyDates() {
 
 func (f *filler) dateTargets(d dateSpan) []func(*property) bool {
 	if d.time {
-		return []func(*property) bool{isTimeProp, isDateProp}
+		return []func(*property) bool{isTimeProp, dated}
 	}
-	return []func(*property) bool{isDateProp}
+	return []func(*property) bool{dated}
 }
+
+// dated is property.date, as a predicate.
+func dated(p *property) bool { return p.date }
 
 // cuedDate gives d to the date or time property named just before it.
 func (f *filler) cuedDate(d dateSpan) bool {

@@ -87,7 +87,7 @@ func (f *filler) try(p *property, raw string) bool {
 	if p.ticker && !tickerShaped(strings.TrimSpace(raw)) {
 		return false // "Nvidia" is a company, not its ticker: reported
 	}
-	if timeWordsOnly(raw) && !isDateProp(p) && !describesWord(p, strings.ToLower(strings.TrimSpace(raw))) {
+	if timeWordsOnly(raw) && !p.date && !describesWord(p, strings.ToLower(strings.TrimSpace(raw))) {
 		return false // "for the past 30 days": "past" is when, not what
 	}
 	if f.unnamedThing(p) {

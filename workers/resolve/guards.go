@@ -171,7 +171,7 @@ var sellerNames = setOf("restaurant", "store", "shop", "vendor", "merchant", "se
 // …) or described by its name ("Merchant name"), before the places rule
 // would take it for an address.
 func (f *filler) applySellers() {
-	target := f.soleMissingOf(func(p *property) bool { return fitsName(p, sellerNames) || sellerNames[describedNoun(p)] }, false)
+	target := f.soleMissingOf(func(p *property) bool { return fitsName(p, sellerNames) || sellerNames[p.noun] }, false)
 	if target == nil {
 		return
 	}

@@ -14,7 +14,7 @@ import "strings"
 // path one word.
 func (f *filler) applyNamedPhrase(free *property) {
 	for _, p := range f.s.props {
-		if !p.required || !f.missing(p) || !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) {
+		if !p.required || !f.missing(p) || !stringProp(p) || isIDProp(p) || p.date || isTimeProp(p) {
 			continue
 		}
 		nouns := namedNouns(p)

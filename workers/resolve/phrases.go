@@ -73,7 +73,12 @@ func (f *filler) isNameWord(p *property, word string) bool {
 
 // isHead reports whether token word names head h, singular or plural.
 func isHead(word, h string) bool {
-	return word == h || word == h+"s" || word == h+"es" || strings.HasSuffix(h, "y") && word == h[:len(h)-1]+"ies"
+	if rest, ok := strings.CutPrefix(word, h); ok && (rest == "" || rest == "s" || rest == "es") {
+		return true
+	}
+	// Compared in parts, not concatenated: rules ask this of every word.
+	stem, ok := strings.CutSuffix(h, "y")
+	return ok && len(word) == len(stem)+3 && strings.HasPrefix(word, stem) && strings.HasSuffix(word, "ies")
 }
 
 // stringProp: a property that takes free text (no enum, not a number).
@@ -532,7 +537,7 @@ func (f *filler) idTarget(i int) *property {
 // "the retouching method", "cloth seats").
 func (f *filler) applyHeads() {
 	for _, p := range f.s.props {
-		if !f.missing(p) || !stringProp(p) || isDateProp(p) {
+		if !f.missing(p) || !stringProp(p) || p.date {
 			continue
 		}
 		hs := heads(p)

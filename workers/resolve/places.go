@@ -200,7 +200,7 @@ func (f *filler) applyPlaces() {
 func (f *filler) applyNames(freetext *property) {
 	var props []*property
 	for _, p := range f.s.props {
-		if p != freetext && p.required && f.missing(p) && stringProp(p) && !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !f.shaped(p) {
+		if p != freetext && p.required && f.missing(p) && stringProp(p) && !isIDProp(p) && !p.date && !isTimeProp(p) && !f.shaped(p) {
 			props = append(props, p)
 		}
 	}
@@ -230,7 +230,7 @@ func (f *filler) applyNames(freetext *property) {
 	// parameter missing: "deploy to the server at IP address 10.0.0.7".
 	var missing []*property
 	for _, p := range f.s.props {
-		if p != freetext && p.required && f.missing(p) && stringProp(p) && !isDateProp(p) && !isTimeProp(p) {
+		if p != freetext && p.required && f.missing(p) && stringProp(p) && !p.date && !isTimeProp(p) {
 			missing = append(missing, p)
 		}
 	}
@@ -577,7 +577,7 @@ func (f *filler) applyObject(freetext *property) {
 	var target *property
 	for _, p := range f.s.props {
 		if p.required && f.missing(p) && p != freetext {
-			if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || target != nil {
+			if !stringProp(p) || isIDProp(p) || p.date || isTimeProp(p) || target != nil {
 				return
 			}
 			target = p
@@ -786,7 +786,7 @@ func (f *filler) applyDestinations() {
 	}{{"to", destinationNames}, {"from", originNames}} {
 		var target *property
 		for _, p := range f.s.props {
-			if f.missing(p) && stringProp(p) && len(p.enum) == 0 && !dateTimeProp(p) && fitsName(p, side.names) {
+			if f.missing(p) && stringProp(p) && len(p.enum) == 0 && !p.dateTime && fitsName(p, side.names) {
 				target = p
 				break
 			}

@@ -25,7 +25,7 @@ var refNouns = setOf("branch", "ref", "tag", "commit", "sha")
 // from its name (base, target; head, source, from…) or its description
 // ("… to merge into"; "… to branch from", "… with the changes").
 func refRoleOf(p *property) refRole {
-	if !stringProp(p) || len(p.enum) > 0 || isDateProp(p) {
+	if !stringProp(p) || len(p.enum) > 0 || p.date {
 		return refNone
 	}
 	named := false

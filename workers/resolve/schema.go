@@ -42,6 +42,12 @@ type property struct {
 	// (spanUnitOf), "" for others: set once per manifest, since the lengths
 	// rule and loose numbers ask it of every request.
 	spanUnit string
+	// date, dateTime, cron and noun are isDateProp, dateTimeProp,
+	// cronParam and describedNoun of the property (readings): set once per
+	// manifest, since many rules ask them of every property of every
+	// request.
+	date, dateTime, cron bool
+	noun                 string
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -60,6 +66,11 @@ type toolSchema struct {
 	byNorm   map[string]*property
 	required []string
 	check    *schemas.ParamSchema
+	// shapeTakers are, per shape, the properties the shapes rule may fill
+	// with a value of it (shapeTakers): set once per manifest, since the
+	// rule would otherwise test every word of every request against
+	// shapes no parameter of the tool takes.
+	shapeTakers [][]*property
 }
 
 func (s *toolSchema) prop(name string) *property {
@@ -138,11 +149,13 @@ func parseSchema(toolID string, raw json.RawMessage) (*toolSchema, error) {
 		}
 		// Required but undescribed: still reported as missing by name.
 		p := &property{name: r, norm: normalize(r), words: nameWords(r), required: true}
+		p.readings()
 		s.props = append(s.props, p)
 		if _, dup := s.byNorm[p.norm]; !dup {
 			s.byNorm[p.norm] = p
 		}
 	}
+	s.shapeTakers = shapeTakers(s.props)
 	return s, nil
 }
 
@@ -165,6 +178,7 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 	p.sql = sqlProp(p)
 	p.ticker = tickerProp(p)
 	p.spanUnit = spanUnitOf(p)
+	p.readings()
 	if len(rp.Items) > 0 {
 		items, err := parseProperty(name, rp.Items)
 		if err != nil {
@@ -184,6 +198,15 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 		}
 	}
 	return p, nil
+}
+
+// readings sets what the rules read of a property's name, type, format
+// and description alone (date, dateTime, cron, noun).
+func (p *property) readings() {
+	p.date = isDateProp(p)
+	p.dateTime = dateTimeProp(p)
+	p.cron = cronParam(p)
+	p.noun = describedNoun(p)
 }
 
 // primaryType is the first non-null type of a "type" keyword (a string or

@@ -130,8 +130,8 @@ func isEmailLike(s string) bool {
 // pathNames are the words of parameter names that take a path.
 var pathNames = setOf("path", "paths", "file", "files", "filename", "filepath", "dir", "directory", "folder", "root", "source", "src", "dest", "destination", "target")
 
-// shapes tie the look of a word to the names of the properties it fits.
-var shapes = []struct {
+// shape ties the look of a word to the names of the properties it fits.
+type shape struct {
 	fits  func(string) bool
 	names map[string]bool
 	// example is a value of this shape for the corrected intent that a
@@ -140,7 +140,9 @@ var shapes = []struct {
 	// described, when set, finds a parameter that takes the shape by its
 	// description where its name does not say so.
 	described func(*property) bool
-}{
+}
+
+var shapes = []shape{
 	{isPathLike, pathNames, "/tmp", describesFile},
 	{isRelPathLike, pathNames, "/tmp", describesFile},
 	{isURLLike, setOf("url", "urls", "uri", "link", "links", "website", "site", "endpoint", "href", "page"), "https://example.com", nil},
