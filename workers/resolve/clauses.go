@@ -313,7 +313,7 @@ func (f *filler) applyTitled() {
 			continue
 		}
 		first, last := i+1, i
-		slug := slugName(cleanValue(f.toks[first].raw)) // "a bucket named acme-logs-prod in eu-central-1"
+		slug := slugName(f.toks[first].value) // "a bucket named acme-logs-prod in eu-central-1"
 		for j := first; j < len(f.toks) && j-first < 10 && f.free(j) && (!slug || j == first); j++ {
 			if w := f.toks[j].word; j > first && (prepositions[w] || shortPreps[w]) && f.toolWordWithin(j+1, 3) {
 				break // "called Kickoff in my calendar": where it goes, not what it is

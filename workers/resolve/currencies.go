@@ -75,7 +75,7 @@ func (f *filler) currencyAt(i int) (string, int) {
 			return code, i + n - 1
 		}
 	}
-	if v := cleanValue(t.raw); len(v) == 3 && v == strings.ToUpper(v) {
+	if v := t.value; len(v) == 3 && v == strings.ToUpper(v) {
 		if _, err := currency.ParseISO(v); err == nil && v != "XXX" {
 			return v, i
 		}
@@ -217,7 +217,7 @@ func (f *filler) applySingleCurrency(p *property, role byte) {
 	code, seen, first, end := "", "", -1, -1
 	for _, m := range f.currencyMentions() {
 		i, e, c := m.first, m.end, m.code
-		v := cleanValue(f.toks[i].raw)
+		v := f.toks[i].value
 		target := m.prev == "in" || m.prev == "into" || m.prev == "to"
 		amount := f.symbolAmount(i) ||
 			i > 0 && isNumberToken(f.toks[i-1].raw) && !(e+1 < len(f.toks) && f.toks[e+1].word == "of" && !endsClause(f.toks[e].raw))

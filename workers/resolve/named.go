@@ -99,7 +99,7 @@ func (f *filler) namedValue(p *property, i int, long bool) bool {
 	}
 	switch n := last - k + 1; {
 	case pathParam(p):
-		if n != 1 || !pathToken(cleanValue(f.toks[k].raw)) {
+		if n != 1 || !pathToken(f.toks[k].value) {
 			return false
 		}
 	case !long:

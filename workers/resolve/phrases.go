@@ -333,10 +333,10 @@ func (f *filler) valueAfter(p *property, i int, lower bool) bool {
 	}
 	if w := f.toks[k].word; w == "id" || w == "identifier" || w == "number" {
 		// "the style guide with ID 29DXtd3K"
-		if !f.free(k+1) || !looksLikeID(cleanValue(f.toks[k+1].raw)) {
+		if !f.free(k+1) || !looksLikeID(f.toks[k+1].value) {
 			return false
 		}
-		if f.try(p, cleanValue(f.toks[k+1].raw)) {
+		if f.try(p, f.toks[k+1].value) {
 			f.useTokens(rangeIdx(i, k+1)...)
 			return true
 		}
@@ -465,7 +465,7 @@ func (f *filler) idValue(p *property, i, k int) bool {
 	if !f.free(n) {
 		return false
 	}
-	v := cleanValue(f.toks[n].raw)
+	v := f.toks[n].value
 	if v == "" || fillers[strings.ToLower(v)] || !looksLikeID(v) {
 		return false
 	}

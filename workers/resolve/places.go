@@ -236,11 +236,11 @@ func (f *filler) applyNames(freetext *property) {
 	}
 	var codes []int
 	for i, t := range f.toks {
-		if !t.used && isCode(cleanValue(t.raw)) {
+		if !t.used && isCode(t.value) {
 			codes = append(codes, i)
 		}
 	}
-	if len(missing) == 1 && len(codes) == 1 && f.try(missing[0], cleanValue(f.toks[codes[0]].raw)) {
+	if len(missing) == 1 && len(codes) == 1 && f.try(missing[0], f.toks[codes[0]].value) {
 		f.useTokens(codes[0])
 	}
 }
@@ -287,7 +287,7 @@ func (f *filler) applyLooseNumbers() {
 		if !f.free(i) {
 			return false
 		}
-		_, ok := parseNumber(cleanValue(f.toks[i].raw))
+		_, ok := parseNumber(f.toks[i].value)
 		return ok || numberWordAt(f.toks[i].word)
 	}
 	for i := range f.toks {
@@ -467,7 +467,7 @@ func (f *filler) codesNumber(i int) bool {
 	if i == 0 || endsClause(f.toks[i-1].raw) {
 		return false
 	}
-	if !capsCode(cleanValue(f.toks[i-1].raw)) {
+	if !capsCode(f.toks[i-1].value) {
 		return false
 	}
 	if code, _ := f.currencyAt(i - 1); code != "" {

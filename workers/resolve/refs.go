@@ -103,7 +103,7 @@ func (f *filler) applyRefs() {
 		if k < 0 {
 			continue
 		}
-		if p := f.refFor(refs, role, f.toks[i].word); p != nil && f.try(p, cleanValue(f.toks[k].raw)) {
+		if p := f.refFor(refs, role, f.toks[i].word); p != nil && f.try(p, f.toks[k].value) {
 			f.useTokens(rangeIdx(i, k)...)
 			f.useRefLead(i)
 		}
@@ -117,7 +117,7 @@ func (f *filler) refValueAt(k int) int {
 	if k < len(f.toks) && (f.toks[k].word == "called" || f.toks[k].word == "named" || f.toks[k].word == "of") {
 		k++
 	}
-	if !f.free(k) || !refShaped(cleanValue(f.toks[k].raw)) {
+	if !f.free(k) || !refShaped(f.toks[k].value) {
 		return -1
 	}
 	return k

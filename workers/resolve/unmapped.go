@@ -83,13 +83,13 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		if other := f.others[t.word]; other != "" {
 			// Another tool's name: a second request ("kernel version and
 			// uptime"), which no parameter of this tool takes.
-			if v := cleanValue(t.raw); !seen[v] {
+			if v := t.value; !seen[v] {
 				seen[v] = true
 				out = append(out, schemas.Unmapped{Text: v, Tool: other})
 			}
 			continue
 		}
-		v := cleanValue(t.raw)
+		v := t.value
 		if f.toolName(v) {
 			continue // the tool's own id or name, written to pick it
 		}

@@ -42,7 +42,7 @@ func (f *filler) applyVocabularies() {
 			if t.used || !v.words[t.word] {
 				continue
 			}
-			val := cleanValue(t.raw)
+			val := t.value
 			if v.upper && val != strings.ToUpper(val) {
 				continue
 			}

@@ -8,23 +8,14 @@ import (
 // applyShapes is rule 4: paths, URLs and addresses fill properties named
 // for them, in order of appearance.
 func (f *filler) applyShapes() {
-	// Each token's value is cleaned once, not once per shape, and only
-	// for a tool with a property some shape fits.
-	var vals []string
 	for k, order := range f.s.shapeTakers {
 		if len(order) == 0 {
 			continue
 		}
-		if vals == nil {
-			vals = make([]string, len(f.toks))
-			for i := range f.toks {
-				vals[i] = cleanValue(f.toks[i].raw)
-			}
-		}
 		sh := shapes[k]
 		for i := range f.toks {
 			t := &f.toks[i]
-			val := vals[i]
+			val := t.value
 			if t.used || !sh.fits(val) {
 				continue
 			}

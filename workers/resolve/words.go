@@ -9,9 +9,12 @@ import (
 // token is one whitespace-separated word of the intent text that no pair
 // claimed. word is its lower-case form without surrounding punctuation.
 type token struct {
-	raw        string
-	word       string
-	norm       string // normalize(word), for matching property names
+	raw  string
+	word string
+	norm string // normalize(word), for matching property names
+	// value is cleanValue(raw), the word as a value: made once, since
+	// many rules read it of every word.
+	value      string
 	start, end int
 	used       bool
 }
@@ -24,7 +27,7 @@ func tokenize(text string, hidden []bool) []token {
 		if start >= 0 {
 			raw := text[start:end]
 			word := strings.ToLower(trimPunct(raw))
-			out = append(out, token{raw: raw, word: word, norm: normalize(word), start: start, end: end})
+			out = append(out, token{raw: raw, word: word, norm: normalize(word), value: cleanValue(raw), start: start, end: end})
 			start = -1
 		}
 	}
