@@ -264,6 +264,9 @@ func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
 
 // normalize folds a key for matching: lower case, without separators.
 func normalize(s string) string {
+	if normalized(s) {
+		return s // most words of a request: nothing to fold, nothing to copy
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
@@ -274,6 +277,18 @@ func normalize(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// normalized: s is ASCII with no capital and no separator, its own
+// normalize.
+func normalized(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || c >= 'A' && c <= 'Z' || c == '-' || c == '_' || c == '.' || c == ' ' || c >= '\t' && c <= '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // nameWords splits an identifier into lower-case words at separators and

@@ -21,7 +21,7 @@ type token struct {
 
 // tokenize splits text into tokens, skipping the hidden byte ranges.
 func tokenize(text string, hidden []bool) []token {
-	var out []token
+	out := make([]token, 0, strings.Count(text, " ")+1) // about one a space
 	start := -1
 	flush := func(end int) {
 		if start >= 0 {
