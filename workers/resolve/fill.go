@@ -42,9 +42,6 @@ type filler struct {
 	// time of day (applyMoments), and states no parameter takes
 	// (applyStates): reported, not placed.
 	moments []schemas.Unmapped
-	// own are the words of what the tool says of itself (ownWord), read
-	// on first use.
-	own map[string]bool
 }
 
 func newFiller(text string, s *toolSchema, toolWordSet map[string]bool) *filler {

@@ -61,7 +61,10 @@ type property struct {
 type toolSchema struct {
 	// own is what the tool says of itself, lower case: its description
 	// and examples (ownText).
-	own      string
+	own string
+	// ownWords are own's words (ownWords), for ownWord, which the
+	// leftover words ask of every word: made once per manifest.
+	ownWords map[string]bool
 	props    []*property // declaration order
 	byNorm   map[string]*property
 	required []string
@@ -360,7 +363,7 @@ func cached(m schemas.Manifest) (cacheEntry, error) {
 	if err != nil {
 		return cacheEntry{}, err
 	}
-	s.own = own
+	s.own, s.ownWords = own, ownWords(own)
 	s.listValues(m.Description)
 	e = cacheEntry{raw: bytes.Clone(m.Parameters), name: m.Name, schema: s, words: toolWords(m.ID, m.Name)}
 	schemaCache.Lock()
