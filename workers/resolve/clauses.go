@@ -494,7 +494,7 @@ func (f *filler) soleMissing(fits func(*property) bool) *property {
 func (f *filler) soleMissingOf(fits func(*property) bool, required bool) *property {
 	var target *property
 	for _, p := range f.s.props {
-		if (p.required || !required) && f.missing(p) && stringProp(p) && len(p.enum) == 0 && fits(p) {
+		if (p.required || !required) && stringProp(p) && len(p.enum) == 0 && f.missing(p) && fits(p) {
 			if target != nil {
 				return nil
 			}

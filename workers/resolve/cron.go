@@ -48,7 +48,7 @@ func (f *filler) applyCron() {
 // the intent left unset and ok takes; nil when there is none.
 func (f *filler) firstMissing(ok func(*property) bool) *property {
 	for _, p := range f.s.props {
-		if f.missing(p) && stringProp(p) && ok(p) {
+		if stringProp(p) && f.missing(p) && ok(p) {
 			return p
 		}
 	}

@@ -51,8 +51,13 @@ func describesWord(p *property, w string) bool { return p.descWords[w] }
 
 // describesAny: p's description writes one of words.
 func describesAny(p *property, words map[string]bool) bool {
-	for w := range p.descWords {
-		if words[w] {
+	// The smaller set is walked: the rules ask this of every property.
+	walk, in := p.descWords, words
+	if len(words) < len(walk) {
+		walk, in = words, p.descWords
+	}
+	for w := range walk {
+		if in[w] {
 			return true
 		}
 	}

@@ -234,13 +234,16 @@ func (f *filler) applyNames(freetext *property) {
 			missing = append(missing, p)
 		}
 	}
+	if len(missing) != 1 {
+		return
+	}
 	var codes []int
 	for i, t := range f.toks {
 		if !t.used && isCode(t.value) {
 			codes = append(codes, i)
 		}
 	}
-	if len(missing) == 1 && len(codes) == 1 && f.try(missing[0], f.toks[codes[0]].value) {
+	if len(codes) == 1 && f.try(missing[0], f.toks[codes[0]].value) {
 		f.useTokens(codes[0])
 	}
 }
