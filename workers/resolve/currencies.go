@@ -49,8 +49,11 @@ var currencySymbols = map[string]string{"€": "EUR", "£": "GBP"}
 // currencyProp: p takes a currency code (described as ISO 4217, or as a
 // currency or named currency).
 func currencyProp(p *property) bool {
-	return stringProp(p) && (strings.Contains(p.desc, "4217") || strings.Contains(p.desc, "currency") || fitsName(p, setOf("currency")))
+	return stringProp(p) && (strings.Contains(p.desc, "4217") || strings.Contains(p.desc, "currency") || fitsName(p, currencyPropNames))
 }
+
+// currencyPropNames are currencyProp's names, made once.
+var currencyPropNames = setOf("currency")
 
 // currencyAt reads a currency at token i: a code in capitals that ISO
 // 4217 knows, a name of one to three words, or a sign before an amount.

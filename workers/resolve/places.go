@@ -30,8 +30,12 @@ var languages = setOf("english", "spanish", "french", "german", "italian", "port
 	"hungarian", "romanian", "ukrainian", "persian", "farsi", "swahili", "tagalog", "filipino", "latin", "catalan")
 
 func isLanguageProp(p *property) bool {
-	return stringProp(p) && fitsName(p, setOf("language", "languages", "lang", "locale", "tongue"))
+	return stringProp(p) && fitsName(p, languagePropNames)
 }
+
+// languagePropNames name a parameter that takes a language (made once:
+// isLanguageProp is asked of every property of every request).
+var languagePropNames = setOf("language", "languages", "lang", "locale", "tongue")
 
 // languagePreps come before a language: "in French", "into german".
 var languagePreps = setOf("in", "into", "to", "from")
