@@ -72,10 +72,13 @@ func (f *filler) bookedPhrase(k int) (last int, own bool) {
 	return last, own
 }
 
+// putPreps say where a thing is put (putOnTool).
+var putPreps = setOf("on", "to", "in", "into", "onto")
+
 // putOnTool: tokens from i say where a thing is put, in a word of the
 // tool's own: "on my calendar", "to the agenda".
 func (f *filler) putOnTool(i int) bool {
-	if !f.free(i) || !setOf("on", "to", "in", "into", "onto")[f.toks[i].word] {
+	if !f.free(i) || !putPreps[f.toks[i].word] {
 		return false
 	}
 	i++

@@ -13,7 +13,7 @@ var breakdownNames = setOf("group", "groupby", "grouping", "dimension", "dimensi
 // described as what to group or break down by.
 func breakdownProp(p *property) bool {
 	isText := stringProp(p) || p.typ == "array" && p.items != nil && stringProp(p.items)
-	if !isText || isIDProp(p) || isDateProp(p) {
+	if !isText || isIDProp(p) || p.date {
 		return false
 	}
 	return fitsName(p, breakdownNames) || strings.Contains(p.desc, "group by") || strings.Contains(p.desc, "grouped by") ||

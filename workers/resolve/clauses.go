@@ -152,7 +152,7 @@ func (f *filler) applyColonContent(free *property) {
 	if f.messageColon(colon) {
 		return
 	}
-	text := func(p *property) bool { return !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !dateTimeProp(p) }
+	text := func(p *property) bool { return !isIDProp(p) && !p.date && !isTimeProp(p) && !p.dateTime }
 	target := f.soleMissing(text)
 	if target == nil {
 		target = f.soleMissing(func(p *property) bool { return text(p) && (fitsName(p, contentNames) || p == free) })
@@ -216,7 +216,7 @@ func (f *filler) messageColon(colon int) bool {
 	// chat), else none; when there is one, the words before the colon
 	// must name it, or the colon is read as before ("write down: …").
 	who := f.soleMissing(func(p *property) bool {
-		return p != msg && !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !dateTimeProp(p)
+		return p != msg && !isIDProp(p) && !p.date && !isTimeProp(p) && !p.dateTime
 	})
 	if who != nil {
 		ok := a <= colon && colon-a < 4
@@ -313,7 +313,7 @@ func (f *filler) applyTitled() {
 			continue
 		}
 		first, last := i+1, i
-		slug := slugName(cleanValue(f.toks[first].raw)) // "a bucket named acme-logs-prod in eu-central-1"
+		slug := slugName(f.toks[first].value) // "a bucket named acme-logs-prod in eu-central-1"
 		for j := first; j < len(f.toks) && j-first < 10 && f.free(j) && (!slug || j == first); j++ {
 			if w := f.toks[j].word; j > first && (prepositions[w] || shortPreps[w]) && f.toolWordWithin(j+1, 3) {
 				break // "called Kickoff in my calendar": where it goes, not what it is
@@ -494,7 +494,7 @@ func (f *filler) soleMissing(fits func(*property) bool) *property {
 func (f *filler) soleMissingOf(fits func(*property) bool, required bool) *property {
 	var target *property
 	for _, p := range f.s.props {
-		if (p.required || !required) && f.missing(p) && stringProp(p) && len(p.enum) == 0 && fits(p) {
+		if (p.required || !required) && stringProp(p) && len(p.enum) == 0 && f.missing(p) && fits(p) {
 			if target != nil {
 				return nil
 			}

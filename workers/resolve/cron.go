@@ -15,7 +15,7 @@ import (
 // time of day: "every Monday" alone says no hour, and is left to be
 // asked for.
 func (f *filler) applyCron() {
-	target := f.firstMissing(func(p *property) bool { return len(p.enum) == 0 && cronParam(p) })
+	target := f.firstMissing(func(p *property) bool { return len(p.enum) == 0 && p.cron })
 	if target == nil {
 		return
 	}
@@ -48,7 +48,7 @@ func (f *filler) applyCron() {
 // the intent left unset and ok takes; nil when there is none.
 func (f *filler) firstMissing(ok func(*property) bool) *property {
 	for _, p := range f.s.props {
-		if f.missing(p) && stringProp(p) && ok(p) {
+		if stringProp(p) && f.missing(p) && ok(p) {
 			return p
 		}
 	}
@@ -84,7 +84,7 @@ var repeatNames = setOf("days", "repeat", "repeats", "recurrence", "recurring", 
 // on weekdays" → time and days). "on Saturday" alone is one day, not a
 // recurrence, and an hourly one names no days.
 func (f *filler) applyRepeatDays() {
-	target := f.firstMissing(func(p *property) bool { return !cronParam(p) && (fitsName(p, repeatNames) || describesRepeat(p)) })
+	target := f.firstMissing(func(p *property) bool { return !p.cron && (fitsName(p, repeatNames) || describesRepeat(p)) })
 	if target == nil {
 		return
 	}

@@ -110,7 +110,7 @@ func (f *filler) applyCues() {
 // tab Scores, and Retention, the spreadsheet, is no tab.
 func (f *filler) describedCues() {
 	for _, p := range f.s.props {
-		n := describedNoun(p)
+		n := p.noun
 		if n == "" || !f.missing(p) || !stringProp(p) || f.namesOther(p, n) {
 			continue
 		}
@@ -169,7 +169,7 @@ func (f *filler) cueAfter(p *property, name []int, next int) bool {
 	if r := f.toks[name[len(name)-1]].raw; strings.HasSuffix(r, ".") || strings.HasSuffix(r, "!") || strings.HasSuffix(r, "?") {
 		return false
 	}
-	if len(name) == 1 && f.verbSlot(name[0]) && next < len(f.toks) && capWord(f.toks[next].raw) && !looksLikeValue(cleanValue(f.toks[next].raw)) {
+	if len(name) == 1 && f.verbSlot(name[0]) && next < len(f.toks) && capWord(f.toks[next].raw) && !looksLikeValue(f.toks[next].value) {
 		return false // "text Mom that …" texts Mom (verbSlot)
 	}
 	if len(name) == 1 && f.verbSlot(name[0]) && fitsName(p, contentNames) && f.recipientMissing(p) {
@@ -195,7 +195,7 @@ func (f *filler) cueAfter(p *property, name []int, next int) bool {
 // it) as p's value if it looks like one and coerces.
 func (f *filler) valueAt(p *property, name []int, next int) bool {
 	t := f.toks[next]
-	val := cleanValue(t.raw)
+	val := t.value
 	last := next
 	if (p.typ == "string" || p.typ == "" || p.typ == "array") && len(p.enum) == 0 {
 		switch {
@@ -253,7 +253,7 @@ func (f *filler) cueBefore(p *property, name []int) bool {
 	if prev < 0 || f.toks[prev].used {
 		return false
 	}
-	if !f.try(p, cleanValue(f.toks[prev].raw)) {
+	if !f.try(p, f.toks[prev].value) {
 		return false
 	}
 	f.useTokens(append(name, prev)...)
@@ -284,7 +284,7 @@ func (f *filler) applyNamedIt() {
 			if n := p.words[0]; n != f.toks[i].word && n != f.toks[i].word+"s" {
 				continue
 			}
-			if f.try(p, cleanValue(f.toks[k].raw)) {
+			if f.try(p, f.toks[k].value) {
 				f.useTokens(rangeIdx(i, k)...)
 				break
 			}

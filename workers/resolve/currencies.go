@@ -49,8 +49,11 @@ var currencySymbols = map[string]string{"€": "EUR", "£": "GBP"}
 // currencyProp: p takes a currency code (described as ISO 4217, or as a
 // currency or named currency).
 func currencyProp(p *property) bool {
-	return stringProp(p) && (strings.Contains(p.desc, "4217") || strings.Contains(p.desc, "currency") || fitsName(p, setOf("currency")))
+	return stringProp(p) && (strings.Contains(p.desc, "4217") || strings.Contains(p.desc, "currency") || fitsName(p, currencyPropNames))
 }
+
+// currencyPropNames are currencyProp's names, made once.
+var currencyPropNames = setOf("currency")
 
 // currencyAt reads a currency at token i: a code in capitals that ISO
 // 4217 knows, a name of one to three words, or a sign before an amount.
@@ -75,7 +78,7 @@ func (f *filler) currencyAt(i int) (string, int) {
 			return code, i + n - 1
 		}
 	}
-	if v := cleanValue(t.raw); len(v) == 3 && v == strings.ToUpper(v) {
+	if v := t.value; len(v) == 3 && v == strings.ToUpper(v) {
 		if _, err := currency.ParseISO(v); err == nil && v != "XXX" {
 			return v, i
 		}
@@ -217,7 +220,7 @@ func (f *filler) applySingleCurrency(p *property, role byte) {
 	code, seen, first, end := "", "", -1, -1
 	for _, m := range f.currencyMentions() {
 		i, e, c := m.first, m.end, m.code
-		v := cleanValue(f.toks[i].raw)
+		v := f.toks[i].value
 		target := m.prev == "in" || m.prev == "into" || m.prev == "to"
 		amount := f.symbolAmount(i) ||
 			i > 0 && isNumberToken(f.toks[i-1].raw) && !(e+1 < len(f.toks) && f.toks[e+1].word == "of" && !endsClause(f.toks[e].raw))

@@ -98,6 +98,9 @@ func dayOf(s string) (int, bool) {
 	for _, suf := range []string{"st", "nd", "rd", "th"} {
 		s = strings.TrimSuffix(s, suf)
 	}
+	if s == "" || s[0] != '+' && s[0] != '-' && (s[0] < '0' || s[0] > '9') {
+		return 0, false // no number, said without the error Atoi makes: asked of every word
+	}
 	d, err := strconv.Atoi(s)
 	return d, err == nil && d >= 1 && d <= 31
 }
@@ -116,10 +119,10 @@ func ymd(y, m, d int) string { return fmt.Sprintf("%04d-%02d-%02d", y, m, d) }
 // since the intents are English) into YYYY-MM-DD.
 func isoDate(s string) (string, bool) {
 	for _, sep := range []string{"-", "/"} {
-		parts := strings.Split(s, sep)
-		if len(parts) != 3 {
-			continue
+		if strings.Count(s, sep) != 2 {
+			continue // not split: asked of every word
 		}
+		parts := strings.Split(s, sep)
 		n := make([]int, 3)
 		for k, p := range parts {
 			v, err := strconv.Atoi(p)
@@ -142,10 +145,10 @@ func validDate(y, m, d int) bool { return y >= 1000 && m >= 1 && m <= 12 && d >=
 
 // isClock: 09:16, 9:16, 09:16:30.
 func isClock(s string) bool {
-	parts := strings.Split(s, ":")
-	if len(parts) < 2 || len(parts) > 3 {
-		return false
+	if n := strings.Count(s, ":"); n < 1 || n > 2 {
+		return false // not split: asked of every word
 	}
+	parts := strings.Split(s, ":")
 	for k, p := range parts {
 		v, err := strconv.Atoi(p)
 		if err != nil || len(p) > 2 || len(p) < 1 || k > 0 && len(p) != 2 || v < 0 || k == 0 && v > 23 || k > 0 && v > 59 {
@@ -207,10 +210,13 @@ func (f *filler) applyDates() {
 
 func (f *filler) dateTargets(d dateSpan) []func(*property) bool {
 	if d.time {
-		return []func(*property) bool{isTimeProp, isDateProp}
+		return []func(*property) bool{isTimeProp, dated}
 	}
-	return []func(*property) bool{isDateProp}
+	return []func(*property) bool{dated}
 }
+
+// dated is property.date, as a predicate.
+func dated(p *property) bool { return p.date }
 
 // cuedDate gives d to the date or time property named just before it.
 func (f *filler) cuedDate(d dateSpan) bool {

@@ -42,9 +42,6 @@ type filler struct {
 	// time of day (applyMoments), and states no parameter takes
 	// (applyStates): reported, not placed.
 	moments []schemas.Unmapped
-	// own are the words of what the tool says of itself (ownWord), read
-	// on first use.
-	own map[string]bool
 }
 
 func newFiller(text string, s *toolSchema, toolWordSet map[string]bool) *filler {
@@ -87,7 +84,7 @@ func (f *filler) try(p *property, raw string) bool {
 	if p.ticker && !tickerShaped(strings.TrimSpace(raw)) {
 		return false // "Nvidia" is a company, not its ticker: reported
 	}
-	if timeWordsOnly(raw) && !isDateProp(p) && !describesWord(p, strings.ToLower(strings.TrimSpace(raw))) {
+	if timeWordsOnly(raw) && !p.date && !describesWord(p, strings.ToLower(strings.TrimSpace(raw))) {
 		return false // "for the past 30 days": "past" is when, not what
 	}
 	if f.unnamedThing(p) {

@@ -28,7 +28,7 @@ func (f *filler) applyFullNames() {
 		if f.capRun(i) != i+1 || i > 0 && f.capRun(i-1) >= i || allToolWords(f, i, i+1) || !personWord(f.toks[i].raw) || !personWord(f.toks[i+1].raw) {
 			continue
 		}
-		if f.try(given, cleanValue(f.toks[i].raw)) && f.try(family, cleanValue(f.toks[i+1].raw)) {
+		if f.try(given, f.toks[i].value) && f.try(family, f.toks[i+1].value) {
 			f.useTokens(i, i+1)
 			return
 		}

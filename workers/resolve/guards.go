@@ -51,8 +51,13 @@ func describesWord(p *property, w string) bool { return p.descWords[w] }
 
 // describesAny: p's description writes one of words.
 func describesAny(p *property, words map[string]bool) bool {
-	for w := range p.descWords {
-		if words[w] {
+	// The smaller set is walked: the rules ask this of every property.
+	walk, in := p.descWords, words
+	if len(words) < len(walk) {
+		walk, in = words, p.descWords
+	}
+	for w := range walk {
+		if in[w] {
 			return true
 		}
 	}
@@ -171,7 +176,7 @@ var sellerNames = setOf("restaurant", "store", "shop", "vendor", "merchant", "se
 // …) or described by its name ("Merchant name"), before the places rule
 // would take it for an address.
 func (f *filler) applySellers() {
-	target := f.soleMissingOf(func(p *property) bool { return fitsName(p, sellerNames) || sellerNames[describedNoun(p)] }, false)
+	target := f.soleMissingOf(func(p *property) bool { return fitsName(p, sellerNames) || sellerNames[p.noun] }, false)
 	if target == nil {
 		return
 	}

@@ -49,7 +49,7 @@ func isIdentifier(v string) bool {
 // when the parameter is not needed ("if no tracking number is known").
 func (f *filler) applyIdentifiers() {
 	for i := range f.toks {
-		v := cleanValue(f.toks[i].raw)
+		v := f.toks[i].value
 		if !f.free(i) || !isIdentifier(v) {
 			continue
 		}

@@ -155,7 +155,7 @@ func (f *filler) applyListedCodes() {
 func (f *filler) fillCode(p *property, is func(code string) bool) bool {
 	for i := 0; i+1 < len(f.toks); i++ {
 		t, n := f.toks[i], f.toks[i+1]
-		if t.used || n.used || endsClause(t.raw) || !isNumberToken(n.raw) || !is(cleanValue(t.raw)) {
+		if t.used || n.used || endsClause(t.raw) || !isNumberToken(n.raw) || !is(t.value) {
 			continue
 		}
 		last := i + 1
@@ -180,7 +180,7 @@ func (f *filler) applyListedValues() {
 		}
 		hit := -1
 		for i, t := range f.toks {
-			if t.used || !listed(p, t.word) || cleanValue(t.raw) != t.word || f.listedElsewhere(p, t.word) {
+			if t.used || !listed(p, t.word) || t.value != t.word || f.listedElsewhere(p, t.word) {
 				continue
 			}
 			if hit >= 0 && f.toks[hit].word != t.word {

@@ -54,7 +54,7 @@ func (f *filler) markedValues(p *property, i int) bool {
 		f.useTokens(rangeIdx(i, last)...)
 		return true
 	}
-	if last := i+1 == len(f.toks) || endsClause(f.toks[i].raw); last && f.try(p, cleanValue(f.toks[i].raw)) {
+	if last := i+1 == len(f.toks) || endsClause(f.toks[i].raw); last && f.try(p, f.toks[i].value) {
 		f.useTokens(i)
 		return true
 	}

@@ -703,11 +703,11 @@ func (f *filler) applyMoments() {
 	var dateTimes, bounds, dates, clocks []*property
 	for _, p := range f.s.props {
 		switch {
-		case dateTimeProp(p) && fitsName(p, boundNames):
+		case p.dateTime && fitsName(p, boundNames):
 			bounds = append(bounds, p)
-		case dateTimeProp(p):
+		case p.dateTime:
 			dateTimes = append(dateTimes, p)
-		case isDateProp(p):
+		case p.date:
 			dates = append(dates, p)
 		case p.format == "time" || isTimeProp(p):
 			clocks = append(clocks, p)

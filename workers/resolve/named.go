@@ -14,7 +14,7 @@ import "strings"
 // path one word.
 func (f *filler) applyNamedPhrase(free *property) {
 	for _, p := range f.s.props {
-		if !p.required || !f.missing(p) || !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) {
+		if !p.required || !f.missing(p) || !stringProp(p) || isIDProp(p) || p.date || isTimeProp(p) {
 			continue
 		}
 		nouns := namedNouns(p)
@@ -99,7 +99,7 @@ func (f *filler) namedValue(p *property, i int, long bool) bool {
 	}
 	switch n := last - k + 1; {
 	case pathParam(p):
-		if n != 1 || !pathToken(cleanValue(f.toks[k].raw)) {
+		if n != 1 || !pathToken(f.toks[k].value) {
 			return false
 		}
 	case !long:

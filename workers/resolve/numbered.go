@@ -41,10 +41,10 @@ func (f *filler) applyNumbered() {
 		if !f.free(i) {
 			continue
 		}
-		v, ok := hashNumber(cleanValue(f.toks[i].raw))
+		v, ok := hashNumber(f.toks[i].value)
 		from := i
 		if !ok && f.toolInitials(i) && f.free(i+1) {
-			v, ok = hashNumber("#" + strings.TrimPrefix(cleanValue(f.toks[i+1].raw), "#"))
+			v, ok = hashNumber("#" + strings.TrimPrefix(f.toks[i+1].value, "#"))
 			i++
 		}
 		if !ok || !f.try(target, v) {
@@ -71,7 +71,7 @@ func hashNumber(s string) (string, bool) {
 // each other in the tool's id ("PR" for gh/merge_pull_request): the
 // tool's thing named short, not a code of its own.
 func (f *filler) toolInitials(i int) bool {
-	raw := cleanValue(f.toks[i].raw)
+	raw := f.toks[i].value
 	if len(raw) < 2 || len(raw) > 3 || !capsCode(raw) {
 		return false
 	}

@@ -73,5 +73,5 @@ func looseNumeral(t token) string {
 		v, _ := numeral(t.word)
 		return v
 	}
-	return cleanValue(t.raw)
+	return t.value
 }

@@ -44,7 +44,7 @@ func (f *filler) applyOrderedNumbers() {
 		if !f.free(i) || isClock(t.word) {
 			continue
 		}
-		if _, ok := parseNumber(cleanValue(t.raw)); ok {
+		if _, ok := parseNumber(t.value); ok {
 			nums = append(nums, i)
 		}
 	}
@@ -52,7 +52,7 @@ func (f *filler) applyOrderedNumbers() {
 		return
 	}
 	for k, g := range group {
-		if f.try(g.p, cleanValue(f.toks[nums[k]].raw)) {
+		if f.try(g.p, f.toks[nums[k]].value) {
 			f.useTokens(nums[k])
 		}
 	}

@@ -25,7 +25,7 @@ func (f *filler) applyNamedFiles() {
 		if !f.free(i) || !f.afterNameCue(i) {
 			continue
 		}
-		v := cleanValue(f.toks[i].raw)
+		v := f.toks[i].value
 		if !fileName(v) {
 			continue
 		}
@@ -47,7 +47,7 @@ func (f *filler) applyExtensions() {
 		if !f.free(i) {
 			continue
 		}
-		v := cleanValue(f.toks[i].raw)
+		v := f.toks[i].value
 		if !extension(v) {
 			continue
 		}

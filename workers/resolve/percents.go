@@ -70,7 +70,7 @@ func (f *filler) applyPercentages() {
 	if at < 0 {
 		return
 	}
-	v, _ := parseNumber(cleanValue(f.toks[at].raw))
+	v, _ := parseNumber(f.toks[at].value)
 	if f.try(target, strconv.FormatFloat(v/div, 'f', -1, 64)) {
 		f.useTokens(rangeIdx(at, at+width-1)...)
 	}
@@ -82,7 +82,7 @@ func (f *filler) percentAt(i int) int {
 	if !f.free(i) {
 		return 0
 	}
-	v := cleanValue(f.toks[i].raw)
+	v := f.toks[i].value
 	if _, ok := parseNumber(v); !ok {
 		return 0
 	}

@@ -27,13 +27,13 @@ func (f *filler) applySpacedPhones() {
 // spacedPhoneAt reads a phone number in groups from token i: its last token
 // and the number joined, or -1.
 func (f *filler) spacedPhoneAt(i int) (int, string) {
-	cc, ok := strings.CutPrefix(cleanValue(f.toks[i].raw), "+")
+	cc, ok := strings.CutPrefix(f.toks[i].value, "+")
 	if !ok || !allDigits(cc) || len(cc) > 3 || !f.free(i) {
 		return -1, ""
 	}
 	digits, last := cc, i
 	for k := i + 1; k < len(f.toks) && f.free(k) && !endsClause(f.toks[k-1].raw); k++ {
-		g := cleanValue(f.toks[k].raw)
+		g := f.toks[k].value
 		if !allDigits(g) || len(g) < 2 || len(g) > 4 {
 			break
 		}

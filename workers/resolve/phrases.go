@@ -73,7 +73,12 @@ func (f *filler) isNameWord(p *property, word string) bool {
 
 // isHead reports whether token word names head h, singular or plural.
 func isHead(word, h string) bool {
-	return word == h || word == h+"s" || word == h+"es" || strings.HasSuffix(h, "y") && word == h[:len(h)-1]+"ies"
+	if rest, ok := strings.CutPrefix(word, h); ok && (rest == "" || rest == "s" || rest == "es") {
+		return true
+	}
+	// Compared in parts, not concatenated: rules ask this of every word.
+	stem, ok := strings.CutSuffix(h, "y")
+	return ok && len(word) == len(stem)+3 && strings.HasPrefix(word, stem) && strings.HasSuffix(word, "ies")
 }
 
 // stringProp: a property that takes free text (no enum, not a number).
@@ -328,10 +333,10 @@ func (f *filler) valueAfter(p *property, i int, lower bool) bool {
 	}
 	if w := f.toks[k].word; w == "id" || w == "identifier" || w == "number" {
 		// "the style guide with ID 29DXtd3K"
-		if !f.free(k+1) || !looksLikeID(cleanValue(f.toks[k+1].raw)) {
+		if !f.free(k+1) || !looksLikeID(f.toks[k+1].value) {
 			return false
 		}
-		if f.try(p, cleanValue(f.toks[k+1].raw)) {
+		if f.try(p, f.toks[k+1].value) {
 			f.useTokens(rangeIdx(i, k+1)...)
 			return true
 		}
@@ -460,7 +465,7 @@ func (f *filler) idValue(p *property, i, k int) bool {
 	if !f.free(n) {
 		return false
 	}
-	v := cleanValue(f.toks[n].raw)
+	v := f.toks[n].value
 	if v == "" || fillers[strings.ToLower(v)] || !looksLikeID(v) {
 		return false
 	}
@@ -532,7 +537,7 @@ func (f *filler) idTarget(i int) *property {
 // "the retouching method", "cloth seats").
 func (f *filler) applyHeads() {
 	for _, p := range f.s.props {
-		if !f.missing(p) || !stringProp(p) || isDateProp(p) {
+		if !f.missing(p) || !stringProp(p) || p.date {
 			continue
 		}
 		hs := heads(p)

@@ -30,8 +30,12 @@ var languages = setOf("english", "spanish", "french", "german", "italian", "port
 	"hungarian", "romanian", "ukrainian", "persian", "farsi", "swahili", "tagalog", "filipino", "latin", "catalan")
 
 func isLanguageProp(p *property) bool {
-	return stringProp(p) && fitsName(p, setOf("language", "languages", "lang", "locale", "tongue"))
+	return stringProp(p) && fitsName(p, languagePropNames)
 }
+
+// languagePropNames name a parameter that takes a language (made once:
+// isLanguageProp is asked of every property of every request).
+var languagePropNames = setOf("language", "languages", "lang", "locale", "tongue")
 
 // languagePreps come before a language: "in French", "into german".
 var languagePreps = setOf("in", "into", "to", "from")
@@ -200,7 +204,7 @@ func (f *filler) applyPlaces() {
 func (f *filler) applyNames(freetext *property) {
 	var props []*property
 	for _, p := range f.s.props {
-		if p != freetext && p.required && f.missing(p) && stringProp(p) && !isIDProp(p) && !isDateProp(p) && !isTimeProp(p) && !f.shaped(p) {
+		if p != freetext && p.required && f.missing(p) && stringProp(p) && !isIDProp(p) && !p.date && !isTimeProp(p) && !f.shaped(p) {
 			props = append(props, p)
 		}
 	}
@@ -230,17 +234,20 @@ func (f *filler) applyNames(freetext *property) {
 	// parameter missing: "deploy to the server at IP address 10.0.0.7".
 	var missing []*property
 	for _, p := range f.s.props {
-		if p != freetext && p.required && f.missing(p) && stringProp(p) && !isDateProp(p) && !isTimeProp(p) {
+		if p != freetext && p.required && f.missing(p) && stringProp(p) && !p.date && !isTimeProp(p) {
 			missing = append(missing, p)
 		}
 	}
+	if len(missing) != 1 {
+		return
+	}
 	var codes []int
 	for i, t := range f.toks {
-		if !t.used && isCode(cleanValue(t.raw)) {
+		if !t.used && isCode(t.value) {
 			codes = append(codes, i)
 		}
 	}
-	if len(missing) == 1 && len(codes) == 1 && f.try(missing[0], cleanValue(f.toks[codes[0]].raw)) {
+	if len(codes) == 1 && f.try(missing[0], f.toks[codes[0]].value) {
 		f.useTokens(codes[0])
 	}
 }
@@ -287,7 +294,7 @@ func (f *filler) applyLooseNumbers() {
 		if !f.free(i) {
 			return false
 		}
-		_, ok := parseNumber(cleanValue(f.toks[i].raw))
+		_, ok := parseNumber(f.toks[i].value)
 		return ok || numberWordAt(f.toks[i].word)
 	}
 	for i := range f.toks {
@@ -467,7 +474,7 @@ func (f *filler) codesNumber(i int) bool {
 	if i == 0 || endsClause(f.toks[i-1].raw) {
 		return false
 	}
-	if !capsCode(cleanValue(f.toks[i-1].raw)) {
+	if !capsCode(f.toks[i-1].value) {
 		return false
 	}
 	if code, _ := f.currencyAt(i - 1); code != "" {
@@ -577,7 +584,7 @@ func (f *filler) applyObject(freetext *property) {
 	var target *property
 	for _, p := range f.s.props {
 		if p.required && f.missing(p) && p != freetext {
-			if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || target != nil {
+			if !stringProp(p) || isIDProp(p) || p.date || isTimeProp(p) || target != nil {
 				return
 			}
 			target = p
@@ -786,7 +793,7 @@ func (f *filler) applyDestinations() {
 	}{{"to", destinationNames}, {"from", originNames}} {
 		var target *property
 		for _, p := range f.s.props {
-			if f.missing(p) && stringProp(p) && len(p.enum) == 0 && !dateTimeProp(p) && fitsName(p, side.names) {
+			if f.missing(p) && stringProp(p) && len(p.enum) == 0 && !p.dateTime && fitsName(p, side.names) {
 				target = p
 				break
 			}

@@ -91,7 +91,7 @@ func (f *filler) applyDateRanges() {
 // Plans for next year, tomorrow at noon"): moments fills those.
 func (f *filler) rangeBound(words map[string]bool) *property {
 	for _, p := range f.s.props {
-		if f.missing(p) && isDateProp(p) && p.format != "date-time" && fitsName(p, words) {
+		if f.missing(p) && p.date && p.format != "date-time" && fitsName(p, words) {
 			return p
 		}
 	}

@@ -25,7 +25,7 @@ var refNouns = setOf("branch", "ref", "tag", "commit", "sha")
 // from its name (base, target; head, source, from…) or its description
 // ("… to merge into"; "… to branch from", "… with the changes").
 func refRoleOf(p *property) refRole {
-	if !stringProp(p) || len(p.enum) > 0 || isDateProp(p) {
+	if !stringProp(p) || len(p.enum) > 0 || p.date {
 		return refNone
 	}
 	named := false
@@ -103,7 +103,7 @@ func (f *filler) applyRefs() {
 		if k < 0 {
 			continue
 		}
-		if p := f.refFor(refs, role, f.toks[i].word); p != nil && f.try(p, cleanValue(f.toks[k].raw)) {
+		if p := f.refFor(refs, role, f.toks[i].word); p != nil && f.try(p, f.toks[k].value) {
 			f.useTokens(rangeIdx(i, k)...)
 			f.useRefLead(i)
 		}
@@ -117,7 +117,7 @@ func (f *filler) refValueAt(k int) int {
 	if k < len(f.toks) && (f.toks[k].word == "called" || f.toks[k].word == "named" || f.toks[k].word == "of") {
 		k++
 	}
-	if !f.free(k) || !refShaped(cleanValue(f.toks[k].raw)) {
+	if !f.free(k) || !refShaped(f.toks[k].value) {
 		return -1
 	}
 	return k

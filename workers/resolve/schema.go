@@ -42,6 +42,12 @@ type property struct {
 	// (spanUnitOf), "" for others: set once per manifest, since the lengths
 	// rule and loose numbers ask it of every request.
 	spanUnit string
+	// date, dateTime, cron and noun are isDateProp, dateTimeProp,
+	// cronParam and describedNoun of the property (readings): set once per
+	// manifest, since many rules ask them of every property of every
+	// request.
+	date, dateTime, cron bool
+	noun                 string
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -55,11 +61,19 @@ type property struct {
 type toolSchema struct {
 	// own is what the tool says of itself, lower case: its description
 	// and examples (ownText).
-	own      string
+	own string
+	// ownWords are own's words (ownWords), for ownWord, which the
+	// leftover words ask of every word: made once per manifest.
+	ownWords map[string]bool
 	props    []*property // declaration order
 	byNorm   map[string]*property
 	required []string
 	check    *schemas.ParamSchema
+	// shapeTakers are, per shape, the properties the shapes rule may fill
+	// with a value of it (shapeTakers): set once per manifest, since the
+	// rule would otherwise test every word of every request against
+	// shapes no parameter of the tool takes.
+	shapeTakers [][]*property
 }
 
 func (s *toolSchema) prop(name string) *property {
@@ -138,11 +152,13 @@ func parseSchema(toolID string, raw json.RawMessage) (*toolSchema, error) {
 		}
 		// Required but undescribed: still reported as missing by name.
 		p := &property{name: r, norm: normalize(r), words: nameWords(r), required: true}
+		p.readings()
 		s.props = append(s.props, p)
 		if _, dup := s.byNorm[p.norm]; !dup {
 			s.byNorm[p.norm] = p
 		}
 	}
+	s.shapeTakers = shapeTakers(s.props)
 	return s, nil
 }
 
@@ -165,6 +181,7 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 	p.sql = sqlProp(p)
 	p.ticker = tickerProp(p)
 	p.spanUnit = spanUnitOf(p)
+	p.readings()
 	if len(rp.Items) > 0 {
 		items, err := parseProperty(name, rp.Items)
 		if err != nil {
@@ -184,6 +201,15 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 		}
 	}
 	return p, nil
+}
+
+// readings sets what the rules read of a property's name, type, format
+// and description alone (date, dateTime, cron, noun).
+func (p *property) readings() {
+	p.date = isDateProp(p)
+	p.dateTime = dateTimeProp(p)
+	p.cron = cronParam(p)
+	p.noun = describedNoun(p)
 }
 
 // primaryType is the first non-null type of a "type" keyword (a string or
@@ -241,6 +267,9 @@ func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
 
 // normalize folds a key for matching: lower case, without separators.
 func normalize(s string) string {
+	if normalized(s) {
+		return s // most words of a request: nothing to fold, nothing to copy
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
@@ -251,6 +280,18 @@ func normalize(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// normalized: s is ASCII with no capital and no separator, its own
+// normalize.
+func normalized(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || c >= 'A' && c <= 'Z' || c == '-' || c == '_' || c == '.' || c == ' ' || c >= '\t' && c <= '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // nameWords splits an identifier into lower-case words at separators and
@@ -322,7 +363,7 @@ func cached(m schemas.Manifest) (cacheEntry, error) {
 	if err != nil {
 		return cacheEntry{}, err
 	}
-	s.own = own
+	s.own, s.ownWords = own, ownWords(own)
 	s.listValues(m.Description)
 	e = cacheEntry{raw: bytes.Clone(m.Parameters), name: m.Name, schema: s, words: toolWords(m.ID, m.Name)}
 	schemaCache.Lock()

@@ -32,17 +32,31 @@ var statePairs = [][2][]string{
 // stateOf finds word among the states: its pair and whether it is the
 // pair's first state.
 func stateOf(word string) (pair int, first, ok bool) {
+	st, ok := stateIndex[word]
+	return st.pair, st.first, ok
+}
+
+// stateForm is where a form of a state is found in statePairs.
+type stateForm struct {
+	pair  int
+	first bool
+}
+
+// stateIndex is statePairs by form, the first pair and side that write
+// it: applyStates asks stateOf of every word of every request.
+var stateIndex = func() map[string]stateForm {
+	m := map[string]stateForm{}
 	for k, p := range statePairs {
 		for side, forms := range p {
 			for _, w := range forms {
-				if w == word {
-					return k, side == 0, true
+				if _, dup := m[w]; !dup {
+					m[w] = stateForm{k, side == 0}
 				}
 			}
 		}
 	}
-	return 0, false, false
-}
+	return m
+}()
 
 // switchVerbs take on or off as their particle: "turn off", "switch … on".
 var switchVerbs = setOf("turn", "turns", "turned", "turning", "switch", "switched", "switching", "flip", "flick", "power", "powered", "shut")

@@ -37,7 +37,7 @@ func (f *filler) applyTables() {
 		if !f.free(i-1) || !f.free(i) || endsClause(f.toks[i-1].raw) {
 			continue
 		}
-		w := cleanValue(f.toks[i].raw)
+		w := f.toks[i].value
 		switch f.toks[i-1].word {
 		case "of":
 			if column != nil && f.missing(column) && snakeCase.MatchString(w) && f.try(column, w) {

@@ -50,7 +50,7 @@ func (f *filler) applyTickers() {
 	}
 	var codes []int
 	for i, t := range f.toks {
-		if !t.used && tickerShaped(strings.TrimRight(cleanValue(t.raw), "'’s")) {
+		if !t.used && tickerShaped(strings.TrimRight(t.value, "'’s")) {
 			codes = append(codes, i)
 		}
 	}
@@ -60,7 +60,7 @@ func (f *filler) applyTickers() {
 		// by no later rule.
 		for _, i := range codes {
 			f.useTokens(i)
-			f.moments = append(f.moments, schemas.Unmapped{Text: strings.TrimRight(cleanValue(f.toks[i].raw), "'’s"), Parameter: target.name})
+			f.moments = append(f.moments, schemas.Unmapped{Text: strings.TrimRight(f.toks[i].value, "'’s"), Parameter: target.name})
 		}
 		return
 	}
@@ -69,7 +69,7 @@ func (f *filler) applyTickers() {
 		at = codes[0]
 	}
 	if at >= 0 {
-		if f.try(target, strings.TrimRight(cleanValue(f.toks[at].raw), "'’s")) {
+		if f.try(target, strings.TrimRight(f.toks[at].value, "'’s")) {
 			f.useTokens(at)
 		}
 		return

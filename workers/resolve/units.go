@@ -233,7 +233,7 @@ func (f *filler) freeWords(a, b int) (words, raws []string, ok bool) {
 			return nil, nil, false
 		}
 		words = append(words, f.toks[k].word)
-		raws = append(raws, cleanValue(f.toks[k].raw))
+		raws = append(raws, f.toks[k].value)
 	}
 	return words, raws, true
 }

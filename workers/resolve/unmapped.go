@@ -83,13 +83,13 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		if other := f.others[t.word]; other != "" {
 			// Another tool's name: a second request ("kernel version and
 			// uptime"), which no parameter of this tool takes.
-			if v := cleanValue(t.raw); !seen[v] {
+			if v := t.value; !seen[v] {
 				seen[v] = true
 				out = append(out, schemas.Unmapped{Text: v, Tool: other})
 			}
 			continue
 		}
-		v := cleanValue(t.raw)
+		v := t.value
 		if f.toolName(v) {
 			continue // the tool's own id or name, written to pick it
 		}
@@ -254,19 +254,23 @@ func (f *filler) leftoverWord(i int) bool {
 // ownWord: w is a word the tool writes of itself, in its description or
 // examples, singular or plural.
 func (f *filler) ownWord(w string) bool {
-	if f.own == nil {
-		f.own = map[string]bool{}
-		for _, o := range strings.FieldsFunc(f.s.own, func(r rune) bool { return !unicode.IsLetter(r) }) {
-			f.own[o] = true
-		}
-	}
-	if f.own[w] || f.own[w+"s"] || f.own[w+"es"] {
+	own := f.s.ownWords
+	if own[w] || own[w+"s"] || own[w+"es"] {
 		return true
 	}
-	if s, ok := strings.CutSuffix(w, "s"); ok && len(s) > 2 && (f.own[s] || strings.HasSuffix(s, "e") && f.own[strings.TrimSuffix(s, "e")]) {
+	if s, ok := strings.CutSuffix(w, "s"); ok && len(s) > 2 && (own[s] || strings.HasSuffix(s, "e") && own[strings.TrimSuffix(s, "e")]) {
 		return true
 	}
 	return false
+}
+
+// ownWords are the words of what a tool says of itself (toolSchema.own).
+func ownWords(own string) map[string]bool {
+	words := map[string]bool{}
+	for _, o := range strings.FieldsFunc(own, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		words[o] = true
+	}
+	return words
 }
 
 // modifierWord: w reads as a participle ("started", "using"), an adverb or an adjective of

@@ -166,7 +166,7 @@ func (f *filler) onlyMissingText() *property {
 	var target *property
 	for _, p := range f.s.props {
 		if p.required && f.missing(p) {
-			if !stringProp(p) || isIDProp(p) || isDateProp(p) || isTimeProp(p) || dateTimeProp(p) || target != nil {
+			if !stringProp(p) || isIDProp(p) || p.date || isTimeProp(p) || p.dateTime || target != nil {
 				return nil
 			}
 			target = p

@@ -42,7 +42,7 @@ func (f *filler) applyVocabularies() {
 			if t.used || !v.words[t.word] {
 				continue
 			}
-			val := cleanValue(t.raw)
+			val := t.value
 			if v.upper && val != strings.ToUpper(val) {
 				continue
 			}
@@ -88,13 +88,16 @@ var periodUnits = setOf("hour", "hours", "day", "days", "week", "weeks", "month"
 
 var periodStarts = setOf("last", "past", "previous", "next", "coming", "this", "current", "upcoming")
 
+// periodPropNames name a parameter for a relative period (applyPeriods).
+var periodPropNames = setOf("period", "timeframe", "range", "window", "span", "interval")
+
 // applyPeriods fills a parameter named for a period ("time_period",
 // "timeframe") from a relative period: "over the last month", "in the
 // past 3 years" → "last month", "past 3 years".
 func (f *filler) applyPeriods() {
 	var target *property
 	for _, p := range f.s.props {
-		if f.missing(p) && stringProp(p) && fitsName(p, setOf("period", "timeframe", "range", "window", "span", "interval")) {
+		if f.missing(p) && stringProp(p) && fitsName(p, periodPropNames) {
 			target = p
 			break
 		}

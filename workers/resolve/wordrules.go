@@ -8,30 +8,20 @@ import (
 // applyShapes is rule 4: paths, URLs and addresses fill properties named
 // for them, in order of appearance.
 func (f *filler) applyShapes() {
-	// Each token's value is cleaned once, not once per shape.
-	vals := make([]string, len(f.toks))
-	for i := range f.toks {
-		vals[i] = cleanValue(f.toks[i].raw)
-	}
-	byNeed := requiredFirst(f.s.props)
-	for _, sh := range shapes {
-		order := pathOrder(byNeed, sh.names)
+	for k, order := range f.s.shapeTakers {
+		if len(order) == 0 {
+			continue
+		}
+		sh := shapes[k]
 		for i := range f.toks {
 			t := &f.toks[i]
-			val := vals[i]
+			val := t.value
 			if t.used || !sh.fits(val) {
 				continue
 			}
 			for _, p := range order {
 				// Several paths may accumulate into one array property.
 				if !f.missing(p) && !(p.typ == "array" && f.given[p.name]) {
-					continue
-				}
-				if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 ||
-					!fitsName(p, sh.names) && (sh.described == nil || !sh.described(p)) {
-					continue
-				}
-				if sh.names["glob"] && !globTarget(p) {
 					continue
 				}
 				if f.try(p, val) {
@@ -41,6 +31,32 @@ func (f *filler) applyShapes() {
 			}
 		}
 	}
+}
+
+// shapeTakers are, for each of shapes, the properties that may take a
+// value of that shape (takesShape), in the order the shapes rule offers
+// it to them.
+func shapeTakers(props []*property) [][]*property {
+	byNeed := requiredFirst(props)
+	out := make([][]*property, len(shapes))
+	for k, sh := range shapes {
+		for _, p := range pathOrder(byNeed, sh.names) {
+			if takesShape(p, sh) {
+				out[k] = append(out[k], p)
+			}
+		}
+	}
+	return out
+}
+
+// takesShape: p may take a value of shape sh, by its type, its name or
+// its description; a glob goes to no parameter for what to leave out.
+func takesShape(p *property, sh shape) bool {
+	if p.typ != "string" && p.typ != "array" && p.typ != "" || len(p.enum) > 0 ||
+		!fitsName(p, sh.names) && (sh.described == nil || !sh.described(p)) {
+		return false
+	}
+	return !sh.names["glob"] || globTarget(p)
 }
 
 // requiredFirst puts the required parameters first, each group in the

@@ -9,22 +9,25 @@ import (
 // token is one whitespace-separated word of the intent text that no pair
 // claimed. word is its lower-case form without surrounding punctuation.
 type token struct {
-	raw        string
-	word       string
-	norm       string // normalize(word), for matching property names
+	raw  string
+	word string
+	norm string // normalize(word), for matching property names
+	// value is cleanValue(raw), the word as a value: made once, since
+	// many rules read it of every word.
+	value      string
 	start, end int
 	used       bool
 }
 
 // tokenize splits text into tokens, skipping the hidden byte ranges.
 func tokenize(text string, hidden []bool) []token {
-	var out []token
+	out := make([]token, 0, strings.Count(text, " ")+1) // about one a space
 	start := -1
 	flush := func(end int) {
 		if start >= 0 {
 			raw := text[start:end]
 			word := strings.ToLower(trimPunct(raw))
-			out = append(out, token{raw: raw, word: word, norm: normalize(word), start: start, end: end})
+			out = append(out, token{raw: raw, word: word, norm: normalize(word), value: cleanValue(raw), start: start, end: end})
 			start = -1
 		}
 	}
@@ -130,8 +133,8 @@ func isEmailLike(s string) bool {
 // pathNames are the words of parameter names that take a path.
 var pathNames = setOf("path", "paths", "file", "files", "filename", "filepath", "dir", "directory", "folder", "root", "source", "src", "dest", "destination", "target")
 
-// shapes tie the look of a word to the names of the properties it fits.
-var shapes = []struct {
+// shape ties the look of a word to the names of the properties it fits.
+type shape struct {
 	fits  func(string) bool
 	names map[string]bool
 	// example is a value of this shape for the corrected intent that a
@@ -140,7 +143,9 @@ var shapes = []struct {
 	// described, when set, finds a parameter that takes the shape by its
 	// description where its name does not say so.
 	described func(*property) bool
-}{
+}
+
+var shapes = []shape{
 	{isPathLike, pathNames, "/tmp", describesFile},
 	{isRelPathLike, pathNames, "/tmp", describesFile},
 	{isURLLike, setOf("url", "urls", "uri", "link", "links", "website", "site", "endpoint", "href", "page"), "https://example.com", nil},

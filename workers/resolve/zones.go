@@ -42,7 +42,7 @@ func (f *filler) applyZones() {
 				f.useTokens(rangeIdx(i, last)...)
 				break
 			}
-			if z, ok := places.ZoneName(cleanValue(f.toks[i].raw)); ok && f.try(p, z) {
+			if z, ok := places.ZoneName(f.toks[i].value); ok && f.try(p, z) {
 				f.useTokens(i)
 				break
 			}
