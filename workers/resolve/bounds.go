@@ -84,8 +84,8 @@ func (f *filler) boundProps(side byte) []*property {
 
 // betweenAt reads "between X and Y" at token i to both bounds.
 func (f *filler) betweenAt(i int) bool {
-	if i+3 >= len(f.toks) || f.toks[i].word != "between" || f.toks[i+2].word != "and" {
-		return false
+	if i+3 >= len(f.toks) || f.toks[i].word != "between" || f.toks[i+2].word != "and" || !f.free(i+1) || !f.free(i+3) {
+		return false // a word another rule used is not read again
 	}
 	lo, hi := f.boundFor('l', i+1), f.boundFor('u', i+3)
 	if lo == nil && hi != nil {
@@ -94,9 +94,9 @@ func (f *filler) betweenAt(i int) bool {
 	if lo == nil || hi == nil || lo == hi {
 		return false
 	}
-	a, _ := numeral(f.toks[i+1].raw)
-	b, _ := numeral(f.toks[i+3].raw)
-	if !f.try(lo, a) || !f.try(hi, b) {
+	a, okA := numeral(f.toks[i+1].raw)
+	b, okB := numeral(f.toks[i+3].raw)
+	if !okA || !okB || !f.try(lo, a) || !f.try(hi, b) {
 		return false
 	}
 	f.useTokens(i, i+1, i+2, i+3)

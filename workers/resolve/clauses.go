@@ -670,6 +670,9 @@ func (f *filler) listAt(i int) (items []any, last int) {
 			first = j
 		}
 		last = j
+		if j-first >= 4 {
+			return nil, 0 // an item this long closes as no item: stop reading now, not at the clause's end
+		}
 		if strings.HasSuffix(t.raw, ",") {
 			if !closeItem(j) {
 				return nil, 0

@@ -122,7 +122,7 @@ func (f *filler) amountAt(j int) (n int, half bool, width int) {
 	if whole, ok := strings.CutSuffix(w, ".5"); ok {
 		w, half = whole, true // "1.5 hours"
 	}
-	if v, err := strconv.Atoi(w); err == nil && (v > 0 || half) {
+	if v, err := strconv.Atoi(w); err == nil && (v > 0 || half && v == 0) {
 		n = v
 	} else if v, isWord := numberWord(w); isWord && v > 0 && !half {
 		n = v

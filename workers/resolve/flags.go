@@ -123,6 +123,9 @@ func (f *filler) flagFrom(i int, words []string, span int) ([]int, bool) {
 // inflects: word is w or w inflected (notify → notified, opt → opted,
 // insure → insured, restock → restocking, tag → tagged).
 func inflects(w, word string) bool {
+	if w == "" {
+		return false // a one-letter name with its plural s trimmed ("s")
+	}
 	if word == w {
 		return true
 	}
@@ -131,7 +134,8 @@ func inflects(w, word string) bool {
 			return true
 		}
 	}
-	if stem := w[:len(w)-1]; len(w) > 3 {
+	if len(w) > 3 {
+		stem := w[:len(w)-1]
 		switch w[len(w)-1] {
 		case 'e':
 			return word == stem+"ing"

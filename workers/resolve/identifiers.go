@@ -25,7 +25,7 @@ func isIdentifier(v string) bool {
 	if allDigits(v) {
 		return len(v) >= 8
 	}
-	if len(v) < 6 || measure(v) || strings.HasPrefix(v, "-") || strings.HasSuffix(v, "-") || strings.Contains(v, "--") {
+	if len(v) < 6 || numberWithUnit(v) || strings.HasPrefix(v, "-") || strings.HasSuffix(v, "-") || strings.Contains(v, "--") {
 		return false
 	}
 	digits, letters := 0, 0
@@ -40,6 +40,14 @@ func isIdentifier(v string) bool {
 		}
 	}
 	return digits >= 4 && letters > 0
+}
+
+// numberWithUnit: v is a number and then letters only ("1500mg", "2.5kg"):
+// a measure. unmapped's measure is broader (any digit-led word with a
+// letter), which would refuse "1Z999AA1012".
+func numberWithUnit(v string) bool {
+	i := strings.IndexFunc(v, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	return i > 0 && strings.IndexFunc(v[i:], func(r rune) bool { return !unicode.IsLetter(r) }) < 0
 }
 
 // applyIdentifiers is the rule identifiers: a bare identifier fills the

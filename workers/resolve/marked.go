@@ -46,8 +46,11 @@ func (f *filler) markedValues(p *property, i int) bool {
 		return false
 	}
 	if p.typ == "array" {
+		// A list of words is a guess for an array of strings only: for
+		// numbers or a bounded list it would fail the schema where
+		// leaving the parameter unset would not.
 		items, last := f.listAt(i)
-		if len(items) == 0 {
+		if len(items) == 0 || p.items == nil || !stringProp(p.items) {
 			return false
 		}
 		f.store(p, items)

@@ -335,15 +335,17 @@ func (f *filler) applyUnitPair(src, dst *property, ms []unitMention) {
 // from a mention said to be that end; else from any said to be one.
 // Two different units say nothing of which one it is.
 func (f *filler) applySingleUnit(p *property, ms []unitMention) {
+	for _, m := range ms {
+		if m.unit != ms[0].unit {
+			return // two different units, in any order: which one is not said
+		}
+	}
 	var pick *unitMention
 	end := conversionEnd(p)
 	for k := range ms {
-		m := &ms[k]
-		if pick != nil && m.unit != pick.unit {
-			return
-		}
-		if pick == nil && m.role != 0 && (end == 0 || m.role == end) {
+		if m := &ms[k]; m.role != 0 && (end == 0 || m.role == end) {
 			pick = m
+			break
 		}
 	}
 	if pick != nil {

@@ -84,3 +84,27 @@ func TestValues(t *testing.T) {
 		{"state question (negative)", valFan, "what's the fan speed", M{}},
 	})
 }
+
+// TestReviewedEdges: inputs a review found wrong (2026-11-27). A one-letter
+// parameter trimmed to nothing panicked the flags rule; a list of words
+// was placed in an array of numbers; "between 2 and 3" read words another
+// rule had used; a tracking code that opens with a digit was taken for a
+// measure; two different units in one order filled one.
+func TestReviewedEdges(t *testing.T) {
+	checkGuesses(t, []guessCase{
+		{"a name trimmed to nothing", oddNames, "I need help", M{}},
+		{"participle of a name trimmed to nothing", oddNames, "find movies tagged x", M{}},
+		{"words are no numbers", oddNames, "issues labelled bug and urgent", M{}},
+		{"a code that opens with a digit", reviewParcel, "where is my parcel 1Z999AA10123456784", M{"tracking_number": "1Z999AA10123456784"}},
+		{"a measure is no code", reviewParcel, "a parcel of 1500mg", M{}},
+		{"two units, either order", reviewThermostat, "celsius or not, it is 68 degrees fahrenheit", M{"temperature": int64(68)}},
+		{"two units, the other order", reviewThermostat, "it is 68 degrees fahrenheit, celsius or not", M{"temperature": int64(68)}},
+	})
+}
+
+var (
+	reviewParcel = manifest("t/parcel", "Track parcel", `{"type":"object","properties":{
+		"tracking_number":{"type":"string","description":"Carrier tracking number"}}}`)
+	reviewThermostat = manifest("t/thermo", "Thermostat", `{"type":"object","properties":{
+		"temperature":{"type":"integer"},"unit":{"type":"string","enum":["C","F"]}}}`)
+)
