@@ -177,14 +177,19 @@ func (f *filler) onlyBound(ps []*property, fits func(*property) bool) *property 
 // writesNameOf: the request writes a word of p's name other than its bound
 // ("price" of maxPrice).
 func (f *filler) writesNameOf(p *property) bool {
+	if f.written == nil {
+		// Once per request: boundFor asks it for every number.
+		f.written = make(map[string]bool, len(f.toks))
+		for _, t := range f.toks {
+			f.written[t.word] = true
+		}
+	}
 	for _, w := range p.words {
 		if boundSideNames['l'][w] || boundSideNames['u'][w] {
 			continue
 		}
-		for _, t := range f.toks {
-			if t.word == w || t.word == w+"s" {
-				return true
-			}
+		if f.written[w] || f.written[w+"s"] {
+			return true
 		}
 	}
 	return false

@@ -32,6 +32,9 @@ type filler struct {
 	// offered for the intent to their ids (otherToolNames): a request
 	// that names one asked for more than this tool does.
 	others map[string]string
+	// written is the set of the request's words, built when a rule first
+	// asks (writesNameOf).
+	written map[string]bool
 	// toolID is the tool being filled, named by a value its parameter
 	// cannot also take (heldBy).
 	toolID string

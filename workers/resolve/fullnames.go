@@ -24,14 +24,19 @@ func (f *filler) applyFullNames() {
 	if given == nil || family == nil {
 		return
 	}
-	for i := range f.toks {
-		if f.capRun(i) != i+1 || i > 0 && f.capRun(i-1) >= i || allToolWords(f, i, i+1) || !personWord(f.toks[i].raw) || !personWord(f.toks[i+1].raw) {
+	// Run by run: reading a run from each of its words was quadratic in a
+	// long capitalised request.
+	for i := 0; i < len(f.toks); i++ {
+		end := f.capRun(i)
+		if end < 0 {
 			continue
 		}
-		if f.try(given, f.toks[i].value) && f.try(family, f.toks[i+1].value) {
+		if end == i+1 && !(i > 0 && f.capRun(i-1) >= i) && !allToolWords(f, i, i+1) && personWord(f.toks[i].raw) && personWord(f.toks[i+1].raw) &&
+			f.try(given, f.toks[i].value) && f.try(family, f.toks[i+1].value) {
 			f.useTokens(i, i+1)
 			return
 		}
+		i = end
 	}
 }
 
