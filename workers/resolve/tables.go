@@ -109,8 +109,9 @@ func (f *filler) applyPercentiles() {
 	}
 	var vals []string
 	var idx []int
+	named := f.percentileChains()
 	for i := range f.toks {
-		if v, ok := f.percentileAt(i); ok {
+		if v, ok := f.percentileAt(i, named); ok {
 			vals, idx = append(vals, v), append(idx, i)
 		}
 	}
@@ -123,9 +124,9 @@ func (f *filler) applyPercentiles() {
 }
 
 // percentileAt is the percentile token i writes: an ordinal before
-// "percentile(s)" or before another such ordinal and "and"/"or", a code
-// ("p95") or "median".
-func (f *filler) percentileAt(i int) (string, bool) {
+// "percentile(s)" or before another such ordinal and "and"/"or" (named,
+// from percentileChains), a code ("p95") or "median".
+func (f *filler) percentileAt(i int, named []bool) (string, bool) {
 	if !f.free(i) {
 		return "", false
 	}
@@ -140,14 +141,27 @@ func (f *filler) percentileAt(i int) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	for k := i + 1; f.free(k); k++ {
-		switch nw := f.toks[k].word; {
-		case nw == "percentile" || nw == "percentiles":
-			return m[1], true
-		case nw == "and" || nw == "or" || ordinalNumber.MatchString(nw):
+	return m[1], named[i]
+}
+
+// percentileChains says, for each token, whether the free words after it,
+// "and", "or" and ordinals only, reach "percentile(s)" ("the 90th and
+// 99th percentiles"): read from the end in one pass, where reading on
+// from each ordinal was quadratic in a long chain.
+func (f *filler) percentileChains() []bool {
+	named := make([]bool, len(f.toks))
+	reaches := false // the words from k on reach "percentile(s)"
+	for k := len(f.toks) - 1; k >= 0; k-- {
+		named[k] = reaches
+		switch w := f.toks[k].word; {
+		case !f.free(k):
+			reaches = false
+		case w == "percentile" || w == "percentiles":
+			reaches = true
+		case w == "and" || w == "or" || ordinalNumber.MatchString(w):
 		default:
-			return "", false
+			reaches = false
 		}
 	}
-	return "", false
+	return named
 }
