@@ -26,6 +26,8 @@ var (
 	}
 	// boundSideNames name the parameter for each bound.
 	boundSideNames = map[byte]map[string]bool{'l': setOf("min", "minimum"), 'u': setOf("max", "maximum")}
+	// boundNameWords are both sides' words.
+	boundNameWords = union(boundSideNames['l'], boundSideNames['u'])
 	// moneyNames name the parameters an amount of money bounds, when a
 	// tool has more than one bound of a side ("under $80" with maxPrice
 	// and maxResults).
@@ -185,7 +187,7 @@ func (f *filler) writesNameOf(p *property) bool {
 		}
 	}
 	for _, w := range p.words {
-		if boundSideNames['l'][w] || boundSideNames['u'][w] {
+		if boundNameWords[w] {
 			continue
 		}
 		if f.written[w] || f.written[w+"s"] {
@@ -221,13 +223,8 @@ func (f *filler) useBoundNoun(p *property, k int) {
 // (minPrice of maxPrice), when it is missing.
 func (f *filler) counterpart(hi *property) *property {
 	rest := func(p *property) string {
-		var out []string
-		for _, w := range p.words {
-			if !boundSideNames['l'][w] && !boundSideNames['u'][w] {
-				out = append(out, w)
-			}
-		}
-		return strings.Join(out, " ")
+		r, _ := nameWithout(p, boundNameWords)
+		return r
 	}
 	return f.onlyBound(f.boundProps('l'), func(p *property) bool { return rest(p) == rest(hi) })
 }

@@ -492,9 +492,17 @@ func (f *filler) soleMissing(fits func(*property) bool) *property {
 // soleMissingOf is soleMissing over the optional parameters too when
 // required is false.
 func (f *filler) soleMissingOf(fits func(*property) bool, required bool) *property {
+	return f.soleMissingWhere(func(p *property) bool {
+		return (p.required || !required) && stringProp(p) && len(p.enum) == 0 && fits(p)
+	})
+}
+
+// soleMissingWhere is the one missing parameter, of any type, that fits;
+// nil when none or two do (which one is meant is then not said).
+func (f *filler) soleMissingWhere(fits func(*property) bool) *property {
 	var target *property
 	for _, p := range f.s.props {
-		if (p.required || !required) && stringProp(p) && len(p.enum) == 0 && f.missing(p) && fits(p) {
+		if fits(p) && f.missing(p) {
 			if target != nil {
 				return nil
 			}
@@ -514,15 +522,9 @@ var listStops = setOf("to", "from", "into", "onto", "on", "in", "for", "with", "
 // one to four words; the list ends at a preposition, a word of the tool's
 // own or the end of the clause.
 func (f *filler) applyLists() {
-	var target *property
-	for _, p := range f.s.props {
-		if f.missing(p) && p.typ == "array" && p.items != nil && stringProp(p.items) && len(p.items.enum) == 0 {
-			if target != nil {
-				return
-			}
-			target = p
-		}
-	}
+	target := f.soleMissingWhere(func(p *property) bool {
+		return p.typ == "array" && p.items != nil && stringProp(p.items) && len(p.items.enum) == 0
+	})
 	if target == nil {
 		return
 	}

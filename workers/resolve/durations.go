@@ -80,20 +80,11 @@ func (f *filler) lengthAt(j int) (compact string, width int, ok bool) {
 	if w := f.toks[j].word; compactLength.MatchString(w) {
 		return w, 1, true // "for 45m": written as the parameter takes it
 	}
-	if num, u, hyphen := strings.Cut(f.toks[j].word, "-"); hyphen {
-		v, err := strconv.Atoi(num)
-		unit, ok := durationUnits[u]
-		return fmt.Sprintf("%d%s", v, unit), 1, ok && err == nil && v > 0
-	}
-	n, half, width := f.amountAt(j)
-	if width == 0 || !f.free(j+width) {
+	n, half, word, width := f.unitAmountAt(j, func(u string) bool { _, ok := durationUnits[u]; return ok })
+	if width == 0 {
 		return "", 0, false
 	}
-	unit, ok := durationUnits[f.toks[j+width].word]
-	if !ok {
-		return "", 0, false
-	}
-	width++
+	unit := durationUnits[word]
 	if _, halves := halfOf[unit]; halves && !half && f.wordsAt(j+width, "and", "a", "half") {
 		half, width = true, width+3 // "an hour and a half"
 	}
@@ -108,6 +99,26 @@ func (f *filler) lengthAt(j int) (compact string, width int, ok bool) {
 		compact += h
 	}
 	return compact, width, true
+}
+
+// unitAmountAt reads an amount of a unit of time at token j, as lengthAt
+// and spanAt share it: the number and its unit hyphenated ("a 45-minute
+// …", "a 30-year loan"), or an amount (amountAt) and the unit's word after
+// it. isUnit says which words are units; unit is the word as written.
+// width is 0 when there is none; "and a half" after it is the caller's,
+// whose units may not halve.
+func (f *filler) unitAmountAt(j int, isUnit func(string) bool) (n int, half bool, unit string, width int) {
+	if num, u, hyphen := strings.Cut(f.toks[j].word, "-"); hyphen {
+		if v, err := strconv.Atoi(num); err == nil && v > 0 && isUnit(u) {
+			return v, false, u, 1
+		}
+		return 0, false, "", 0
+	}
+	n, half, width = f.amountAt(j)
+	if width == 0 || !f.free(j+width) || !isUnit(f.toks[j+width].word) {
+		return 0, false, "", 0
+	}
+	return n, half, f.toks[j+width].word, width + 1
 }
 
 // amountAt reads how many of a unit of time token j starts: a number, a
@@ -255,22 +266,10 @@ func (f *filler) spanAt(i int) (float64, string, int) {
 	if !f.free(i) {
 		return 0, "", 0
 	}
-	if num, u, hyphen := strings.Cut(f.toks[i].word, "-"); hyphen {
-		v, err := strconv.Atoi(num)
-		if _, ok := spanUnits[u]; ok && err == nil && v > 0 {
-			return float64(v), u, 1
-		}
+	n, half, unit, width := f.unitAmountAt(i, func(u string) bool { _, ok := spanUnits[u]; return ok })
+	if width == 0 {
 		return 0, "", 0
 	}
-	n, half, width := f.amountAt(i)
-	if width == 0 || !f.free(i+width) {
-		return 0, "", 0
-	}
-	unit := f.toks[i+width].word
-	if _, ok := spanUnits[unit]; !ok {
-		return 0, "", 0
-	}
-	width++
 	if !half && f.wordsAt(i+width, "and", "a", "half") {
 		half, width = true, width+3 // "a year and a half"
 	}

@@ -17,10 +17,6 @@ import (
 // ("notify the customer").
 const flagGap = 2
 
-// yesNoOpeners open a question answered yes or no: its flag words ask how
-// a thing is, they set nothing.
-var yesNoOpeners = setOf("is", "are", "was", "were", "does", "do", "did", "has", "have")
-
 // flagStates after a flag's words say which way it is set ("with
 // versioning enabled", "dry run off").
 var flagStates = map[string]bool{"enabled": true, "on": true, "true": true, "disabled": false, "off": false, "false": false}
@@ -68,7 +64,7 @@ func (f *filler) hyphenFlagAt(words []string) ([]int, bool) {
 	}
 	joined := strings.Join(words, "-")
 	for i, t := range f.toks {
-		if !t.used && trimPunct(t.word) == joined {
+		if !t.used && t.word == joined {
 			return []int{i}, true
 		}
 	}
@@ -107,7 +103,7 @@ func (f *filler) flagFrom(i int, words []string, span int) ([]int, bool) {
 			return nil, false
 		}
 		for n, w := range words {
-			if left&(1<<n) != 0 && inflects(w, trimPunct(t.word)) {
+			if left&(1<<n) != 0 && inflects(w, t.word) {
 				left &^= 1 << n
 				idx = append(idx, k)
 				break
@@ -153,8 +149,9 @@ func inflects(w, word string) bool {
 // "no dry run", "without versioning", "disable the cache", "skip tests".
 var flagNegations = setOf("no", "not", "without", "never", "disable", "skip")
 
-// deniedAt: a negation stands in the clause before token i, at most two
-// words before it ("don't notify", "without insuring").
+// deniedAt: a negation stands in the clause before token i, at most
+// three words before it ("don't notify", "without insuring", "do not
+// ever notify").
 func (f *filler) deniedAt(i int) bool {
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
 		if endsClause(f.toks[k].raw) {

@@ -51,15 +51,7 @@ func memberGrain(m string) string {
 // that codes the same grain. "daily/monthly active users" names a
 // metric, not a grain.
 func (f *filler) applyFrequencies() {
-	var target *property
-	for _, p := range f.s.props {
-		if f.missing(p) && len(p.enum) > 0 && fitsName(p, frequencyNames) {
-			if target != nil {
-				return
-			}
-			target = p
-		}
-	}
+	target := f.soleMissingWhere(func(p *property) bool { return len(p.enum) > 0 && fitsName(p, frequencyNames) })
 	if target == nil {
 		return
 	}

@@ -42,6 +42,12 @@ func isIdentifier(v string) bool {
 	return digits >= 4 && letters > 0
 }
 
+// hashDigits reads a number written with its sign ("#123"): the digits.
+func hashDigits(s string) (string, bool) {
+	n, ok := strings.CutPrefix(s, "#")
+	return n, ok && allDigits(n)
+}
+
 // numberWithUnit: v is a number and then letters only ("1500mg", "2.5kg"):
 // a measure. unmapped's measure is broader (any digit-led word with a
 // letter), which would refuse "1Z999AA1012".
@@ -76,8 +82,8 @@ func (f *filler) applyIdentifiers() {
 // in "order no. 100482", and is no character of the id; a parameter named
 // for neither keeps it ("#general" is a channel).
 func numberSign(p *property, raw string) string {
-	digits, ok := strings.CutPrefix(strings.TrimSpace(raw), "#")
-	if !ok || !allDigits(digits) || digits == "" {
+	digits, ok := hashDigits(strings.TrimSpace(raw))
+	if !ok {
 		return raw
 	}
 	if p.typ == "integer" || p.typ == "number" || isIDProp(p) || fitsName(p, identifierWords) {

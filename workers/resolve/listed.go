@@ -223,28 +223,32 @@ var roleWords = setOf("from", "to", "source", "target", "src", "dst", "dest", "o
 // value says what kind, not which end ("5 km in mi" lists km for the
 // target), so neither is filled by its list.
 func (s *toolSchema) rolePaired(p *property) bool {
-	rest := func(q *property) (string, bool) {
-		var b strings.Builder
-		role := false
-		for _, w := range q.words {
-			if roleWords[w] {
-				role = true
-				continue
-			}
-			b.WriteString(w + " ")
-		}
-		return b.String(), role
-	}
-	mine, role := rest(p)
+	mine, role := nameWithout(p, roleWords)
 	if !role {
 		return false
 	}
 	for _, q := range s.props {
 		if q != p {
-			if theirs, r := rest(q); r && theirs == mine {
+			if theirs, r := nameWithout(q, roleWords); r && theirs == mine {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// nameWithout is p's name without the words of drop ("from_unit" without
+// from, to … is "unit"), and whether it had one: two parameters named
+// alike but for such a word are the two ends of one thing.
+func nameWithout(p *property, drop map[string]bool) (string, bool) {
+	var rest []string
+	dropped := false
+	for _, w := range p.words {
+		if drop[w] {
+			dropped = true
+			continue
+		}
+		rest = append(rest, w)
+	}
+	return strings.Join(rest, " "), dropped
 }

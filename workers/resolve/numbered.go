@@ -25,15 +25,7 @@ func numberedProp(p *property) bool {
 // to the other rules, and "PR 310" a code like "VGA 1", so both were
 // dropped without a word.
 func (f *filler) applyNumbered() {
-	var target *property
-	for _, p := range f.s.props {
-		if f.missing(p) && numberedProp(p) {
-			if target != nil {
-				return // which thing's number is not said
-			}
-			target = p
-		}
-	}
+	target := f.soleMissingWhere(numberedProp) // two: which thing's number is not said
 	if target == nil {
 		return
 	}
@@ -41,10 +33,10 @@ func (f *filler) applyNumbered() {
 		if !f.free(i) {
 			continue
 		}
-		v, ok := hashNumber(f.toks[i].value)
+		v, ok := hashDigits(f.toks[i].value)
 		from := i
 		if !ok && f.toolInitials(i) && f.free(i+1) {
-			v, ok = hashNumber("#" + strings.TrimPrefix(f.toks[i+1].value, "#"))
+			v, ok = hashDigits("#" + strings.TrimPrefix(f.toks[i+1].value, "#"))
 			i++
 		}
 		if !ok || !f.try(target, v) {
@@ -56,15 +48,6 @@ func (f *filler) applyNumbered() {
 		f.useTokens(rangeIdx(from, i)...)
 		return
 	}
-}
-
-// hashNumber reads "#123" as 123.
-func hashNumber(s string) (string, bool) {
-	n, ok := strings.CutPrefix(s, "#")
-	if !ok || n == "" || strings.ContainsFunc(n, func(r rune) bool { return !unicode.IsDigit(r) }) {
-		return "", false
-	}
-	return n, true
 }
 
 // toolInitials: token i, in capitals, is the initials of words next to

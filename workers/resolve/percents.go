@@ -12,7 +12,7 @@ import (
 // 6.5 where 0.065 was meant runs silently at a hundred times the rate.
 
 // percentWords say a parameter takes a percentage as written.
-var percentWords = setOf("percent", "percentage", "pct", "%")
+var percentWords = setOf("percent", "percentage", "pct")
 
 // fractionWords say a parameter takes a rate as a fraction of one.
 var fractionWords = setOf("fraction", "decimal")

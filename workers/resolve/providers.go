@@ -25,18 +25,11 @@ var providerCues = setOf("a", "an", "via", "using", "through")
 // service, brand or app.
 func (f *filler) applyProviders() {
 	for i := 1; i < len(f.toks); i++ {
-		if !providerCues[f.toks[i-1].word] || endsClause(f.toks[i-1].raw) {
+		v, last, ok := f.cuedName(i, providerCues)
+		if !ok {
 			continue
 		}
-		last := f.capRun(i)
-		if last < 0 {
-			continue
-		}
-		v := f.spanValue(i, last)
 		lower := strings.ToLower(v)
-		if allToolWords(f, i, last) || timeName(lower) || languages[lower] {
-			continue // "a Friday meeting", "a French menu": when or which, not whose
-		}
 		target := f.soleMissingOf(func(p *property) bool { return describesWord(p, lower) }, false)
 		if target == nil {
 			target = f.soleMissingOf(func(p *property) bool { return fitsName(p, providerNames) || describesAny(p, providerNames) }, false)
@@ -45,6 +38,25 @@ func (f *filler) applyProviders() {
 			f.useTokens(rangeIdx(i, last)...)
 		}
 	}
+}
+
+// cuedName reads the capitalised name at token i after a cue word of
+// cues ("an Uber", "for Acme Corp"): its text and its last token. A name
+// of the tool's own words, a month, a weekday or a language is no one's
+// ("a Friday meeting", "a French menu": when or which, not whose).
+func (f *filler) cuedName(i int, cues map[string]bool) (string, int, bool) {
+	if !cues[f.toks[i-1].word] || !f.free(i-1) || endsClause(f.toks[i-1].raw) {
+		return "", 0, false
+	}
+	last := f.capRun(i)
+	if last < 0 {
+		return "", 0, false
+	}
+	v := f.spanValue(i, last)
+	if lower := strings.ToLower(v); allToolWords(f, i, last) || timeName(lower) || languages[lower] {
+		return "", 0, false
+	}
+	return v, last, true
 }
 
 // timeName: v names a month or a day of the week.
@@ -57,6 +69,9 @@ func timeName(v string) bool {
 // organisation a thing belongs to or is for.
 var ownerNames = setOf("customer", "client", "user", "person", "company", "organization", "organisation", "org",
 	"owner", "member", "employee", "tenant", "patient", "student", "buyer")
+
+// ownerCues: the word before an owner's name ("invoices for Acme Corp").
+var ownerCues = setOf("for")
 
 // applyOwners is the rule owners: a capitalised name after "for"
 // ("overdue invoices for Acme Corp") fills the one missing text parameter
@@ -72,18 +87,8 @@ func (f *filler) applyOwners() {
 		return
 	}
 	for i := 1; i < len(f.toks); i++ {
-		if f.toks[i-1].word != "for" || !f.free(i-1) || endsClause(f.toks[i-1].raw) {
-			continue
-		}
-		last := f.capRun(i)
-		if last < 0 {
-			continue
-		}
-		v := f.spanValue(i, last)
-		if lower := strings.ToLower(v); allToolWords(f, i, last) || timeName(lower) || languages[lower] {
-			continue
-		}
-		if f.try(target, v) {
+		v, last, ok := f.cuedName(i, ownerCues)
+		if ok && f.try(target, v) {
 			f.useTokens(rangeIdx(i-1, last)...)
 			return
 		}

@@ -12,8 +12,22 @@ import "strings"
 // questionOpeners open a question about how things are. can, could,
 // would and will are not among them: "can you lock the door" is a
 // command put politely (politeAsks).
-var questionOpeners = setOf("is", "are", "was", "were", "does", "do", "did", "has", "have",
-	"what", "what's", "whats", "which", "who", "who's", "whose", "where", "where's", "when", "when's")
+var questionOpeners = union(yesNoOpeners, setOf("what", "what's", "whats", "which", "who", "who's", "whose", "where", "where's", "when", "when's"))
+
+// yesNoOpeners open a question answered yes or no ("is the door
+// locked"): the flags rule sets nothing in one.
+var yesNoOpeners = setOf("is", "are", "was", "were", "does", "do", "did", "has", "have")
+
+func union(a, b map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(a)+len(b))
+	for w := range a {
+		out[w] = true
+	}
+	for w := range b {
+		out[w] = true
+	}
+	return out
+}
 
 // commandAuxiliaries open a command as well as a question ("have the
 // floors cleaned", "do a quick scan"): a question only with its question
@@ -34,20 +48,9 @@ func (f *filler) applyStateQuestions() {
 	if !f.asksState() {
 		return
 	}
-	var target *property
-	var value string
-	for _, p := range f.s.props {
-		if !f.missing(p) {
-			continue
-		}
-		if v, ok := readValue(p); ok {
-			if target != nil {
-				return // two parameters read: which one is not said
-			}
-			target, value = p, v
-		}
-	}
-	if target != nil {
+	reads := func(p *property) bool { _, ok := readValue(p); return ok }
+	if target := f.soleMissingWhere(reads); target != nil { // two read: which one is not said
+		value, _ := readValue(target)
 		f.try(target, value)
 	}
 }

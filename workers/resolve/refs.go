@@ -28,11 +28,7 @@ func refRoleOf(p *property) refRole {
 	if !stringProp(p) || len(p.enum) > 0 || p.date {
 		return refNone
 	}
-	named := false
-	for _, w := range p.words {
-		named = named || refNouns[w]
-	}
-	if !named && !describesOneOf(p, refNouns) {
+	if !fitsName(p, refNouns) && !describesAny(p, refNouns) {
 		return refNone
 	}
 	for _, w := range p.words {
@@ -50,17 +46,6 @@ func refRoleOf(p *property) refRole {
 		return refSource
 	}
 	return refPlain
-}
-
-// describesOneOf: p's description writes one of a few words (looked up
-// one by one: cheaper than describesAny's walk of the description).
-func describesOneOf(p *property, words map[string]bool) bool {
-	for w := range words {
-		if p.descWords[w] {
-			return true
-		}
-	}
-	return false
 }
 
 // refCues are the words that introduce a ref in a request and the role

@@ -80,7 +80,7 @@ var globNames = setOf("pattern", "patterns", "glob", "globs", "wildcard", "mask"
 // ("Glob pattern the name must match"), whatever its name. Its words, not
 // its letters: a "Globally unique bucket name" takes no pattern.
 func describesGlob(p *property) bool {
-	return describesOneOf(p, globWords)
+	return describesAny(p, globWords)
 }
 
 // globWords say, in a description, that a parameter takes a pattern.

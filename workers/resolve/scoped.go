@@ -80,16 +80,9 @@ func (f *filler) exclusionCue(i int) int {
 // soleMissingList is the one missing array-of-strings parameter (no enum
 // of items) whose name has a word of names, or nil.
 func (f *filler) soleMissingList(names map[string]bool) *property {
-	var target *property
-	for _, p := range f.s.props {
-		if f.missing(p) && p.typ == "array" && p.items != nil && stringProp(p.items) && fitsName(p, names) {
-			if target != nil {
-				return nil
-			}
-			target = p
-		}
-	}
-	return target
+	return f.soleMissingWhere(func(p *property) bool {
+		return p.typ == "array" && p.items != nil && stringProp(p.items) && fitsName(p, names)
+	})
 }
 
 // kindNouns say what sort of thing a name is: "*.log files", "dist

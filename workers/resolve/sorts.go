@@ -48,16 +48,7 @@ func (f *filler) applySortKeys() {
 // sortParam is the one missing enum parameter named for sorting (sortBy,
 // order_by: sortNames), or nil.
 func (f *filler) sortParam() *property {
-	var target *property
-	for _, p := range f.s.props {
-		if f.missing(p) && len(p.enum) > 0 && fitsName(p, sortNames) {
-			if target != nil {
-				return nil
-			}
-			target = p
-		}
-	}
-	return target
+	return f.soleMissingWhere(func(p *property) bool { return len(p.enum) > 0 && fitsName(p, sortNames) })
 }
 
 // sortCue is the kind of key the words at token i order by, and the last

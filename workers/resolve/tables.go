@@ -94,16 +94,10 @@ var percentileCode = regexp.MustCompile(`^p(\d{1,2}(?:\.\d+)?)$`)
 // one missing parameter named or described for percentiles, a list in the
 // order written, or a number when there is one.
 func (f *filler) applyPercentiles() {
-	var target *property
-	for _, p := range f.s.props {
+	target := f.soleMissingWhere(func(p *property) bool {
 		numeric := p.typ == "number" || p.typ == "integer" || p.typ == "array" && p.items != nil && (p.items.typ == "number" || p.items.typ == "integer")
-		if f.missing(p) && numeric && (fitsName(p, percentileNames) || describesAny(p, percentileNames)) {
-			if target != nil {
-				return
-			}
-			target = p
-		}
-	}
+		return numeric && (fitsName(p, percentileNames) || describesAny(p, percentileNames))
+	})
 	if target == nil {
 		return
 	}
