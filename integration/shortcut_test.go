@@ -84,7 +84,7 @@ func TestRepeatedPhrasingGetsAShortcutHint(t *testing.T) {
 
 	// The guard's tolerances are opened: this test is about the hint, the
 	// guard's refusals are tested in training/learn.
-	out := run("train", "--audit", history, "--guard-hit", "1", "--guard-ece", "1")
+	out := run("train", "--audit", history, "--guard-hit", "1", "--guard-ece", "1", "--guard-min-examples", "1")
 	m := regexp.MustCompile(`model (\S+) in force`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("train did not promote a version:\n%s", out)

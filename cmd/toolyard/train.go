@@ -69,7 +69,8 @@ Against a running Toolyard (no --out): the records come from the AUDIT stream
 (--since, or all) unless --audit files are given, the tools from the registry
 unless --tools is; the version is stored in the models bucket, and the eval guard
 scores it against the version in force on the test slice: it is promoted only if
-hit@1 is not worse by more than --guard-hit and ECE not by more than --guard-ece.
+hit@1 is not worse by more than --guard-hit and ECE not by more than --guard-ece,
+on a test slice of at least --guard-min-examples examples.
 A refused version is kept (see 'toolyard models show V') and the reason printed.
 Discover workers put a promoted version in force without a restart. After storing,
 old versions are pruned as 'toolyard models prune --keep N' does (--keep-versions).
@@ -164,6 +165,7 @@ Exits 0 when the version is written (offline) or stored and passes the guard,
 	fl.StringVar(&since, "since", "", "from the AUDIT stream: records from this time (a duration back from now, or RFC 3339)")
 	fl.Float64Var(&guard.HitTolerance, "guard-hit", guard.HitTolerance, "eval guard: hit@1 the new version may lose against the one in force")
 	fl.Float64Var(&guard.ECETolerance, "guard-ece", guard.ECETolerance, "eval guard: ECE the new version may gain against the one in force")
+	fl.IntVar(&guard.MinExamples, "guard-min-examples", guard.MinExamples, "eval guard: held-out examples it needs to judge on (fewer: the version is stored, not promoted)")
 	fl.BoolVar(&noPromote, "no-promote", false, "store the version and run the guard, but leave the version in force as it is")
 	fl.IntVar(&keepVersions, "keep-versions", keepVersions, "after storing, prune the models bucket as 'toolyard models prune --keep N' does (0: keep every version)")
 	fl.StringVar(&embedder.Provider, "embedder", "local", "the embedder the discover workers search with (local, ollama, openai, as for up): the model's weights and calibration are fitted on its cosines")
@@ -202,6 +204,7 @@ func checkTrainFlags(o learn.Options, g learn.GuardConfig, keep int, files bool,
 		{"folds", o.Folds, o.Folds >= 1, "at least 1"},
 		{"guard-hit", g.HitTolerance, g.HitTolerance >= 0, "0 or more"},
 		{"guard-ece", g.ECETolerance, g.ECETolerance >= 0, "0 or more"},
+		{"guard-min-examples", g.MinExamples, g.MinExamples >= 1, "at least 1"},
 		{"keep-versions", keep, keep >= 0, "0 (keep every version) or more"},
 	}, learningChecks(o.Guard, o.Shortcuts, o.Labels.Window)...))
 }
@@ -450,9 +453,12 @@ func storeGuardPromote(cmd *cobra.Command, st *models.Store, engine *discover.En
 func printTrainReport(w io.Writer, b *bundle.Bundle, r learn.Report, dir string) {
 	fmt.Fprintf(w, "model %s written to %s in %s\n", b.Manifest.Version, dir, r.Duration.Round(time.Millisecond))
 	fmt.Fprintf(w, "  records %d → labelled examples %d (by source %v), negatives %d\n", r.Records, r.Examples, r.BySource, r.Negatives)
-	fmt.Fprintf(w, "  poisoning guard: kept %d, capped per session %d, tools with too few sessions %d\n", r.Guard.Kept, r.Guard.CappedPerSession, r.Guard.TooFewSessions)
+	fmt.Fprintf(w, "  poisoning guard: kept %d, capped per session %d, set aside for too few sessions %d\n", r.Guard.Kept, r.Guard.CappedPerSession, r.Guard.TooFewSessions)
 	fmt.Fprintf(w, "  usage: %d learned intents for %d tools, embedded by %s; fused weights class %.2f, vector class %.2f, text %.2f, text vote %.2f, near %.2f, vote %.2f\n",
 		len(b.Usage.Intents), r.Tools, b.Usage.Encoder, r.Weights.Class, r.Weights.VectorClass, r.Weights.Text, r.Weights.TextVote, r.Weights.Near, r.Weights.Vote)
+	if why := r.Fit.Leaning(); why != "" {
+		fmt.Fprintf(w, "  calibration: %s\n", why)
+	}
 	fmt.Fprintf(w, "  learned shortcuts: %d phrasings hint a direct call\n", r.Shortcuts)
 	fmt.Fprintf(w, "  test slice (%d latest examples, never fitted on):\n", r.After.N)
 	fmt.Fprintf(w, "    %-8s hit@1 %.3f  recall@5 %.3f  ECE %.3f  activated %.1f%% (precision %.3f)\n", "before", r.Before.HitAt1, r.Before.RecallAt5, r.Before.ECE, 100*r.Before.Activated, r.Before.ActivatedPrecision)

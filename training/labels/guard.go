@@ -14,6 +14,17 @@ type Guard struct {
 	MinSessions int
 }
 
+// WithDefaults returns g with its unset limits at their defaults.
+func (g Guard) WithDefaults() Guard {
+	if g.PerSession <= 0 {
+		g.PerSession = 3
+	}
+	if g.MinSessions <= 0 {
+		g.MinSessions = 2
+	}
+	return g
+}
+
 // Stats says what the guard kept and dropped.
 type Stats struct {
 	Kept, CappedPerSession, TooFewSessions int
@@ -23,12 +34,7 @@ type Stats struct {
 // and what it dropped. Negatives pass through unguarded: they only ever
 // lower a tool's evidence.
 func (g Guard) Apply(examples []Example) ([]Example, Stats) {
-	if g.PerSession <= 0 {
-		g.PerSession = 3
-	}
-	if g.MinSessions <= 0 {
-		g.MinSessions = 2
-	}
+	g = g.WithDefaults()
 	var st Stats
 	type key struct{ tool, session string }
 	count := map[key]int{}

@@ -13,14 +13,17 @@ import (
 // GuardConfig are the eval guard's tolerances: a new version is promoted
 // only if, on the latest slice of history, it is not worse than the
 // version in force on hit@1 by more than HitTolerance, nor on ECE by more
-// than ECETolerance.
+// than ECETolerance, and that slice holds at least MinExamples examples
+// (on fewer, "not worse" is luck: one right answer passed a version that
+// made every request with history sure).
 type GuardConfig struct {
 	HitTolerance float64
 	ECETolerance float64
+	MinExamples  int
 }
 
 // DefaultGuard tolerates noise of a few hundred examples, not regressions.
-var DefaultGuard = GuardConfig{HitTolerance: 0.01, ECETolerance: 0.02}
+var DefaultGuard = GuardConfig{HitTolerance: 0.01, ECETolerance: 0.02, MinExamples: 30}
 
 // Judge compares a candidate's figures with the current version's on the
 // same examples and says whether to promote it, and why (or why not).
@@ -39,9 +42,10 @@ func Judge(candidate, current Metrics, cfg GuardConfig) (bool, []string) {
 	} else {
 		why = append(why, fmt.Sprintf("ECE %.3f vs current %.3f", candidate.ECE, current.ECE))
 	}
-	if candidate.N == 0 {
+	if candidate.N < max(cfg.MinExamples, 1) {
 		ok = false
-		why = append(why, "no held-out examples to judge on")
+		why = append(why, fmt.Sprintf("%d held-out examples are too few to judge on (at least %d: more history, or --guard-min-examples; 'toolyard models promote --force' puts it in force all the same)",
+			candidate.N, max(cfg.MinExamples, 1)))
 	}
 	return ok, why
 }

@@ -70,6 +70,9 @@ type Report struct {
 	Guard     labels.Stats          `json:"guard"`
 	Tools     int                   `json:"tools_with_history"`
 	Weights   discover.UsageWeights `json:"weights"`
+	// Fit is how the fitting rows' top tools fared under the fitted
+	// weights: a calibration needs some of each.
+	Fit FitOutcomes `json:"fit"`
 	// Shortcuts is how many phrasings got a learned shortcut.
 	Shortcuts int `json:"shortcuts"`
 	// Before and After are the test slice's figures without and with the
@@ -121,7 +124,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	}
 	pos := slices.DeleteFunc(slices.Clone(positives), func(e labels.Example) bool { return e.Negative })
 	if len(pos) == 0 {
-		return nil, rep, errors.New("train: no labelled examples in the audit records (successes, corrections, feedback or imported history)")
+		return nil, rep, noExamples(all, st, opts.Guard.WithDefaults())
 	}
 	negs := negatives(positives)
 
@@ -173,14 +176,16 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	}
 	w := fitWeights(rows)
 	rep.Weights = w
-	calib, err := fitCalibration(rows, w, base)
+	rep.Fit = outcomes(rows, w)
+	c, err := fitCalibration(rows, w, base, rep.Fit.enough())
 	if err != nil {
 		return nil, rep, err
 	}
+	calib := &c
 
 	// The test slice, later than anything fitted, with the history's usage
 	// and the fitted weights and calibration (before: above).
-	tu := usageOf(engine, side, opts.Version+"-test", history, negs, w, &calib)
+	tu := usageOf(engine, side, opts.Version+"-test", history, negs, w, calib)
 	if err := putUsage(ctx, engine, tu, vc,
 		func(d, t int) { progress("fitting the test slice's vector classifier", d, t) }); err != nil {
 		return nil, rep, err
@@ -189,7 +194,7 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 		return nil, rep, err
 	}
 
-	u := usageOf(engine, side, opts.Version, pos, negs, w, &calib)
+	u := usageOf(engine, side, opts.Version, pos, negs, w, calib)
 	// A sentence encoder's vectors of the learned intents go with the
 	// version, so that no worker embeds them again; putting the model in
 	// force here embeds only the test slice's intents, the rest carry over.
@@ -500,13 +505,14 @@ var usageFeatures = []string{discover.FeatureUsageClass, discover.FeatureUsageVe
 // 0.090 and 35.1 % activated at 0.954 right; as a fitted term ECE 0.039
 // and 46.5 % at 0.965 (training/README.md). The term keeps the need
 // model's doubt, at the weight the history gives it.
-func fitCalibration(rows []row, w discover.UsageWeights, base discover.Calibration) (discover.Calibration, error) {
+func fitCalibration(rows []row, w discover.UsageWeights, base discover.Calibration, needTerm bool) (discover.Calibration, error) {
 	features := slices.Clone(base.Features)
 	for _, f := range usageFeatures {
 		if !slices.Contains(features, f) {
 			features = append(features, f)
 		}
 	}
+	needTerm = needTerm && base.Need != nil
 	var xs [][]float64
 	var ys []bool
 	for _, r := range rows {
@@ -516,24 +522,92 @@ func fitCalibration(rows []row, w discover.UsageWeights, base discover.Calibrati
 		for i, f := range features {
 			x[i] = discover.TermValue(f, top)
 		}
-		if base.Need != nil {
+		if needTerm {
 			x = append(x, discover.NeedLogit(needOf(base.Need, top)))
 		}
 		xs = append(xs, x)
 		ys = append(ys, cs[0].ToolID == r.gold)
 	}
+	var need *discover.NeedModel
+	if base.Need != nil {
+		n := *base.Need
+		n.Features, n.Weights = slices.Clone(n.Features), slices.Clone(n.Weights)
+		need = &n
+	}
+	if !needTerm {
+		weights, bias, err := discover.FitLogisticPrior(xs, ys, 1e-3, enginePrior(base, features))
+		if err != nil {
+			return discover.Calibration{}, fmt.Errorf("train: fit calibration on %d rows: %w", len(xs), err)
+		}
+		return discover.Calibration{Version: "learned", Features: features, Weights: weights, Bias: bias, Need: need,
+			Note: "P(need) x P(right): the engine's calibration moved as far as a few fitting rows warrant, with the usage signals; need model kept"}, nil
+	}
 	weights, bias, err := discover.FitLogistic(xs, ys, 1e-3)
 	if err != nil {
 		return discover.Calibration{}, fmt.Errorf("train: fit calibration on %d rows: %w", len(xs), err)
 	}
-	c := discover.Calibration{Version: "learned", Features: features, Weights: weights[:len(features)], Bias: bias,
-		Note: "P(right) fitted with the usage signals and logit P(need) as a term on a time-held-out slice of the history; need model kept"}
-	if base.Need != nil {
-		n := *base.Need
-		n.Features, n.Weights = slices.Clone(n.Features), slices.Clone(n.Weights)
-		c.Need, c.NeedTerm = &n, &weights[len(features)]
+	return discover.Calibration{Version: "learned", Features: features, Weights: weights[:len(features)], Bias: bias, Need: need, NeedTerm: &weights[len(features)],
+		Note: "P(right) fitted with the usage signals and logit P(need) as a term on a time-held-out slice of the history; need model kept"}, nil
+}
+
+// calibrationPrior is the strength of the engine's own calibration as the
+// prior of a learned one fitted on few rows (discover.Prior): a hundred
+// rows or so, at their most uncertain.
+const calibrationPrior = 20
+
+// enginePrior is the engine's calibration as a prior over the learned
+// one's columns: its weights on the features it reads, 0 on the usage
+// signals it does not.
+func enginePrior(base discover.Calibration, features []string) discover.Prior {
+	p := discover.Prior{Bias: base.Bias, Strength: calibrationPrior, Weights: make([]float64, len(features))}
+	for i, f := range features {
+		if j := slices.Index(base.Features, f); j >= 0 {
+			p.Weights[i] = base.Weights[j]
+		}
 	}
-	return c, nil
+	return p
+}
+
+// minFitOutcomes is how many right and how many wrong top tools the
+// fitting rows must hold for the calibration to be refitted freely, with
+// P(needs a tool) as a fitted term. With fewer, a fit has no evidence of
+// when the usage evidence misleads: from six right answers of two
+// sessions it made every request whose top tool had history 1.00 sure
+// ("list the printers" ran the directory lister;
+// TestFewExamplesKeepTheConfidence). The engine's calibration, its need
+// model a factor as the engine has it, is then a prior (calibrationPrior),
+// and the rows move it only as far as they can.
+const minFitOutcomes = 10
+
+// FitOutcomes counts the fitting rows whose top tool, under the fitted
+// weights, was right and wrong.
+type FitOutcomes struct {
+	Right int `json:"right"`
+	Wrong int `json:"wrong"`
+}
+
+func (f FitOutcomes) enough() bool { return f.Right >= minFitOutcomes && f.Wrong >= minFitOutcomes }
+
+// Leaning says why the calibration leans on the engine's, or "" when it
+// was refitted freely.
+func (f FitOutcomes) Leaning() string {
+	if f.enough() {
+		return ""
+	}
+	return fmt.Sprintf("the fitting rows held %d right and %d wrong top tools (%d of each refit it freely): the engine's calibration, moved as far as they warrant",
+		f.Right, f.Wrong, minFitOutcomes)
+}
+
+func outcomes(rows []row, w discover.UsageWeights) FitOutcomes {
+	var f FitOutcomes
+	for _, r := range rows {
+		if ranked(r, w)[0].ToolID == r.gold {
+			f.Right++
+		} else {
+			f.Wrong++
+		}
+	}
+	return f
 }
 
 // topSignals are the top candidate's signals with the fused score and its
@@ -560,4 +634,24 @@ func needOf(n *discover.NeedModel, s map[string]float64) float64 {
 		z += n.Weights[i] * s[f]
 	}
 	return 1 / (1 + math.Exp(-z))
+}
+
+// noExamples says why training has nothing to learn from: no labels at
+// all, or labels the poisoning guard set aside (a first trial from one
+// session meets the distinct-session minimum, and should be told so
+// rather than that its successes were not seen).
+func noExamples(all []labels.Example, st labels.Stats, g labels.Guard) error {
+	derived := 0
+	for _, e := range all {
+		if !e.Negative {
+			derived++
+		}
+	}
+	if derived == 0 {
+		return errors.New("train: no labelled examples in the audit records (successes, corrections, feedback or imported history)")
+	}
+	return fmt.Errorf("train: the poisoning guard kept none of the %d labelled examples: "+
+		"%d came from too few distinct sessions (a tool's examples count once %d sessions gave them: --min-sessions), "+
+		"%d were over one session's cap for a tool (--max-per-session %d)",
+		derived, st.TooFewSessions, g.MinSessions, st.CappedPerSession, g.PerSession)
 }

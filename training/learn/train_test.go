@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/toolyard/toolyard/training/eval/evaltest"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolyard/toolyard/training/eval/evaltest"
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover"
@@ -97,9 +99,15 @@ func TestTrainLearnsUsersWords(t *testing.T) {
 		t.Errorf("vector classifier %+v, want one over the %d tools with history", vc, len(asks))
 	}
 	// The history holds only requests that needed a tool: the need model
-	// is kept, as a fitted term of the confidence, not refitted.
-	if c := b.Usage.Calibration; c.Need == nil || c.NeedTerm == nil {
-		t.Errorf("learned calibration %+v: want the engine's need model as a term", c)
+	// is kept, not refitted. Every fitting row of this small history is
+	// answered right, so the calibration leans on the engine's, its need
+	// model a factor as the engine has it (with wrong answers too, a
+	// fitted term: TestLearnedCalibrationForm).
+	if rep.Fit.Wrong != 0 || rep.Fit.Leaning() == "" {
+		t.Errorf("fitting rows %+v, want every one right", rep.Fit)
+	}
+	if c := b.Usage.Calibration; c.Need == nil || c.NeedTerm != nil {
+		t.Errorf("learned calibration %+v: want the engine's need model as a factor", c)
 	}
 	if e.UsageVersion() != "" {
 		t.Errorf("Train left a usage model in force on the engine: %q", e.UsageVersion())
@@ -117,17 +125,45 @@ func TestTrainLearnsUsersWords(t *testing.T) {
 	}
 }
 
+// Training with nothing to learn from says why: no labels at all, or
+// labels the poisoning guard set aside (one session's first trial).
 func TestTrainWithoutLabelsSaysSo(t *testing.T) {
 	e, err := discover.New(trainTools, discover.WithMode(discover.ModeKeyword))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	recs := []schemas.AuditRecord{{Timestamp: time.Now(), SessionID: "s", IntentExpressed: "x", ToolID: "db/run_sql", Result: "error"}}
-	if _, _, err := Train(context.Background(), e, recs, Options{}); err == nil {
-		t.Error("trained on no labelled example")
+	now := time.Now()
+	oneSession := func(n int) []schemas.AuditRecord {
+		var out []schemas.AuditRecord
+		for i := range n {
+			out = append(out, schemas.AuditRecord{Timestamp: now.Add(time.Duration(i) * time.Minute), SessionID: "demo",
+				IntentExpressed: "[TOOL: revenue by region]", ToolID: "db/run_sql", Result: "success"})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		recs []schemas.AuditRecord
+		want string
+	}{
+		{"no success", []schemas.AuditRecord{{Timestamp: now, SessionID: "s", IntentExpressed: "x", ToolID: "db/run_sql", Result: "error"}},
+			"no labelled examples"},
+		{"one session", oneSession(2), "the poisoning guard kept none of the 2 labelled examples: 2 came from too few distinct sessions (a tool's examples count once 2 sessions gave them: --min-sessions), 0 were over"},
+		{"one session over its cap", oneSession(5), "none of the 5 labelled examples: 3 came from too few distinct sessions (a tool's examples count once 2 sessions gave them: --min-sessions), 2 were over one session's cap for a tool (--max-per-session 3)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := Train(context.Background(), e, c.recs, Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one saying %q", err, c.want)
+			}
+		})
 	}
 }
+
+// toyGuard is the default guard for this file's small histories, whose
+// test slices hold about twenty examples.
+var toyGuard = GuardConfig{HitTolerance: DefaultGuard.HitTolerance, ECETolerance: DefaultGuard.ECETolerance, MinExamples: 20}
 
 // The eval guard refuses a deliberately worse version: one trained on the
 // same history with every label moved to another tool.
@@ -166,10 +202,10 @@ func TestGuardRefusesAWorseModel(t *testing.T) {
 		return m
 	}
 	g, w := score(good), score(bad)
-	if ok, why := Judge(w, g, DefaultGuard); ok {
+	if ok, why := Judge(w, g, toyGuard); ok {
 		t.Errorf("the guard promoted the worse version (hit@1 %.3f vs %.3f): %v", w.HitAt1, g.HitAt1, why)
 	}
-	if ok, why := Judge(g, g, DefaultGuard); !ok {
+	if ok, why := Judge(g, g, toyGuard); !ok {
 		t.Errorf("the guard refused a version as good as the current one: %v", why)
 	}
 	if g.HitAt1 < w.HitAt1+0.3 {
@@ -189,6 +225,8 @@ func TestJudgeTolerances(t *testing.T) {
 		{"hit@1 worse", Metrics{N: 100, HitAt1: 0.78, ECE: 0.02}, false},
 		{"ECE worse", Metrics{N: 100, HitAt1: 0.90, ECE: 0.06}, false},
 		{"nothing to judge on", Metrics{}, false},
+		{"too little to judge on", Metrics{N: 29, HitAt1: 0.85, ECE: 0.02}, false},
+		{"just enough to judge on", Metrics{N: 30, HitAt1: 0.85, ECE: 0.02}, true},
 	} {
 		if ok, why := Judge(tt.cand, cur, DefaultGuard); ok != tt.want {
 			t.Errorf("%s: promote %v, want %v (%v)", tt.name, ok, tt.want, why)
@@ -335,7 +373,7 @@ func TestGuardScoresTheCurrentVersionOnWhatItDidNotLearn(t *testing.T) {
 			if cur.N != want || cur.N == 0 {
 				t.Errorf("scored on %d examples, want %d (%s)", cur.N, want, what)
 			}
-			if ok, why := Judge(rep.After, cur, DefaultGuard); !ok {
+			if ok, why := Judge(rep.After, cur, toyGuard); !ok {
 				t.Errorf("a retraining as good as the version in force was refused: %v (%s)", why, what)
 			}
 		})
