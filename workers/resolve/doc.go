@@ -130,6 +130,10 @@
 //     parameter shows units: its enum's member (["C","F"] → F; a system
 //     of units by synonym, "fahrenheit" → imperial), its description's
 //     symbols ("e.g. mi, km" → mi), else the unit's name (units.go).
+//     An amount written against its unit ("10km", "68°F", "250ml") is
+//     read as the two words it stands for, when the unit is a symbol or
+//     name of two letters or more, or follows a degree sign
+//     (gluedUnitCut, words.go: "5m", "4K", "2nd", "9pm" stay whole).
 //  4. property cues: a property's name used as a verb on it or them
 //     ("label it bug", "tag them as urgent") takes the word after it;
 //     a boolean property's name written as words of the request, in any

@@ -79,4 +79,34 @@ func TestUnits(t *testing.T) {
 	checkGuessesOn(t, unitsParcel, []string{"unit"}, []textCase{
 		{"ship 3 kg to Elm Street", M{}},
 	})
+	// An amount written against its unit reads as the two words.
+	checkGuessesOn(t, unitsMeasure, []string{"amount", "source_unit", "target_unit"}, []textCase{
+		{"turn 250ml into cups", M{"amount": 250.0, "source_unit": "ml", "target_unit": "cup"}},
+		{"how many grams is 3.5oz", M{"amount": 3.5, "source_unit": "oz", "target_unit": "g"}},
+	})
+	checkGuesses(t, []guessCase{
+		{m: unitsScale, text: "log 71kg", want: M{"weight": 71.0, "unit": "kg"}},
+		{m: unitsOven, text: "oven at 180°C", want: M{"temp": 180.0, "scale": "celsius"}},
+	})
+	checkGuessesOn(t, unitsDose, []string{"unit", "dose"}, []textCase{
+		{"remind me at 9pm to take 5ml of Calpol", M{"dose": 5.0, "unit": "ml"}},
+	})
+}
+
+// TestGluedUnitCut: where an amount glued to a unit ends, and the words
+// that only look like one (a lone letter, an ordinal, a multiplier, a
+// time of day, a size of data, a code).
+func TestGluedUnitCut(t *testing.T) {
+	for _, c := range []struct {
+		word string
+		cut  int
+	}{
+		{"10km", 2}, {"2.5kg", 3}, {"68°F", 2}, {"350°C,", 3}, {"100mph", 3}, {"12oz.", 2}, {"5,000ft", 5}, {"3lbs", 1}, {"30km/h", 2},
+		{"5m", 0}, {"4K", 0}, {"70F", 0}, {"2.5L", 0}, {"2nd", 0}, {"3rd", 0}, {"10x", 0}, {"9pm", 0}, {"10am", 0},
+		{"64GB", 0}, {"100ms", 0}, {"1080p", 0}, {"12pt", 0}, {"3in", 0}, {"1Z999AA1", 0}, {"km", 0}, {"10", 0}, {"", 0}, {"5°", 0},
+	} {
+		if got := gluedUnitCut(c.word); got != c.cut {
+			t.Errorf("gluedUnitCut(%q) = %d, want %d", c.word, got, c.cut)
+		}
+	}
 }

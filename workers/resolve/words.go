@@ -23,11 +23,19 @@ type token struct {
 func tokenize(text string, hidden []bool) []token {
 	out := make([]token, 0, strings.Count(text, " ")+1) // about one a space
 	start := -1
+	add := func(start, end int) {
+		raw := text[start:end]
+		word := strings.ToLower(trimPunct(raw))
+		out = append(out, token{raw: raw, word: word, norm: normalize(word), value: cleanValue(raw), start: start, end: end})
+	}
 	flush := func(end int) {
 		if start >= 0 {
-			raw := text[start:end]
-			word := strings.ToLower(trimPunct(raw))
-			out = append(out, token{raw: raw, word: word, norm: normalize(word), value: cleanValue(raw), start: start, end: end})
+			if cut := gluedUnitCut(text[start:end]); cut > 0 {
+				add(start, start+cut)
+				add(start+cut, end)
+			} else {
+				add(start, end)
+			}
 			start = -1
 		}
 	}
@@ -189,4 +197,35 @@ func IsPathName(name string) bool {
 		}
 	}
 	return false
+}
+
+// gluedUnitCut is where an amount written against its unit ends ("10km",
+// "68°F", "2.5kg,", "100mph") — the word is then read as the two words it
+// stands for, "10 km" — or 0. The unit must be one the units rule knows
+// by a symbol or name of two letters or more, or any after a degree sign:
+// a lone letter glued to a number is as often something else ("5m", "4K",
+// "3D"), and so are a number's ordinal or multiplier ("2nd", "10x").
+func gluedUnitCut(raw string) int {
+	if raw == "" || raw[0] < '0' || raw[0] > '9' {
+		return 0
+	}
+	cut := 0
+	for cut < len(raw) && (raw[cut] >= '0' && raw[cut] <= '9' || raw[cut] == '.' || raw[cut] == ',') {
+		cut++
+	}
+	for cut > 0 && (raw[cut-1] == '.' || raw[cut-1] == ',') {
+		cut-- // a sentence's "10." or a list's "10,"
+	}
+	unit := strings.TrimRight(raw[cut:], `.,;:!?)]}"'`)
+	symbol := strings.TrimPrefix(unit, "°")
+	if symbol == "" || strings.ContainsFunc(symbol, func(r rune) bool { return !unicode.IsLetter(r) && r != '/' }) {
+		return 0
+	}
+	if len(symbol) < 2 && symbol == unit {
+		return 0
+	}
+	if _, ok := knownUnits().find(unit); !ok {
+		return 0
+	}
+	return cut
 }
