@@ -43,8 +43,16 @@ var currencyNames = map[string]string{
 	"turkish lira": "TRY", "russian rouble": "RUB", "russian ruble": "RUB", "roubles": "RUB", "rubles": "RUB",
 }
 
-// currencySymbols are the signs that say one currency.
+// currencySymbols are the signs that say one currency, with or without an
+// amount after them.
 var currencySymbols = map[string]string{"€": "EUR", "£": "GBP"}
+
+// amountSymbols are the signs read as a currency only before an amount:
+// "$" alone is also a shell's ("$HOME"), and is read as the US dollar as
+// "dollars" is; a country's letters before it say which dollar ("C$",
+// "A$"); "¥" is the yen as English mostly writes it.
+var amountSymbols = map[string]string{"$": "USD", "US$": "USD", "C$": "CAD", "CA$": "CAD", "A$": "AUD", "AU$": "AUD",
+	"NZ$": "NZD", "HK$": "HKD", "S$": "SGD", "R$": "BRL", "¥": "JPY"}
 
 // currencyProp: p takes a currency code (described as ISO 4217, or as a
 // currency or named currency).
@@ -88,7 +96,21 @@ func (f *filler) currencyAt(i int) (string, int) {
 			return code, i
 		}
 	}
+	if code, ok := signedAmount(t.raw, amountSymbols); ok {
+		return code, i
+	}
 	return "", -1
+}
+
+// signedAmount reads a sign of signs and the amount after it ("€40",
+// "C$12.50"): the sign's currency.
+func signedAmount(raw string, signs map[string]string) (string, bool) {
+	for sym, code := range signs {
+		if rest, ok := strings.CutPrefix(raw, sym); ok && isNumberToken(rest) {
+			return code, true
+		}
+	}
+	return "", false
 }
 
 // applyCurrencies is the rule currencies: for a tool with a source and a
@@ -135,8 +157,8 @@ func (f *filler) applyCurrencies() {
 	for _, cm := range f.currencyMentions() {
 		m := mention{currencyMention: cm}
 		switch cm.prev {
-		case "to", "in", "into":
-			m.role = 't'
+		case "to", "in", "into", "many":
+			m.role = 't' // "how many yen is 50 pounds"
 		case "from":
 			m.role = 's'
 		}
@@ -276,14 +298,11 @@ func (f *filler) currencyMentions() []currencyMention {
 	return ms
 }
 
-// symbolAmount: token i is a sign and an amount ("€40").
+// symbolAmount: token i is a sign and an amount ("€40", "$120").
 func (f *filler) symbolAmount(i int) bool {
-	for sym := range currencySymbols {
-		if rest := strings.TrimPrefix(f.toks[i].raw, sym); rest != f.toks[i].raw && isNumberToken(rest) {
-			return true
-		}
-	}
-	return false
+	_, eur := signedAmount(f.toks[i].raw, currencySymbols)
+	_, usd := signedAmount(f.toks[i].raw, amountSymbols)
+	return eur || usd
 }
 
 // isNumberToken: raw is an amount as written ("8,450", "12.5").

@@ -28,6 +28,12 @@ func TestCurrencies(t *testing.T) {
 		{"to yen from US dollars, 40 of them", M{"source": "USD", "target": "JPY"}},
 		{"€250 in Australian dollars", M{"source": "EUR", "target": "AUD"}},
 		{"what's 18 pounds in dollars today", M{"source": "GBP", "target": "USD"}},
+		// "how many" names the target; a sign before an amount the source.
+		{"how many euros is 90 Swiss francs", M{"source": "CHF", "target": "EUR"}},
+		{"how many kronor do I get for 30 euros", M{"source": "EUR"}}, // kronor: several
+		{"turn $35 into sterling", M{"source": "USD", "target": "GBP"}},
+		{"C$80 in US dollars", M{"source": "CAD", "target": "USD"}},
+		{"¥9,000 to euros", M{"source": "JPY", "target": "EUR"}},
 		// One currency: the source with its amount, the target after in.
 		{"convert 60 GBP", M{"source": "GBP"}},
 		{"what is 12 in euros", M{"target": "EUR"}},
@@ -37,6 +43,8 @@ func TestCurrencies(t *testing.T) {
 		{"convert 10 EUR to USD and GBP", M{}},
 		{"convert 10 ABC to XYZ", M{}},
 		{"francs to pesos for 80", M{}},
+		// A dollar sign with no amount after it is a shell's.
+		{"convert $HOME to euros", M{"target": "EUR"}},
 	})
 	// One currency parameter takes the code of the one named
 	// (TestSingleCurrency).

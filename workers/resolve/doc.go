@@ -104,11 +104,12 @@
 //     ("8,450 CHF to euros", "5,000 yen in British pounds", "from
 //     sterling into dollars") fill a tool's source and target currency
 //     parameters (described as ISO 4217 or a currency) as codes: the one
-//     after to/in/into is the target, the one after from or after its
-//     amount the source; a code counts in capitals and when ISO 4217
-//     knows it (golang.org/x/text/currency), a name only when it says one
-//     currency (euros, yen, US dollars, Swiss francs; not francs or
-//     pesos alone), € and £ before an amount; with three, or two whose
+//     after to/in/into or "how many" is the target, the one after from or
+//     after its amount the source; a code counts in capitals and when ISO
+//     4217 knows it (golang.org/x/text/currency), a name only when it says
+//     one currency (euros, yen, US dollars, Swiss francs; not francs or
+//     pesos alone), € and £, and before an amount only $ (the US dollar,
+//     as "dollars"), C$, A$ and the like, and ¥; with three, or two whose
 //     roles are unsaid, none is placed. A tool's one currency parameter
 //     takes the code of the one currency named: after in/into/to ("an
 //     invoice in euros" → EUR), as a code or a sign, or a name after an
