@@ -7,9 +7,7 @@ import (
 	"time"
 
 	"github.com/toolyard/toolyard/schemas"
-	"github.com/toolyard/toolyard/training/eval/evaltest"
 	"github.com/toolyard/toolyard/workers/discover"
-	"github.com/toolyard/toolyard/workers/discover/embed"
 	"github.com/toolyard/toolyard/workers/registry"
 )
 
@@ -24,15 +22,7 @@ func TestFewExamplesKeepTheConfidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, err := embed.NewLocal()
-	if err != nil {
-		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
-	}
-	e, err := discover.New(tools, discover.WithEmbedder(emb), discover.WithMode(discover.ModeHybrid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := hybridEngine(t, tools)
 	ctx := context.Background()
 	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	var recs []schemas.AuditRecord

@@ -63,13 +63,16 @@ func history() []schemas.AuditRecord {
 }
 
 // trainEngine is a hybrid engine over trainTools with the local vectors.
-func trainEngine(t *testing.T) *discover.Engine {
+func trainEngine(t *testing.T) *discover.Engine { return hybridEngine(t, trainTools) }
+
+// hybridEngine is a hybrid engine over tools with the local vectors.
+func hybridEngine(t *testing.T, tools []schemas.Manifest) *discover.Engine {
 	t.Helper()
 	emb, err := embed.NewLocal()
 	if err != nil {
 		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
 	}
-	e, err := discover.New(trainTools, discover.WithEmbedder(emb), discover.WithMode(discover.ModeHybrid))
+	e, err := discover.New(tools, discover.WithEmbedder(emb), discover.WithMode(discover.ModeHybrid))
 	if err != nil {
 		t.Fatal(err)
 	}
