@@ -1,6 +1,10 @@
 package resolve
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/toolyard/toolyard/workers/internal/money"
+)
 
 // Bounds: a request sets a limit with a comparison ("under $80", "at
 // least 4 stars", "between 50 and 120 dollars", "ten at most") and the
@@ -203,7 +207,7 @@ func (f *filler) money(n int) bool {
 	if strings.ContainsAny(f.toks[n].raw, "$€£¥") {
 		return true
 	}
-	return n+1 < len(f.toks) && currencyNames[f.toks[n+1].word] != ""
+	return n+1 < len(f.toks) && money.Names[f.toks[n+1].word] != ""
 }
 
 // useBoundNoun uses the word at token k when it says what the bound
@@ -214,7 +218,7 @@ func (f *filler) useBoundNoun(p *property, k int) {
 		return
 	}
 	w := f.toks[k].word
-	if s := strings.TrimSuffix(trimPunct(w), "s"); describesWord(p, s) || describesWord(p, w) || fitsName(p, setOf(s, w)) || currencyNames[w] != "" {
+	if s := strings.TrimSuffix(trimPunct(w), "s"); describesWord(p, s) || describesWord(p, w) || fitsName(p, setOf(s, w)) || money.Names[w] != "" {
 		f.useTokens(k)
 	}
 }

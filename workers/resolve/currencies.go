@@ -3,56 +3,13 @@ package resolve
 import (
 	"strings"
 
-	"golang.org/x/text/currency"
+	"github.com/toolyard/toolyard/workers/internal/money"
 )
 
 // Currencies of a conversion: "8,450 CHF to euros", "5,000 yen in British
 // pounds", "from sterling into dollars" fill the source and target
-// currency parameters as ISO 4217 codes.
-
-// currencyNames maps currency names as requests write them to their ISO
-// 4217 codes. Written by hand: golang.org/x/text/currency (already a
-// dependency, used below to check codes written as such) holds codes and
-// symbols but no English names. Only names that say one currency are
-// here, with a country's adjective where needed ("francs", "pesos",
-// "crowns", "rupees" alone are several; "won" and "real" are English
-// words), except "dollars" and "pounds" alone: they are read as the US
-// dollar and the pound sterling, as requests in English mostly mean them,
-// and the call's arguments show the code chosen.
-var currencyNames = map[string]string{
-	"euro": "EUR", "euros": "EUR",
-	"dollar": "USD", "dollars": "USD", "us dollar": "USD", "us dollars": "USD", "american dollars": "USD",
-	"yen": "JPY", "japanese yen": "JPY",
-	"pound": "GBP", "pounds": "GBP", "british pound": "GBP", "british pounds": "GBP", "sterling": "GBP",
-	"pounds sterling": "GBP", "pound sterling": "GBP",
-	"swiss franc": "CHF", "swiss francs": "CHF",
-	"canadian dollar": "CAD", "canadian dollars": "CAD",
-	"australian dollar": "AUD", "australian dollars": "AUD",
-	"new zealand dollar": "NZD", "new zealand dollars": "NZD",
-	"hong kong dollar": "HKD", "hong kong dollars": "HKD",
-	"singapore dollar": "SGD", "singapore dollars": "SGD",
-	"yuan": "CNY", "renminbi": "CNY", "chinese yuan": "CNY",
-	"indian rupee": "INR", "indian rupees": "INR",
-	"korean won": "KRW", "south korean won": "KRW",
-	"mexican peso": "MXN", "mexican pesos": "MXN",
-	"brazilian real": "BRL", "brazilian reais": "BRL", "reais": "BRL",
-	"swedish krona": "SEK", "swedish kronor": "SEK", "norwegian krone": "NOK", "norwegian kroner": "NOK",
-	"danish krone": "DKK", "danish kroner": "DKK",
-	"zloty": "PLN", "zlotys": "PLN", "polish zloty": "PLN",
-	"rand": "ZAR", "south african rand": "ZAR",
-	"turkish lira": "TRY", "russian rouble": "RUB", "russian ruble": "RUB", "roubles": "RUB", "rubles": "RUB",
-}
-
-// currencySymbols are the signs that say one currency, with or without an
-// amount after them.
-var currencySymbols = map[string]string{"€": "EUR", "£": "GBP"}
-
-// amountSymbols are the signs read as a currency only before an amount:
-// "$" alone is also a shell's ("$HOME"), and is read as the US dollar as
-// "dollars" is; a country's letters before it say which dollar ("C$",
-// "A$"); "¥" is the yen as English mostly writes it.
-var amountSymbols = map[string]string{"$": "USD", "US$": "USD", "C$": "CAD", "CA$": "CAD", "A$": "AUD", "AU$": "AUD",
-	"NZ$": "NZD", "HK$": "HKD", "S$": "SGD", "R$": "BRL", "¥": "JPY"}
+// currency parameters as ISO 4217 codes, named as workers/internal/money
+// knows them.
 
 // currencyProp: p takes a currency code (described as ISO 4217, or as a
 // currency or named currency).
@@ -82,35 +39,22 @@ func (f *filler) currencyAt(i int) (string, int) {
 			}
 			b.WriteString(f.toks[k].word)
 		}
-		if code, ok := currencyNames[b.String()]; ok {
+		if code, ok := money.Names[b.String()]; ok {
 			return code, i + n - 1
 		}
 	}
-	if v := t.value; len(v) == 3 && v == strings.ToUpper(v) {
-		if _, err := currency.ParseISO(v); err == nil && v != "XXX" {
-			return v, i
-		}
+	if code := money.Code(t.value); code != "" {
+		return code, i
 	}
-	for sym, code := range currencySymbols {
+	for sym, code := range money.Signs {
 		if strings.HasPrefix(t.raw, sym) {
 			return code, i
 		}
 	}
-	if code, ok := signedAmount(t.raw, amountSymbols); ok {
+	if code, ok := money.SignedAmount(t.raw); ok {
 		return code, i
 	}
 	return "", -1
-}
-
-// signedAmount reads a sign of signs and the amount after it ("€40",
-// "C$12.50"): the sign's currency.
-func signedAmount(raw string, signs map[string]string) (string, bool) {
-	for sym, code := range signs {
-		if rest, ok := strings.CutPrefix(raw, sym); ok && isNumberToken(rest) {
-			return code, true
-		}
-	}
-	return "", false
 }
 
 // applyCurrencies is the rule currencies: for a tool with a source and a
@@ -300,21 +244,9 @@ func (f *filler) currencyMentions() []currencyMention {
 
 // symbolAmount: token i is a sign and an amount ("€40", "$120").
 func (f *filler) symbolAmount(i int) bool {
-	_, eur := signedAmount(f.toks[i].raw, currencySymbols)
-	_, usd := signedAmount(f.toks[i].raw, amountSymbols)
-	return eur || usd
+	_, ok := money.SignedAmount(f.toks[i].raw)
+	return ok
 }
 
 // isNumberToken: raw is an amount as written ("8,450", "12.5").
-func isNumberToken(raw string) bool {
-	raw = strings.TrimRight(raw, ".,;:!?")
-	if raw == "" {
-		return false
-	}
-	for _, r := range raw {
-		if (r < '0' || r > '9') && r != ',' && r != '.' {
-			return false
-		}
-	}
-	return true
-}
+func isNumberToken(raw string) bool { return money.IsAmount(raw) }
