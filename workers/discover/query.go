@@ -2,6 +2,7 @@ package discover
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -41,6 +42,9 @@ type parsedQuery struct {
 	valueOnly map[string]bool
 	// kinds are the kinds of the values the request states (valuekinds.go).
 	kinds valueKind
+	// implied are the terms of the words its values stand for ("euros" →
+	// currency: impliedWords), searched and covered as its own words.
+	implied []string
 }
 
 // values matches the parts of a request that are argument values rather
@@ -89,6 +93,12 @@ func (e *Engine) parse(text string) parsedQuery {
 			}
 		}
 	}
+	if ms := moneyMentions(text); len(ms) > 0 {
+		q.kinds |= kindCurrency
+		if slices.ContainsFunc(ms, func(m moneyMention) bool { return m.named }) {
+			q.implied = e.impliedTerms(kindCurrency)
+		}
+	}
 	var inValueOnly map[string]bool // term → seen in values only
 	if len(spans) > 0 {
 		inValueOnly = make(map[string]bool, len(toks))
@@ -124,6 +134,13 @@ func (e *Engine) parse(text string) parsedQuery {
 	}
 	if len(inValueOnly) > 0 {
 		q.valueOnly = inValueOnly
+	}
+	for _, t := range q.implied {
+		if !seen[t] {
+			seen[t] = true
+			q.terms = append(q.terms, t)
+			q.describing = append(q.describing, t)
+		}
 	}
 	if len(q.describing) == 0 {
 		// Nothing but values ("[TOOL: 'report.pdf']"): judge by what there is.
