@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -103,4 +104,18 @@ func FuzzMoneyMentions(f *testing.F) {
 			end = m.span[1]
 		}
 	})
+}
+
+// The currency scan runs on every request.
+func BenchmarkMoneyMentions(b *testing.B) {
+	short := "how much room is left on the backup disk of the build server"
+	long := strings.Repeat("please look at the quarterly figures for the Zurich office and "+short+" ", 40)
+	for _, c := range []struct{ name, text string }{{"short", short}, {"long", long}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.text)))
+			for b.Loop() {
+				moneyMentions(c.text)
+			}
+		})
+	}
 }

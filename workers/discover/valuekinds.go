@@ -89,7 +89,7 @@ var kindWords = map[string]valueKind{
 // word: an amount with its sign ("$25 of payment") is money a refund or an
 // invoice takes as well, and implying currency favoured tools that say it
 // over those that do not (measured on the calibration's collections and
-// the held-out sets, 2026-11-27: hit@1 up for 18 requests, MetaTool 15 of
+// the held-out sets, 2026-11-27: hit@1 up for 16 requests, MetaTool 13 of
 // them, down for none; with signs too, one held-out request went to the
 // wrong tool). Places imply nothing: a place's tool says weather,
 // time or directions, which the request's own words say.
