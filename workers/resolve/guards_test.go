@@ -120,7 +120,7 @@ func TestGuards(t *testing.T) {
 		// A name after "from" is the seller, never the delivery address.
 		{"seller", guardFood, "get two tacos from Casa Verde", M{"restaurant": "Casa Verde"}},
 		{"seller", guardFood, "order noodles from Golden Bowl to 4 Birch Road", M{"restaurant": "Golden Bowl"}},
-		{"seller", guardFood, "a pizza from Luigi's to 9 Elm Court", M{"restaurant": "Luigi"}},
+		{"seller", guardFood, "a pizza from Luigi's to 9 Elm Court", M{"restaurant": "Luigi's"}},
 		{"from is no delivery address", guardParcel, "send the box from Leeds to Harbor Street", M{"origin": "Leeds"}},
 		// A compound noun is taken whole.
 		{"compound", guardLights, "dim the dining room lights", M{"room": "dining room"}},
@@ -162,8 +162,11 @@ func TestGuards(t *testing.T) {
 		// A list is the things asked for, never the words of a clause.
 		{"no clause list", guardFood, "we're famished and can't be bothered; get ramen from Koi", M{"restaurant": "Koi"}},
 		{"no clause list", guardFood, "I'm cold and tired, send noodles from Wok Inn", M{"restaurant": "Wok Inn"}},
-		{"no clause list", guardFood, "we don't want olives or anchovies, order a pizza from Nico's", M{"restaurant": "Nico"}},
-		{"no clause list", guardFood, "no pickles or onions on the burger from Mel's", M{"restaurant": "Mel"}},
+		{"no clause list", guardFood, "we don't want olives or anchovies, order a pizza from Nico's", M{"restaurant": "Nico's"}},
+		{"no clause list", guardFood, "no pickles or onions on the burger from Mel's", M{"restaurant": "Mel's"}},
+		// A possessive with nothing owned after it names the place.
+		{"place by its owner", guardFood, "a pepperoni pizza from Tony's for tonight", M{"restaurant": "Tony's"}},
+		{"place by its owner", guardFood, "order from Rosa's.", M{"restaurant": "Rosa's"}},
 		{"no clause list", guardFood, "it's late and hungry kids, order from Saffron", M{"restaurant": "Saffron"}},
 		{"no clause list (negative)", guardFood, "order samosas, dal and naan from Saffron", M{"restaurant": "Saffron", "items": []any{"samosas", "dal", "naan"}}},
 		{"no clause list (negative)", guardFood, "I want falafel and hummus from Cedar", M{"restaurant": "Cedar", "items": []any{"falafel", "hummus"}}},

@@ -181,9 +181,16 @@ func (f *filler) capRunBack(j int) int {
 }
 
 // spanValue is the text of tokens [a, b], trimmed of what prose puts
-// around a value, and of a possessive ("John Smith's").
+// around a value, and of a possessive when something owned follows it
+// ("John Smith's laptop" → John Smith). With nothing owned after it, at
+// the end of a clause or before a word of the frame ("for", "and"), the
+// possessive names a place by its owner ("order from Luigi's", "a table
+// at Nonna's for four") and stays: the restaurant is Luigi's, not Luigi.
 func (f *filler) spanValue(a, b int) string {
 	v := cleanValue(f.text[f.toks[a].start:f.toks[b].end])
+	if b+1 >= len(f.toks) || endsClause(f.toks[b].raw) || fillers[f.toks[b+1].word] {
+		return v
+	}
 	if s, ok := strings.CutSuffix(v, "'s"); ok {
 		v = s
 	} else if s, ok := strings.CutSuffix(v, "’s"); ok {
