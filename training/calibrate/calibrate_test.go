@@ -70,12 +70,12 @@ func defaultRows(t *testing.T) []Row {
 // it never saw. Floors a little under what it reaches (2026-11-27,
 // default-12, activated share of the requests with a tool / right when
 // activated / requests needing no tool activated / ECE: sample 0.780 /
-// 1.000 / 0 / 0.045; assistant 0.542 / 0.950 / 0.040 / 0.075, data API
-// 0.542 / 0.857 / 0.120 / 0.120), so a regression fails. With named
-// currencies as values (default-12) the assistant's ECE rose from 0.061
-// and the sample's and data API's fell from 0.064 and 0.136 (the mean
-// over the five collections 0.137 → 0.132): its floor moved up, theirs
-// down.
+// 1.000 / 0 / 0.044; assistant 0.542 / 0.950 / 0.040 / 0.071, data API
+// 0.542 / 0.857 / 0.120 / 0.127), so a regression fails. With named
+// currencies and e-mail addresses implying their words (default-12) the
+// assistant's ECE rose from 0.061 and the sample's and data API's fell
+// from 0.064 and 0.136 (the mean over the five collections 0.137 →
+// 0.133): its floor moved up, theirs down.
 func TestSmallRegistriesLeftOut(t *testing.T) {
 	rows := defaultRows(t)
 	folds, err := LeaveOneOut(rows, DefaultSpec(), 0.85)
@@ -85,7 +85,7 @@ func TestSmallRegistriesLeftOut(t *testing.T) {
 	floors := map[string]struct{ activated, precision, noTool, ece float64 }{
 		"sample": {0.76, 0.97, 0.05, 0.06},
 		"home":   {0.50, 0.93, 0.05, 0.09},
-		"data":   {0.48, 0.85, 0.13, 0.13},
+		"data":   {0.48, 0.85, 0.13, 0.135},
 	}
 	for _, f := range folds {
 		m := f.Metrics

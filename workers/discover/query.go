@@ -84,6 +84,9 @@ func (e *Engine) parse(text string) parsedQuery {
 	for _, sp := range spans {
 		q.kinds |= kindOf(text[sp[0]:sp[1]])
 	}
+	if q.kinds&kindEmail != 0 {
+		q.implied = e.impliedTerms(kindEmail)
+	}
 	if hasUpper(text) {
 		if ps := placeSpans(text); len(ps) > 0 {
 			var added bool
@@ -96,7 +99,7 @@ func (e *Engine) parse(text string) parsedQuery {
 	if ms := moneyMentions(text); len(ms) > 0 {
 		q.kinds |= kindCurrency
 		if slices.ContainsFunc(ms, func(m moneyMention) bool { return m.named }) {
-			q.implied = e.impliedTerms(kindCurrency)
+			q.implied = append(q.implied, e.impliedTerms(kindCurrency)...)
 		}
 	}
 	var inValueOnly map[string]bool // term → seen in values only

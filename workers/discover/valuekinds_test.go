@@ -1,10 +1,13 @@
 package discover
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/training/eval/evaltest"
+	"github.com/toolyard/toolyard/workers/discover/embed"
 )
 
 // A request's paths, URLs and addresses are items of its coverage that a
@@ -73,5 +76,39 @@ func TestValueKindsCovered(t *testing.T) {
 	}
 	if !(withPath[0].known > without[0].known) {
 		t.Errorf("a path some tool takes left the request's known share at %.3f (%.3f without)", withPath[0].known, without[0].known)
+	}
+}
+
+// An e-mail address stands for the word email: a mail tool answers "let
+// <address> know …" above a chat tool whose text shares the request's
+// other words.
+func TestEmailAddressImpliesEmail(t *testing.T) {
+	emb, err := embed.NewLocal()
+	if err != nil {
+		evaltest.Unavailable(t, "word vectors (make embeddings)", err)
+	}
+	e, err := New([]schemas.Manifest{
+		{ID: "mail/send", Name: "send", Description: "Send an email message.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}}}`)},
+		{ID: "chat/post", Name: "post", Description: "Post a message to a team channel so everyone knows.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"channel":{"type":"string"},"text":{"type":"string"}}}`)},
+		{ID: "docs/find", Name: "find", Description: "Find a document by its title.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"}}}`)},
+	}, WithEmbedder(emb), WithMode(ModeHybrid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, c := range []struct{ text, want string }{
+		{"let kim@example.net know the release is out", "mail/send"},
+		{"let the team know the release is out", "chat/post"},
+	} {
+		cs, err := e.Search(context.Background(), c.text, 2, nil)
+		if err != nil || len(cs) == 0 {
+			t.Fatalf("%q: %v %v", c.text, cs, err)
+		}
+		if cs[0].ToolID != c.want {
+			t.Errorf("%q: %s first (%.2f), want %s", c.text, cs[0].ToolID, cs[0].Confidence, c.want)
+		}
 	}
 }
