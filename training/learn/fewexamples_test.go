@@ -3,6 +3,7 @@ package learn
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -114,5 +115,30 @@ func TestLearnedCalibrationForm(t *testing.T) {
 				t.Errorf("bias %.2f, engine's %.2f: the rows ran it off", cal.Bias, base.Bias)
 			}
 		})
+	}
+}
+
+// A usage signal that puts one row right and another wrong stays out
+// (its weight 0), however it reorders the places below the first.
+func TestFitWeightsTakesNoTrade(t *testing.T) {
+	cand := func(id string, fused, class float64) discover.Explained {
+		return discover.Explained{ToolID: id, Signals: map[string]float64{discover.FeatureFused: fused, discover.FeatureUsageClass: class}}
+	}
+	trade := []row{
+		// Right without usage; the class evidence would put b first.
+		{gold: "a", cands: []discover.Explained{cand("a", 1.0, 0), cand("b", 0.9, 0.5)}},
+		// Wrong without usage; the class evidence would put b first.
+		{gold: "b", cands: []discover.Explained{cand("a", 1.0, 0), cand("b", 0.9, 0.5)}},
+		// Wrong either way; the class evidence lifts the gold from third
+		// to second (a better mean reciprocal rank at the same hits, which
+		// the fit took before the sign test).
+		{gold: "c", cands: []discover.Explained{cand("a", 1.0, 0.2), cand("b", 0.8, 0), cand("c", 0.6, 0.25)}},
+	}
+	if w := fitWeights(trade); w != (discover.UsageWeights{}) {
+		t.Errorf("a one-for-one trade set the weights %+v", w)
+	}
+	gain := append(slices.Clone(trade), trade[1], trade[1])
+	if w := fitWeights(gain); w.Class == 0 {
+		t.Errorf("three rows put right for one put wrong left the class weight at 0: %+v", w)
 	}
 }
