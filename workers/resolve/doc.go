@@ -310,7 +310,8 @@
 //     "because it's out of stock") fills the one missing property whose
 //     enum holds it, not after a negation, nor when two members of the
 //     property, or of two properties, are written (enumphrases.go); then a word equal to one enum value (ignoring case,
-//     separators, plural) of exactly one missing property fills it
+//     separators, plural; a verb member's -ing form, "driving
+//     directions" → drive) of exactly one missing property fills it
 //     ("checksum /etc/hosts with md5"; two values written as one
 //     compound noun, "email address", are the first; the article "a" or
 //     "an" in lower case is no member in capitals: "a CNAME record" is no

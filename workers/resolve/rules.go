@@ -98,7 +98,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applySortKeys() }},
 	{name: "enum_phrases", doc: "an enum member of several words joined (next_day, out_of_stock, fixed-amount) written as its words (\"DHL next day\", \"because it's out of stock\") to the one missing parameter whose enum holds it; not after a negation",
 		apply: func(f *filler, _ *property) { f.applyEnumPhrases() }},
-	{name: "enum_words", doc: "a word equal to one enum value of exactly one missing parameter; two values written as one compound noun (\"email address\") are the first; the article \"a\" is no member \"A\"",
+	{name: "enum_words", doc: "a word equal to one enum value of exactly one missing parameter, or a verb member's -ing form (\"driving directions\" → drive); two values written as one compound noun (\"email address\") are the first; the article \"a\" is no member \"A\"",
 		apply: func(f *filler, _ *property) { f.applyEnumWords() }},
 	{name: "state_questions", doc: "a request that opens as a question about how things are (\"is the back door locked?\", \"what's on the list\"; not \"can you …\") to the one missing enum parameter with one value that reads (status, read, get …)",
 		apply: func(f *filler, _ *property) { f.applyStateQuestions() }},

@@ -106,6 +106,8 @@ var (
 	ruleLamp = manifest("t/lamp", "Lamp", `{"type":"object","required":["area"],"properties":{
 		"area":{"type":"string","description":"Room, e.g. hall"},"on":{"type":"boolean","description":"true to switch on, false to switch off"},
 		"level":{"type":"integer"}}}`)
+	ruleRoute = manifest("t/route", "Route planner", `{"type":"object","required":["destination"],"properties":{
+		"destination":{"type":"string","description":"Where to go"},"travel":{"type":"string","enum":["drive","cycle","walk","ship"]}}}`)
 	ruleGate = manifest("t/gate", "Gate", `{"type":"object","required":["gate"],"properties":{
 		"gate":{"type":"string"},"state":{"type":"string","enum":["open","closed","locked"]}}}`)
 )
@@ -319,6 +321,8 @@ var ruleCases = map[string][]ruleCase{
 		{valPeople, "Ravi Menon's email address", map[string]any{"person": "Ravi Menon", "detail": "email"}},
 		{ruleHash, "hash /srv/a.iso with md5", map[string]any{"path": "/srv/a.iso", "algo": "md5"}},
 		{ruleHash, "md5sum /srv/a.iso", map[string]any{"path": "/srv/a.iso", "algo": "md5"}},
+		// A verb's -ing form qualifying a noun is the member.
+		{ruleRoute, "cycling route to the lake", map[string]any{"destination": "the lake", "travel": "cycle"}},
 	},
 	"state_questions": {
 		{valPantry, "what's in the pantry", map[string]any{"op": "list"}},

@@ -110,3 +110,21 @@ func TestGluedUnitCut(t *testing.T) {
 		}
 	}
 }
+
+// TestIngForm: the -ing forms of an enum's verbs, and words that only end
+// the same way.
+func TestIngForm(t *testing.T) {
+	for _, c := range []struct {
+		member, word string
+		want         bool
+	}{
+		{"drive", "driving", true}, {"walk", "walking", true}, {"ship", "shipping", true}, {"bike", "biking", true},
+		{"replace", "replacing", true}, {"cool", "cooling", true},
+		{"drive", "drive", false}, {"ring", "ringing", true}, {"sing", "string", false}, {"go", "going", false},
+		{"walk", "walkings", false}, {"view", "viewwing", false}, {"fix", "fixxing", false},
+	} {
+		if got := ingForm(c.member, c.word); got != c.want {
+			t.Errorf("ingForm(%q, %q) = %v, want %v", c.member, c.word, got, c.want)
+		}
+	}
+}

@@ -137,11 +137,33 @@ func enumWord(m, word string) bool {
 	if nm == "" {
 		return false
 	}
-	if nm == nw || nm+"s" == nw || nm+"es" == nw {
+	if nm == nw || nm+"s" == nw || nm+"es" == nw || ingForm(nm, nw) {
 		return true
 	}
 	rest, ok := strings.CutPrefix(nw, nm)
 	return ok && code(nm) && len(rest) >= 1 && len(rest) <= 3 && !strings.ContainsFunc(rest, func(r rune) bool { return r < 'a' || r > 'z' })
+}
+
+// ingForm: word is the -ing form of the verb m, as it qualifies a noun
+// ("driving directions" for the member drive, "a biking route", "walking"):
+// m+ing, a final e dropped (drive → driving), a final consonant doubled
+// after a vowel (ship → shipping).
+func ingForm(m, word string) bool {
+	stem, ok := strings.CutSuffix(word, "ing")
+	if !ok || len(m) < 3 {
+		return false
+	}
+	n := len(m)
+	last := m[n-1]
+	switch {
+	case stem == m:
+		return true
+	case last == 'e' && stem == m[:n-1]:
+		return true
+	case !strings.ContainsRune("aeiouwxy", rune(last)) && strings.ContainsRune("aeiou", rune(m[n-2])) && stem == m+string(last):
+		return true
+	}
+	return false
 }
 
 // code: s has letters and digits, both.
