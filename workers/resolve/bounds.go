@@ -218,6 +218,9 @@ func (f *filler) useBoundNoun(p *property, k int) {
 		return
 	}
 	w := f.toks[k].word
+	if fillers[w] {
+		return // "over 500 at Amazon": "at" of "at least this large" counts nothing
+	}
 	if s := strings.TrimSuffix(trimPunct(w), "s"); describesWord(p, s) || describesWord(p, w) || fitsName(p, setOf(s, w)) || money.Names[w] != "" {
 		f.useTokens(k)
 	}

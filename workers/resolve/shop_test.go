@@ -6,6 +6,8 @@ import "testing"
 // (none is in a registry), with bounds, flags, multi-word enum members,
 // name pairs and phones.
 var (
+	shopPayments = manifest("t/payments", "List payments", `{"type":"object","properties":{
+		"minAmount":{"type":"number","description":"Only payments at least this large"},"merchant":{"type":"string","description":"Merchant name"}}}`)
 	shopFlats = manifest("t/flats", "Search flats", `{"type":"object","required":["query"],"properties":{
 		"query":{"type":"string","description":"Search text"},
 		"minBedrooms":{"type":"integer","description":"Minimum number of bedrooms"},
@@ -84,6 +86,10 @@ func TestShopRules(t *testing.T) {
 		{"bounds", shopFlats, "studios, at most 40", M{"query": "studios, at most 40"}},
 		// A length of time is no bound of a price.
 		{"bounds", shopFlats, "studios listed over 3 days ago", M{"query": "studios listed over 3 days ago"}},
+		// A word of the frame after the number is no noun of the bound,
+		// even where the bound's description writes it ("at least this
+		// large"): "at Amazon" stays for the merchant.
+		{"bounds", shopPayments, "payments over 500 at Amazon", M{"minAmount": 500.0, "merchant": "Amazon"}},
 		// flags: "all" is no flag's name to read; a flag's words in
 		// another clause are not together.
 		{"flags", shopFlats, "all furnished studios", M{"query": "all furnished studios"}},
