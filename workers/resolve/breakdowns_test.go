@@ -42,3 +42,24 @@ func TestBreakdowns(t *testing.T) {
 		{"no such parameter", bdFiles, "list /srv by size", M{"path": "/srv"}},
 	})
 }
+
+// TestAxes: a chart's measure before by/against/vs, its axis after; no
+// axes after an order word, before a deadline or a name, or for a tool
+// with one axis parameter.
+func TestAxes(t *testing.T) {
+	axes := []string{"x", "y"}
+	checkGuessesOn(t, ruleChart, axes, []textCase{
+		{"bar chart of revenue by region", M{"x": "region", "y": "revenue"}},
+		{"plot unit price against floor area", M{"x": "floor area", "y": "unit price"}},
+		{"line chart of cost per month", M{"x": "month", "y": "cost"}},
+		{"pie of sales vs channel, from the orders table", M{"x": "channel", "y": "sales"}},
+		// Negatives.
+		{"bar chart of regions sorted by revenue", M{}},
+		{"a chart of revenue by Friday", M{}},
+		{"a chart of revenue by tomorrow", M{}},
+		{"a chart by Ana", M{}},
+	})
+	checkGuessesOn(t, ruleChartOneAxis, []string{"y"}, []textCase{
+		{"bar chart of revenue by region", M{}},
+	})
+}

@@ -344,7 +344,12 @@
 //     latency_ms") the one text property for a column, and a lower-case
 //     word after in or from that ends its clause, or a snake_case one
 //     ("… in requests"; not an idiom's: "in total", "from scratch"), the
-//     one for a table (tables.go). The plain
+//     one for a table (tables.go). A chart's missing x and y axis
+//     properties (named x, xAxis … or described as for the x axis) take
+//     the plain words around by/against/vs/versus/per: the measure before
+//     it is y, what it is plotted along after it is x ("a bar chart of
+//     revenue by region", "plot price against area"; a unit of time is an
+//     axis, "per month", a deadline is none, "by Friday"; axes.go). The plain
 //     lower-case words after "by" ("signups by acquisition channel", "by
 //     region and device", "broken down by plan") fill the one property
 //     for the dimensions to split by (named group by, dimensions,

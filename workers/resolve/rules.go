@@ -116,6 +116,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyTickers() }},
 	{name: "periods", doc: "a relative period (\"over the last month\") to a period or timeframe parameter",
 		apply: func(f *filler, _ *property) { f.applyPeriods() }},
+	{name: "axes", doc: "for a chart's missing x and y axis parameters, the plain words before by/against/vs/versus/per to y and those after it to x (\"a bar chart of revenue by region\" → y revenue, x region); never after sorted/ordered by, nor a name, number or time after the link",
+		apply: func(f *filler, _ *property) { f.applyAxes() }},
 	{name: "breakdowns", doc: "the plain words after \"by\" (\"signups by acquisition channel\", \"by country and plan\") to the one parameter for the dimensions to split by (group by, dimensions, breakdown); a time grain (\"by week\") to a grain parameter instead; never after sorted/ordered/ranked by, nor a name, number or time after by",
 		apply: func(f *filler, _ *property) { f.applyBreakdowns() }},
 	{name: "described_counts", doc: "a number in the phrase a description writes with N (\"the first 5 lines\")",

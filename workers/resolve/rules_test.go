@@ -106,6 +106,11 @@ var (
 	ruleLamp = manifest("t/lamp", "Lamp", `{"type":"object","required":["area"],"properties":{
 		"area":{"type":"string","description":"Room, e.g. hall"},"on":{"type":"boolean","description":"true to switch on, false to switch off"},
 		"level":{"type":"integer"}}}`)
+	ruleChart = manifest("t/chart", "Chart", `{"type":"object","required":["kind"],"properties":{
+		"kind":{"type":"string","enum":["line","bar","pie"]},"table":{"type":"string","description":"Source table"},
+		"x":{"type":"string","description":"Column for the x axis"},"y":{"type":"string","description":"Column for the y axis"}}}`)
+	ruleChartOneAxis = manifest("t/chart1", "Chart", `{"type":"object","properties":{
+		"y":{"type":"string","description":"Column for the y axis"},"title":{"type":"string"}}}`)
 	ruleRoute = manifest("t/route", "Route planner", `{"type":"object","required":["destination"],"properties":{
 		"destination":{"type":"string","description":"Where to go"},"travel":{"type":"string","enum":["drive","cycle","walk","ship"]}}}`)
 	ruleGate = manifest("t/gate", "Gate", `{"type":"object","required":["gate"],"properties":{
@@ -316,6 +321,9 @@ var ruleCases = map[string][]ruleCase{
 		{ruleLamp, "turn off the lamp in the hall", map[string]any{"area": "hall", "on": false}},
 		{ruleLamp, "lamp on in the study", map[string]any{"area": "study", "on": true}},
 		{ruleGate, "close the garden gate", map[string]any{"gate": "garden", "state": "closed"}},
+	},
+	"axes": {
+		{ruleChart, "line chart of signups by week from the events table", map[string]any{"kind": "line", "table": "events", "x": "week", "y": "signups"}},
 	},
 	"enum_words": {
 		{valPeople, "Ravi Menon's email address", map[string]any{"person": "Ravi Menon", "detail": "email"}},
