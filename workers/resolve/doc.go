@@ -468,8 +468,9 @@
 //     text properties in order, and one code left (BA456, 10.0.0.7) the one
 //     text property still missing; failing that, that property takes the
 //     object of the request, the first plain noun phrase after for, of,
-//     about, on, using … that is not the tool's own words ("the mass
-//     transfer rate for ethanol" → substance; a possessive owner whole
+//     about, on, using …, or "in" right after the tool's own word
+//     ("anomalies in signups" → metric), that is not the tool's own words
+//     ("the mass transfer rate for ethanol" → substance; a possessive owner whole
 //     when what it owns is the tool's thing: "into the hiking crew's
 //     Signal group" → "hiking crew"), or the plain words right
 //     after the request's verb when it is the tool's own, past its

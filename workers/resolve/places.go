@@ -569,6 +569,13 @@ func wordyHyphen(v string) bool {
 // objectPreps introduce the thing a request is about.
 var objectPreps = setOf("for", "of", "about", "on", "using", "regarding", "concerning", "into")
 
+// inAfterToolWord: token i is "in" right after one of the tool's own
+// words, where it opens what the tool's thing is of ("anomalies in
+// signups", "errors in the checkout service"), not a place.
+func (f *filler) inAfterToolWord(i int) bool {
+	return i > 0 && f.toks[i].word == "in" && f.tool[f.toks[i-1].word] && !endsClause(f.toks[i-1].raw)
+}
+
 // generic nouns say what kind of answer is wanted, not what it is about.
 var generic = setOf("information", "info", "details", "detail", "data", "list", "report", "summary", "overview",
 	"status", "result", "results", "analysis", "help", "assistance", "number", "amount", "level", "way", "ways",
@@ -594,7 +601,7 @@ func (f *filler) applyObject(freetext *property) {
 		return
 	}
 	for i := range f.toks {
-		if !f.free(i) || !objectPreps[f.toks[i].word] || endsClause(f.toks[i].raw) {
+		if !f.free(i) || !objectPreps[f.toks[i].word] && !f.inAfterToolWord(i) || endsClause(f.toks[i].raw) {
 			continue
 		}
 		k := i + 1

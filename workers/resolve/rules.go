@@ -152,7 +152,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyBooked() }},
 	{name: "names", doc: "capitalised names and codes left over to missing required text parameters", guess: true,
 		apply: (*filler).applyNames},
-	{name: "object", doc: "the object of the request (\"the rate for ethanol\") to the one text parameter missing; a possessive owner whole when it owns the tool's thing (\"into the hiking crew's group\")", guess: true,
+	{name: "object", doc: "the object of the request (\"the rate for ethanol\"; after \"in\" when it follows the tool's own word, \"anomalies in signups\") to the one text parameter missing; a possessive owner whole when it owns the tool's thing (\"into the hiking crew's group\")", guess: true,
 		apply: (*filler).applyObject},
 	{name: "verb_object", doc: "the words right after the tool's own verb, past its particle (\"translate good morning to Spanish\", \"jot down buy stamps\"; \"roll back X\" for rollback) to the one required text parameter missing; with none required missing, the object of play/put on/search for to the optional query (\"play some jazz\" → jazz); a capitalised name put/played/opened/watched to the parameter for a work's title (\"watch The Crown\")", guess: true,
 		apply: (*filler).applyVerbObject},

@@ -111,6 +111,8 @@ var (
 		"x":{"type":"string","description":"Column for the x axis"},"y":{"type":"string","description":"Column for the y axis"}}}`)
 	ruleChartOneAxis = manifest("t/chart1", "Chart", `{"type":"object","properties":{
 		"y":{"type":"string","description":"Column for the y axis"},"title":{"type":"string"}}}`)
+	ruleSpikes = manifest("t/spikes", "Find spikes", `{"type":"object","required":["series"],"properties":{
+		"series":{"type":"string","description":"Series name"}}}`)
 	ruleRoute = manifest("t/route", "Route planner", `{"type":"object","required":["destination"],"properties":{
 		"destination":{"type":"string","description":"Where to go"},"travel":{"type":"string","enum":["drive","cycle","walk","ship"]}}}`)
 	ruleGate = manifest("t/gate", "Gate", `{"type":"object","required":["gate"],"properties":{
@@ -376,6 +378,8 @@ var ruleCases = map[string][]ruleCase{
 		{ruleVs, "compare Stardew Valley against Terraria", map[string]any{"first": "Stardew Valley", "second": "Terraria"}},
 	},
 	"object": {
+		// "in" after the tool's own word opens what its thing is of.
+		{ruleSpikes, "look for spikes in login failures", map[string]any{"series": "login failures"}},
 		// A possessive owner is kept whole when what it owns is the tool's thing.
 		{ruleChatApp, "Drop the map into the climbing club's Signal group.", map[string]any{"app": "signal", "chat": "climbing club"}},
 		{ruleChatApp, "pin the photo on the choir's group chat", map[string]any{"chat": "choir"}},
