@@ -64,7 +64,11 @@
 //     of day is not run at midnight: the answer says what it read and
 //     asks for the time. Written by hand: the date libraries tried
 //     misread such requests (moments.go). A time of day alone fills a
-//     time property as HH:MM ("an alarm for 7am" → 07:00), and a length
+//     time property as HH:MM ("an alarm for 7am" → 07:00); written with
+//     its day, for a time property that is no clock time ("Pickup time",
+//     when: not formatted or described as a clock time, HH:MM, "e.g.
+//     06:30") and no date property to take the day, it is the whole
+//     moment ("at 6am tomorrow" → 2026-11-28T06:00:00Z), and a length
 //     of time a string property named duration, length or timeout ("10
 //     minutes", "a 45-minute …", or "10m" when its description writes lengths so;
 //     a length written compact, "for 45m", as written;

@@ -700,7 +700,7 @@ var boundNames = setOf("since", "after", "before", "until")
 // reported, not guessed: "Monday" to an event's start would be midnight.
 // A tool with neither kind of property is left to the other rules.
 func (f *filler) applyMoments() {
-	var dateTimes, bounds, dates, clocks []*property
+	var dateTimes, bounds, dates, clocks, whens []*property
 	for _, p := range f.s.props {
 		switch {
 		case p.dateTime && fitsName(p, boundNames):
@@ -711,6 +711,9 @@ func (f *filler) applyMoments() {
 			dates = append(dates, p)
 		case p.format == "time" || isTimeProp(p):
 			clocks = append(clocks, p)
+			if !clockOnly(p) {
+				whens = append(whens, p)
+			}
 		}
 	}
 	if len(dateTimes) == 0 && len(bounds) == 0 && len(dates) == 0 && len(clocks) == 0 {
@@ -741,6 +744,16 @@ func (f *filler) applyMoments() {
 			i = m.dayEnd
 			continue
 		}
+		if m.clock && !m.day.IsZero() && len(dates) == 0 {
+			// A time with its day ("at 6am tomorrow") for a "when" that is
+			// no clock time, and nothing else to take the day: the whole
+			// moment, not the hour without its day.
+			if t, ok := m.at(ref, lastDay); ok && f.fillMoment(whens, m.first, t.Format(time.RFC3339)) {
+				f.useTokens(rangeIdx(m.first, m.last)...)
+				i = m.last
+				continue
+			}
+		}
 		if m.clock && f.fillMoment(clocks, m.first, fmt.Sprintf("%02d:%02d", m.hour, m.minute)) {
 			// A time of day ("an alarm for 7am"): its day, if one is
 			// written, stays for what else takes it, or to be reported.
@@ -766,6 +779,17 @@ func (f *filler) applyMoments() {
 		}
 	}
 }
+
+// clockOnly: p takes a time of day and nothing more: formatted as a time,
+// or described as a clock time, a time of day, or by one ("e.g. 06:30",
+// "HH:MM"). A "Pickup time" or a "when" is not: it takes the day too.
+func clockOnly(p *property) bool {
+	return p.format == "time" || strings.Contains(p.desc, "clock") || strings.Contains(p.desc, "time of day") ||
+		strings.Contains(p.desc, "hh:mm") || clockExample.MatchString(p.desc)
+}
+
+// clockExample is a time of day written in a description ("06:30").
+var clockExample = regexp.MustCompile(`\b\d{1,2}:\d{2}\b`)
 
 // fillMoment gives v, a moment starting at token first, to the property
 // of ps named right before it, else to the first of ps still missing.

@@ -368,3 +368,20 @@ func TestDateTimeDescriptions(t *testing.T) {
 		}
 	}
 }
+
+// TestWhenTakesTheDay: a time with its day for a "when" that is no clock
+// time is the whole moment ("at 6am tomorrow" had given the ride 06:00 and
+// dropped tomorrow); a clock time keeps the hour alone.
+func TestWhenTakesTheDay(t *testing.T) {
+	ride := manifest("t/ride", "Book a ride", `{"type":"object","required":["dropoff"],"properties":{
+		"dropoff":{"type":"string","description":"Destination address"},
+		"when":{"type":"string","description":"Pickup time; now if omitted"}}}`)
+	wake := manifest("t/wake", "Wake-up call", `{"type":"object","required":["time"],"properties":{
+		"time":{"type":"string","description":"Clock time, e.g. 07:15"}}}`)
+	checkGuesses(t, []guessCase{
+		{m: ride, text: "a ride to the airport at 6am tomorrow", want: M{"dropoff": "the airport", "when": "2026-11-28T06:00:00Z"}},
+		{m: ride, text: "a ride to the airport on Monday at 5:30pm", want: M{"dropoff": "the airport", "when": "2026-11-30T17:30:00Z"}},
+		{m: ride, text: "a ride to the airport at 6pm", want: M{"dropoff": "the airport", "when": "18:00"}},
+		{m: wake, text: "wake me at 6:30 tomorrow", want: M{"time": "06:30"}},
+	})
+}

@@ -447,7 +447,7 @@ const (
 var whenCues = setOf("modified", "changed", "created", "updated", "edited", "added", "touched")
 
 // relativeDays are the days a request names relative to now.
-var relativeDays = setOf("today", "yesterday", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+var relativeDays = setOf("today", "yesterday", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 // relativePeriods follow this/last/past: "last week", "this month".
 var relativePeriods = setOf("hour", "day", "week", "month", "year", "weekend")
