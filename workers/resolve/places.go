@@ -19,8 +19,11 @@ var (
 	weakPlacePreps = setOf("of", "for")
 )
 
+// isPlaceProp: p takes a place, by its name ("city", "pickup_location"),
+// by the noun its description opens with ("near": "Location; defaults to
+// …"), or named for the preposition of a place ("near").
 func isPlaceProp(p *property) bool {
-	return stringProp(p) && !isIDProp(p) && fitsName(p, placeWords)
+	return stringProp(p) && !isIDProp(p) && (fitsName(p, placeWords) || placeWords[p.noun] || p.name == "near")
 }
 
 // languages are the language names a language parameter takes.

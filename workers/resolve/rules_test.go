@@ -306,6 +306,8 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"places": {
 		{ruleWeather, "weather in Reykjavik", map[string]any{"city": "Reykjavik"}},
+		// A parameter named for the preposition, or described as a location.
+		{ruleNearby, "pharmacies open now near the station", map[string]any{"query": "pharmacies", "near": "station", "open_now": true}},
 		// A city with its country after a comma is one place.
 		{wvListings, "bakeries in Lyon, France", map[string]any{"query": "bakeries", "area": "Lyon, France", "limit": int64(10), "lang": "en"}},
 		// A kind of place and its name, for the parameter for that kind.
