@@ -6,18 +6,22 @@ import "strings"
 // area" name a chart's two axes: the measure before by/against/vs/versus/
 // per is the y axis, the words after it the x axis.
 
-// axisProp: p takes the column of the chart's axis ('x' or 'y'): named x,
-// x_axis, xAxis …, or described as for the x axis.
-func axisProp(p *property, axis byte) bool {
+// axisOf is the chart axis p takes the column of, 'x' or 'y', else 0:
+// named x, x_axis, xAxis …, or described as for the x axis. Read once per
+// manifest (property.axis).
+func axisOf(p *property) byte {
 	if !stringProp(p) && !(p.typ == "array" && p.items != nil && stringProp(p.items)) {
-		return false
+		return 0
 	}
-	a := string(axis)
-	switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(p.name)) {
-	case a, a + "axis", a + "column", a + "col":
-		return true
+	name := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(p.name))
+	for _, a := range []string{"x", "y"} {
+		switch {
+		case name == a || name == a+"axis" || name == a+"column" || name == a+"col",
+			strings.Contains(p.desc, a+" axis") || strings.Contains(p.desc, a+"-axis"):
+			return a[0]
+		}
 	}
-	return strings.Contains(p.desc, a+" axis") || strings.Contains(p.desc, a+"-axis")
+	return 0
 }
 
 // axisLinks part a chart's measure from what it is plotted along.
@@ -33,9 +37,9 @@ func (f *filler) applyAxes() {
 	for _, p := range f.s.props {
 		switch {
 		case !f.missing(p):
-		case axisProp(p, 'x'):
+		case p.axis == 'x':
 			x = p
-		case axisProp(p, 'y'):
+		case p.axis == 'y':
 			y = p
 		}
 	}

@@ -711,7 +711,7 @@ func (f *filler) applyMoments() {
 			dates = append(dates, p)
 		case p.format == "time" || isTimeProp(p):
 			clocks = append(clocks, p)
-			if !clockOnly(p) {
+			if !p.clock {
 				whens = append(whens, p)
 			}
 		}

@@ -42,12 +42,15 @@ type property struct {
 	// (spanUnitOf), "" for others: set once per manifest, since the lengths
 	// rule and loose numbers ask it of every request.
 	spanUnit string
-	// date, dateTime, cron and noun are isDateProp, dateTimeProp,
-	// cronParam and describedNoun of the property (readings): set once per
-	// manifest, since many rules ask them of every property of every
-	// request.
-	date, dateTime, cron bool
-	noun                 string
+	// date, dateTime, cron, clock and noun are isDateProp, dateTimeProp,
+	// cronParam, clockOnly and describedNoun of the property (readings):
+	// set once per manifest, since many rules ask them of every property
+	// of every request.
+	date, dateTime, cron, clock bool
+	noun                        string
+	// axis is the chart axis the property takes, 'x' or 'y', else 0
+	// (axisOf; readings).
+	axis byte
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -204,12 +207,14 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 }
 
 // readings sets what the rules read of a property's name, type, format
-// and description alone (date, dateTime, cron, noun).
+// and description alone (date, dateTime, cron, clock, noun).
 func (p *property) readings() {
 	p.date = isDateProp(p)
 	p.dateTime = dateTimeProp(p)
 	p.cron = cronParam(p)
+	p.clock = clockOnly(p)
 	p.noun = describedNoun(p)
+	p.axis = axisOf(p)
 }
 
 // primaryType is the first non-null type of a "type" keyword (a string or
