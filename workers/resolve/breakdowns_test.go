@@ -63,3 +63,28 @@ func TestAxes(t *testing.T) {
 		{"bar chart of revenue by region", M{}},
 	})
 }
+
+// TestScopes: where in a system a thing lives, after in/on; no idiom, no
+// time, no capitalised name (a place's), nothing for two scopes missing.
+func TestScopes(t *testing.T) {
+	checkGuessesOn(t, ruleVMs, []string{"region"}, []textCase{
+		{"reboot vm web-3 in eu-central-1", M{"region": "eu-central-1"}},
+		{"reboot vm web-3 on us-west-2 now", M{"region": "us-west-2"}},
+		// Negatives.
+		{"reboot vm web-3 in detail", M{}},
+		{"reboot vm web-3 in March", M{}},
+		// A capitalised place is the places rule's, as written.
+		{"reboot vm web-3 in Frankfurt", M{"region": "Frankfurt"}},
+		{"reboot vm web-3 in 5 minutes", M{}},
+	})
+	checkGuessesOn(t, rulePods, []string{"namespace"}, []textCase{
+		{"restart the pods of cart in payments", M{"namespace": "payments"}},
+		{"restart the pods of cart in the staging namespace", M{"namespace": "staging"}},
+		{"restart the pods of cart in order", M{}},
+	})
+	twoScopes := manifest("t/k8s", "Get pods", `{"type":"object","properties":{
+		"namespace":{"type":"string"},"cluster":{"type":"string"}}}`)
+	checkGuessesOn(t, twoScopes, []string{"namespace", "cluster"}, []textCase{
+		{"get pods in payments", M{}},
+	})
+}

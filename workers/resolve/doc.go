@@ -256,9 +256,14 @@
 //     written; languagecodes.go), a business after "from" or "at" ("pad
 //     thai from Thai Garden", "transactions at Blue Bottle") for the one
 //     property named for a seller (restaurant, store, merchant …) or
-//     described by one ("Merchant name"), places
-//     after in/at/near/from (then of/for; not a part of the day or a
-//     weekday: "in the evening" says when) for properties named location,
+//     described by one ("Merchant name"), where in a system a thing
+//     lives after in/on for the one missing scope property (namespace,
+//     region, cluster, environment … without an enum): a code ("in
+//     us-east-1"), a plain word ending its clause ("pods in payments"),
+//     or any word before the property's noun ("in the default namespace";
+//     scopes.go), places
+//     after in/at/near/from (then of/for; not a part of the day, a
+//     weekday or a month: "in the evening" says when) for properties named location,
 //     city, country, region, room … (an address "Los Angeles, California, USA"
 //     goes finest part first to city, state, country; with one property
 //     for it, a city with its state or country after a comma that package

@@ -164,6 +164,9 @@ func (f *filler) applyPlaces() {
 			if last < 0 || languages[f.toks[k].word] && last == k || f.compoundModifier(k, last) {
 				continue
 			}
+			if last == k && timeName(strings.ToLower(trimPunct(f.toks[k].raw))) {
+				continue // "in March", "on Friday": when, not where
+			}
 			if end, ok := f.placeList(props, k, last); ok {
 				i = end
 				continue

@@ -86,6 +86,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyOwners() }},
 	{name: "languages", doc: "language names to language parameters (from/to for source and target), as the ISO 639-1 code where the parameter asks for a code (\"in Portuguese\" → pt)",
 		apply: func(f *filler, _ *property) { f.applyLanguages() }},
+	{name: "scopes", doc: "the word after in/on to the one missing scope parameter (namespace, region, cluster, environment … without an enum): a code (\"in us-east-1\"), a plain word ending its clause or meeting a preposition (\"pods in payments\"), or any word before the parameter's own noun (\"in the default namespace\"); no idiom (\"in detail\"), time or capitalised name",
+		apply: func(f *filler, _ *property) { f.applyScopes() }},
 	{name: "places", doc: "places after in/at/near/from to location, city, country … parameters (\"Austin, Texas\" one place; \"in room Orion\" whole where the parameter is for rooms); the place of a \"when I get to …\" clause to the place parameter it sets off; a room right before the tool's own noun (\"the hallway lights\") to a room or zone parameter",
 		apply: func(f *filler, _ *property) { f.applyPlaces() }},
 	{name: "destinations", doc: "where a trip goes, after to, and where it starts, after from, to destination and origin parameters: a phrase with a determiner (\"a ride to the airport\"), a name (\"bike to Golden Gate Park\"), a place named bare (\"from work\"); \"home\" with no to (\"an Uber home\")",

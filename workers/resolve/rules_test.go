@@ -106,6 +106,10 @@ var (
 	ruleLamp = manifest("t/lamp", "Lamp", `{"type":"object","required":["area"],"properties":{
 		"area":{"type":"string","description":"Room, e.g. hall"},"on":{"type":"boolean","description":"true to switch on, false to switch off"},
 		"level":{"type":"integer"}}}`)
+	ruleVMs = manifest("t/vm", "Reboot VM", `{"type":"object","required":["vm"],"properties":{
+		"vm":{"type":"string","description":"VM name"},"region":{"type":"string","description":"Cloud region"}}}`)
+	rulePods = manifest("t/pods", "Restart pods", `{"type":"object","required":["app"],"properties":{
+		"app":{"type":"string","description":"App label"},"namespace":{"type":"string"}}}`)
 	ruleChart = manifest("t/chart", "Chart", `{"type":"object","required":["kind"],"properties":{
 		"kind":{"type":"string","enum":["line","bar","pie"]},"table":{"type":"string","description":"Source table"},
 		"x":{"type":"string","description":"Column for the x axis"},"y":{"type":"string","description":"Column for the y axis"}}}`)
@@ -325,6 +329,10 @@ var ruleCases = map[string][]ruleCase{
 		{ruleLamp, "turn off the lamp in the hall", map[string]any{"area": "hall", "on": false}},
 		{ruleLamp, "lamp on in the study", map[string]any{"area": "study", "on": true}},
 		{ruleGate, "close the garden gate", map[string]any{"gate": "garden", "state": "closed"}},
+	},
+	"scopes": {
+		{ruleVMs, "reboot vm web-3 in ap-south-2", map[string]any{"vm": "web-3", "region": "ap-south-2"}},
+		{rulePods, "restart the pods of cart in billing", map[string]any{"app": "cart", "namespace": "billing"}},
 	},
 	"axes": {
 		{ruleChart, "line chart of signups by week from the events table", map[string]any{"kind": "line", "table": "events", "x": "week", "y": "signups"}},
