@@ -318,6 +318,9 @@ func (f *filler) applyTitled() {
 			if w := f.toks[j].word; j > first && (prepositions[w] || shortPreps[w]) && f.toolWordWithin(j+1, 3) {
 				break // "called Kickoff in my calendar": where it goes, not what it is
 			}
+			if w := f.toks[j].word; j > first && (w == "with" || w == "and") && f.namesOtherMissing(target, j+1) {
+				break // "titled Login broken with label bug": the label is another argument
+			}
 			last = j
 			if endsClause(f.toks[j].raw) {
 				break
@@ -342,6 +345,20 @@ func (f *filler) applyTitled() {
 	if f.namingParam(target) {
 		f.forThe(target)
 	}
+}
+
+// namesOtherMissing: token k is a word of the name of a missing property
+// other than p ("with label bug" for labels, while the title is read).
+func (f *filler) namesOtherMissing(p *property, k int) bool {
+	if k >= len(f.toks) || !f.free(k) {
+		return false
+	}
+	for _, q := range f.s.props {
+		if q != p && f.missing(q) && f.isNameWord(q, f.toks[k].word) {
+			return true
+		}
+	}
+	return false
 }
 
 // slugName: s is a name written as one word of lower-case letters,
@@ -570,7 +587,7 @@ func (f *filler) namedList(target *property) bool {
 			continue
 		}
 		items, last := f.listAt(i + 1)
-		if len(items) < 2 || f.clauseList(i+1, last, items) {
+		if len(items) < 2 && !(len(items) == 1 && f.loneItem(i, last)) || f.clauseList(i+1, last, items) {
 			continue
 		}
 		f.store(target, items)
@@ -578,6 +595,18 @@ func (f *filler) namedList(target *property) bool {
 		return true
 	}
 	return false
+}
+
+// loneItem: the list's noun at token noun, a content word (not the "by"
+// of group_by), is followed by one item of one or two words that ends its
+// clause or meets a word of the frame ("with label bug", "tag urgent and
+// assign it"): a list of one.
+func (f *filler) loneItem(noun, last int) bool {
+	a := noun + 1
+	if w := f.toks[noun].word; last < a || last-a > 1 || fillers[w] || prepositions[w] || shortPreps[w] {
+		return false
+	}
+	return last+1 >= len(f.toks) || endsClause(f.toks[last].raw) || fillers[f.toks[last+1].word] || listStops[f.toks[last+1].word]
 }
 
 // namesList: token i is the list parameter's own noun right before its

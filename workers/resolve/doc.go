@@ -423,12 +423,15 @@
 //     property missing, without the property's own noun before its items
 //     ("with labels bug and urgent" → bug, urgent), the list after that
 //     noun first ("titled Patch CVE, reviewers alice and bob" → alice,
-//     bob); for a property of items (items, products …) one
+//     bob; its noun singular with one item of one or two words, "with
+//     label bug" → [bug], a list of one); for a property of items (items, products …) one
 //     noun phrase after add, remove, put or buy is a one-item list ("add
 //     rye bread to the list" → ["rye bread"]), never a pronoun, "more" or
 //     "everything". What a thing is called, after
 //     called, titled, entitled, named or labelled, to the end of the
-//     clause ("an issue called Login fails on Safari, label it bug"; the
+//     clause, or to "with"/"and" before another missing property's noun
+//     ("titled Login broken with label bug" → Login broken)
+//     ("an issue called Login fails on Safari, label it bug"; the
 //     word right after the cue is kept however common: "a timer called
 //     run"; a name written as one slug, "a bucket named acme-logs-prod in
 //     eu-central-1", is that word alone),

@@ -61,10 +61,11 @@ func heads(p *property) []string {
 	}
 }
 
-// isNameWord: word is one of p's name words.
+// isNameWord: word is one of p's name words, or the singular of a
+// plural one ("label" of labels).
 func (f *filler) isNameWord(p *property, word string) bool {
 	for _, w := range p.words {
-		if isHead(word, w) {
+		if isHead(word, w) || len(word) > 2 && isHead(w, word) {
 			return true
 		}
 	}

@@ -138,7 +138,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyContents() }},
 	{name: "named_phrase", doc: "the words after a parameter's name used as a noun (\"echo the message hello\")", guess: true,
 		apply: (*filler).applyNamedPhrase},
-	{name: "lists", doc: "a list written as such (\"eggs, milk and bread\") to the one array-of-strings parameter missing, without its own noun (\"with labels bug and urgent\"), the list after that noun first, ended by a cue of exclusion or inclusion; for items, one noun phrase after add/remove/put/buy as a one-item list (\"add rye bread to the list\")", guess: true,
+	{name: "lists", doc: "a list written as such (\"eggs, milk and bread\") to the one array-of-strings parameter missing, without its own noun (\"with labels bug and urgent\"), the list after that noun first (one item of one or two words after it, \"with label bug\", a list of one), ended by a cue of exclusion or inclusion; for items, one noun phrase after add/remove/put/buy as a one-item list (\"add rye bread to the list\")", guess: true,
 		apply: func(f *filler, _ *property) { f.applyLists() }},
 	{name: "titled", doc: "what a thing is called, after called, titled, named or labelled, to the end of the clause (a slug alone: \"named acme-logs-prod\"), to the one required title parameter missing (\"an issue called Login fails on Safari\"), else the one parameter missing that names the tool's thing (a timer's label), which \"for the X\" fills too (\"a timer for the pasta\")", guess: true,
 		apply: func(f *filler, _ *property) { f.applyTitled() }},

@@ -176,6 +176,9 @@ var ruleCases = map[string][]ruleCase{
 		{valRoute, "the fastest way home", map[string]any{"destination": "home"}},
 	},
 	"lists": {
+		// One item after the list's own noun, its noun singular; the
+		// title read before it stops at it.
+		{ruleIssue, "file an issue titled Crash on save with label regression", map[string]any{"title": "Crash on save", "labels": []any{"regression"}}},
 		// One noun phrase after add/remove/put/buy is a one-item list.
 		{ruleBasket, "add rye bread to the list", map[string]any{"action": "add", "items": []any{"rye bread"}}},
 		{ruleBasket, "please remove the frozen peas from my list.", map[string]any{"action": "remove", "items": []any{"frozen peas"}}},
