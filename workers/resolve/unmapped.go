@@ -13,7 +13,9 @@ import (
 // A value the intent states is never dropped without a word: after the
 // rules ran, the words of the intent that name a value — a quoted string,
 // a key=value pair for no parameter, a number (with its unit: "24h"), a
-// path, URL, e-mail address or glob, a capitalised name that does not
+// path, URL, e-mail address or glob, a code as machines name things
+// ("web-3", "us-east-1": lower-case words joined by hyphens, dots or
+// underscores, with a digit), a capitalised name that does not
 // open the sentence, the word after "named" or "called", a word that
 // narrows what the tool finds when a parameter would take it ("the json
 // files"), an order asked for ("sorted by size"), a time filter
@@ -118,6 +120,9 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		case anyShape(v):
 			add(v, valueShape)
 		case f.afterNameCue(i):
+			add(v, valueText)
+		case scopeCode.MatchString(t.word) && strings.ContainsAny(t.word, "0123456789"):
+			// "in us-east-1", "host web-3": a code as machines name things.
 			add(v, valueText)
 		case f.qualifier(i):
 			// Which of the things the tool finds: reported when a filter

@@ -84,6 +84,7 @@ func TestUnmapped(t *testing.T) {
 		{"system/process_list", "processes started by root", []schemas.Unmapped{{Text: "root"}}}, // by whom, not an order; a filter the tool has no parameter for
 		{"system/whoami", "who am I on https://example.com", []schemas.Unmapped{{Text: "https://example.com"}}},
 		{"system/kernel_info", "kernel version, mode=verbose", []schemas.Unmapped{{Text: "mode=verbose"}}},
+		{"system/uptime", "uptime of web-3 in eu-west-1", []schemas.Unmapped{{Text: "web-3"}, {Text: "eu-west-1"}}}, // codes as machines name things
 		// A second value for a parameter that took one: the call runs
 		// with the first, and the tool is named to ask again.
 		{"files/checksum", "sha256 of /srv/a.iso and /srv/b.iso", []schemas.Unmapped{{Text: "/srv/b.iso", Parameter: "path", Tool: "files/checksum"}}},
