@@ -88,3 +88,16 @@ func TestScopes(t *testing.T) {
 		{"get pods in payments", M{}},
 	})
 }
+
+// TestPrefixedIDs: a code's letters name its parameter, exactly or as the
+// opening of a word of three letters or more; two such parameters, or
+// none, take nothing.
+func TestPrefixedIDs(t *testing.T) {
+	checkGuessesOn(t, ruleReviews, []string{"sku", "invoice_ref"}, []textCase{
+		{"reviews of SKU-300", M{"sku": "SKU-300"}},
+		{"reviews of INV-77", M{"invoice_ref": "INV-77"}},
+		// "IN" is too short to open invoice; "AB-12" names nothing.
+		{"reviews of IN-77", M{}},
+		{"reviews of AB-12", M{}},
+	})
+}

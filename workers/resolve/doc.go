@@ -212,7 +212,9 @@
 //     digits or more ("9400111899223344556677", "1Z999AA1012"; no year,
 //     count or measure), fills the one missing text property named for
 //     one (tracking_number, order_id, code), else the one described as
-//     one (identifiers.go).
+//     one; a code whose letters name what it is fills the one missing
+//     text property a word of whose name they are, or open with three or
+//     more ("SKU-300" → sku, "INV2041" → invoice_ref; identifiers.go).
 //     A number sign before digits ("order #100482") is no character of
 //     an id or a number: such a parameter gets the digits; others keep it
 //     ("#4411" for a channel). An international phone number written in

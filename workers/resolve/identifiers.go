@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -64,6 +65,9 @@ func numberWithUnit(v string) bool {
 func (f *filler) applyIdentifiers() {
 	for i := range f.toks {
 		v := f.toks[i].value
+		if f.free(i) && f.prefixedID(i, v) {
+			continue
+		}
 		if !f.free(i) || !isIdentifier(v) {
 			continue
 		}
@@ -90,4 +94,36 @@ func numberSign(p *property, raw string) string {
 		return digits
 	}
 	return raw
+}
+
+// prefixedCode is a code that opens with letters naming what it is: "SKU-300",
+// "INV-2041", "ORD7731".
+var prefixedCode = regexp.MustCompile(`^([A-Za-z]{2,})-?[0-9][A-Za-z0-9-]*$`)
+
+// prefixedID fills, from a code whose letters name what it is ("SKU-300",
+// "INV-2041"), the one missing text parameter named by them: a word of its
+// name equal to the letters, or opening with three or more of them (INV
+// → invoice_id). It reports whether it placed the code.
+func (f *filler) prefixedID(i int, v string) bool {
+	m := prefixedCode.FindStringSubmatch(v)
+	if m == nil {
+		return false
+	}
+	letters := strings.ToLower(m[1])
+	target := f.soleMissingOf(func(p *property) bool {
+		if !stringProp(p) || len(p.enum) > 0 {
+			return false
+		}
+		for _, w := range p.words {
+			if w == letters || len(letters) >= 3 && strings.HasPrefix(w, letters) {
+				return true
+			}
+		}
+		return false
+	}, false)
+	if target == nil || !f.try(target, v) {
+		return false
+	}
+	f.useTokens(i)
+	return true
 }

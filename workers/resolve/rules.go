@@ -72,7 +72,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyShapes() }},
 	{name: "full_names", doc: "a person's name of two capitalised words (\"add a customer: Maria Lopez\") to the missing given- and family-name parameters (firstName and lastName, given_name and surname), a word each",
 		apply: func(f *filler, _ *property) { f.applyFullNames() }},
-	{name: "identifiers", doc: "a bare identifier, a long run of digits or of letters and digits (\"package 9400111899223344556677\"), to the one missing text parameter named for one (tracking_number, order_id), else described as one",
+	{name: "identifiers", doc: "a bare identifier, a long run of digits or of letters and digits (\"package 9400111899223344556677\"), to the one missing text parameter named for one (tracking_number, order_id), else described as one; a code whose letters name the parameter (\"SKU-300\" → sku, \"INV2041\" → invoice_ref)",
 		apply: func(f *filler, _ *property) { f.applyIdentifiers() }},
 	{name: "named_files", doc: "a file name after named, called or matching to a glob parameter (\"files named notes.txt\"): a name is a pattern that matches itself",
 		apply: func(f *filler, _ *property) { f.applyNamedFiles() }},

@@ -106,6 +106,8 @@ var (
 	ruleLamp = manifest("t/lamp", "Lamp", `{"type":"object","required":["area"],"properties":{
 		"area":{"type":"string","description":"Room, e.g. hall"},"on":{"type":"boolean","description":"true to switch on, false to switch off"},
 		"level":{"type":"integer"}}}`)
+	ruleReviews = manifest("t/reviews", "List reviews", `{"type":"object","properties":{
+		"sku":{"type":"string","description":"Product SKU"},"invoice_ref":{"type":"string"},"region":{"type":"string","enum":["eu","us"]}}}`)
 	ruleVMs = manifest("t/vm", "Reboot VM", `{"type":"object","required":["vm"],"properties":{
 		"vm":{"type":"string","description":"VM name"},"region":{"type":"string","description":"Cloud region"}}}`)
 	rulePods = manifest("t/pods", "Restart pods", `{"type":"object","required":["app"],"properties":{
@@ -285,6 +287,9 @@ var ruleCases = map[string][]ruleCase{
 	"identifiers": {
 		{valCourier, "where's my parcel 7312004458891", map[string]any{"waybill_number": "7312004458891"}},
 		{valCourier, "status of JD014600006281 please", map[string]any{"waybill_number": "JD014600006281"}},
+		// A code whose letters name the parameter: SKU-… a sku, INV… an invoice.
+		{ruleReviews, "reviews of SKU-300", map[string]any{"sku": "SKU-300"}},
+		{ruleReviews, "reviews on invoice INV2041 for SKU-9", map[string]any{"sku": "SKU-9", "invoice_ref": "INV2041"}},
 	},
 	"named_files": {
 		{ruleFind, "find files named notes.txt in /srv", map[string]any{"dir": "/srv", "name": "notes.txt"}},
