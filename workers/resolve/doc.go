@@ -379,7 +379,9 @@
 //     one percentage written ("at 6.5%", "20 percent") fills the one
 //     missing numeric property described in percent, as written, or as a
 //     rate in fractions of one ("e.g. 0.05"), divided by 100, and a rate
-//     with no scale none (percents.go); a number in the phrase a description writes with N
+//     with no scale none; the one missing enum property with a member for
+//     percentages then takes it ("a 15% off coupon" → discountType
+//     percent; percents.go); a number in the phrase a description writes with N
 //     ("returns only the first N lines" ← "the first 5 lines") is that
 //     parameter's, and "the first line", "the top result" with no number
 //     written are one of what a count parameter counts; one missing required number and one unused number

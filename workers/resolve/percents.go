@@ -73,6 +73,32 @@ func (f *filler) applyPercentages() {
 	v, _ := parseNumber(f.toks[at].value)
 	if f.try(target, strconv.FormatFloat(v/div, 'f', -1, 64)) {
 		f.useTokens(rangeIdx(at, at+width-1)...)
+		f.percentKind()
+	}
+}
+
+// percentKind fills, once a percentage is placed, the one missing enum
+// parameter with a member for percentages ("a 15% off coupon" →
+// discountType percent): the value is of that kind, as the request wrote
+// it.
+func (f *filler) percentKind() {
+	var kind *property
+	member := ""
+	for _, p := range f.s.props {
+		if !f.missing(p) {
+			continue
+		}
+		for _, e := range p.enum {
+			if m, ok := e.(string); ok && (strings.Contains(strings.ToLower(m), "percent") || strings.EqualFold(m, "pct")) {
+				if kind != nil && kind != p {
+					return
+				}
+				kind, member = p, m
+			}
+		}
+	}
+	if kind != nil {
+		f.try(kind, member)
 	}
 }
 

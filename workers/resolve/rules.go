@@ -38,7 +38,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyDurations() }},
 	{name: "lengths", doc: "a length of time with its unit (\"over 30 years\", \"a 2-year term\") to the one missing numeric parameter for a length (term, duration, timeout …) whose unit, after \"in\" in its description or ending its name (\"Term in months\", duration_minutes), is of the same kind, converted to it (360)",
 		apply: func(f *filler, _ *property) { f.applyLengths() }},
-	{name: "percentages", doc: "the one percentage written (\"at 6.5%\", \"20 percent\") to the one missing numeric parameter described in percent, as written, or as a rate in fractions of one (\"e.g. 0.05\"), divided by 100; a rate with no scale takes none",
+	{name: "percentages", doc: "the one percentage written (\"at 6.5%\", \"20 percent\") to the one missing numeric parameter described in percent, as written, or as a rate in fractions of one (\"e.g. 0.05\"), divided by 100; a rate with no scale takes none; then the one missing enum parameter with a member for percentages (\"a 15% off coupon\" → discountType percent)",
 		apply: func(f *filler, _ *property) { f.applyPercentages() }},
 	{name: "dates", doc: "dates and times, in any common form, to date and time parameters",
 		apply: func(f *filler, _ *property) { f.applyDates() }},

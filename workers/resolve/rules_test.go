@@ -108,6 +108,9 @@ var (
 		"level":{"type":"integer"}}}`)
 	ruleReviews = manifest("t/reviews", "List reviews", `{"type":"object","properties":{
 		"sku":{"type":"string","description":"Product SKU"},"invoice_ref":{"type":"string"},"region":{"type":"string","enum":["eu","us"]}}}`)
+	rulePromo = manifest("t/promo", "Create promo", `{"type":"object","required":["code","kind"],"properties":{
+		"code":{"type":"string","description":"Promo code"},"amount":{"type":"number","description":"Discount: a percentage or a fixed amount"},
+		"kind":{"type":"string","enum":["percentage","fixed"]}}}`)
 	ruleVMs = manifest("t/vm", "Reboot VM", `{"type":"object","required":["vm"],"properties":{
 		"vm":{"type":"string","description":"VM name"},"region":{"type":"string","description":"Cloud region"}}}`)
 	rulePods = manifest("t/pods", "Restart pods", `{"type":"object","required":["app"],"properties":{
@@ -258,6 +261,8 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"percentages": {
 		{dataSavings, "savings on a 5000 deposit at 3.5% for 10 years", map[string]any{"deposit": float64(5000), "rate": 0.035, "years": int64(10)}},
+		// The kind of a value is its percentage's: percent.
+		{rulePromo, "promo code WINTER10 at 10% off", map[string]any{"code": "WINTER10", "amount": 10.0, "kind": "percentage"}},
 	},
 	"dates": {
 		{ruleEvent, `plan "Standup" on March 3, 2031`, map[string]any{"title": "Standup", "date": "2031-03-03"}},
