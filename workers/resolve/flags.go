@@ -39,6 +39,10 @@ func (f *filler) applyFlags() {
 		if !ok {
 			idx, ok = f.flagAt(p.words)
 		}
+		if words := withoutOnly(p.words); !ok && len(words) >= 2 {
+			// "inStockOnly" said "in stock": "only" restricts, it names nothing.
+			idx, ok = f.flagAt(words)
+		}
 		if !ok || len(p.words) == 1 && len(idx) == 1 && idx[0] == f.verbIndex() && verbs[f.toks[idx[0]].word] {
 			continue
 		}
@@ -54,6 +58,15 @@ func (f *filler) applyFlags() {
 			f.useTokens(idx...)
 		}
 	}
+}
+
+// withoutOnly is a flag's name words without a last "only" (in_stock_only
+// → in, stock), or nil when it has none.
+func withoutOnly(words []string) []string {
+	if n := len(words); n > 1 && words[n-1] == "only" {
+		return words[:n-1]
+	}
+	return nil
 }
 
 // hyphenFlagAt finds the name's words written as one hyphenated token

@@ -6,6 +6,8 @@ import "testing"
 // (none is in a registry), with bounds, flags, multi-word enum members,
 // name pairs and phones.
 var (
+	shopGadgets = manifest("t/gadgets", "Browse gadgets", `{"type":"object","properties":{
+		"category":{"type":"string","enum":["audio","video"]},"inStockOnly":{"type":"boolean"}}}`)
 	shopPayments = manifest("t/payments", "List payments", `{"type":"object","properties":{
 		"minAmount":{"type":"number","description":"Only payments at least this large"},"merchant":{"type":"string","description":"Merchant name"}}}`)
 	shopFlats = manifest("t/flats", "Search flats", `{"type":"object","required":["query"],"properties":{
@@ -50,6 +52,8 @@ func init() {
 		},
 		"flags": {
 			{shopCourier, "courier for parcel PX-1 next day, fragile, signature required, don't insure it", M{"parcelId": "PX-1", "speed": "next_day", "fragile": true, "signatureRequired": true, "insure": false}},
+			// A flag named "… only" is said without the "only".
+			{shopGadgets, "audio gadgets that are in stock", M{"category": "audio", "inStockOnly": true}},
 		},
 		"marked": {
 			{shopMember, "add member ana@club.org labelled alumni and mentor", M{"email": "ana@club.org", "labels": []any{"alumni", "mentor"}}},
