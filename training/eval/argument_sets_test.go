@@ -59,9 +59,9 @@ var argumentSets = []argumentSet{
 	//	bin/toolyard eval resolve --tools training/eval/testdata/shop_tools.jsonl \
 	//	    --queries training/eval/testdata/shop_arguments.jsonl --gold-tool
 	//
-	// at 0.942 fill rate (113 of 120), 0.854 exact match, F1 0.970 (P 1.000)
-	// (0.925 and 0.805 before a currency's sign and a percentage's kind
-	// were read, 2026-11-27); 0.750 (90 of 120), 0.439, F1 0.800 (P 0.933) and 15
+	// at 0.950 fill rate (114 of 120), 0.878 exact match, F1 0.974 (P 1.000)
+	// (0.925 and 0.805 before a currency's sign, a percentage's kind and
+	// "let the customer know" were read, 2026-11-27); 0.750 (90 of 120), 0.439, F1 0.800 (P 0.933) and 15
 	// unmapped before the rules written for what it showed (enum_phrases,
 	// bounds, flags, marked, full_names, spaced_phones, the number sign, lead-
 	// ins of titles and colons, number words left over). This set is where
@@ -69,7 +69,7 @@ var argumentSets = []argumentSet{
 	// well they generalise. A little below, so that a change that loses one
 	// request shows.
 	{name: "shop", tools: registryFile("testdata/shop_tools.jsonl"), queries: "testdata/shop_arguments.jsonl",
-		minFill: 0.92, minExact: 0.82, minPrecision: 0.98, maxUnmapped: 6, minRequests: 40},
+		minFill: 0.93, minExact: 0.85, minPrecision: 0.98, maxUnmapped: 6, minRequests: 40},
 	// Floors of the resolver on testdata/devops_arguments.jsonl: plain
 	// requests an engineer or an agent writes to a DevOps registry of its own
 	// (testdata/devops_tools.jsonl: pods, logs, deployments, pipelines, pull

@@ -145,7 +145,9 @@
 //     order and inflection, two other words among them at most, or joined
 //     by a hyphen ("notify the customer", "restock the items", "insured",
 //     "in stock only", "opted in to marketing", "dry run", "dry-run",
-//     "delete the branch") sets it, false after a negation ("don't notify
+//     "delete the branch"; a last "only" unsaid, "in stock" for
+//     inStockOnly; notify said as tell, inform, alert or "let … know",
+//     flagVerbs) sets it, false after a negation ("don't notify
 //     the customer", "no dry run", "without versioning", "disable …") or
 //     before disabled/off ("with versioning disabled"); nothing in a
 //     question about how things are ("is the door locked"), never the

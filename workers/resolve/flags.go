@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,6 +44,12 @@ func (f *filler) applyFlags() {
 			// "inStockOnly" said "in stock": "only" restricts, it names nothing.
 			idx, ok = f.flagAt(words)
 		}
+		for _, words := range flagSynonyms(p.words) {
+			if ok {
+				break
+			}
+			idx, ok = f.flagAt(words) // notifyCustomer said "let the customer know"
+		}
 		if !ok || len(p.words) == 1 && len(idx) == 1 && idx[0] == f.verbIndex() && verbs[f.toks[idx[0]].word] {
 			continue
 		}
@@ -58,6 +65,25 @@ func (f *filler) applyFlags() {
 			f.useTokens(idx...)
 		}
 	}
+}
+
+// flagVerbs are other ways of saying a flag's first word, a verb:
+// notify_customer is "tell the customer", "let the customer know".
+var flagVerbs = map[string][][]string{
+	"notify": {{"tell"}, {"inform"}, {"alert"}, {"let", "know"}},
+}
+
+// flagSynonyms are the flag's name words with its verb said another way
+// (flagVerbs), nil when it has none.
+func flagSynonyms(words []string) [][]string {
+	if len(words) < 2 {
+		return nil
+	}
+	var out [][]string
+	for _, v := range flagVerbs[words[0]] {
+		out = append(out, append(slices.Clone(v), words[1:]...))
+	}
+	return out
 }
 
 // withoutOnly is a flag's name words without a last "only" (in_stock_only

@@ -6,6 +6,8 @@ import "testing"
 // (none is in a registry), with bounds, flags, multi-word enum members,
 // name pairs and phones.
 var (
+	shopCancel = manifest("t/cancel", "Cancel order", `{"type":"object","required":["order"],"properties":{
+		"order":{"type":"string","description":"Order number"},"notifyBuyer":{"type":"boolean"}}}`)
 	shopGadgets = manifest("t/gadgets", "Browse gadgets", `{"type":"object","properties":{
 		"category":{"type":"string","enum":["audio","video"]},"inStockOnly":{"type":"boolean"}}}`)
 	shopPayments = manifest("t/payments", "List payments", `{"type":"object","properties":{
@@ -52,6 +54,8 @@ func init() {
 		},
 		"flags": {
 			{shopCourier, "courier for parcel PX-1 next day, fragile, signature required, don't insure it", M{"parcelId": "PX-1", "speed": "next_day", "fragile": true, "signatureRequired": true, "insure": false}},
+			// A flag's verb said another way: notify is "let … know", "tell".
+			{shopCancel, "cancel order 881 and let the buyer know", M{"order": "881", "notifyBuyer": true}},
 			// A flag named "… only" is said without the "only".
 			{shopGadgets, "audio gadgets that are in stock", M{"category": "audio", "inStockOnly": true}},
 		},
@@ -123,5 +127,14 @@ func TestFlagsInQuestions(t *testing.T) {
 	checkGuesses(t, []guessCase{
 		{"", shopCourier, "is parcel PX-9 fragile?", M{"parcelId": "PX-9"}},
 		{"", shopCourier, "parcel PX-9 is fragile, same day", M{"parcelId": "PX-9", "fragile": true, "speed": "same_day"}},
+	})
+}
+
+// TestFlagVerbs: a flag's verb said another way, and denied.
+func TestFlagVerbs(t *testing.T) {
+	checkGuessesOn(t, shopCancel, []string{"notifyBuyer"}, []textCase{
+		{"cancel order 881 and tell the buyer", M{"notifyBuyer": true}},
+		{"cancel order 881, don't let the buyer know", M{"notifyBuyer": false}},
+		{"cancel order 881, let me know when done", M{}},
 	})
 }
