@@ -24,6 +24,9 @@ type Engine struct {
 	mapping *mapping.IndexMappingImpl
 	text    analysis.Analyzer
 	exact   analysis.Analyzer
+	// implied are impliedWords' analysed terms, by kind: analysed once,
+	// not for every request that states such a value.
+	implied map[valueKind][]string
 	// mode is the effective mode: keyword when there is no working embedder.
 	mode Mode
 	vec  *vectors
@@ -77,6 +80,10 @@ func New(tools []schemas.Manifest, opts ...Option) (*Engine, error) {
 	}
 	if e.text == nil || e.exact == nil {
 		return nil, fmt.Errorf("discover: analyzers %s and %s not built", textAnalyzer, exactAnalyzer)
+	}
+	e.implied = make(map[valueKind][]string, len(impliedWords))
+	for k, w := range impliedWords {
+		e.implied[k] = terms(e.text, w)
 	}
 	entries, err := e.newEntries(tools)
 	if err != nil {

@@ -42,9 +42,10 @@ type parsedQuery struct {
 	valueOnly map[string]bool
 	// kinds are the kinds of the values the request states (valuekinds.go).
 	kinds valueKind
-	// implied are the terms of the words its values stand for ("euros" →
-	// currency: impliedWords), searched and covered as its own words.
-	implied []string
+	// implies are the kinds whose word the request's values stand for
+	// ("euros" → currency: impliedWords): their terms are searched and
+	// covered as its own words.
+	implies valueKind
 }
 
 // values matches the parts of a request that are argument values rather
@@ -84,9 +85,7 @@ func (e *Engine) parse(text string) parsedQuery {
 	for _, sp := range spans {
 		q.kinds |= kindOf(text[sp[0]:sp[1]])
 	}
-	if q.kinds&kindEmail != 0 {
-		q.implied = e.impliedTerms(kindEmail)
-	}
+	q.implies = q.kinds & kindEmail
 	if hasUpper(text) {
 		if ps := placeSpans(text); len(ps) > 0 {
 			var added bool
@@ -99,7 +98,7 @@ func (e *Engine) parse(text string) parsedQuery {
 	if ms := moneyMentions(text); len(ms) > 0 {
 		q.kinds |= kindCurrency
 		if slices.ContainsFunc(ms, func(m moneyMention) bool { return m.named }) {
-			q.implied = append(q.implied, e.impliedTerms(kindCurrency)...)
+			q.implies |= kindCurrency
 		}
 	}
 	var inValueOnly map[string]bool // term → seen in values only
@@ -138,11 +137,16 @@ func (e *Engine) parse(text string) parsedQuery {
 	if len(inValueOnly) > 0 {
 		q.valueOnly = inValueOnly
 	}
-	for _, t := range q.implied {
-		if !seen[t] {
-			seen[t] = true
-			q.terms = append(q.terms, t)
-			q.describing = append(q.describing, t)
+	for k := valueKind(1); q.implies != 0 && k < kindsEnd; k <<= 1 {
+		if q.implies&k == 0 {
+			continue
+		}
+		for _, t := range e.implied[k] {
+			if !seen[t] {
+				seen[t] = true
+				q.terms = append(q.terms, t)
+				q.describing = append(q.describing, t)
+			}
 		}
 	}
 	if len(q.describing) == 0 {

@@ -98,11 +98,6 @@ var kindWords = map[string]valueKind{
 // words say.
 var impliedWords = map[valueKind]string{kindCurrency: "currency", kindEmail: "email"}
 
-// impliedTerms are the analysed terms of the words a kind implies.
-func (e *Engine) impliedTerms(k valueKind) []string {
-	return terms(e.text, impliedWords[k])
-}
-
 // paramKinds are the kinds of value parameters take, by their names (the
 // top-level ones: paramText has read them).
 func (e *Engine) paramKinds(names []string) valueKind {
