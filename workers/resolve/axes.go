@@ -71,7 +71,7 @@ func (f *filler) applyAxes() {
 			if f.try(x, strings.TrimRight(f.spanValue(i+1, last), ",;.")) {
 				f.useTokens(rangeIdx(first, last)...)
 			} else {
-				delete(f.args, y.name)
+				f.unset(y)
 			}
 		}
 		return

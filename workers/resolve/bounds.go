@@ -58,7 +58,7 @@ func (f *filler) applyBounds() {
 		}
 		for _, b := range boundLeads {
 			words := strings.Fields(b.words)
-			if f.phraseStarts(i, words) && f.placeBound(b.side, i+len(words), rangeIdx(i, i+len(words)-1)) {
+			if f.wordsAt(i, words...) && f.placeBound(b.side, i+len(words), rangeIdx(i, i+len(words)-1)) {
 				break
 			}
 		}
@@ -119,7 +119,7 @@ func (f *filler) boundTailAt(i int) {
 	for k := i + 1; k <= i+2 && k < len(f.toks) && !endsClause(f.toks[k-1].raw); k++ {
 		for _, b := range boundTails {
 			words := strings.Fields(b.words)
-			if f.phraseStarts(k, words) && f.placeBound(b.side, i, rangeIdx(k, k+len(words)-1)) {
+			if f.wordsAt(k, words...) && f.placeBound(b.side, i, rangeIdx(k, k+len(words)-1)) {
 				return
 			}
 		}

@@ -318,7 +318,7 @@ func (f *filler) applyTitled() {
 			if w := f.toks[j].word; j > first && (prepositions[w] || shortPreps[w]) && f.toolWordWithin(j+1, 3) {
 				break // "called Kickoff in my calendar": where it goes, not what it is
 			}
-			if w := f.toks[j].word; j > first && (w == "with" || w == "and") && f.namesOtherMissing(target, j+1) {
+			if w := f.toks[j].word; j > first && (w == "with" || w == "and") && f.free(j+1) && f.namesOther(target, f.toks[j+1].word) {
 				break // "titled Login broken with label bug": the label is another argument
 			}
 			last = j
@@ -345,20 +345,6 @@ func (f *filler) applyTitled() {
 	if f.namingParam(target) {
 		f.forThe(target)
 	}
-}
-
-// namesOtherMissing: token k is a word of the name of a missing property
-// other than p ("with label bug" for labels, while the title is read).
-func (f *filler) namesOtherMissing(p *property, k int) bool {
-	if k >= len(f.toks) || !f.free(k) {
-		return false
-	}
-	for _, q := range f.s.props {
-		if q != p && f.missing(q) && f.isNameWord(q, f.toks[k].word) {
-			return true
-		}
-	}
-	return false
 }
 
 // slugName: s is a name written as one word of lower-case letters,
@@ -497,7 +483,7 @@ var politeAsks = setOf("could", "can", "would", "will")
 func (f *filler) sentThat(i int) bool {
 	v := f.verbIndex()
 	return v < len(f.toks) && sendVerbs[f.toks[v].word] && v+1 < i && i+1 < len(f.toks) &&
-		subjectPronouns[strings.ReplaceAll(f.toks[i+1].word, "’", "'")]
+		subjectPronouns[f.toks[i+1].word]
 }
 
 // soleMissing is the one required string parameter still missing that

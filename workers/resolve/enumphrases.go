@@ -67,24 +67,9 @@ func (f *filler) onlyPhraseOf(h enumPhrase, hits []enumPhrase, owners map[int]in
 // not right after a negation ("not out of stock" asks for no member).
 func (f *filler) phraseAt(words []string) ([]int, bool) {
 	for i := range f.toks {
-		if f.phraseStarts(i, words) && (i == 0 || !negations[f.toks[i-1].word] && f.toks[i-1].word != "no") {
+		if f.wordsAt(i, words...) && (i == 0 || !negations[f.toks[i-1].word] && f.toks[i-1].word != "no") {
 			return rangeIdx(i, i+len(words)-1), true
 		}
 	}
 	return nil, false
-}
-
-// phraseStarts: tokens from i write words, unused, no clause ending before
-// the last.
-func (f *filler) phraseStarts(i int, words []string) bool {
-	if i+len(words) > len(f.toks) {
-		return false
-	}
-	for k, w := range words {
-		t := f.toks[i+k]
-		if t.used || t.word != w || k < len(words)-1 && endsClause(t.raw) {
-			return false
-		}
-	}
-	return true
 }

@@ -75,6 +75,12 @@ func (f *filler) set(p *property, raw string) bool {
 	return true
 }
 
+// unset takes back a value stored for p, as if none had been.
+func (f *filler) unset(p *property) {
+	delete(f.args, p.name)
+	delete(f.given, p.name)
+}
+
 // try records a guessed value only if it coerces; a wrong guess is not the
 // agent's mistake.
 func (f *filler) try(p *property, raw string) bool {

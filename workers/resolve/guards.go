@@ -247,12 +247,12 @@ func (f *filler) clauseList(a, b int, items []any) bool {
 		return true
 	}
 	for k := a - 1; k >= 0 && !endsClause(f.toks[k].raw); k-- {
-		if negations[strings.ReplaceAll(f.toks[k].word, "’", "'")] {
+		if negations[f.toks[k].word] {
 			return true
 		}
 	}
 	for k := a; k <= b && k < len(f.toks); k++ {
-		w := strings.ReplaceAll(f.toks[k].word, "’", "'")
+		w := f.toks[k].word
 		if negations[w] || subjectPronouns[w] {
 			return true
 		}

@@ -1,7 +1,5 @@
 package resolve
 
-import "strings"
-
 // Lead-ins: a title or a colon's text runs up to a value another rule
 // placed, and the words that introduce that value are no part of it:
 // "titled Wrong size delivered for order ORD-5512" (the id went to
@@ -19,7 +17,7 @@ func (f *filler) leadInBefore(first, last int) int {
 		return last
 	}
 	k := last
-	for k > first && f.nameWordOfAny(f.toks[k].word) {
+	for k > first && f.namesOther(nil, f.toks[k].word) {
 		k--
 	}
 	// The word before the preposition may end a clause or a code
@@ -28,19 +26,6 @@ func (f *filler) leadInBefore(first, last int) int {
 		return k - 1
 	}
 	return last
-}
-
-// nameWordOfAny: w, or its singular, is a word of a parameter's name.
-func (f *filler) nameWordOfAny(w string) bool {
-	s := strings.TrimSuffix(w, "s")
-	for _, p := range f.s.props {
-		for _, n := range p.words {
-			if n == w || n == s {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // placedTail: every token from i to the end went to a parameter.

@@ -8,7 +8,7 @@ import (
 )
 
 // placeWords name parameters that hold a place.
-var placeWords = setOf("location", "city", "country", "state", "region", "area", "place", "destination", "venue",
+var placeWords = setOf("location", "city", "country", "state", "region", "area", "place", "destination", "venue", "near",
 	"address", "county", "province", "continent", "territory", "town", "neighborhood", "neighbourhood", "site", "room")
 
 // placePreps introduce a place; weakPlacePreps may introduce one ("the
@@ -19,11 +19,10 @@ var (
 	weakPlacePreps = setOf("of", "for")
 )
 
-// isPlaceProp: p takes a place, by its name ("city", "pickup_location"),
-// by the noun its description opens with ("near": "Location; defaults to
-// …"), or named for the preposition of a place ("near").
+// isPlaceProp: p takes a place, by its name ("city", "pickup_location",
+// "near") or the noun its description names ("City name").
 func isPlaceProp(p *property) bool {
-	return stringProp(p) && !isIDProp(p) && (fitsName(p, placeWords) || placeWords[p.noun] || p.name == "near")
+	return stringProp(p) && !isIDProp(p) && (fitsName(p, placeWords) || placeWords[p.noun])
 }
 
 // languages are the language names a language parameter takes.
@@ -164,7 +163,7 @@ func (f *filler) applyPlaces() {
 			if last < 0 || languages[f.toks[k].word] && last == k || f.compoundModifier(k, last) {
 				continue
 			}
-			if last == k && timeName(strings.ToLower(trimPunct(f.toks[k].raw))) {
+			if last == k && timeName(f.toks[k].word) {
 				continue // "in March", "on Friday": when, not where
 			}
 			if end, ok := f.placeList(props, k, last); ok {
@@ -632,7 +631,7 @@ func (f *filler) applyObject(freetext *property) {
 		if last < k {
 			continue
 		}
-		if strings.HasSuffix(f.toks[last].word, "'s") || strings.HasSuffix(f.toks[last].word, "’s") {
+		if strings.HasSuffix(f.toks[last].word, "'s") {
 			if f.try(target, f.spanValue(k, last)) {
 				f.useTokens(rangeIdx(i, last)...)
 				return
@@ -660,9 +659,6 @@ func (f *filler) possessiveWord(i int) bool {
 	}
 	w := f.toks[i].word
 	stem, ok := strings.CutSuffix(w, "'s")
-	if !ok {
-		stem, ok = strings.CutSuffix(w, "’s")
-	}
 	if !ok || stem == "" || commonWord(stem) || f.tool[stem] || pronounValues[stem] {
 		return false
 	}

@@ -60,7 +60,7 @@ func (f *filler) asksState() bool {
 	if len(f.toks) < 2 || !f.sentenceStart(0) {
 		return false
 	}
-	w := strings.ReplaceAll(f.toks[0].word, "’", "'")
+	w := f.toks[0].word
 	if commandAuxiliaries[w] {
 		return strings.HasSuffix(strings.TrimSpace(f.text), "?")
 	}

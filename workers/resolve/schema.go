@@ -184,7 +184,6 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 	p.sql = sqlProp(p)
 	p.ticker = tickerProp(p)
 	p.spanUnit = spanUnitOf(p)
-	p.readings()
 	if len(rp.Items) > 0 {
 		items, err := parseProperty(name, rp.Items)
 		if err != nil {
@@ -203,6 +202,8 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 			p.def = v
 		}
 	}
+	// Last: some readings look at the items (a list of columns is an axis).
+	p.readings()
 	return p, nil
 }
 

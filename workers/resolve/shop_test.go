@@ -135,6 +135,8 @@ func TestFlagVerbs(t *testing.T) {
 	checkGuessesOn(t, shopCancel, []string{"notifyBuyer"}, []textCase{
 		{"cancel order 881 and tell the buyer", M{"notifyBuyer": true}},
 		{"cancel order 881, don't let the buyer know", M{"notifyBuyer": false}},
+		// The curly apostrophe denies as the straight one does.
+		{"cancel order 881, don’t let the buyer know", M{"notifyBuyer": false}},
 		{"cancel order 881, let me know when done", M{}},
 	})
 }

@@ -116,7 +116,7 @@ func (f *filler) openNow(verb int) {
 		if i == verb || !f.free(i) || f.toks[i].word != "open" || i == 0 {
 			continue
 		}
-		if negations[strings.ReplaceAll(f.toks[i-1].word, "’", "'")] {
+		if negations[f.toks[i-1].word] {
 			return
 		}
 		var target *property

@@ -76,8 +76,7 @@ func (f *filler) dropBlank() {
 			blank = len(v) == 0
 		}
 		if blank {
-			delete(f.args, p.name)
-			delete(f.given, p.name)
+			f.unset(p)
 		}
 	}
 }

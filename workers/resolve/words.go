@@ -25,7 +25,9 @@ func tokenize(text string, hidden []bool) []token {
 	start := -1
 	add := func(start, end int) {
 		raw := text[start:end]
-		word := strings.ToLower(trimPunct(raw))
+		// The curly apostrophe read as the straight one ("don’t"), once
+		// here rather than in every rule that matches words.
+		word := strings.ReplaceAll(strings.ToLower(trimPunct(raw)), "’", "'")
 		out = append(out, token{raw: raw, word: word, norm: normalize(word), value: cleanValue(raw), start: start, end: end})
 	}
 	flush := func(end int) {
