@@ -10,13 +10,12 @@ import "strings"
 // named x, x_axis, xAxis …, or described as for the x axis. Read once per
 // manifest (property.axis).
 func axisOf(p *property) byte {
-	if !stringProp(p) && !(p.typ == "array" && p.items != nil && stringProp(p.items)) {
+	if !stringProp(p) && !stringList(p) {
 		return 0
 	}
-	name := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(p.name))
 	for _, a := range []string{"x", "y"} {
 		switch {
-		case name == a || name == a+"axis" || name == a+"column" || name == a+"col",
+		case p.norm == a || p.norm == a+"axis" || p.norm == a+"column" || p.norm == a+"col",
 			strings.Contains(p.desc, a+" axis") || strings.Contains(p.desc, a+"-axis"):
 			return a[0]
 		}
@@ -46,13 +45,14 @@ func (f *filler) applyAxes() {
 	if x == nil || y == nil {
 		return
 	}
+	verb := f.verbIndex()
 	for i := 1; i+1 < len(f.toks); i++ {
 		if !f.free(i) || !axisLinks[f.toks[i].word] || endsClause(f.toks[i].raw) || orderWords[f.toks[i-1].word] {
 			continue
 		}
 		// The measure: up to three plain words back from the link, not
 		// the request's verb ("plot price against area").
-		first, verb := i, f.verbIndex()
+		first := i
 		for first > 0 && first-1 != verb && i-first < 3 && f.free(first-1) && f.axisWord(first-1) && !endsClause(f.toks[first-1].raw) && !f.tool[f.toks[first-1].word] {
 			first--
 		}
@@ -68,7 +68,7 @@ func (f *filler) applyAxes() {
 			continue
 		}
 		if f.try(y, f.spanValue(first, i-1)) {
-			if f.try(x, strings.TrimRight(f.spanValue(i+1, last), ",;.")) {
+			if f.try(x, f.spanValue(i+1, last)) {
 				f.useTokens(rangeIdx(first, last)...)
 			} else {
 				f.unset(y)

@@ -17,16 +17,16 @@ var (
 	// boundLeads are the words before a number that make it a bound:
 	// 'l' the lower, 'u' the upper.
 	boundLeads = []boundPhrase{
-		{"at least", 'l'}, {"no less than", 'l'}, {"more than", 'l'}, {"greater than", 'l'}, {"over", 'l'},
-		{"above", 'l'}, {"minimum", 'l'}, {"min", 'l'},
-		{"at most", 'u'}, {"no more than", 'u'}, {"less than", 'u'}, {"fewer than", 'u'}, {"up to", 'u'},
-		{"under", 'u'}, {"below", 'u'}, {"cheaper than", 'u'}, {"maximum", 'u'}, {"max", 'u'},
+		bp("at least", 'l'), bp("no less than", 'l'), bp("more than", 'l'), bp("greater than", 'l'), bp("over", 'l'),
+		bp("above", 'l'), bp("minimum", 'l'), bp("min", 'l'),
+		bp("at most", 'u'), bp("no more than", 'u'), bp("less than", 'u'), bp("fewer than", 'u'), bp("up to", 'u'),
+		bp("under", 'u'), bp("below", 'u'), bp("cheaper than", 'u'), bp("maximum", 'u'), bp("max", 'u'),
 	}
 	// boundTails are the words after a number (and its noun) that make it
 	// one: "4 stars or more", "ten at most".
 	boundTails = []boundPhrase{
-		{"at least", 'l'}, {"or more", 'l'}, {"or above", 'l'}, {"or higher", 'l'}, {"minimum", 'l'},
-		{"at most", 'u'}, {"or less", 'u'}, {"or fewer", 'u'}, {"or below", 'u'}, {"or lower", 'u'}, {"maximum", 'u'},
+		bp("at least", 'l'), bp("or more", 'l'), bp("or above", 'l'), bp("or higher", 'l'), bp("minimum", 'l'),
+		bp("at most", 'u'), bp("or less", 'u'), bp("or fewer", 'u'), bp("or below", 'u'), bp("or lower", 'u'), bp("maximum", 'u'),
 	}
 	// boundSideNames name the parameter for each bound.
 	boundSideNames = map[byte]map[string]bool{'l': setOf("min", "minimum"), 'u': setOf("max", "maximum")}
@@ -40,9 +40,12 @@ var (
 
 // boundPhrase is a comparison's words and the bound they set.
 type boundPhrase struct {
-	words string
+	words []string
 	side  byte
 }
+
+// bp is a bound phrase, its words split once.
+func bp(phrase string, side byte) boundPhrase { return boundPhrase{strings.Fields(phrase), side} }
 
 // applyBounds is the rule bounds.
 func (f *filler) applyBounds() {
@@ -57,8 +60,7 @@ func (f *filler) applyBounds() {
 			continue
 		}
 		for _, b := range boundLeads {
-			words := strings.Fields(b.words)
-			if f.wordsAt(i, words...) && f.placeBound(b.side, i+len(words), rangeIdx(i, i+len(words)-1)) {
+			if f.wordsAt(i, b.words...) && f.placeBound(b.side, i+len(b.words), rangeIdx(i, i+len(b.words)-1)) {
 				break
 			}
 		}
@@ -118,8 +120,7 @@ func (f *filler) boundTailAt(i int) {
 	}
 	for k := i + 1; k <= i+2 && k < len(f.toks) && !endsClause(f.toks[k-1].raw); k++ {
 		for _, b := range boundTails {
-			words := strings.Fields(b.words)
-			if f.wordsAt(k, words...) && f.placeBound(b.side, i, rangeIdx(k, k+len(words)-1)) {
+			if f.wordsAt(k, b.words...) && f.placeBound(b.side, i, rangeIdx(k, k+len(b.words)-1)) {
 				return
 			}
 		}
@@ -221,7 +222,7 @@ func (f *filler) useBoundNoun(p *property, k int) {
 	if fillers[w] {
 		return // "over 500 at Amazon": "at" of "at least this large" counts nothing
 	}
-	if s := strings.TrimSuffix(trimPunct(w), "s"); describesWord(p, s) || describesWord(p, w) || fitsName(p, setOf(s, w)) || money.Names[w] != "" {
+	if s := strings.TrimSuffix(trimPunct(w), "s"); describesWord(p, s) || describesWord(p, w) || f.isNameWord(p, w) || money.Names[w] != "" {
 		f.useTokens(k)
 	}
 }

@@ -12,7 +12,7 @@ var breakdownNames = setOf("group", "groupby", "grouping", "dimension", "dimensi
 // breakdownProp: p takes the dimensions to split by: named for them, or
 // described as what to group or break down by.
 func breakdownProp(p *property) bool {
-	isText := stringProp(p) || p.typ == "array" && p.items != nil && stringProp(p.items)
+	isText := stringProp(p) || stringList(p)
 	if !isText || isIDProp(p) || p.date {
 		return false
 	}

@@ -526,7 +526,7 @@ var listStops = setOf("to", "from", "into", "onto", "on", "in", "for", "with", "
 // own or the end of the clause.
 func (f *filler) applyLists() {
 	target := f.soleMissingWhere(func(p *property) bool {
-		return p.typ == "array" && p.items != nil && stringProp(p.items) && len(p.items.enum) == 0
+		return stringList(p) // stringProp: no enum
 	})
 	if target == nil {
 		return

@@ -161,25 +161,20 @@ func inflects(w, word string) bool {
 	if w == "" {
 		return false // a one-letter name with its plural s trimmed ("s")
 	}
-	if word == w {
+	if word == w || ingForm(w, word) {
 		return true
 	}
-	for _, s := range []string{"s", "es", "d", "ed", "ing"} {
+	for _, s := range []string{"s", "es", "d", "ed"} {
 		if word == w+s {
 			return true
 		}
 	}
-	if len(w) > 3 {
+	if len(w) > 3 && w[len(w)-1] == 'y' {
 		stem := w[:len(w)-1]
-		switch w[len(w)-1] {
-		case 'e':
-			return word == stem+"ing"
-		case 'y':
-			return word == stem+"ied" || word == stem+"ies"
-		}
+		return word == stem+"ied" || word == stem+"ies"
 	}
 	if c := w[len(w)-1]; !strings.ContainsRune("aeiouwxy", rune(c)) {
-		return word == w+string(c)+"ed" || word == w+string(c)+"ing" // tag → tagged
+		return word == w+string(c)+"ed" // tag → tagged
 	}
 	return false
 }

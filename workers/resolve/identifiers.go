@@ -111,9 +111,6 @@ func (f *filler) prefixedID(i int, v string) bool {
 	}
 	letters := strings.ToLower(m[1])
 	target := f.soleMissingOf(func(p *property) bool {
-		if !stringProp(p) || len(p.enum) > 0 {
-			return false
-		}
 		for _, w := range p.words {
 			if w == letters || len(letters) >= 3 && strings.HasPrefix(w, letters) {
 				return true

@@ -207,6 +207,11 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 	return p, nil
 }
 
+// stringList: p takes a list of strings.
+func stringList(p *property) bool {
+	return p.typ == "array" && p.items != nil && stringProp(p.items)
+}
+
 // readings sets what the rules read of a property's name, type, format
 // and description alone (date, dateTime, cron, clock, noun).
 func (p *property) readings() {

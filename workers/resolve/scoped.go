@@ -81,7 +81,7 @@ func (f *filler) exclusionCue(i int) int {
 // of items) whose name has a word of names, or nil.
 func (f *filler) soleMissingList(names map[string]bool) *property {
 	return f.soleMissingWhere(func(p *property) bool {
-		return p.typ == "array" && p.items != nil && stringProp(p.items) && fitsName(p, names)
+		return stringList(p) && fitsName(p, names)
 	})
 }
 

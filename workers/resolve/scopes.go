@@ -1,9 +1,6 @@
 package resolve
 
-import (
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // Scopes: "the failed pods in payments", "stop i-0abc in us-east-1",
 // "scale checkout in the prod namespace" say where in a system the thing
@@ -46,7 +43,7 @@ func (f *filler) applyScopes() {
 		if k >= len(f.toks) || !f.free(k) || capWord(f.toks[k].raw) {
 			continue
 		}
-		w, last := strings.TrimRight(f.toks[k].word, ".,;:!?"), k
+		w, last := f.toks[k].word, k
 		named := k+1 < len(f.toks) && f.free(k+1) && !endsClause(f.toks[k].raw) && f.isNameWord(target, f.toks[k+1].word)
 		switch {
 		case named:
@@ -68,6 +65,6 @@ func (f *filler) applyScopes() {
 // no time and no word of the tool's.
 func (f *filler) scopeWord(k int, w string) bool {
 	ends := k+1 == len(f.toks) || endsClause(f.toks[k].raw) || prepositions[f.toks[k+1].word] || shortPreps[f.toks[k+1].word] ||
-		f.toks[k+1].word == "and" || f.toks[k+1].word == "with"
-	return ends && plainIdent.MatchString(w) && !commonWord(w) && !idiomEnds[w] && !timeWord(w) && !timeName(w) && !f.tool[w]
+		f.toks[k+1].word == "and"
+	return ends && f.bareName(w)
 }

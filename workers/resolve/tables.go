@@ -76,7 +76,14 @@ func (f *filler) tableWord(i int, w string) bool {
 		return true
 	}
 	ends := i+1 == len(f.toks) || endsClause(f.toks[i].raw)
-	return ends && plainIdent.MatchString(w) && !commonWord(w) && !idiomEnds[w] && !timeWord(w) && !timeName(w) && !f.tool[w]
+	return ends && f.bareName(w)
+}
+
+// bareName: w, a plain lower-case word, can be a thing's name: no common
+// word, no idiom's end ("in total"), no time ("in March") and no word of
+// the tool's.
+func (f *filler) bareName(w string) bool {
+	return plainIdent.MatchString(w) && !commonWord(w) && !idiomEnds[w] && !timeWord(w) && !timeName(w) && !f.tool[w]
 }
 
 // percentileNames name, or describe, a parameter for percentiles.

@@ -121,7 +121,7 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			add(v, valueShape)
 		case f.afterNameCue(i):
 			add(v, valueText)
-		case scopeCode.MatchString(t.word) && strings.ContainsAny(t.word, "0123456789"):
+		case strings.ContainsAny(t.word, "0123456789") && scopeCode.MatchString(t.word):
 			// "in us-east-1", "host web-3": a code as machines name things.
 			add(v, valueText)
 		case f.qualifier(i):
