@@ -45,19 +45,11 @@ func percentScale(p *property) (div float64, ok bool) {
 // parameter described in percent, as written, or as a rate in fractions
 // of one, divided by 100.
 func (f *filler) applyPercentages() {
-	var target *property
-	var div float64
-	for _, p := range f.s.props {
-		if d, ok := percentScale(p); ok && f.missing(p) {
-			if target != nil {
-				return
-			}
-			target, div = p, d
-		}
-	}
+	target := f.soleMissingWhere(func(p *property) bool { return p.percentDiv > 0 })
 	if target == nil {
 		return
 	}
+	div := target.percentDiv
 	at, width := -1, 0
 	for i := range f.toks {
 		if w := f.percentAt(i); w > 0 {

@@ -51,6 +51,10 @@ type property struct {
 	// axis is the chart axis the property takes, 'x' or 'y', else 0
 	// (axisOf; readings).
 	axis byte
+	// percentDiv is what a percentage is divided by for the property (1
+	// for a percent, 100 for a rate in fractions of one), 0 when it takes
+	// none (percentScale; readings).
+	percentDiv float64
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -221,6 +225,7 @@ func (p *property) readings() {
 	p.clock = clockOnly(p)
 	p.noun = describedNoun(p)
 	p.axis = axisOf(p)
+	p.percentDiv, _ = percentScale(p)
 }
 
 // primaryType is the first non-null type of a "type" keyword (a string or
