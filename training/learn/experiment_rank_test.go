@@ -141,7 +141,7 @@ func TestExperimentMix(t *testing.T) {
 	}
 	test, fr := segs(da, 9, 9), segs(da, 5, 8)
 	w := fitWeights(plain(fr))
-	calib, err := fitCalibration(plain(fr), w, discover.DefaultCalibration())
+	calib, _, err := fitCalibration(plain(fr), w, discover.DefaultCalibration())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestExperimentGrid(t *testing.T) {
 	for _, g := range [][]float64{keep, {0, 0.25, 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 12, 16}} {
 		weightGrid = g
 		w := fitWeights(plain(fr))
-		calib, err := fitCalibration(plain(fr), w, discover.DefaultCalibration())
+		calib, _, err := fitCalibration(plain(fr), w, discover.DefaultCalibration())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +207,7 @@ func TestExperimentWeights(t *testing.T) {
 	}
 	all := loadDump(t, path)
 	test, fr := segs(all, 9, 9), segs(all, 5, 8)
-	calib, err := fitCalibration(plain(fr), w, discover.DefaultCalibration())
+	calib, _, err := fitCalibration(plain(fr), w, discover.DefaultCalibration())
 	if err != nil {
 		t.Fatal(err)
 	}

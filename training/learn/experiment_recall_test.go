@@ -169,7 +169,7 @@ func TestExperimentRecallObjectives(t *testing.T) {
 	fm := matrix(fit, baseTerms)
 	for _, obj := range objectives {
 		w := usageWeightsOf(fitGeneric(fm, len(baseTerms), obj, weightGrid))
-		calib, err := fitCalibration(plain(fit), w, discover.DefaultCalibration())
+		calib, _, err := fitCalibration(plain(fit), w, discover.DefaultCalibration())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -318,7 +318,7 @@ func TestExperimentRecallConstrained(t *testing.T) {
 		w := fitGenericFrom(fm, w0, obj, weightGrid)
 		uw := usageWeightsOf(w)
 		c := countAll(fm, w)
-		calib, err := fitCalibration(plain(fit), uw, discover.DefaultCalibration())
+		calib, _, err := fitCalibration(plain(fit), uw, discover.DefaultCalibration())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -159,7 +159,7 @@ func TestExperiment(t *testing.T) {
 	for _, fit := range fits {
 		fr := segs(all, fit[0], fit[1])
 		w := fitWeights(plain(fr))
-		calib, err := fitCalibration(plain(fr), w, base)
+		calib, _, err := fitCalibration(plain(fr), w, base)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -98,8 +98,7 @@ func TestLearnedCalibrationForm(t *testing.T) {
 		{"right answers only", allRight, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			fit := outcomes(c.rows, discover.UsageWeights{})
-			cal, err := fitCalibration(c.rows, discover.UsageWeights{}, base, fit.enough())
+			cal, fit, err := fitCalibration(c.rows, discover.UsageWeights{}, base)
 			if err != nil {
 				t.Fatal(err)
 			}

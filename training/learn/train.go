@@ -176,8 +176,8 @@ func Train(ctx context.Context, engine *discover.Engine, records []schemas.Audit
 	}
 	w := fitWeights(rows)
 	rep.Weights = w
-	rep.Fit = outcomes(rows, w)
-	c, err := fitCalibration(rows, w, base, rep.Fit.enough())
+	c, fit, err := fitCalibration(rows, w, base)
+	rep.Fit = fit
 	if err != nil {
 		return nil, rep, err
 	}
@@ -516,16 +516,19 @@ var usageFeatures = []string{discover.FeatureUsageClass, discover.FeatureUsageVe
 // 0.090 and 35.1 % activated at 0.954 right; as a fitted term ECE 0.039
 // and 46.5 % at 0.965 (training/README.md). The term keeps the need
 // model's doubt, at the weight the history gives it.
-func fitCalibration(rows []row, w discover.UsageWeights, base discover.Calibration, needTerm bool) (discover.Calibration, error) {
+// How the rows' top tools fared (FitOutcomes) decides its form: with few
+// of either, the engine's calibration leans in (minFitOutcomes).
+func fitCalibration(rows []row, w discover.UsageWeights, base discover.Calibration) (discover.Calibration, FitOutcomes, error) {
 	features := slices.Clone(base.Features)
 	for _, f := range usageFeatures {
 		if !slices.Contains(features, f) {
 			features = append(features, f)
 		}
 	}
-	needTerm = needTerm && base.Need != nil
 	var xs [][]float64
 	var ys []bool
+	var needs []float64
+	var fit FitOutcomes
 	for _, r := range rows {
 		cs := ranked(r, w)
 		top := topSignals(cs, w)
@@ -533,11 +536,23 @@ func fitCalibration(rows []row, w discover.UsageWeights, base discover.Calibrati
 		for i, f := range features {
 			x[i] = discover.TermValue(f, top)
 		}
-		if needTerm {
-			x = append(x, discover.NeedLogit(needOf(base.Need, top)))
+		if base.Need != nil {
+			needs = append(needs, discover.NeedLogit(needOf(base.Need, top)))
 		}
 		xs = append(xs, x)
-		ys = append(ys, cs[0].ToolID == r.gold)
+		right := cs[0].ToolID == r.gold
+		ys = append(ys, right)
+		if right {
+			fit.Right++
+		} else {
+			fit.Wrong++
+		}
+	}
+	needTerm := fit.enough() && base.Need != nil
+	if needTerm {
+		for i := range xs {
+			xs[i] = append(xs[i], needs[i])
+		}
 	}
 	var need *discover.NeedModel
 	if base.Need != nil {
@@ -548,17 +563,17 @@ func fitCalibration(rows []row, w discover.UsageWeights, base discover.Calibrati
 	if !needTerm {
 		weights, bias, err := discover.FitLogisticPrior(xs, ys, 1e-3, enginePrior(base, features))
 		if err != nil {
-			return discover.Calibration{}, fmt.Errorf("train: fit calibration on %d rows: %w", len(xs), err)
+			return discover.Calibration{}, fit, fmt.Errorf("train: fit calibration on %d rows: %w", len(xs), err)
 		}
 		return discover.Calibration{Version: "learned", Features: features, Weights: weights, Bias: bias, Need: need,
-			Note: "P(need) x P(right): the engine's calibration moved as far as a few fitting rows warrant, with the usage signals; need model kept"}, nil
+			Note: "P(need) x P(right): the engine's calibration moved as far as a few fitting rows warrant, with the usage signals; need model kept"}, fit, nil
 	}
 	weights, bias, err := discover.FitLogistic(xs, ys, 1e-3)
 	if err != nil {
-		return discover.Calibration{}, fmt.Errorf("train: fit calibration on %d rows: %w", len(xs), err)
+		return discover.Calibration{}, fit, fmt.Errorf("train: fit calibration on %d rows: %w", len(xs), err)
 	}
 	return discover.Calibration{Version: "learned", Features: features, Weights: weights[:len(features)], Bias: bias, Need: need, NeedTerm: &weights[len(features)],
-		Note: "P(right) fitted with the usage signals and logit P(need) as a term on a time-held-out slice of the history; need model kept"}, nil
+		Note: "P(right) fitted with the usage signals and logit P(need) as a term on a time-held-out slice of the history; need model kept"}, fit, nil
 }
 
 // calibrationPrior is the strength of the engine's own calibration as the
@@ -607,18 +622,6 @@ func (f FitOutcomes) Leaning() string {
 	}
 	return fmt.Sprintf("the fitting rows held %d right and %d wrong top tools (%d of each refit it freely): the engine's calibration, moved as far as they warrant",
 		f.Right, f.Wrong, minFitOutcomes)
-}
-
-func outcomes(rows []row, w discover.UsageWeights) FitOutcomes {
-	var f FitOutcomes
-	for _, r := range rows {
-		if ranked(r, w)[0].ToolID == r.gold {
-			f.Right++
-		} else {
-			f.Wrong++
-		}
-	}
-	return f
 }
 
 // topSignals are the top candidate's signals with the fused score and its
