@@ -76,7 +76,7 @@ const (
 	decisionWrong      = "wrong"
 	resultSuccess      = "success"
 
-	activateTool = "toolyard/activate"
+	activateTool = schemas.MetaActivateID
 	metaPrefix   = "toolyard/"
 )
 

@@ -8,9 +8,9 @@ import (
 
 // Ids of the builtin meta-tools in the registry.
 const (
-	HelpID   = "toolyard/help"
-	SearchID = "toolyard/search"
-	LoadID   = "toolyard/load"
+	HelpID   = schemas.MetaHelpID
+	SearchID = schemas.MetaSearchID
+	LoadID   = schemas.MetaLoadID
 )
 
 // Search result count: default and ceiling.

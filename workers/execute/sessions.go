@@ -12,8 +12,8 @@ import (
 
 // Ids and builtin names of the session meta-tools.
 const (
-	FindToolsID     = "toolyard/find_tools"
-	ActivateID      = "toolyard/activate"
+	FindToolsID     = schemas.MetaFindToolsID
+	ActivateID      = schemas.MetaActivateID
 	BuiltinFind     = "find_tools"
 	BuiltinActivate = "activate"
 )

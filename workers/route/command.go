@@ -10,10 +10,10 @@ import (
 // Ids of the session meta-tools the commands name (the builtins of the
 // execute stage).
 const (
-	ActivateID  = "toolyard/activate"
-	FindToolsID = "toolyard/find_tools"
-	LoadID      = "toolyard/load"
-	HelpID      = "toolyard/help"
+	ActivateID  = schemas.MetaActivateID
+	FindToolsID = schemas.MetaFindToolsID
+	LoadID      = schemas.MetaLoadID
+	HelpID      = schemas.MetaHelpID
 )
 
 // Commands an agent is told to write. They name a meta-tool outright, so
