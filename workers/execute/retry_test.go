@@ -27,10 +27,12 @@ func flaky(t *testing.T, fail, code int) (schemas.Manifest, func() int) {
 	dir := t.TempDir()
 	counter := filepath.Join(dir, "runs")
 	script := filepath.Join(dir, "flaky.sh")
+	// The count is renamed into place: a run the context kills halfway
+	// must not leave the file empty (CI once read "0 runs" after 29).
 	body := fmt.Sprintf(`#!/bin/sh
 n=$(cat %[1]q 2>/dev/null || echo 0)
 n=$((n+1))
-echo $n > %[1]q
+echo $n > %[1]q.tmp && mv %[1]q.tmp %[1]q
 if [ $n -le %[2]d ]; then echo "busy (run $n)" >&2; exit %[3]d; fi
 echo "ok after $n runs, key $TOOLYARD_IDEMPOTENCY_KEY"
 `, counter, fail, code)
