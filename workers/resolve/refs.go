@@ -23,7 +23,8 @@ var refNouns = setOf("branch", "ref", "tag", "commit", "sha")
 // refRoleOf says which git ref a text parameter takes, if any: one whose
 // name or description names a branch, ref, tag or commit. Its role comes
 // from its name (base, target; head, source, from…) or its description
-// ("… to merge into"; "… to branch from", "… with the changes").
+// ("… to merge into"; "… to branch from", "… with the changes"). It
+// reads the schema alone: made once per manifest (property.refRole).
 func refRoleOf(p *property) refRole {
 	if !stringProp(p) || len(p.enum) > 0 || p.date {
 		return refNone
@@ -72,7 +73,7 @@ var defaultBranches = setOf("main", "master", "develop", "development", "trunk")
 func (f *filler) applyRefs() {
 	var refs []*property
 	for _, p := range f.s.props {
-		if refRoleOf(p) != refNone {
+		if p.refRole != refNone {
 			refs = append(refs, p)
 		}
 	}
@@ -141,13 +142,13 @@ func (f *filler) refFor(refs []*property, role refRole, cue string) *property {
 		if role == refPlain && len(p.words) > 0 && p.words[len(p.words)-1] == cue {
 			return p
 		}
-		if r := refRoleOf(p); r == role || role == refPlain && r != refTarget {
+		if r := p.refRole; r == role || role == refPlain && r != refTarget {
 			cands = append(cands, p)
 		}
 	}
 	if len(cands) == 0 && role != refPlain {
 		for _, p := range refs {
-			if f.missing(p) && refRoleOf(p) == refPlain {
+			if f.missing(p) && p.refRole == refPlain {
 				cands = append(cands, p)
 			}
 		}

@@ -55,6 +55,10 @@ type property struct {
 	// for a percent, 100 for a rate in fractions of one), 0 when it takes
 	// none (percentScale; readings).
 	percentDiv float64
+	// refRole is the git ref the property takes, refNone for none
+	// (refRoleOf; readings): the refs rule asks it of every property of
+	// every request, and again for each cue.
+	refRole refRole
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -217,7 +221,7 @@ func stringList(p *property) bool {
 }
 
 // readings sets what the rules read of a property's name, type, format
-// and description alone (date, dateTime, cron, clock, noun).
+// and description alone (date, dateTime, cron, clock, noun, …).
 func (p *property) readings() {
 	p.date = isDateProp(p)
 	p.dateTime = dateTimeProp(p)
@@ -226,6 +230,7 @@ func (p *property) readings() {
 	p.noun = describedNoun(p)
 	p.axis = axisOf(p)
 	p.percentDiv, _ = percentScale(p)
+	p.refRole = refRoleOf(p) // after p.date, which it reads
 }
 
 // primaryType is the first non-null type of a "type" keyword (a string or
