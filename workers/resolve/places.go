@@ -462,13 +462,28 @@ func (f *filler) describedBy(nums []*property, w string) *property {
 // describesNoun: p's description writes w, singular or plural, and not
 // after "per".
 func describesNoun(p *property, w string) bool {
-	fields := strings.FieldsFunc(p.desc, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '(' || r == ')' })
-	for i, d := range fields {
-		if (isHead(w, trimPunct(d)) || isHead(trimPunct(d), w)) && (i == 0 || fields[i-1] != "per") {
+	for _, d := range p.descNouns {
+		if isHead(w, d) || isHead(d, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// descNounsOf are the words of a lower-case description, trimmed of
+// punctuation, that may name what a number counts: all but a word after
+// "per", which names what the value is spread over ("Price per night").
+// The description is split once per manifest (property.descNouns), not
+// for every word a number stands next to.
+func descNounsOf(desc string) []string {
+	fields := strings.FieldsFunc(desc, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '(' || r == ')' })
+	var nouns []string
+	for i, d := range fields {
+		if i == 0 || fields[i-1] != "per" {
+			nouns = append(nouns, trimPunct(d))
+		}
+	}
+	return nouns
 }
 
 // codesNumber: the number at token i is part of the code in capitals

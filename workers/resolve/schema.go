@@ -59,6 +59,10 @@ type property struct {
 	// (refRoleOf; readings): the refs rule asks it of every property of
 	// every request, and again for each cue.
 	refRole refRole
+	// descNouns are the description's words that may name what a number
+	// counts (descNounsOf; readings), for describesNoun, which the loose
+	// numbers ask of every property for each number's neighbours.
+	descNouns []string
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -231,6 +235,7 @@ func (p *property) readings() {
 	p.axis = axisOf(p)
 	p.percentDiv, _ = percentScale(p)
 	p.refRole = refRoleOf(p) // after p.date, which it reads
+	p.descNouns = descNounsOf(p.desc)
 }
 
 // primaryType is the first non-null type of a "type" keyword (a string or
