@@ -59,9 +59,8 @@ func (f *filler) applySingularCounts() {
 		if !f.missing(p) || p.typ != "integer" && p.typ != "number" || len(p.enum) > 0 {
 			continue
 		}
-		nouns := countedNouns(p)
 		for i := 0; i+1 < len(f.toks); i++ {
-			if !f.free(i) || !f.free(i+1) || !countEnds[f.toks[i].word] || !singularOf(f.toks[i+1].word, nouns) {
+			if !f.free(i) || !f.free(i+1) || !countEnds[f.toks[i].word] || !singularOf(f.toks[i+1].word, p.countedNouns) {
 				continue
 			}
 			if f.try(p, "1") {
@@ -75,11 +74,12 @@ func (f *filler) applySingularCounts() {
 // countEnds pick from one end of a list: "the first line", "the top result".
 var countEnds = setOf("first", "last", "top", "bottom", "latest", "newest", "oldest", "final")
 
-// countedNouns are the plural nouns a count parameter counts: the plural
+// countedNounsOf are the plural nouns a count parameter counts: the plural
 // words of its name (max_results, lines) and the noun its description
 // counts ("How many lines to show", "Number of results", "the first N
-// lines").
-func countedNouns(p *property) map[string]bool {
+// lines"). Made once per manifest (property.countedNouns): the count
+// rules read them for every count a request writes.
+func countedNounsOf(p *property) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range p.words {
 		if strings.HasSuffix(w, "s") && len(w) > 3 {
@@ -134,7 +134,7 @@ func (f *filler) useCountFrame(p *property, i int) {
 	if endsClause(f.toks[i].raw) || !f.free(i+1) {
 		return
 	}
-	if w, nouns := f.toks[i+1].word, countedNouns(p); resultNouns[w] || nouns[w] || singularOf(w, nouns) {
+	if w := f.toks[i+1].word; resultNouns[w] || p.countedNouns[w] || singularOf(w, p.countedNouns) {
 		f.useTokens(i + 1)
 	}
 }

@@ -63,6 +63,10 @@ type property struct {
 	// counts (descNounsOf; readings), for describesNoun, which the loose
 	// numbers ask of every property for each number's neighbours.
 	descNouns []string
+	// countedNouns are the plural nouns a count parameter counts
+	// (countedNounsOf; readings): the count rules read them for every
+	// count the request writes.
+	countedNouns map[string]bool
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -236,6 +240,7 @@ func (p *property) readings() {
 	p.percentDiv, _ = percentScale(p)
 	p.refRole = refRoleOf(p) // after p.date, which it reads
 	p.descNouns = descNounsOf(p.desc)
+	p.countedNouns = countedNounsOf(p)
 }
 
 // primaryType is the first non-null type of a "type" keyword (a string or
