@@ -54,19 +54,31 @@ func (f *filler) applyNumbered() {
 // each other in the tool's id ("PR" for gh/merge_pull_request): the
 // tool's thing named short, not a code of its own.
 func (f *filler) toolInitials(i int) bool {
-	raw := f.toks[i].value
+	raw, initials := f.toks[i].value, f.s.idInitials
 	if len(raw) < 2 || len(raw) > 3 || !capsCode(raw) {
 		return false
 	}
-	words := strings.FieldsFunc(strings.ToLower(f.toolID), func(r rune) bool { return !unicode.IsLetter(r) })
-	for s := 0; s+len(raw) <= len(words); s++ {
+	for s := 0; s+len(raw) <= len(initials); s++ {
 		match := true
 		for k := 0; k < len(raw) && match; k++ {
-			match = words[s+k][0] == raw[k]+'a'-'A'
+			match = initials[s+k] == raw[k]+'a'-'A'
 		}
 		if match {
 			return true
 		}
 	}
 	return false
+}
+
+// initialsOf is the first byte of each word of a tool's id, lower case
+// (gh/merge_pull_request → "gmpr"), for toolInitials. The id is split
+// once per manifest (toolSchema.idInitials), not for every word in
+// capitals of every request.
+func initialsOf(id string) string {
+	words := strings.FieldsFunc(strings.ToLower(id), func(r rune) bool { return !unicode.IsLetter(r) })
+	initials := make([]byte, len(words))
+	for i, w := range words {
+		initials[i] = w[0]
+	}
+	return string(initials)
 }

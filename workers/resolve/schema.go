@@ -93,6 +93,10 @@ type toolSchema struct {
 	// rule would otherwise test every word of every request against
 	// shapes no parameter of the tool takes.
 	shapeTakers [][]*property
+	// idInitials are the first letters of the words of the tool's id
+	// (initialsOf), for toolInitials: made once per manifest, since the
+	// numbered rule asks it of every word in capitals.
+	idInitials string
 }
 
 func (s *toolSchema) prop(name string) *property {
@@ -136,7 +140,7 @@ func parseSchema(toolID string, raw json.RawMessage) (*toolSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &toolSchema{byNorm: map[string]*property{}, check: check}
+	s := &toolSchema{byNorm: map[string]*property{}, check: check, idInitials: initialsOf(toolID)}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return s, nil
 	}
