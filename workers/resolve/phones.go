@@ -11,7 +11,7 @@ import "strings"
 // groups of two to four digits, 8 to 15 digits in all, to the one missing
 // phone parameter, joined (E.164: "+34612345678").
 func (f *filler) applySpacedPhones() {
-	p := f.soleMissingOf(func(p *property) bool { return fitsName(p, phoneNames) || describesPhone(p) }, false)
+	p := f.soleMissingOf(func(p *property) bool { return p.phone }, false)
 	if p == nil {
 		return
 	}
@@ -22,6 +22,12 @@ func (f *filler) applySpacedPhones() {
 			return
 		}
 	}
+}
+
+// takesPhone: p takes a phone number, by a word of its name or by its
+// description; read once per manifest (property.phone).
+func takesPhone(p *property) bool {
+	return fitsName(p, phoneNames) || describesPhone(p)
 }
 
 // spacedPhoneAt reads a phone number in groups from token i: its last token

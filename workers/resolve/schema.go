@@ -67,6 +67,9 @@ type property struct {
 	// (countedNounsOf; readings): the count rules read them for every
 	// count the request writes.
 	countedNouns map[string]bool
+	// phone marks a parameter that takes a phone number by its name or
+	// description (takesPhone; readings).
+	phone bool
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -245,6 +248,7 @@ func (p *property) readings() {
 	p.refRole = refRoleOf(p) // after p.date, which it reads
 	p.descNouns = descNounsOf(p.desc)
 	p.countedNouns = countedNounsOf(p)
+	p.phone = takesPhone(p)
 }
 
 // primaryType is the first non-null type of a "type" keyword (a string or
