@@ -44,7 +44,7 @@ func (f *filler) applyFlags() {
 			// "inStockOnly" said "in stock": "only" restricts, it names nothing.
 			idx, ok = f.flagAt(words)
 		}
-		for _, words := range flagSynonyms(p.words) {
+		for _, words := range p.flagSynonyms {
 			if ok {
 				break
 			}
@@ -73,9 +73,10 @@ var flagVerbs = map[string][][]string{
 	"notify": {{"tell"}, {"inform"}, {"alert"}, {"let", "know"}},
 }
 
-// flagSynonyms are the flag's name words with its verb said another way
-// (flagVerbs), nil when it has none.
-func flagSynonyms(words []string) [][]string {
+// flagSynonymsOf are a flag's name words with its verb said another way
+// (flagVerbs), nil when it has none. Made once per manifest
+// (property.flagSynonyms), not cloned again for every request.
+func flagSynonymsOf(words []string) [][]string {
 	if len(words) < 2 {
 		return nil
 	}

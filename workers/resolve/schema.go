@@ -70,6 +70,10 @@ type property struct {
 	// phone marks a parameter that takes a phone number by its name or
 	// description (takesPhone; readings).
 	phone bool
+	// flagSynonyms are a flag's name words with its verb said another way
+	// (flagSynonymsOf; readings), nil for most names: the flags rule tries
+	// them for every missing flag of every request.
+	flagSynonyms [][]string
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -249,6 +253,7 @@ func (p *property) readings() {
 	p.descNouns = descNounsOf(p.desc)
 	p.countedNouns = countedNounsOf(p)
 	p.phone = takesPhone(p)
+	p.flagSynonyms = flagSynonymsOf(p.words)
 }
 
 // primaryType is the first non-null type of a "type" keyword (a string or
