@@ -54,7 +54,8 @@ the JSON document 'toolyard models' and SetCalibration read (--format json).
 
 Experiments: --right and --need choose other features (signals, the extras
 coverage_margin, tool_coverage_margin, margin_ratio, or derived ones: a*b, log:a,
-a>t, a<t); only a model of signals is printed. Collecting the rows takes minutes:
+a>t, a<t); only a model of signals, their
+hinges (a>t) and products of two (a*b) is printed. Collecting the rows takes minutes:
 --rows FILE keeps them (read when the file exists, written when not; delete it after
 changing the engine).`,
 		Example: `  toolyard train calibration --bench ../shared/bench > /tmp/default.go

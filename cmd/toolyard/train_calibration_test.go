@@ -99,7 +99,7 @@ func TestTrainCalibrationRefusesBadRequests(t *testing.T) {
 	}{
 		{[]string{"--rows", rows, "--format", "yaml"}, `--format "yaml"`},
 		{[]string{"--rows", rows, "--encoder", "minilm"}, `--encoder "minilm"`},
-		{[]string{"--rows", rows, "--right", "margin*cosine"}, "cannot be shipped"},
+		{[]string{"--rows", rows, "--right", "log:margin"}, "cannot be shipped"},
 		{[]string{"--rows", rows, "--right", "nope"}, `unknown feature "nope"`},
 		{[]string{"--rows", rows, "--folds", "1"}, "at least 2 folds"},
 		{[]string{"--bench", filepath.Join(t.TempDir(), "none")}, "benchmark data is needed"},

@@ -134,7 +134,7 @@ func TestCrossValidateHoldsEachRowOut(t *testing.T) {
 
 func TestOnlyModelsOfSignalsShip(t *testing.T) {
 	rows := synthRows(2000, 4)
-	m, err := Fit(rows, Spec{Right: []string{discover.FeatureMargin, "margin*cosine"}, Need: []string{discover.FeatureKnown}, Prior: 0.9, L2: 1e-3})
+	m, err := Fit(rows, Spec{Right: []string{discover.FeatureMargin, "log:margin"}, Need: []string{discover.FeatureKnown}, Prior: 0.9, L2: 1e-3})
 	if err != nil {
 		t.Fatal(err)
 	}

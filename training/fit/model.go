@@ -16,9 +16,9 @@ import (
 //
 // A feature is a signal (discover.FeatureNames), an extra (Extras), or one
 // derived from them: "a*b" a product, "log:a" log(1 + max(0, a)), "a>t"
-// the hinge max(0, a - t), "a<t" min(t, a). Only a model of signals and
-// their hinges can be shipped (discover reads "a>t" the same way;
-// Model.Calibration says so); the others are for experiments.
+// the hinge max(0, a - t), "a<t" min(t, a). Only a model of signals, their
+// hinges and products of two (discover reads "a>t" and "a*b" the same way;
+// Model.Calibration says so) can be shipped; the others are for experiments.
 type Spec struct {
 	Right, Need []string
 	Prior       float64

@@ -645,7 +645,7 @@ func needOf(n *discover.NeedModel, s map[string]float64) float64 {
 	}
 	z := n.Bias
 	for i, f := range n.Features {
-		z += n.Weights[i] * s[f]
+		z += n.Weights[i] * discover.TermValue(f, s)
 	}
 	return 1 / (1 + math.Exp(-z))
 }

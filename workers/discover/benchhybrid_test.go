@@ -43,17 +43,18 @@ func TestBenchHybridMetatool(t *testing.T) {
 	if h < 0.465 || r5 < 0.69 {
 		t.Errorf("hit@1 %.3f recall@5 %.3f; want >= 0.465, 0.69 (keyword alone: 0.436, 0.632)", h, r5)
 	}
-	// default-11 is fitted on five registries at once (DefaultCalibration):
-	// it holds on small registries at some cost here, where its
-	// activations are right 88.9% of the time (default-5, fitted on this
-	// registry, 95.5% of a smaller share, ECE 0.012). What must hold
-	// anywhere is the tier's meaning: activated means right at least as
-	// often as the 0.85 threshold says.
+	// The default calibration is fitted on five registries at once
+	// (DefaultCalibration): it holds on small registries at some cost
+	// here, where default-13's activations (20.0% of the queries) are
+	// right 88.5% of the time (default-5, fitted on this registry, 95.5%
+	// of a smaller share, ECE 0.012). What must hold anywhere is the
+	// tier's meaning: activated means right at least as often as the 0.85
+	// threshold says.
 	if x := ece(conf, right); x > 0.12 {
 		t.Errorf("ECE %.3f, want <= 0.12", x)
 	}
-	if share < 0.20 || prec < 0.87 {
-		t.Errorf("activated %.3f of queries, %.3f right; want >= 0.20 and >= 0.87", share, prec)
+	if share < 0.19 || prec < 0.87 {
+		t.Errorf("activated %.3f of queries, %.3f right; want >= 0.19 and >= 0.87", share, prec)
 	}
 
 	aw := loadQueries(t, needBench(t, "metatool", "awareness.dev.jsonl"))

@@ -16,22 +16,30 @@ func TestDefaultCalibrationMonotonic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			base := make([]float64, len(signals))
+			// From a middling request (every signal 0.5, so that a product
+			// of two moves with either), more margin, cosine (either
+			// encoder's), coverage, known words, tool coverage or
+			// describing words must never lower the probability that the
+			// tool is right; every signal the shipped models read is one of
+			// these.
+			base := slices.Repeat([]float64{0.5}, len(signals))
 			p0 := m.probability(base)
-			// More margin, cosine (either encoder's), coverage, known
-			// words, tool coverage or describing words must never lower
-			// the probability that the tool is right; every feature of the
-			// shipped models is one of these.
-			for _, f := range cal.Features {
-				x := slices.Clone(base)
-				x[signalIndex(f)] = 1
-				if p := m.probability(x); p < p0 {
-					t.Errorf("raising %s lowered the probability: %.3f < %.3f", f, p, p0)
+			for i, tm := range m.feature {
+				for _, j := range []int{tm.index, tm.times} {
+					if j < 0 {
+						continue
+					}
+					x := slices.Clone(base)
+					x[j]++
+					if p := m.probability(x); p < p0 {
+						t.Errorf("raising %s (read by %s) lowered the probability: %.3f < %.3f", signals[j].name, cal.Features[i], p, p0)
+					}
 				}
 			}
 			if m.need == nil {
 				t.Fatal("default calibration has no need model")
 			}
+			base = make([]float64, len(signals))
 			n0 := m.need.probability(base)
 			// Likewise, a closer best tool, more known words, more
 			// coverage must never make needing a tool less likely; a
