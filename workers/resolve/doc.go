@@ -329,7 +329,8 @@
 //     compound noun, "email address", are the first; the article "a" or
 //     "an" in lower case is no member in capitals: "a CNAME record" is no
 //     A record), unless it is asked for either way
-//     ("paid or not", "paid or unpaid": no filter, and nothing reported)
+//     ("paid or not", "paid or unpaid": no filter, and nothing reported;
+//     only a member or its contrary is: "to be or not to be" is prose)
 //     or the request asks for every value of the property ("any status",
 //     "all statuses", "regardless of status"). A request that opens as a
 //     question about how things are (is, are, does, what, what's, which,
