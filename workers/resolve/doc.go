@@ -511,10 +511,29 @@
 //     word another parameter lists ("HDMI").
 //  11. free text: when the only required parameter is a missing string that
 //     is marked "x-toolyard-freetext": true or named query, q, text, prompt or
-//     message, it gets the intent text minus the parts used above, minus
-//     the words of the tool's name and id, trimmed of filler words ("run
-//     the google maps scraper for tech companies, limit 50" → "tech
-//     companies"). A tool without required parameters may mark one
+//     message, it gets the intent text minus the parts used above, past
+//     the request's frame: the words opening it that say what to do (the
+//     tool's own words, the common verbs of requests, question words,
+//     politeness) and the cue that ends them and introduces the value
+//     (in, of, for, about, on, with, a colon, "that" after the verb).
+//     What follows is taken verbatim as one span, its articles and any
+//     word of the tool's own kept ("count the words in a piece of text
+//     about words" → "a piece of text about words"; "how many words are
+//     in this is a test" → "this is a test"; "run the google maps
+//     scraper for tech companies, limit 50" → "tech companies"). With no
+//     cue the value starts after the frame's last word that no value
+//     opens with, past a lone article ("find a lasagna recipe") but not
+//     past a clause's opening ("count words this is a test" keeps "this is
+//     a"): where frame and value cannot be told apart, words are kept.
+//     At the end, framing words before a value another rule placed
+//     ("pizza in" of "pizza in Naples"), "please", a place the tool is
+//     used in written with its words ("in the CRM", "on google maps") and,
+//     with no cue, the tool's own words ("lasagna recipe") are the
+//     frame's; the frame and the tool's words alone ("count the words in
+//     the text") give no value (freetext.go). An inner intent's result
+//     substituted into the text (Intent.Nested) is one value, whole: no
+//     frame reaches into it, none of its words closes it, and its colon
+//     or "a text" is not read as the request's. A tool without required parameters may mark one
 //     optional string parameter as free text the same way. When the rest
 //     breaks the parameter's own constraints (a host name's pattern), the
 //     words after its last of, for, about … are tried instead ("the ip of

@@ -41,6 +41,10 @@ type filler struct {
 	// zone is the output's time zone (Intent.TimeZone), nil for the
 	// worker's: the moments a request writes are read in it.
 	zone *time.Location
+	// nested are the byte spans of the text that hold an inner intent's
+	// result (Intent.Nested): each is one value, whole, which no frame
+	// of the request reaches into.
+	nested []schemas.Nested
 	// moments are days written for a date-time property without their
 	// time of day (applyMoments), and states no parameter takes
 	// (applyStates): reported, not placed.
