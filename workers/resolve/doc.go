@@ -562,6 +562,19 @@
 // parameter first, then a work's title). The stage answers a call with
 // such a parameter missing_arguments instead of running it.
 //
+// A word meant for an enum parameter that is none of its members nor a
+// synonym of one is reported for that parameter, so that the call is not
+// run with its default: a code of the members' shape ("sha3", "crc32",
+// "blake2", "sha-3" for md5 … sha512), the letters a code member opens
+// with ("sha"), or a word standing where the value would, beside a word
+// of the parameter's name or short description ("whirlpool hash" for
+// "Hash algorithm", "tiff format"), and for members that are all codes
+// after using or via or before the tool's own noun ("using whirlpool",
+// "whirlpool checksum"); common words, the tool's own words and words
+// that only describe are none ("with care", "a quick checksum";
+// misfits.go). The answer says what the parameter takes: "\"sha3\" was
+// not used: algorithm takes one of md5, sha1, sha256, sha512".
+//
 // Guards keep the rules that guess from a value the person did not mean
 // (guards.go); the value is then left missing, and asked for, rather than
 // guessed: a name ends before a subject pronoun, where what a message

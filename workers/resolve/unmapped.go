@@ -95,6 +95,16 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		if f.toolName(v) {
 			continue // the tool's own id or name, written to pick it
 		}
+		if p := f.enumMisfit(i); p != nil {
+			// "with sha3": meant for the enum parameter, which takes
+			// none such; reported for it rather than run with its
+			// default (misfits.go).
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, schemas.Unmapped{Text: v, Parameter: p.name})
+			}
+			continue
+		}
 		if last := f.whenAt(i); last > i {
 			// "modified today": a time the things found must fit, which
 			// only a time parameter takes.
@@ -658,13 +668,41 @@ func UnmappedMessage(call schemas.ToolCall, m schemas.Manifest) string {
 		if p == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "%q was not used: %s would take it.", u.Text, describeParam(paramOf(p)))
+		if what := takes(p); what != "" && !canTake(p, u.Text) {
+			// "sha3" for md5 … sha512, "2.5" for a count of lines.
+			fmt.Fprintf(&b, "%q was not used: %s takes %s.", u.Text, p.name, what)
+		} else {
+			fmt.Fprintf(&b, "%q was not used: %s would take it.", u.Text, describeParam(paramOf(p)))
+		}
 		if _, dup := ex.Found[p.name]; !dup && !slices.ContainsFunc(ex.Missing, func(q Param) bool { return q.Name == p.name }) {
 			ex.Missing = append(ex.Missing, paramOf(p))
 		}
 	}
 	fmt.Fprintf(&b, " The call did not run. Write the value as key=value in the intent, e.g. %s, or leave the words out to run it without them.", ex.Example())
 	return b.String()
+}
+
+// takes says what kind of value p takes, for a value it cannot take:
+// "one of md5, sha1", "a whole number"; "" for a kind that says nothing
+// more than its description.
+func takes(p *property) string {
+	switch {
+	case len(p.enum) > 0:
+		return typeSummary(p.typ, p.enum)
+	case p.typ == "integer":
+		return "a whole number"
+	case p.typ == "number":
+		return "a number"
+	case p.typ == "boolean":
+		return "yes or no"
+	}
+	return ""
+}
+
+// canTake: text coerces to p's type.
+func canTake(p *property, text string) bool {
+	_, err := coerce(p, text)
+	return err == nil
 }
 
 // equalJSON: two decoded JSON values are the same value.

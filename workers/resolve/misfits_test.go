@@ -1,0 +1,99 @@
+package resolve
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/toolyard/toolyard/schemas"
+)
+
+// misfitImage converts images to a format named by plain words; misfitShip
+// ships by a service named by codes.
+var (
+	misfitImage = manifest("img/convert", "Convert image", `{"type":"object","required":["path"],"properties":{
+		"path":{"type":"string"},"format":{"type":"string","enum":["png","jpeg","webp"],"default":"png","description":"Output format"}}}`)
+	misfitShip = manifest("ship/label", "Shipping label", `{"type":"object","required":["order"],"properties":{
+		"order":{"type":"string"},"service":{"type":"string","enum":["ups2day","fedex1day","usps3day"],"default":"usps3day"}}}`)
+)
+
+// unmappedOf resolves text for m and returns what it left unmapped.
+func unmappedOf(t *testing.T, m schemas.Manifest, text string) []schemas.Unmapped {
+	t.Helper()
+	call, err := Resolve(context.Background(), routed(text), m)
+	if err != nil {
+		t.Fatalf("Resolve(%q): %v", text, err)
+	}
+	return call.Unmapped
+}
+
+// TestEnumMisfits: a word meant for an enum parameter that is none of its
+// members nor a synonym (a code of the members' shape, the letters a code
+// member opens with, or a word where the value stands) is reported for
+// the parameter, so the call does not run with the default; members,
+// synonyms and ordinary words are not.
+func TestEnumMisfits(t *testing.T) {
+	checksumTool := sampleTool(t, "files/checksum")
+	algorithm := func(w string) []schemas.Unmapped { return []schemas.Unmapped{{Text: w, Parameter: "algorithm"}} }
+	tests := []struct {
+		m    schemas.Manifest
+		text string
+		want []schemas.Unmapped
+	}{
+		// The members' shape: letters then digits.
+		{checksumTool, "checksum of /srv/a.txt with sha3", algorithm("sha3")},
+		{checksumTool, "checksum of /srv/a.txt with crc32", algorithm("crc32")},
+		{checksumTool, "blake2 hash of /srv/a.txt", algorithm("blake2")},
+		{checksumTool, "md4 of /srv/a.txt", algorithm("md4")},
+		{checksumTool, "checksum /srv/a.txt with sha-3", algorithm("sha-3")},
+		// The letters a code member opens with: which one is unsaid.
+		{checksumTool, "checksum of /srv/a.txt with sha", algorithm("sha")},
+		// Where the value stands: beside the parameter's words, after
+		// using, before the tool's noun.
+		{checksumTool, "checksum of /srv/a.txt using whirlpool", algorithm("whirlpool")},
+		{checksumTool, "whirlpool checksum of /srv/a.txt", algorithm("whirlpool")},
+		{misfitImage, "convert /srv/a.png to tiff format", []schemas.Unmapped{{Text: "tiff", Parameter: "format"}}},
+		{misfitShip, "label for order 5512 via dhl2day", []schemas.Unmapped{{Text: "dhl2day", Parameter: "service"}}},
+		// Negatives: members and synonyms fill it; ordinary words, the
+		// tool's own and describing words are no misfit.
+		{checksumTool, "checksum of /srv/a.txt with md5", nil},
+		{checksumTool, "sha512 hash of /srv/a.txt", nil},
+		{checksumTool, "verify the integrity of /srv/a.txt", nil},
+		{checksumTool, "compute the file checksum of /srv/a.txt", nil},
+		{checksumTool, "a quick checksum of /srv/a.txt", nil},
+		{checksumTool, "checksum of /srv/a.txt with care", []schemas.Unmapped{{Text: "care"}}}, // reported, for no parameter
+		{misfitImage, "convert /srv/a.png to jpeg", nil},
+		{misfitImage, "convert /srv/a.png for the website", []schemas.Unmapped{{Text: "website"}}},
+		{misfitShip, "label for order 5512 with fedex1day", nil},
+		{sampleTool(t, "weather/forecast"), "weather in Paris with rain gear", nil},
+		{sampleTool(t, "weather/forecast"), "weather in Paris in imperial units", nil},
+		{bills, "late bills from acme", []schemas.Unmapped{{Text: "acme"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			if got := unmappedOf(t, tt.m, tt.text); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("%q: unmapped %+v, want %+v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestMisfitMessage: the answer to a misfit says what the parameter
+// takes, not that it would take the word.
+func TestMisfitMessage(t *testing.T) {
+	for _, c := range []struct{ tool, text, want, not string }{
+		{"files/checksum", "checksum of /srv/a.txt with sha3", `"sha3" was not used: algorithm takes one of md5, sha1, sha256, sha512.`, "would take"},
+		{"system/current_time", "what time is it in Atlantis", `"Atlantis" was not used: timezone (string): IANA time zone`, "takes"},
+	} {
+		m := sampleTool(t, c.tool)
+		call, err := Resolve(context.Background(), routed(c.text), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := UnmappedResult("resolve", call, m, call.Parameters)
+		if res.Status != schemas.StatusMissingArguments || !strings.Contains(res.Message, c.want) || strings.Contains(res.Message, c.not) {
+			t.Errorf("%q: %s %q, want %q and not %q", c.text, res.Status, res.Message, c.want, c.not)
+		}
+	}
+}
