@@ -571,9 +571,13 @@
 // "Hash algorithm", "tiff format"), and for members that are all codes
 // after using or via or before the tool's own noun ("using whirlpool",
 // "whirlpool checksum"); common words, the tool's own words and words
-// that only describe are none ("with care", "a quick checksum";
+// that only describe are none ("with care", "a quick checksum"). So is a
+// number written beside what a numeric parameter counts, a word of its
+// name or a noun it counts, that the parameter cannot take ("the first
+// 2.5 lines", "2.5 levels deep": a fraction for a whole number;
 // misfits.go). The answer says what the parameter takes: "\"sha3\" was
-// not used: algorithm takes one of md5, sha1, sha256, sha512".
+// not used: algorithm takes one of md5, sha1, sha256, sha512", "\"2.5\"
+// was not used: lines takes a whole number".
 //
 // Guards keep the rules that guess from a value the person did not mean
 // (guards.go); the value is then left missing, and asked for, rather than

@@ -138,3 +138,42 @@ func (f *filler) valueCue(p *property, w string) bool {
 	}
 	return false
 }
+
+// numberMisfit is the numeric parameter that the number at token i is
+// written for, by the noun beside it ("the first 2.5 lines", "lines 2.5",
+// "2.5 levels deep" for "How many directory levels to descend"), and that
+// cannot take it (a fraction for a whole number), or nil: without it the
+// number would be dropped, or offered to a parameter that takes any text,
+// and the parameter left to its default as if no number had been said.
+func (f *filler) numberMisfit(i int) *property {
+	v := f.toks[i].value
+	var found *property
+	for _, p := range f.s.props {
+		if p.typ != "integer" && p.typ != "number" || f.given[p.name] || f.failed[p.name] || canTake(p, v) {
+			continue
+		}
+		if !f.nounOf(p, i-1, false) && !f.nounOf(p, i+1, true) {
+			continue
+		}
+		if found != nil {
+			return nil // which of two parameters is unsaid
+		}
+		found = p
+	}
+	return found
+}
+
+// nounOf: token k, beside a number in its clause, names what p counts: a
+// word of p's name, a noun p counts, or after the number ("2.5 levels")
+// a content word of p's description.
+func (f *filler) nounOf(p *property, k int, after bool) bool {
+	if k < 0 || k >= len(f.toks) {
+		return false
+	}
+	if after && endsClause(f.toks[k-1].raw) || !after && endsClause(f.toks[k].raw) {
+		return false // "…, 2.5" or "lines, 2.5": not one phrase
+	}
+	w := f.toks[k].word
+	return f.isNameWord(p, w) || p.countedNouns[w] || singularOf(w, p.countedNouns) ||
+		after && len(w) > 2 && !commonWord(w) && describesNoun(p, w)
+}

@@ -79,11 +79,41 @@ func TestEnumMisfits(t *testing.T) {
 	}
 }
 
+// TestNumberMisfits: a number written beside what a numeric parameter
+// counts, that the parameter cannot take (a fraction for a whole number),
+// is reported for it; a number no noun ties to one is not.
+func TestNumberMisfits(t *testing.T) {
+	head, find := sampleTool(t, "files/head"), sampleTool(t, "files/find")
+	tests := []struct {
+		m    schemas.Manifest
+		text string
+		want []schemas.Unmapped
+	}{
+		{head, "show the first 2.5 lines of /srv/a.txt", []schemas.Unmapped{{Text: "2.5", Parameter: "lines"}}},
+		{head, "head of /srv/a.txt, lines 2.5", []schemas.Unmapped{{Text: "2.5", Parameter: "lines"}}},
+		{head, "the first 0.5 line of /srv/a.txt", []schemas.Unmapped{{Text: "0.5", Parameter: "lines"}}},
+		{find, "find files in /srv 2.5 levels deep", []schemas.Unmapped{{Text: "2.5", Parameter: "max_depth"}}},
+		// Negatives: a whole number is placed; a number of another noun,
+		// or in another clause, is no count of lines.
+		{head, "show the first 3 lines of /srv/a.txt", nil},
+		{head, "show /srv/a.txt version 2.5", []schemas.Unmapped{{Text: "2.5"}}},
+		{head, "show the lines of /srv/a.txt, 2.5", []schemas.Unmapped{{Text: "2.5"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			if got := unmappedOf(t, tt.m, tt.text); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("%q: unmapped %+v, want %+v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
 // TestMisfitMessage: the answer to a misfit says what the parameter
 // takes, not that it would take the word.
 func TestMisfitMessage(t *testing.T) {
 	for _, c := range []struct{ tool, text, want, not string }{
 		{"files/checksum", "checksum of /srv/a.txt with sha3", `"sha3" was not used: algorithm takes one of md5, sha1, sha256, sha512.`, "would take"},
+		{"files/head", "show the first 2.5 lines of /srv/a.txt", `"2.5" was not used: lines takes a whole number.`, "would take"},
 		{"system/current_time", "what time is it in Atlantis", `"Atlantis" was not used: timezone (string): IANA time zone`, "takes"},
 	} {
 		m := sampleTool(t, c.tool)

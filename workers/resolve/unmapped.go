@@ -124,6 +124,13 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		case strings.Contains(t.raw, "=") && !strings.HasPrefix(t.raw, "="):
 			add(v, valueText)
 		case isNumber(v):
+			if p := f.numberMisfit(i); p != nil && !seen[v] {
+				// "the first 2.5 lines": for lines, which takes whole
+				// numbers only (misfits.go).
+				seen[v] = true
+				out = append(out, schemas.Unmapped{Text: v, Parameter: p.name})
+				continue
+			}
 			add(v, valueNumber)
 		case measure(v):
 			add(v, valueMeasure)
