@@ -577,7 +577,15 @@
 // 2.5 lines", "2.5 levels deep": a fraction for a whole number;
 // misfits.go). The answer says what the parameter takes: "\"sha3\" was
 // not used: algorithm takes one of md5, sha1, sha256, sha512", "\"2.5\"
-// was not used: lines takes a whole number".
+// was not used: lines takes a whole number". A second place for a tool's
+// one place or time zone parameter, which holds the first ("what time is
+// it in Berlin and in Tokyo", "weather in Oslo and Bergen"), is that
+// parameter's, with the tool to ask again, as a second path is ("sha256
+// of a.iso and b.iso"): the call runs for the first, and the second is
+// never offered to another parameter that would take any text (format);
+// a place given as key=value for a time zone parameter is its zone
+// ("timezone=Tokyo" → Asia/Tokyo), so the call suggested for it runs in
+// the right one.
 //
 // Guards keep the rules that guess from a value the person did not mean
 // (guards.go); the value is then left missing, and asked for, rather than

@@ -127,3 +127,41 @@ func TestMisfitMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldPlaces: a second place for a tool's one place or time zone
+// parameter is that parameter's, asked for again (the call runs with the
+// first), as a second path is; never another parameter that would take
+// any text. A place given as key=value for a time zone is its zone, so
+// the call suggested for it runs in the right one.
+func TestHeldPlaces(t *testing.T) {
+	clock, weatherTool := sampleTool(t, "system/current_time"), sampleTool(t, "weather/forecast")
+	tests := []struct {
+		m    schemas.Manifest
+		text string
+		want []schemas.Unmapped
+	}{
+		{clock, "what time is it in Berlin and in Tokyo", []schemas.Unmapped{{Text: "Tokyo", Parameter: "timezone", Tool: "system/current_time"}}},
+		{clock, "what time is it in Paris and London", []schemas.Unmapped{{Text: "London", Parameter: "timezone", Tool: "system/current_time"}}},
+		{clock, "the time in Lima and in New York", []schemas.Unmapped{{Text: "New York", Parameter: "timezone", Tool: "system/current_time"}}},
+		{weatherTool, "weather in Oslo and Bergen", []schemas.Unmapped{{Text: "Bergen", Parameter: "location", Tool: "weather/forecast"}}},
+		// Negatives: one place; a place for a free place parameter; a
+		// value of another kind still goes where it fits.
+		{clock, "what time is it in Tokyo", nil},
+		{clock, "the time in Oslo in 24h format", []schemas.Unmapped{{Text: "24h", Parameter: "format"}}},
+		{clock, "system/current_time in Atlantis or Lemuria", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}, {Text: "Lemuria", Parameter: "timezone"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			if got := unmappedOf(t, tt.m, tt.text); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("%q: unmapped %+v, want %+v", tt.text, got, tt.want)
+			}
+		})
+	}
+	checkGuessesOn(t, clock, []string{"timezone"}, []textCase{
+		{"system/current_time timezone=Tokyo", M{"timezone": "Asia/Tokyo"}},
+		{`system/current_time timezone="New York"`, M{"timezone": "America/New_York"}},
+		// Negatives: a zone name, or no place, stays as written.
+		{"system/current_time timezone=Europe/Paris", M{"timezone": "Europe/Paris"}},
+		{"system/current_time timezone=Atlantis", M{"timezone": "Atlantis"}},
+	})
+}

@@ -51,6 +51,14 @@ func (f *filler) unmapped() []schemas.Unmapped {
 				u.Parameter, u.Tool = p, f.toolID
 			}
 		}
+		if kind == valueName && !takesPlace(f.s.prop(u.Parameter)) {
+			// A second place for the one place or time zone parameter
+			// ("what time is it in Berlin and in Tokyo"): the same, and
+			// never another parameter that would take any text.
+			if p := f.heldPlace(text); p != "" {
+				u.Parameter, u.Tool = p, f.toolID
+			}
+		}
 		out = append(out, u)
 	}
 	for i, pr := range f.pairs {
@@ -601,6 +609,27 @@ func (f *filler) heldBy(text string) string {
 		}
 	}
 	return ""
+}
+
+// heldPlace is the place or time zone parameter the intent already gave
+// a value, when text is a place too, one package places knows whole
+// ("Tokyo", "New York"): a second value for a parameter that takes one,
+// as heldBy reads a second path. Empty when there is none.
+func (f *filler) heldPlace(text string) string {
+	if _, ok := wholePlace(text); !ok {
+		return ""
+	}
+	for _, p := range f.s.props {
+		if _, ok := f.args[p.name].(string); ok && f.given[p.name] && takesPlace(p) {
+			return p.name
+		}
+	}
+	return ""
+}
+
+// takesPlace: p (nil for none) takes a place or a time zone.
+func takesPlace(p *property) bool {
+	return p != nil && p.typ == "string" && (zoneProp(p) || isPlaceProp(p) || fitsName(p, placeNames))
 }
 
 // placeNames are words of parameters that take a place.
