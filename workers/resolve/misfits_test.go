@@ -18,14 +18,29 @@ var (
 		"order":{"type":"string"},"service":{"type":"string","enum":["ups2day","fedex1day","usps3day"],"default":"usps3day"}}}`)
 )
 
-// unmappedOf resolves text for m and returns what it left unmapped.
-func unmappedOf(t *testing.T, m schemas.Manifest, text string) []schemas.Unmapped {
+// unmappedCase is a request to tool m and the values it should leave
+// unmapped.
+type unmappedCase struct {
+	m    schemas.Manifest
+	text string
+	want []schemas.Unmapped
+}
+
+// checkUnmapped resolves each case as a subtest and compares what the
+// call left unmapped with want.
+func checkUnmapped(t *testing.T, cases []unmappedCase) {
 	t.Helper()
-	call, err := Resolve(context.Background(), routed(text), m)
-	if err != nil {
-		t.Fatalf("Resolve(%q): %v", text, err)
+	for _, tt := range cases {
+		t.Run(tt.text, func(t *testing.T) {
+			call, err := Resolve(context.Background(), routed(tt.text), tt.m)
+			if err != nil {
+				t.Fatalf("Resolve(%q): %v", tt.text, err)
+			}
+			if !reflect.DeepEqual(call.Unmapped, tt.want) {
+				t.Errorf("%q: unmapped %+v, want %+v (arguments %v)", tt.text, call.Unmapped, tt.want, call.Parameters)
+			}
+		})
 	}
-	return call.Unmapped
 }
 
 // TestEnumMisfits: a word meant for an enum parameter that is none of its
@@ -36,11 +51,7 @@ func unmappedOf(t *testing.T, m schemas.Manifest, text string) []schemas.Unmappe
 func TestEnumMisfits(t *testing.T) {
 	checksumTool := sampleTool(t, "files/checksum")
 	algorithm := func(w string) []schemas.Unmapped { return []schemas.Unmapped{{Text: w, Parameter: "algorithm"}} }
-	tests := []struct {
-		m    schemas.Manifest
-		text string
-		want []schemas.Unmapped
-	}{
+	checkUnmapped(t, []unmappedCase{
 		// The members' shape: letters then digits.
 		{checksumTool, "checksum of /srv/a.txt with sha3", algorithm("sha3")},
 		{checksumTool, "checksum of /srv/a.txt with crc32", algorithm("crc32")},
@@ -69,14 +80,7 @@ func TestEnumMisfits(t *testing.T) {
 		{sampleTool(t, "weather/forecast"), "weather in Paris with rain gear", nil},
 		{sampleTool(t, "weather/forecast"), "weather in Paris in imperial units", nil},
 		{bills, "late bills from acme", []schemas.Unmapped{{Text: "acme"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.text, func(t *testing.T) {
-			if got := unmappedOf(t, tt.m, tt.text); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("%q: unmapped %+v, want %+v", tt.text, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestNumberMisfits: a number written beside what a numeric parameter
@@ -84,11 +88,7 @@ func TestEnumMisfits(t *testing.T) {
 // is reported for it; a number no noun ties to one is not.
 func TestNumberMisfits(t *testing.T) {
 	head, find := sampleTool(t, "files/head"), sampleTool(t, "files/find")
-	tests := []struct {
-		m    schemas.Manifest
-		text string
-		want []schemas.Unmapped
-	}{
+	checkUnmapped(t, []unmappedCase{
 		{head, "show the first 2.5 lines of /srv/a.txt", []schemas.Unmapped{{Text: "2.5", Parameter: "lines"}}},
 		{head, "head of /srv/a.txt, lines 2.5", []schemas.Unmapped{{Text: "2.5", Parameter: "lines"}}},
 		{head, "the first 0.5 line of /srv/a.txt", []schemas.Unmapped{{Text: "0.5", Parameter: "lines"}}},
@@ -98,14 +98,7 @@ func TestNumberMisfits(t *testing.T) {
 		{head, "show the first 3 lines of /srv/a.txt", nil},
 		{head, "show /srv/a.txt version 2.5", []schemas.Unmapped{{Text: "2.5"}}},
 		{head, "show the lines of /srv/a.txt, 2.5", []schemas.Unmapped{{Text: "2.5"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.text, func(t *testing.T) {
-			if got := unmappedOf(t, tt.m, tt.text); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("%q: unmapped %+v, want %+v", tt.text, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestMisfitMessage: the answer to a misfit says what the parameter
@@ -135,11 +128,7 @@ func TestMisfitMessage(t *testing.T) {
 // the call suggested for it runs in the right one.
 func TestHeldPlaces(t *testing.T) {
 	clock, weatherTool := sampleTool(t, "system/current_time"), sampleTool(t, "weather/forecast")
-	tests := []struct {
-		m    schemas.Manifest
-		text string
-		want []schemas.Unmapped
-	}{
+	checkUnmapped(t, []unmappedCase{
 		{clock, "what time is it in Berlin and in Tokyo", []schemas.Unmapped{{Text: "Tokyo", Parameter: "timezone", Tool: "system/current_time"}}},
 		{clock, "what time is it in Paris and London", []schemas.Unmapped{{Text: "London", Parameter: "timezone", Tool: "system/current_time"}}},
 		{clock, "the time in Lima and in New York", []schemas.Unmapped{{Text: "New York", Parameter: "timezone", Tool: "system/current_time"}}},
@@ -149,14 +138,7 @@ func TestHeldPlaces(t *testing.T) {
 		{clock, "what time is it in Tokyo", nil},
 		{clock, "the time in Oslo in 24h format", []schemas.Unmapped{{Text: "24h", Parameter: "format"}}},
 		{clock, "system/current_time in Atlantis or Lemuria", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}, {Text: "Lemuria", Parameter: "timezone"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.text, func(t *testing.T) {
-			if got := unmappedOf(t, tt.m, tt.text); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("%q: unmapped %+v, want %+v", tt.text, got, tt.want)
-			}
-		})
-	}
+	})
 	checkGuessesOn(t, clock, []string{"timezone"}, []textCase{
 		{"system/current_time timezone=Tokyo", M{"timezone": "Asia/Tokyo"}},
 		{`system/current_time timezone="New York"`, M{"timezone": "America/New_York"}},
