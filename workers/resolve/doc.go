@@ -512,9 +512,9 @@
 //  11. free text: when the only required parameter is a missing string that
 //     is marked "x-toolyard-freetext": true or named query, q, text, prompt or
 //     message, it gets the intent text minus the parts used above, past
-//     the request's frame: the words opening it that say what to do (the
-//     tool's own words, the common verbs of requests, question words,
-//     politeness) and the cue that ends them and introduces the value
+//     the request's frame: the words opening it that say what to do (its
+//     verb, the tool's own words, the common words of requests, question
+//     words, politeness) and the cue that ends them and introduces the value
 //     (in, of, for, about, on, with, a colon, "that" after the verb).
 //     What follows is taken verbatim as one span, its articles and any
 //     word of the tool's own kept ("count the words in a piece of text
@@ -530,7 +530,8 @@
 //     used in written with its words ("in the CRM", "on google maps") and,
 //     with no cue, the tool's own words ("lasagna recipe") are the
 //     frame's; the frame and the tool's words alone ("count the words in
-//     the text") give no value (freetext.go). An inner intent's result
+//     the text"), or a reference ("of this paragraph"), give no value
+//     (freetext.go). An inner intent's result
 //     substituted into the text (Intent.Nested) is one value, whole: no
 //     frame reaches into it, none of its words closes it, and its colon
 //     or "a text" is not read as the request's. A tool without required parameters may mark one

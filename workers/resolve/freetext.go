@@ -109,8 +109,8 @@ func (f *filler) remainder() string {
 	words := tokenize(f.text, hidden)
 	start, cued := f.frameEnd(words)
 	kept := f.frameTail(words[start:], cued)
-	if len(kept) == 0 || f.frameOnly(kept) {
-		return "" // "count the words in the text": no text is given
+	if len(kept) == 0 || f.frameOnly(kept) || f.pointsAt(kept) {
+		return "" // "count the words in the text", "… of this paragraph": no text is given
 	}
 	span := f.text[kept[0].start:kept[len(kept)-1].end]
 	if slices.Contains(hidden[kept[0].start:kept[len(kept)-1].end], true) {
@@ -128,9 +128,9 @@ func (f *filler) remainder() string {
 
 // frameEnd is the index in words of the value's first word, and whether a
 // cue introduced it: past the request's frame, the run of words opening
-// the request that say what to do rather than with what (the tool's own
-// words, the common verbs of requests, question words, politeness,
-// pronouns, articles), and past the cue that ends the frame (frameCues, a
+// the request that say what to do rather than with what (its verb, the
+// tool's own words, the common words of requests, question words,
+// politeness, pronouns, articles), and past the cue that ends the frame (frameCues, a
 // word ending with a colon, or "that" after the request's verb): "count
 // the words in | a b", "how many words are in | this is a test", "note
 // that | the plumber comes". With no cue the value starts after the
@@ -138,17 +138,20 @@ func (f *filler) remainder() string {
 // a | lasagna recipe"), but not past the opening of a clause ("count
 // words | this is a test").
 func (f *filler) frameEnd(words []token) (int, bool) {
-	last := -1  // the frame's last word that no value opens with
-	strong := 0 // how many such words, "please" aside
+	last := -1      // the frame's last word that no value opens with
+	strong := 0     // how many such words, "please" aside
+	leading := true // only framing words so far: a verb here is the request's
 	for i, w := range words {
-		if !f.frameWord(w.word) || f.inNested(w) {
+		opening := leading && verbs[w.word] // "tell me the word count of …"
+		if !opening && !f.frameWord(w.word) || f.inNested(w) {
 			break
 		}
+		leading = leading && fillers[w.word]
 		if strings.HasSuffix(w.raw, ":") || last >= 0 && (frameCues[w.word] || w.word == "that" && strong == 1 && last == i-1) {
 			return i + 1, true
 		}
 		switch {
-		case !valueOpeners[w.word],
+		case opening, !valueOpeners[w.word],
 			// "what is", "can I": a copula after a question word, a
 			// subject after a modal, frame the question.
 			last == i-1 && last >= 0 && (copulas[w.word] && frameQuestions[words[last].word] || subjects[w.word] && modals[words[last].word]),
@@ -235,6 +238,17 @@ func (f *filler) frameOnly(words []token) bool {
 	return true
 }
 
+// pointsAt: the words point at a text rather than write it, as
+// reference reads tokens: a pronoun or article alone, or a demonstrative
+// and its noun ("this paragraph"); never an inner intent's result.
+func (f *filler) pointsAt(words []token) bool {
+	if len(words) > 2 || f.inNested(words[0]) {
+		return false
+	}
+	w := words[0].word
+	return len(words) == 1 && (pronounValues[w] || determiners[w]) || len(words) == 2 && demonstratives[w]
+}
+
 // inNested: w is a word of an inner intent's result, a value whole.
 func (f *filler) inNested(w token) bool {
 	for _, n := range f.nested {
@@ -266,7 +280,7 @@ var frameQuestions = setOf("how", "many", "much", "what", "whats", "what's", "wh
 // demonstratives and possessives, pronouns and words that join clauses
 // ("count words this is a test").
 var valueOpeners = union(determiners, setOf("it", "is", "are", "and", "or", "to", "with", "by", "at", "from", "into",
-	"that", "which", "who", "then", "also", "just", "now", "i", "you"))
+	"that", "then", "also", "just", "now", "i", "you"))
 
 var (
 	articles    = setOf("a", "an", "the", "some", "any")

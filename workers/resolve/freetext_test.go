@@ -45,6 +45,10 @@ func TestFreetextFrame(t *testing.T) {
 		// gives no text; framing after the value is not the value's.
 		{"count the words", M{}},
 		{"count the words in the text", M{}},
+		{"count the words of this paragraph", M{}},
+		// The request's own verb opens the frame, whatever it is.
+		{"tell me the word count of hello there", M{"text": "hello there"}},
+		{"please tell me how many words are in it is late", M{"text": "it is late"}},
 		{"count the words in hello world, please", M{"text": "hello world"}},
 	})
 	checkGuessesOn(t, freeNotes, nil, []textCase{
@@ -63,6 +67,7 @@ func TestFreetextFrame(t *testing.T) {
 		// A count another rule placed is no part of it.
 		{"search for pricing pages, top 3", M{"query": "pricing pages", "limit": int64(3)}},
 		{"what can I read about onboarding", M{"query": "read about onboarding"}},
+		{"who is Grace Hopper", M{"query": "Grace Hopper"}},
 	})
 }
 
