@@ -242,11 +242,7 @@ func (f *filler) frameOnly(words []token) bool {
 // reference reads tokens: a pronoun or article alone, or a demonstrative
 // and its noun ("this paragraph"); never an inner intent's result.
 func (f *filler) pointsAt(words []token) bool {
-	if len(words) > 2 || f.inNested(words[0]) {
-		return false
-	}
-	w := words[0].word
-	return len(words) == 1 && (pronounValues[w] || determiners[w]) || len(words) == 2 && demonstratives[w]
+	return !f.inNested(words[0]) && referenceWords(words[0].word, len(words))
 }
 
 // inNested: w is a word of an inner intent's result, a value whole.
