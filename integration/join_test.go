@@ -71,6 +71,10 @@ func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 	if err := os.WriteFile(words, []byte("alpha beta gamma delta\nsecond line, not read\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	the := filepath.Join(dir, "the.txt")
+	if err := os.WriteFile(the, []byte("the words in a text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	t.Run("inner output substituted", func(t *testing.T) {
 		text := fmt.Sprintf(`Counting. [TOOL: word count of text="[TOOL: files/head path=%s lines=1]"] Done.`, words)
@@ -88,6 +92,18 @@ func TestNestedIntentsRunOnInnerResults(t *testing.T) {
 		}
 		if slices.Index(order, inner) > slices.Index(order, outer) {
 			t.Errorf("outer answered before inner: %v", order)
+		}
+	})
+
+	t.Run("inner output as the text after the frame", func(t *testing.T) {
+		// Unquoted, the inner output is what follows the outer request's
+		// frame ("count the words in"): every word of it is counted, its
+		// articles included.
+		text := fmt.Sprintf(`[TOOL: count the words in [TOOL: files/head path=%s lines=1]]`, the)
+		receipt, got, _ := publishCLI(t, url, "nested-frame", text)
+		r := got[receipt.IntentIDs[1]]
+		if r.Status != schemas.StatusExecuted || r.ToolID != "text/word_count" || content(r) != "5" {
+			t.Fatalf("outer: %s %s %q (%s) %s, want text/word_count to count 5 words", r.Status, r.ToolID, content(r), r.Intent, r.Message)
 		}
 	})
 

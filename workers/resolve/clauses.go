@@ -122,7 +122,7 @@ var contentNames = setOf("text", "message", "body", "content", "prompt", "query"
 func (f *filler) applyColonContent(free *property) {
 	colon, taken := -1, -1
 	for i, t := range f.toks {
-		if strings.HasSuffix(t.raw, ":") {
+		if strings.HasSuffix(t.raw, ":") && !f.inNested(t) { // an inner result's colon is its own
 			if !t.used {
 				colon = i
 				break

@@ -329,7 +329,8 @@
 //     compound noun, "email address", are the first; the article "a" or
 //     "an" in lower case is no member in capitals: "a CNAME record" is no
 //     A record), unless it is asked for either way
-//     ("paid or not", "paid or unpaid": no filter, and nothing reported)
+//     ("paid or not", "paid or unpaid": no filter, and nothing reported;
+//     only a member or its contrary is: "to be or not to be" is prose)
 //     or the request asks for every value of the property ("any status",
 //     "all statuses", "regardless of status"). A request that opens as a
 //     question about how things are (is, are, does, what, what's, which,
@@ -510,10 +511,30 @@
 //     word another parameter lists ("HDMI").
 //  11. free text: when the only required parameter is a missing string that
 //     is marked "x-toolyard-freetext": true or named query, q, text, prompt or
-//     message, it gets the intent text minus the parts used above, minus
-//     the words of the tool's name and id, trimmed of filler words ("run
-//     the google maps scraper for tech companies, limit 50" → "tech
-//     companies"). A tool without required parameters may mark one
+//     message, it gets the intent text minus the parts used above, past
+//     the request's frame: the words opening it that say what to do (its
+//     verb, the tool's own words, the common words of requests, question
+//     words, politeness) and the cue that ends them and introduces the value
+//     (in, of, for, about, on, with, a colon, "that" after the verb).
+//     What follows is taken verbatim as one span, its articles and any
+//     word of the tool's own kept ("count the words in a piece of text
+//     about words" → "a piece of text about words"; "how many words are
+//     in this is a test" → "this is a test"; "run the google maps
+//     scraper for tech companies, limit 50" → "tech companies"). With no
+//     cue the value starts after the frame's last word that no value
+//     opens with, past a lone article ("find a lasagna recipe") but not
+//     past a clause's opening ("count words this is a test" keeps "this is
+//     a"): where frame and value cannot be told apart, words are kept.
+//     At the end, framing words before a value another rule placed
+//     ("pizza in" of "pizza in Naples"), "please", a place the tool is
+//     used in written with its words ("in the CRM", "on google maps") and,
+//     with no cue, the tool's own words ("lasagna recipe") are the
+//     frame's; the frame and the tool's words alone ("count the words in
+//     the text"), or a reference ("of this paragraph"), give no value
+//     (freetext.go). An inner intent's result
+//     substituted into the text (Intent.Nested) is one value, whole: no
+//     frame reaches into it, none of its words closes it, and its colon
+//     or "a text" is not read as the request's. A tool without required parameters may mark one
 //     optional string parameter as free text the same way. When the rest
 //     breaks the parameter's own constraints (a host name's pattern), the
 //     words after its last of, for, about … are tried instead ("the ip of
@@ -541,6 +562,31 @@
 // that would take it, if any (unmapped.go; for a name, a place's
 // parameter first, then a work's title). The stage answers a call with
 // such a parameter missing_arguments instead of running it.
+//
+// A word meant for an enum parameter that is none of its members nor a
+// synonym of one is reported for that parameter, so that the call is not
+// run with its default: a code of the members' shape ("sha3", "crc32",
+// "blake2", "sha-3" for md5 … sha512), the letters a code member opens
+// with ("sha"), or a word standing where the value would, beside a word
+// of the parameter's name or short description ("whirlpool hash" for
+// "Hash algorithm", "tiff format"), and for members that are all codes
+// after using or via or before the tool's own noun ("using whirlpool",
+// "whirlpool checksum"); common words, the tool's own words and words
+// that only describe are none ("with care", "a quick checksum"). So is a
+// number written beside what a numeric parameter counts, a word of its
+// name or a noun it counts, that the parameter cannot take ("the first
+// 2.5 lines", "2.5 levels deep": a fraction for a whole number;
+// misfits.go). The answer says what the parameter takes: "\"sha3\" was
+// not used: algorithm takes one of md5, sha1, sha256, sha512", "\"2.5\"
+// was not used: lines takes a whole number". A second place for a tool's
+// one place or time zone parameter, which holds the first ("what time is
+// it in Berlin and in Tokyo", "weather in Oslo and Bergen"), is that
+// parameter's, with the tool to ask again, as a second path is ("sha256
+// of a.iso and b.iso"): the call runs for the first, and the second is
+// never offered to another parameter that would take any text (format);
+// a place given as key=value for a time zone parameter is its zone
+// ("timezone=Tokyo" → Asia/Tokyo), so the call suggested for it runs in
+// the right one.
 //
 // Guards keep the rules that guess from a value the person did not mean
 // (guards.go); the value is then left missing, and asked for, rather than

@@ -27,3 +27,19 @@ func TestEitherWay(t *testing.T) {
 		{"any bills that are late?", M{"state": "late"}}, // "any" is not before the name
 	})
 }
+
+// TestEitherWayNeedsMember: "X or not" is asked either way only when X,
+// or its contrary, is a value a parameter takes; elsewhere the words are
+// prose, for the other rules ("to be or not to be" stays in the text).
+func TestEitherWayNeedsMember(t *testing.T) {
+	echo := manifest("t/echo", "Echo", `{"type":"object","required":["message"],"properties":{"message":{"type":"string"}}}`)
+	checkGuessesOn(t, echo, nil, []textCase{
+		{"echo the message: to be or not to be", M{"message": "to be or not to be"}},
+		{"echo the message: ready or not here I come", M{"message": "ready or not here I come"}},
+	})
+	checkGuessesOn(t, bills, []string{"state"}, []textCase{
+		{"bills, late or not", M{}},                           // a member: either way
+		{"bills, void or not", M{}},                           // a member: either way
+		{"show late bills, ready or not", M{"state": "late"}}, // "ready" is none
+	})
+}

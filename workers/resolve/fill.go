@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/toolyard/toolyard/schemas"
+	"github.com/toolyard/toolyard/workers/internal/places"
 )
 
 // filler applies the rules of the package doc to one intent, in order.
@@ -41,6 +42,10 @@ type filler struct {
 	// zone is the output's time zone (Intent.TimeZone), nil for the
 	// worker's: the moments a request writes are read in it.
 	zone *time.Location
+	// nested are the byte spans of the text that hold an inner intent's
+	// result (Intent.Nested): each is one value, whole, which no frame
+	// of the request reaches into.
+	nested []schemas.Nested
 	// moments are days written for a date-time property without their
 	// time of day (applyMoments), and states no parameter takes
 	// (applyStates): reported, not placed.
@@ -136,8 +141,25 @@ func (f *filler) applyKeyed() {
 		}
 		f.pairs[i].start = start
 		f.pairUsed[i] = true
-		f.set(p, pr.value)
+		f.set(p, keyedZone(p, pr.value))
 	}
+}
+
+// keyedZone is a keyed value as a time zone parameter takes it: a place
+// written for one ("timezone=Tokyo", as a second place is asked for
+// again) is its zone, as the zones rule reads it in prose; a zone name,
+// or any other value, stays as written.
+func keyedZone(p *property, v string) string {
+	if !zoneProp(p) {
+		return v
+	}
+	if _, ok := places.ZoneName(v); ok {
+		return v
+	}
+	if z, ok := wholePlace(v); ok {
+		return z
+	}
+	return v
 }
 
 // matchKey finds the property a key names. A colon key may be the last word

@@ -1,6 +1,9 @@
 package resolve
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // applyBareQuoted is the second half of rule 3: remaining quoted values
 // fill the missing required string properties in declaration order, then
@@ -82,8 +85,11 @@ func (f *filler) applyFreetext(p *property) {
 	}
 }
 
-// remainder is the intent text no rule used, without the tool's own words
-// and trimmed of framing words and punctuation.
+// remainder is the intent text no rule used, past the request's frame
+// (frameEnd) and before the frame's words that close it (frameTail),
+// trimmed of punctuation. What the frame introduces is the value,
+// verbatim: its articles, and the tool's own words within it ("count the
+// words in a piece of text about words"), are the person's.
 func (f *filler) remainder() string {
 	hidden := make([]bool, len(f.text))
 	for i, pr := range f.pairs {
@@ -101,29 +107,184 @@ func (f *filler) remainder() string {
 		}
 	}
 	words := tokenize(f.text, hidden)
-	kept := words[:0]
-	for _, w := range words {
-		if !f.tool[w.word] {
-			kept = append(kept, w)
+	start, cued := f.frameEnd(words)
+	kept := f.frameTail(words[start:], cued)
+	if len(kept) == 0 || f.frameOnly(kept) || f.pointsAt(kept) {
+		return "" // "count the words in the text", "… of this paragraph": no text is given
+	}
+	span := f.text[kept[0].start:kept[len(kept)-1].end]
+	if slices.Contains(hidden[kept[0].start:kept[len(kept)-1].end], true) {
+		// A value another rule placed stands within: the words around it.
+		parts := make([]string, len(kept))
+		for i, w := range kept {
+			parts[i] = w.raw
 		}
+		span = strings.Join(parts, " ")
 	}
-	for len(kept) > 0 && (fillers[kept[0].word] || kept[0].word == "") {
-		kept = kept[1:]
-	}
-	// At the end also a rank word whose count another rule took: "…, top
-	// 3" with 3 in num_results leaves "top".
-	for len(kept) > 0 && (fillers[kept[len(kept)-1].word] || kept[len(kept)-1].word == "" ||
-		rankWords[kept[len(kept)-1].word] && f.countAfter(kept[len(kept)-1].end)) {
-		kept = kept[:len(kept)-1]
-	}
-	parts := make([]string, len(kept))
-	for i, w := range kept {
-		parts[i] = w.raw
-	}
-	return strings.TrimFunc(strings.Join(parts, " "), func(r rune) bool {
+	return strings.TrimFunc(span, func(r rune) bool {
 		return strings.ContainsRune(`.,;:!?-–—`, r)
 	})
 }
+
+// frameEnd is the index in words of the value's first word, and whether a
+// cue introduced it: past the request's frame, the run of words opening
+// the request that say what to do rather than with what (its verb, the
+// tool's own words, the common words of requests, question words,
+// politeness, pronouns, articles), and past the cue that ends the frame (frameCues, a
+// word ending with a colon, or "that" after the request's verb): "count
+// the words in | a b", "how many words are in | this is a test", "note
+// that | the plumber comes". With no cue the value starts after the
+// frame's last word that no value opens with, past a lone article ("find
+// a | lasagna recipe"), but not past the opening of a clause ("count
+// words | this is a test").
+func (f *filler) frameEnd(words []token) (int, bool) {
+	last := -1      // the frame's last word that no value opens with
+	strong := 0     // how many such words, "please" aside
+	leading := true // only framing words so far: a verb here is the request's
+	for i, w := range words {
+		opening := leading && verbs[w.word] // "tell me the word count of …"
+		if !opening && !f.frameWord(w.word) || f.inNested(w) {
+			break
+		}
+		leading = leading && fillers[w.word]
+		if strings.HasSuffix(w.raw, ":") || last >= 0 && (frameCues[w.word] || w.word == "that" && strong == 1 && last == i-1) {
+			return i + 1, true
+		}
+		switch {
+		case opening, !valueOpeners[w.word],
+			// "what is", "can I": a copula after a question word, a
+			// subject after a modal, frame the question.
+			last == i-1 && last >= 0 && (copulas[w.word] && frameQuestions[words[last].word] || subjects[w.word] && modals[words[last].word]),
+			// "is there": an existential question's frame.
+			w.word == "there" && i > 0 && copulas[words[i-1].word]:
+			last = i
+			if w.word != "please" {
+				strong++
+			}
+		}
+	}
+	k := last + 1
+	for k < len(words) && articles[words[k].word] {
+		k++
+	}
+	if k == last+2 && k < len(words) && !f.frameWord(words[k].word) {
+		return k, false // "find a | lasagna recipe"
+	}
+	return last + 1, false
+}
+
+// frameTail is words less the frame's words that close the request: the
+// framing words at its end ("… in" before a value another rule placed,
+// "please"; after a cue only where a placed value or "please" follows
+// them: "count the words in this is a test of it" keeps "of it"), a rank
+// word whose count another rule took ("…, top" of "top 3"), a place the
+// tool is used in, written with the tool's own words ("in the CRM", "on
+// google maps"; not "in a text", a thing rather than a place), and with
+// no cue before the value, the tool's own words ending it ("lasagna
+// recipe" for a recipe search). An inner intent's result ending the
+// words is kept whole.
+func (f *filler) frameTail(words []token, cued bool) []token {
+	for len(words) > 0 && words[0].word == "" {
+		words = words[1:]
+	}
+	for n := len(words); n > 0 && !f.inNested(words[n-1]); n = len(words) {
+		w := words[n-1].word
+		switch {
+		case w == "" || w == "please" || fillers[w] && (!cued || f.placedAfter(words[n-1].end)) || rankWords[w] && f.countAfter(words[n-1].end):
+			words = words[:n-1]
+		case f.tool[w]:
+			k := n - 1
+			for k > 0 && (f.tool[words[k-1].word] || determiners[words[k-1].word] && !indefinites[words[k-1].word]) && !endsClause(words[k-1].raw) {
+				k--
+			}
+			switch {
+			case k > 0 && toolPlaces[words[k-1].word] && !endsClause(words[k-1].raw):
+				words = words[:k-1]
+			case !cued:
+				words = words[:n-1]
+			default:
+				return words
+			}
+		default:
+			return words
+		}
+	}
+	return words
+}
+
+// placedAfter: some word after byte end went to a parameter.
+func (f *filler) placedAfter(end int) bool {
+	for _, t := range f.toks {
+		if t.used && t.start >= end {
+			return true
+		}
+	}
+	for i, pr := range f.pairs {
+		if f.pairUsed[i] && pr.start >= end {
+			return true
+		}
+	}
+	return false
+}
+
+// frameOnly: the words are only articles and the tool's own words, which
+// name the tool's thing and give no value ("the text").
+func (f *filler) frameOnly(words []token) bool {
+	for _, w := range words {
+		if !f.tool[w.word] && !determiners[w.word] || f.inNested(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// pointsAt: the words point at a text rather than write it, as
+// reference reads tokens: a pronoun or article alone, or a demonstrative
+// and its noun ("this paragraph"); never an inner intent's result.
+func (f *filler) pointsAt(words []token) bool {
+	return !f.inNested(words[0]) && referenceWords(words[0].word, len(words))
+}
+
+// inNested: w is a word of an inner intent's result, a value whole.
+func (f *filler) inNested(w token) bool {
+	for _, n := range f.nested {
+		if w.start >= n.Start && w.start < n.End {
+			return true
+		}
+	}
+	return false
+}
+
+// frameWord: w may stand in a request's frame (frameEnd).
+func (f *filler) frameWord(w string) bool {
+	return w == "" || fillers[w] || f.tool[w] || frameQuestions[w] || w == "there"
+}
+
+// frameCues introduce a value after a request's frame: "count the words
+// in …", "search for …", "the length of …", "help with …".
+var frameCues = setOf("in", "of", "for", "about", "on", "with")
+
+// toolPlaces introduce where the tool is used, at the end of a request:
+// "… in the CRM", "… on google maps", "… with the word counter".
+var toolPlaces = setOf("in", "on", "at", "with", "using", "via", "through", "from")
+
+// frameQuestions are the question words a request's frame asks with
+// ("how many words are in …").
+var frameQuestions = setOf("how", "many", "much", "what", "whats", "what's", "which", "who", "where", "when")
+
+// valueOpeners are the framing words a value may open with: articles,
+// demonstratives and possessives, pronouns and words that join clauses
+// ("count words this is a test").
+var valueOpeners = union(determiners, setOf("it", "is", "are", "and", "or", "to", "with", "by", "at", "from", "into",
+	"that", "then", "also", "just", "now", "i", "you"))
+
+var (
+	articles    = setOf("a", "an", "the", "some", "any")
+	indefinites = setOf("a", "an", "some", "any")
+	copulas     = setOf("is", "are")
+	subjects    = setOf("i", "you")
+	modals      = setOf("can", "could", "would", "do")
+)
 
 // objectOf is what follows the last object preposition of text ("ip of
 // localhost" → "localhost"), or "".

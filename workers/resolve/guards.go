@@ -404,14 +404,15 @@ var phraseOpeners = setOf("so", "that", "for", "with", "from", "and", "in", "on"
 // ("load the file into the warehouse as a new table", "into a new Google
 // spreadsheet"): p's noun after "a", "an" or "new" (product words
 // between), ending its clause or before a word that opens another phrase.
-// No other word of the request is then its name.
+// No other word of the request is then its name. An inner intent's
+// result is a value, not the request's words: its "a text" asks for none.
 func (f *filler) unnamedThing(p *property) bool {
 	if !stringProp(p) || len(f.toks) == 0 {
 		return false
 	}
 	hs := heads(p)
 	for i := 1; i < len(f.toks); i++ {
-		if !f.matchesHead(i, hs) {
+		if !f.matchesHead(i, hs) || f.inNested(f.toks[i]) {
 			continue
 		}
 		k := i - 1

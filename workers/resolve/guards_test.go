@@ -134,7 +134,7 @@ func TestGuards(t *testing.T) {
 		{"purpose clause", guardRemind, "remind me to water the ferns", M{"message": "water the ferns"}},
 		{"purpose clause", guardRemind, "remind me to call grandpa", M{"message": "call grandpa"}},
 		{"purpose clause", guardRemind, "remind us to feed the cat", M{"message": "feed the cat"}},
-		{"purpose clause (negative)", guardRemind, "remind me about the dentist", M{"message": "dentist"}},
+		{"purpose clause (negative)", guardRemind, "remind me about the dentist", M{"message": "the dentist"}},
 		// A name written with a noun whose parameter takes no name is the
 		// name of the thing that noun is part of.
 		{"owner name", guardShow, "pick up the Freakonomics episode where I stopped", M{"show": "Freakonomics"}},

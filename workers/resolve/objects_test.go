@@ -28,8 +28,9 @@ func TestMessageAndObjectGuards(t *testing.T) {
 			"write down: buy stamps", map[string]any{"title": "buy stamps"}},
 		// Not open is no open-now.
 		{"not open", ruleNearby, "find a bakery that is not open", map[string]any{"query": "bakery that is not open"}},
-		// "is there" with more than where the asker is: the whole rest.
-		{"there with more", ruleNearby, "is there a problem with my car", map[string]any{"query": "there a problem with my car"}},
+		// "is there" with more than where the asker is: the whole rest
+		// past the question's frame.
+		{"there with more", ruleNearby, "is there a problem with my car", map[string]any{"query": "problem with my car"}},
 		// A possessive whose thing is not the tool's: no owner as chat.
 		{"owner of other", ruleChatApp, "pin the photo on the coach's fridge", nil},
 	})

@@ -49,7 +49,7 @@ func Resolve(ctx context.Context, r schemas.Routed, m schemas.Manifest) (schemas
 // It also returns the values the intent text states that no argument took.
 func fill(in schemas.Intent, s *toolSchema, toolWords map[string]bool, toolID string, rs []rule, others map[string]string) (map[string]any, []schemas.Unmapped, error) {
 	f := newFiller(in.Text, s, toolWords)
-	f.others, f.toolID = others, toolID
+	f.others, f.toolID, f.nested = others, toolID, in.Nested
 	if in.TimeZone != "" {
 		// Checked by parse; an intent from elsewhere with a bad zone is
 		// read in the worker's, as one without a zone is.

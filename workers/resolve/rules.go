@@ -158,7 +158,7 @@ var rules = []rule{
 		apply: (*filler).applyObject},
 	{name: "verb_object", doc: "the words right after the tool's own verb, past its particle (\"translate good morning to Spanish\", \"jot down buy stamps\"; \"roll back X\" for rollback) to the one required text parameter missing; with none required missing, the object of play/put on/search for to the optional query (\"play some jazz\" → jazz); a capitalised name put/played/opened/watched to the parameter for a work's title (\"watch The Crown\")", guess: true,
 		apply: (*filler).applyVerbObject},
-	{name: "freetext", doc: "the rest of the intent to the free-text parameter; the thing of \"is there a X open nearby?\" alone", guess: true,
+	{name: "freetext", doc: "the rest of the intent, past the request's frame (its verb, the tool's words, the question) and the cue that introduces the value (in, of, for, about, on, with, a colon), verbatim (\"count the words in a piece of text about words\"), to the free-text parameter; the thing of \"is there a X open nearby?\" alone", guess: true,
 		apply: (*filler).applyFreetext},
 }
 

@@ -209,7 +209,7 @@ var ruleCases = map[string][]ruleCase{
 		{ruleChatApp, "Telegram the climbing club: meet at the crag at 8", map[string]any{"app": "telegram", "chat": "the climbing club", "text": "meet at the crag at 8"}},
 		{ruleChatApp, "message to Ines: bring the charger.", map[string]any{"chat": "Ines", "text": "bring the charger"}},
 		{ruleChatApp, "dm Dario on signal: running ten minutes behind", map[string]any{"app": "signal", "chat": "Dario", "text": "running ten minutes behind"}},
-		{ruleSay, "say this: the quick brown fox", map[string]any{"message": "the quick brown fox"}},
+		{ruleSay, "say to the hall speakers: the quick brown fox", map[string]any{"message": "the quick brown fox"}},
 		{ruleMail, "mail ann@example.org about the outage: the database is back up", map[string]any{"to": "ann@example.org", "subject": "outage", "body": "the database is back up"}},
 		// The word before the colon went to another parameter.
 		{wvTicket, "open a ticket on web/app: search is slow on mobile", map[string]any{"repo": "web/app", "title": "search is slow on mobile"}},
@@ -425,6 +425,10 @@ var ruleCases = map[string][]ruleCase{
 		{ruleSearchN, "search for pizza in Naples, top 3", map[string]any{"query": "pizza in Naples", "num_results": int64(3)}},
 		{ruleSay, "say hello from the moon", map[string]any{"message": "hello from the moon"}},
 		{ruleLookup, "what is the ip of localhost", map[string]any{"host": "localhost"}},
+		// Past the frame and its cue, verbatim: articles and the tool's
+		// own words kept.
+		{freeCounter, "count the words in a piece of text about words", map[string]any{"text": "a piece of text about words"}},
+		{freeCounter, "how many words are in this is a test", map[string]any{"text": "this is a test"}},
 	},
 }
 

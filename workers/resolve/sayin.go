@@ -53,6 +53,10 @@ var demonstratives = setOf("this", "that", "these", "those")
 // reference: tokens [a, b] point at a text rather than write it: a
 // pronoun alone, or a demonstrative and its noun.
 func (f *filler) reference(a, b int) bool {
-	w := f.toks[a].word
-	return a == b && (pronounValues[w] || determiners[w]) || b == a+1 && demonstratives[w]
+	return referenceWords(f.toks[a].word, b-a+1)
+}
+
+// referenceWords: n words opening with first point at a text (reference).
+func referenceWords(first string, n int) bool {
+	return n == 1 && (pronounValues[first] || determiners[first]) || n == 2 && demonstratives[first]
 }

@@ -80,6 +80,13 @@ type property struct {
 	// codes are the words in capitals that the parameter's description
 	// shows before a number ("input such as HDMI 2" → HDMI): listValues.
 	codes []string
+	// codeShapes, codeStems, allCodes and valueCues say what a word
+	// meant for an enum parameter and none of its members looks like
+	// (enumShapes; readings), for enumMisfit, which the unmapped values
+	// ask of every word left over.
+	codeShapes, codeStems map[string]bool
+	allCodes              bool
+	valueCues             []string
 }
 
 // toolSchema is a manifest's parameter schema, parsed for filling and
@@ -254,6 +261,7 @@ func (p *property) readings() {
 	p.countedNouns = countedNounsOf(p)
 	p.phone = takesPhone(p)
 	p.flagSynonyms = flagSynonymsOf(p.words)
+	p.enumShapes()
 }
 
 // primaryType is the first non-null type of a "type" keyword (a string or

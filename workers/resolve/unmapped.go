@@ -51,6 +51,14 @@ func (f *filler) unmapped() []schemas.Unmapped {
 				u.Parameter, u.Tool = p, f.toolID
 			}
 		}
+		if kind == valueName && !takesPlace(f.s.prop(u.Parameter)) {
+			// A second place for the one place or time zone parameter
+			// ("what time is it in Berlin and in Tokyo"): the same, and
+			// never another parameter that would take any text.
+			if p := f.heldPlace(text); p != "" {
+				u.Parameter, u.Tool = p, f.toolID
+			}
+		}
 		out = append(out, u)
 	}
 	for i, pr := range f.pairs {
@@ -95,6 +103,16 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		if f.toolName(v) {
 			continue // the tool's own id or name, written to pick it
 		}
+		if p := f.enumMisfit(i); p != nil {
+			// "with sha3": meant for the enum parameter, which takes
+			// none such; reported for it rather than run with its
+			// default (misfits.go).
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, schemas.Unmapped{Text: v, Parameter: p.name})
+			}
+			continue
+		}
 		if last := f.whenAt(i); last > i {
 			// "modified today": a time the things found must fit, which
 			// only a time parameter takes.
@@ -114,6 +132,13 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		case strings.Contains(t.raw, "=") && !strings.HasPrefix(t.raw, "="):
 			add(v, valueText)
 		case isNumber(v):
+			if p := f.numberMisfit(i); p != nil && !seen[v] {
+				// "the first 2.5 lines": for lines, which takes whole
+				// numbers only (misfits.go).
+				seen[v] = true
+				out = append(out, schemas.Unmapped{Text: v, Parameter: p.name})
+				continue
+			}
 			add(v, valueNumber)
 		case measure(v):
 			add(v, valueMeasure)
@@ -586,6 +611,27 @@ func (f *filler) heldBy(text string) string {
 	return ""
 }
 
+// heldPlace is the place or time zone parameter the intent already gave
+// a value, when text is a place too, one package places knows whole
+// ("Tokyo", "New York"): a second value for a parameter that takes one,
+// as heldBy reads a second path. Empty when there is none.
+func (f *filler) heldPlace(text string) string {
+	if _, ok := wholePlace(text); !ok {
+		return ""
+	}
+	for _, p := range f.s.props {
+		if _, ok := f.args[p.name].(string); ok && f.given[p.name] && takesPlace(p) {
+			return p.name
+		}
+	}
+	return ""
+}
+
+// takesPlace: p (nil for none) takes a place or a time zone.
+func takesPlace(p *property) bool {
+	return p != nil && p.typ == "string" && (zoneProp(p) || isPlaceProp(p) || fitsName(p, placeNames))
+}
+
 // placeNames are words of parameters that take a place.
 var placeNames = setOf("location", "city", "place", "country", "region", "address", "destination", "origin")
 
@@ -658,13 +704,41 @@ func UnmappedMessage(call schemas.ToolCall, m schemas.Manifest) string {
 		if p == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "%q was not used: %s would take it.", u.Text, describeParam(paramOf(p)))
+		if what := takes(p); what != "" && !canTake(p, u.Text) {
+			// "sha3" for md5 … sha512, "2.5" for a count of lines.
+			fmt.Fprintf(&b, "%q was not used: %s takes %s.", u.Text, p.name, what)
+		} else {
+			fmt.Fprintf(&b, "%q was not used: %s would take it.", u.Text, describeParam(paramOf(p)))
+		}
 		if _, dup := ex.Found[p.name]; !dup && !slices.ContainsFunc(ex.Missing, func(q Param) bool { return q.Name == p.name }) {
 			ex.Missing = append(ex.Missing, paramOf(p))
 		}
 	}
 	fmt.Fprintf(&b, " The call did not run. Write the value as key=value in the intent, e.g. %s, or leave the words out to run it without them.", ex.Example())
 	return b.String()
+}
+
+// takes says what kind of value p takes, for a value it cannot take:
+// "one of md5, sha1", "a whole number"; "" for a kind that says nothing
+// more than its description.
+func takes(p *property) string {
+	switch {
+	case len(p.enum) > 0:
+		return typeSummary(p.typ, p.enum)
+	case p.typ == "integer":
+		return "a whole number"
+	case p.typ == "number":
+		return "a number"
+	case p.typ == "boolean":
+		return "yes or no"
+	}
+	return ""
+}
+
+// canTake: text coerces to p's type.
+func canTake(p *property, text string) bool {
+	_, err := coerce(p, text)
+	return err == nil
 }
 
 // equalJSON: two decoded JSON values are the same value.

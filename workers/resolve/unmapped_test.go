@@ -214,11 +214,7 @@ func TestUnmappedLeftoverWords(t *testing.T) {
 	coin := schemas.Manifest{ID: "t/coin", Name: "Flip coin", Description: "Flip a coin: heads or tails.", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}
 	kettle := schemas.Manifest{ID: "t/kettle", Name: "Kettle", Description: "Boil water in the kettle.", Parameters: json.RawMessage(`{"type":"object","properties":{
 		"temperature":{"type":"integer"},"cup":{"type":"string","description":"Which cup to fill"}}}`)}
-	tests := []struct {
-		m    schemas.Manifest
-		text string
-		want []schemas.Unmapped
-	}{
+	checkUnmapped(t, []unmappedCase{
 		{coin, "flip a coin for the tournament", []schemas.Unmapped{{Text: "tournament"}}},
 		{coin, "flip a coin, loser buys lunch", []schemas.Unmapped{{Text: "loser buys lunch"}}},
 		{kettle, "boil the kettle to 80 degrees for the green tea", []schemas.Unmapped{{Text: "green tea"}}},
@@ -226,16 +222,5 @@ func TestUnmappedLeftoverWords(t *testing.T) {
 		{coin, "flip a coin please", nil},
 		{coin, "could you flip this coin again quickly", nil},
 		{kettle, "boil the kettle to 80 degrees", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.text, func(t *testing.T) {
-			call, err := Resolve(context.Background(), routed(tt.text), tt.m)
-			if err != nil {
-				t.Fatalf("Resolve(%q): %v", tt.text, err)
-			}
-			if !reflect.DeepEqual(call.Unmapped, tt.want) {
-				t.Fatalf("Resolve(%q) unmapped = %+v, want %+v (arguments %v)", tt.text, call.Unmapped, tt.want, call.Parameters)
-			}
-		})
-	}
+	})
 }

@@ -273,19 +273,36 @@ func (f *filler) useNameAround(p *property, tok int) {
 	}
 }
 
-// eitherWay reads a word and its contrary at token i ("paid or not",
+// eitherWay reads a value and its contrary at token i ("paid or not",
 // "whether paid or unpaid", "open or closed" is two values, not this): it
 // returns the last token of "X or not"/"X or no"/"X or unX"/"X or
-// non-X", else -1. A value asked for either way filters nothing.
+// non-X", else -1. A value asked for either way filters nothing. X or its
+// contrary is a member of a missing enum parameter: other words are
+// prose ("to be or not to be"), for the other rules to read.
 func (f *filler) eitherWay(i int) int {
 	if i+2 >= len(f.toks) || endsClause(f.toks[i].raw) || f.toks[i+1].word != "or" || endsClause(f.toks[i+1].raw) {
 		return -1
 	}
 	w, n := f.toks[i].word, f.toks[i+2].word
-	if n == "not" || n == "no" || n == "un"+w || n == "non-"+w || n == "non"+w || n == "in"+w {
+	if (n == "not" || n == "no" || n == "un"+w || n == "non-"+w || n == "non"+w || n == "in"+w) && (f.missingMember(w) || f.missingMember(n)) {
 		return i + 2
 	}
 	return -1
+}
+
+// missingMember: w names a member of a missing enum parameter.
+func (f *filler) missingMember(w string) bool {
+	for _, p := range f.s.props {
+		if !f.missing(p) {
+			continue
+		}
+		for _, e := range p.enum {
+			if s, ok := e.(string); ok && enumWord(s, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // anyWords ask for every value of a parameter: "any status", "all

@@ -63,6 +63,14 @@ func (f *filler) zonePlace(i int) (zone string, last int, ok bool) {
 	return zone, i + n - 1, true
 }
 
+// wholePlace is the zone of text when the whole of it names a place
+// package places knows ("Tokyo", "New York"), as it stands.
+func wholePlace(text string) (string, bool) {
+	words := strings.Fields(text)
+	n, zone := places.Longest(words)
+	return zone, n > 0 && n == len(words)
+}
+
 // placeCue: the words around tokens [i, j] say they name a place.
 func (f *filler) placeCue(i, j int) bool {
 	if i > 0 {
