@@ -34,10 +34,14 @@ func Stage(e *Executor, opts ...StageOption) pipeline.Stage {
 	return st
 }
 
+// withError turns r into the error result of code: what r already says of
+// the call (its tool, the arguments it was tried with, redacted; the values
+// no argument took, the hint, the output of a failed run) stays, since the
+// agent fixes the call from them.
 func withError(r schemas.Result, code string, err error) schemas.Result {
 	e := bind.ErrorResult(r.Stage, r.SessionID, r.MessageID, r.IntentID, r.Intent, code, err)
-	e.ToolID, e.Output, e.Outer = r.ToolID, r.Output, r.Outer
-	return e
+	r.Status, r.Message, r.Error = e.Status, e.Message, e.Error
+	return r
 }
 
 // errorCode names the failure for the agent.
