@@ -104,23 +104,24 @@ func registerDependent(ctx context.Context, store *join.Store, intents []schemas
 	return nil
 }
 
-// parsedOuts is the work and answers for one parsed output: problems first,
-// then the receipt, then the work, so an agent reading results sees the receipt
-// before any result it announces.
+// parsedOuts is the work and answers for one parsed output: the receipt
+// first, then the problems' error results, then the work, so an agent
+// reading results sees the receipt before any result it announces (the
+// runner publishes outputs in this order, on one connection).
 func parsedOuts(out schemas.AgentOutput, parsed Parsed, redact func(schemas.AuditRecord) schemas.AuditRecord) ([]pipeline.Out, error) {
-	var outs []pipeline.Out
-	var problemIDs []string
-	for i, pr := range parsed.Problems {
-		id := fmt.Sprintf("%s.problem%d", out.MessageID, i)
-		problemIDs = append(problemIDs, id)
-		res := bind.ErrorResult(bind.StageParse, out.SessionID, out.MessageID, id, "", pr.Code, errors.New(pr.Message))
-		outs = append(outs, bind.Result(res)...)
+	problemIDs := make([]string, len(parsed.Problems))
+	for i := range parsed.Problems {
+		problemIDs[i] = fmt.Sprintf("%s.problem%d", out.MessageID, i)
 	}
 	ids := append(parsed.IDs(), problemIDs...)
-	outs = append(outs, bind.Result(schemas.Result{
+	outs := bind.Result(schemas.Result{
 		SessionID: out.SessionID, MessageID: out.MessageID, Status: schemas.StatusAccepted, Stage: bind.StageParse,
 		IntentIDs: ids, Message: receiptMessage(parsed),
-	})...)
+	})
+	for i, pr := range parsed.Problems {
+		res := bind.ErrorResult(bind.StageParse, out.SessionID, out.MessageID, problemIDs[i], "", pr.Code, errors.New(pr.Message))
+		outs = append(outs, bind.Result(res)...)
+	}
 	for _, in := range parsed.Intents {
 		audit := bind.IntentAudit(bind.StageParse, in)
 		audit.Decision, audit.Result = "intent", "parsed"
