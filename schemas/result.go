@@ -1,6 +1,10 @@
 package schemas
 
-import "time"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
 
 // Result statuses.
 const (
@@ -51,7 +55,12 @@ type Result struct {
 	Available *Catalog `json:"available,omitempty"`
 	// IntentIDs lists the intents of an accepted output, in run order.
 	IntentIDs []string `json:"intent_ids,omitempty"`
-	Error     *Error   `json:"error,omitempty"`
+	// TextSHA256 is, on a receipt, the SHA-256 (lower-case hex) of the
+	// accepted output's text (TextDigest): a client that publishes under a
+	// message id used before tells by it whether the output that runs under
+	// the id is its own.
+	TextSHA256 string `json:"text_sha256,omitempty"`
+	Error      *Error `json:"error,omitempty"`
 	// TraceID is the OpenTelemetry trace (32 hex digits) of the agent
 	// output this result answers, when it was traced: the W3C trace
 	// context came with the output, or the workers export traces.
@@ -143,4 +152,11 @@ type Error struct {
 	// Code is a stable machine-readable reason (invalid_input, tool_failed, …).
 	Code    string `json:"code"`
 	Message string `json:"message"`
+}
+
+// TextDigest is an agent output's text as a receipt names it
+// (Result.TextSHA256).
+func TextDigest(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
 }

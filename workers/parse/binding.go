@@ -116,7 +116,7 @@ func parsedOuts(out schemas.AgentOutput, parsed Parsed, redact func(schemas.Audi
 	ids := append(parsed.IDs(), problemIDs...)
 	outs := bind.Result(schemas.Result{
 		SessionID: out.SessionID, MessageID: out.MessageID, Status: schemas.StatusAccepted, Stage: bind.StageParse,
-		IntentIDs: ids, Message: receiptMessage(parsed),
+		IntentIDs: ids, TextSHA256: schemas.TextDigest(out.Text), Message: receiptMessage(parsed),
 	})
 	for i, pr := range parsed.Problems {
 		res := bind.ErrorResult(bind.StageParse, out.SessionID, out.MessageID, problemIDs[i], "", pr.Code, errors.New(pr.Message))

@@ -2,6 +2,8 @@ package parse
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -12,7 +14,8 @@ import (
 )
 
 // The receipt is the first result an output gets: the error results of its
-// problems are among what it announces, so they come after it.
+// problems are among what it announces, so they come after it. It names the
+// text it accepted, for a client reusing the output's message id.
 func TestReceiptComesFirst(t *testing.T) {
 	tests := []struct {
 		name, text string
@@ -49,6 +52,9 @@ func TestReceiptComesFirst(t *testing.T) {
 			receipt := results[0]
 			if receipt.Status != schemas.StatusAccepted {
 				t.Fatalf("first result is %s (%s), want the receipt", receipt.Status, receipt.Message)
+			}
+			if sum := sha256.Sum256([]byte(tt.text)); receipt.TextSHA256 != hex.EncodeToString(sum[:]) {
+				t.Errorf("receipt text_sha256 %q, want the SHA-256 of the output's text", receipt.TextSHA256)
 			}
 			for _, r := range results[1:] {
 				if r.Status != schemas.StatusError || !strings.Contains(r.IntentID, ".problem") || !slices.Contains(receipt.IntentIDs, r.IntentID) {
