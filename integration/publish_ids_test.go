@@ -10,7 +10,8 @@ import (
 // (it printed the earlier output's results as if they were its own); the
 // same output again shows the earlier results; --message-id ID --wait
 // without TEXT only attaches (it published an empty output, which took
-// the id from the real one); the receipt is the first line even when markers are broken.
+// the id from the real one); a --wait that times out says how to attach;
+// the receipt is the first line even when markers are broken.
 func TestPublishMessageIDs(t *testing.T) {
 	_, url := startUp(t, "")
 	addSlowTool(t, url, 3)
@@ -51,6 +52,18 @@ func TestPublishMessageIDs(t *testing.T) {
 		code, out, errs = publish("--message-id", "r2", "--wait", "--timeout", "30s", kernel)
 		if code != 0 || strings.Count(out, `"status":"executed"`) != 1 || strings.Contains(errs, "published before") {
 			t.Errorf("the output published after attaching: exit %d\n%s%s\nwant it run", code, out, errs)
+		}
+	})
+
+	t.Run("a timed-out wait names the command that attaches", func(t *testing.T) {
+		code, out, errs := publish("--message-id", "t1", "--wait", "--timeout", "1s", `<tool_call name="test/slow">{}</tool_call>`)
+		if code != 2 || !strings.Contains(errs, "timed out waiting for 1 result(s): t1.0") ||
+			!strings.Contains(errs, "'toolyard publish --session ids --message-id t1 --wait' shows its results later") {
+			t.Fatalf("publish timing out: exit %d\n%s%s", code, out, errs)
+		}
+		code, out, errs = publish("--message-id", "t1", "--wait", "--timeout", "30s")
+		if code != 0 || strings.Count(out, `"status":"executed"`) != 1 {
+			t.Errorf("the command it names: exit %d\n%s%s", code, out, errs)
 		}
 	})
 

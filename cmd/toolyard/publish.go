@@ -385,9 +385,6 @@ func (a awaiting) timedOut(expected map[string]bool, missing string) string {
 		return fmt.Sprintf("no receipt for message id %s of session %s within %s%s: nothing was published under this id yet, its results are no longer kept, or no parse worker is running. Without TEXT, --message-id --wait publishes nothing: give the output's text to publish it",
 			a.out.MessageID, a.out.SessionID, a.timeout, down)
 	}
-	if expected != nil {
-		return fmt.Sprintf("timed out waiting for %s%s", missing, down)
-	}
 	later := down
 	if later == "" {
 		ran := "the output was published and runs on"
