@@ -168,24 +168,48 @@ func (t Topology) Missing(ctx context.Context, js jetstream.JetStream) ([]string
 // gives the existing buckets the streams' replicas.
 func (t Topology) Apply(ctx context.Context, js jetstream.JetStream) error {
 	for _, cfg := range t.Streams() {
-		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
-			return createError(cfg, err)
+		s, err := js.Stream(ctx, cfg.Name)
+		switch {
+		case err == nil:
+			if _, err := js.UpdateStream(ctx, cfg); err != nil {
+				old := s.CachedInfo().Config
+				return streamError("update", cfg, &old, err)
+			}
+		case errors.Is(err, jetstream.ErrStreamNotFound):
+			if _, err := js.CreateStream(ctx, cfg); err != nil {
+				return createError(cfg, err)
+			}
+		default:
+			return fmt.Errorf("stream %s: %w", cfg.Name, err)
 		}
 	}
 	return t.applyBucketReplicas(ctx, js)
 }
 
-// createError explains a refused stream. The server's own words for a
-// store too small ("insufficient storage resources available") name
-// neither the stream, its size, nor what to do.
+// createError explains a refused stream creation (streamError).
 func createError(cfg jetstream.StreamConfig, err error) error {
+	return streamError("create", cfg, nil, err)
+}
+
+// streamError explains why the server refused to create or update (verb)
+// the stream cfg; old is the stream's configuration before an update. The
+// server's own words for a store too small ("insufficient storage
+// resources available") name neither the stream, its size, nor what to
+// do: give the stream less, or the store more (the size of up's
+// embedded store is --max-store; a nats-server of one's own sets
+// max_file_store).
+func streamError(verb string, cfg jetstream.StreamConfig, old *jetstream.StreamConfig, err error) error {
 	var api *jetstream.APIError
 	if errors.As(err, &api) && (api.ErrorCode == jetstream.ErrorCode(server.JSStorageResourcesExceededErr) ||
 		api.ErrorCode == jetstream.ErrorCode(server.JSInsufficientResourcesErr)) {
-		return fmt.Errorf("create stream %s: the server cannot reserve its max_bytes %s beside the other streams (JetStream's store is sized from the free disk, or the server's max_file_store): free disk, raise max_file_store, or give it less with --retention %s=%s:SIZE: %w",
-			cfg.Name, FormatBytes(cfg.MaxBytes), cfg.Name, shortDuration(cfg.MaxAge), err)
+		now := ""
+		if old != nil && old.MaxBytes > 0 {
+			now = fmt.Sprintf(" (it has %s now)", FormatBytes(old.MaxBytes))
+		}
+		return fmt.Errorf("%s stream %s: the server cannot reserve its max_bytes %s beside the other streams%s: give it less with --retention %s=%s:SIZE, or give JetStream a larger store: 'toolyard up --max-store SIZE' (by default three quarters of the disk free under --data at start), or max_file_store on a nats-server of your own, or free disk: %w",
+			verb, cfg.Name, FormatBytes(cfg.MaxBytes), now, cfg.Name, shortDuration(cfg.MaxAge), err)
 	}
-	return fmt.Errorf("create stream %s: %w", cfg.Name, err)
+	return fmt.Errorf("%s stream %s: %w", verb, cfg.Name, err)
 }
 
 // shortDuration writes 720h rather than 720h0m0s.

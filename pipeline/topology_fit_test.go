@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -116,7 +117,7 @@ func TestSmallStore(t *testing.T) {
 	if err == nil {
 		t.Fatal("the built-in sizes were accepted by a 2 GiB store")
 	}
-	for _, want := range []string{"cannot reserve its max_bytes", "--retention RESULT=24h:SIZE", "free disk"} {
+	for _, want := range []string{"create stream RESULT: the server cannot reserve its max_bytes", "--retention RESULT=24h:SIZE", "free disk", "'toolyard up --max-store SIZE'"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("refusal %q does not say %q", err, want)
 		}
@@ -145,5 +146,19 @@ func TestSmallStore(t *testing.T) {
 	}
 	if diffs, err := fitted.Differences(ctx, js); err != nil || len(diffs) != 0 {
 		t.Fatalf("differences after creating the fitted topology: %v, %v", diffs, err)
+	}
+
+	// Growing an existing stream past the store is an update refused, and
+	// says so (it said "create stream AGENT" and named only max_file_store).
+	grown := fitted
+	grown.Agent.MaxBytes = 4 << 30
+	err = grown.Apply(ctx, js)
+	if err == nil {
+		t.Fatal("a 4 GiB AGENT stream was accepted by a 2 GiB store")
+	}
+	want := fmt.Sprintf("update stream AGENT: the server cannot reserve its max_bytes 4GiB beside the other streams (it has %s now): give it less with --retention AGENT=24h:SIZE, or give JetStream a larger store: 'toolyard up --max-store SIZE'",
+		FormatBytes(fitted.Agent.MaxBytes))
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("refused update: %v\nwant it to say %q", err, want)
 	}
 }
