@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -18,6 +19,7 @@ import (
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/discover/embed"
+	"github.com/toolyard/toolyard/workers/execute"
 	"github.com/toolyard/toolyard/workers/models"
 	"github.com/toolyard/toolyard/workers/registry"
 	"github.com/toolyard/toolyard/workers/stages"
@@ -136,7 +138,9 @@ func newToolsRemove(g *globalFlags) *cobra.Command {
 An argument is a tool id, a prefix ending in / (everything an import put under a
 namespace), or a glob (path.Match: *, ?, [...]). A prefix or glob lists what it
 matches and asks before removing (--yes to skip the question); an argument that
-matches nothing is an error, and nothing is removed then.`,
+matches nothing is an error, and nothing is removed then. The built-in tools
+(toolyard/…, "builtin" in tools list) are part of every worker and cannot be
+removed: naming one is an error, and a prefix or glob skips them.`,
 		Example: `  toolyard tools remove ops/ping
   toolyard tools remove metatool/ --yes
   toolyard tools remove 'github/*issue*'`,
@@ -151,9 +155,12 @@ matches nothing is an error, and nothing is removed then.`,
 			if err != nil {
 				return err
 			}
-			ids, patterns, err := matchToolIDs(all, args)
+			ids, skipped, patterns, err := matchToolIDs(all, builtinIDs(), args)
 			if err != nil {
 				return fmt.Errorf("%w; nothing removed", err)
+			}
+			if len(skipped) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "skipping the built-in tools %s: they cannot be removed\n", strings.Join(skipped, ", "))
 			}
 			if patterns && !yes {
 				what := "tools match"
@@ -201,18 +208,28 @@ func manyManifests(data []byte) bool {
 // argument that matches nothing is an error before anything is done, as
 // the help promises (a removal still reports a tool someone else removed
 // meanwhile).
-func matchToolIDs(all []schemas.Manifest, args []string) (ids []string, patterns bool, err error) {
+//
+// builtin are the ids of the built-in tools (tools list shows them beside
+// the registry's), which are part of every worker and cannot be removed: an
+// argument naming one that the registry does not hold is an error saying
+// so, and those a prefix or glob matches are left out, in skipped.
+func matchToolIDs(all []schemas.Manifest, builtin []string, args []string) (ids, skipped []string, patterns bool, err error) {
 	seen := map[string]bool{}
 	registered := make(map[string]bool, len(all))
 	for _, m := range all {
 		registered[m.ID] = true
 	}
+	// A registry tool under a builtin's id is the registry's to remove.
+	builtin = slices.DeleteFunc(slices.Clone(builtin), func(id string) bool { return registered[id] })
 	for _, a := range args {
 		prefix := strings.HasSuffix(a, "/")
 		glob := strings.ContainsAny(a, "*?[")
 		if !prefix && !glob {
-			if !registered[a] {
-				return nil, false, fmt.Errorf("not registered: %s", a)
+			switch {
+			case slices.Contains(builtin, a):
+				return nil, nil, false, fmt.Errorf("%s is a built-in tool: built-in tools are part of every worker, not of the registry, and cannot be removed", a)
+			case !registered[a]:
+				return nil, nil, false, fmt.Errorf("not registered: %s", a)
 			}
 			if !seen[a] {
 				seen[a] = true
@@ -223,16 +240,19 @@ func matchToolIDs(all []schemas.Manifest, args []string) (ids []string, patterns
 		patterns = true
 		if glob {
 			if _, err := path.Match(a, ""); err != nil {
-				return nil, false, fmt.Errorf("%q: %w", a, err)
+				return nil, nil, false, fmt.Errorf("%q: %w", a, err)
 			}
+		}
+		matches := func(id string) bool {
+			if glob {
+				ok, _ := path.Match(a, id)
+				return ok
+			}
+			return strings.HasPrefix(id, a)
 		}
 		n := 0
 		for _, m := range all {
-			ok := prefix && strings.HasPrefix(m.ID, a)
-			if glob {
-				ok, _ = path.Match(a, m.ID)
-			}
-			if ok {
+			if matches(m.ID) {
 				n++
 				if !seen[m.ID] {
 					seen[m.ID] = true
@@ -240,11 +260,33 @@ func matchToolIDs(all []schemas.Manifest, args []string) (ids []string, patterns
 				}
 			}
 		}
-		if n == 0 {
-			return nil, false, fmt.Errorf("%q matches no tool in the registry", a)
+		var builtins []string
+		for _, id := range builtin {
+			if matches(id) {
+				builtins = append(builtins, id)
+				if !seen[id] {
+					seen[id] = true
+					skipped = append(skipped, id)
+				}
+			}
+		}
+		switch {
+		case n == 0 && len(builtins) > 0:
+			return nil, nil, false, fmt.Errorf("%q matches only built-in tools (%s), which cannot be removed", a, strings.Join(builtins, ", "))
+		case n == 0:
+			return nil, nil, false, fmt.Errorf("%q matches no tool in the registry", a)
 		}
 	}
-	return ids, patterns, nil
+	return ids, skipped, patterns, nil
+}
+
+// builtinIDs are the ids of the built-in tools (matchToolIDs).
+func builtinIDs() []string {
+	var ids []string
+	for _, m := range execute.BuiltinManifests() {
+		ids = append(ids, m.ID)
+	}
+	return ids
 }
 
 // registryFlags select where list and search read the registry from.

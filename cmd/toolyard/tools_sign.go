@@ -342,7 +342,7 @@ func registryTools(cmd *cobra.Command, g *globalFlags, patterns []string) ([]sch
 	if len(patterns) == 0 {
 		return all, nil
 	}
-	ids, _, err := matchToolIDs(all, patterns)
+	ids, _, _, err := matchToolIDs(all, nil, patterns)
 	if err != nil {
 		return nil, err
 	}
