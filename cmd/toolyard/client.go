@@ -9,6 +9,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nats.go/micro"
+
+	"github.com/toolyard/toolyard/pipeline/auth"
 )
 
 // openClient connects a client command to the running toolyard's NATS and
@@ -34,9 +36,11 @@ func openClient[T any](g *globalFlags, name string, open func(jetstream.JetStrea
 }
 
 // withUpHint adds the likeliest cause of a failed connection, unless the
-// server answered and refused the credentials.
+// server answered and refused the credentials, or no server was asked: the
+// credentials file itself is at fault.
 func withUpHint(err error) error {
-	if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) {
+	var bad *auth.FileError
+	if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) || errors.As(err, &bad) {
 		return err
 	}
 	return fmt.Errorf("%w (is 'toolyard up' running?)", err)

@@ -88,19 +88,43 @@ func InboxPrefix(credsFile string) (string, error) {
 	return inboxOf(uc.Permissions), nil
 }
 
-// readUser reads the user claims of a credentials file.
+// FileError is a credentials file that cannot be used as one (missing,
+// unreadable, not a JWT and seed): the fault is the file's, whatever the
+// server it was meant for.
+type FileError struct {
+	File string
+	err  error
+}
+
+func (e *FileError) Error() string { return e.err.Error() }
+func (e *FileError) Unwrap() error { return e.err }
+
+// FileErrorf is a FileError about file, its message formatted.
+func FileErrorf(file, format string, args ...any) error {
+	return &FileError{File: file, err: fmt.Errorf(format, args...)}
+}
+
+// notCreds says what a credentials file must hold.
+const notCreds = "not a credentials file: expected a user JWT and its seed, as 'toolyard creds agent' and 'toolyard up' write them"
+
+// readUser reads the user claims of a credentials file, which must also
+// hold the user's seed (nats.go would refuse it only when connecting,
+// in words that name no file). Its errors are FileErrors.
 func readUser(file string) (*jwt.UserClaims, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("read credentials: %w", err)
+		return nil, FileErrorf(file, "read credentials: %w", err)
 	}
 	token, err := jwt.ParseDecoratedJWT(data)
 	if err != nil {
-		return nil, fmt.Errorf("credentials %s: %w", file, err)
+		return nil, FileErrorf(file, "credentials %s: %s (%w)", file, notCreds, err)
 	}
 	uc, err := jwt.DecodeUserClaims(token)
 	if err != nil {
-		return nil, fmt.Errorf("credentials %s: %w", file, err)
+		return nil, FileErrorf(file, "credentials %s: %s (%w)", file, notCreds, err)
+	}
+	if _, err := nkeys.ParseDecoratedNKey(data); err != nil {
+		return nil, FileErrorf(file, "credentials %s: %s (no seed: %w)", file, notCreds, err)
 	}
 	return uc, nil
 }
