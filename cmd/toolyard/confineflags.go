@@ -27,7 +27,7 @@ type confineFlags struct {
 
 func (f *confineFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&f.allow, "allow", nil, "risk classes every session's tools may use, comma-separated: write, delete, network, or all. Default none: sessions get read-only and meta tools only; a tool whose permissions (fs.write, crm:delete, net:internet, …) or executor (http) need more is answered permission_denied. Per session: \"grant\" in --permissions-file")
-	fl.StringSliceVar(&f.roots, "path-root", nil, "directories path arguments of local tools (subprocess, MCP command) may point into, after following symlinks; repeat or comma-separate (default: the working directory and /tmp; / lifts the confinement)")
+	fl.StringSliceVar(&f.roots, "path-root", nil, "directories path arguments of local tools (subprocess, MCP command) may point into, after following symlinks (relative path arguments start at the working directory, or the tool's executor dir); repeat or comma-separate (default: the working directory and /tmp; / lifts the confinement)")
 	fl.StringVar(&f.runAs, "run-as", "", "user (name or uid) subprocess tools and stdio MCP servers run as; needs a root worker. Without it they run as the worker's user, and a root worker says so loudly at start-up")
 	fl.DurationVar(&f.cpu, "tool-cpu", execute.DefaultCPULimit, "CPU time limit of each subprocess tool (RLIMIT_CPU); 0 = default, negative = none")
 	fl.Int64Var(&f.memoryMiB, "tool-memory", execute.DefaultMemoryLimit>>20, "memory limit of each subprocess tool in MiB (data segment, RLIMIT_DATA); negative = none")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -204,10 +205,37 @@ func localTool(x *schemas.Executor) bool {
 	return x != nil && (x.Kind == schemas.ExecSubprocess || x.Kind == schemas.ExecMCP && len(x.Command) > 0)
 }
 
+// pathBase is where the relative path arguments of a local tool start:
+// its executor's dir, else the worker's working directory, the directory
+// the default path root and relative --path-roots are taken from. A
+// subprocess without a dir runs in a scratch directory of its own, which
+// relative paths used to start from: "./docs" passed the check (the
+// scratch directory is under /tmp) and then failed to be found.
+func (e *Executor) pathBase(x *schemas.Executor) string {
+	if filepath.IsAbs(x.Dir) {
+		return x.Dir
+	}
+	return e.wd
+}
+
+// localPath is where the path argument v of a local tool points: v when
+// absolute, else v under base.
+func localPath(base, v string) string {
+	if filepath.IsAbs(v) {
+		return v
+	}
+	return filepath.Join(base, v)
+}
+
+// namesNoFile reports whether a path argument's value names no file to
+// resolve: empty, "-" (standard input to most commands) or a URL.
+func namesNoFile(v string) bool {
+	return v == "" || v == "-" || strings.Contains(v, "://")
+}
+
 // confinePaths refuses a call of a local tool whose path arguments leave
-// the roots. base is where relative paths start: the executor's dir, or
-// for a subprocess without one its fresh scratch directory under the
-// temporary directory.
+// the roots, relative ones taken from pathBase (localPaths gives the tool
+// them so).
 func (e *Executor) confinePaths(m schemas.Manifest, params map[string]any, info *paramInfo) error {
 	if !localTool(m.Executor) || slices.Contains(e.roots, "/") {
 		return nil
@@ -216,14 +244,7 @@ func (e *Executor) confinePaths(m schemas.Manifest, params map[string]any, info 
 	if len(names) == 0 {
 		return nil
 	}
-	base := m.Executor.Dir
-	if !filepath.IsAbs(base) {
-		if m.Executor.Kind == schemas.ExecSubprocess {
-			base = filepath.Join(os.TempDir(), "toolyard-"+filepath.Base(m.ID)+"-scratch")
-		} else if wd, err := os.Getwd(); err == nil {
-			base = wd
-		}
-	}
+	base := e.pathBase(m.Executor)
 	keys := make([]string, 0, len(names))
 	for k := range names {
 		keys = append(keys, k)
@@ -232,17 +253,16 @@ func (e *Executor) confinePaths(m schemas.Manifest, params map[string]any, info 
 	for _, name := range keys {
 		for _, v := range stringsAt(params, names[name]) {
 			if v == "" || v == "-" {
-				continue // "-" is standard input to most commands
+				continue
 			}
-			p := v
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(base, p)
-			}
-			if real := realPath(p); !e.roots.contains(real) {
+			if real := realPath(localPath(base, v)); !e.roots.contains(real) {
 				e.cfg.log.Info("tool refused: path outside the roots", "tool", m.ID, "parameter", name, "resolved", real)
 				shown := ""
 				if real != v {
 					shown = " (resolves to " + real + ")"
+				}
+				if !filepath.IsAbs(v) {
+					shown = fmt.Sprintf(" (resolves to %s: relative paths start at %s)", real, base)
 				}
 				return badCall(ErrPathNotAllowed, "tool %s: %s=%s%s is outside the allowed path roots (%s); paths are confined after following symlinks; allow another directory with --path-root DIR",
 					m.ID, name, v, shown, e.roots)
@@ -250,6 +270,84 @@ func (e *Executor) confinePaths(m schemas.Manifest, params map[string]any, info 
 		}
 	}
 	return nil
+}
+
+// localPaths is params with the relative path arguments of a local tool
+// made absolute against pathBase, as confinePaths checked them: the tool
+// reads what was checked whatever directory it runs in. params itself is
+// left as it is (the result shows the arguments as given). A parameter
+// whose name looks like a path's but takes something else says "x-path":
+// false in its schema.
+func (e *Executor) localPaths(m schemas.Manifest, params map[string]any, info *paramInfo) map[string]any {
+	if !localTool(m.Executor) || len(info.paths) == 0 {
+		return params
+	}
+	base := e.pathBase(m.Executor)
+	abs := func(v string) string {
+		if namesNoFile(v) {
+			return v
+		}
+		return localPath(base, v)
+	}
+	var out any = params
+	for _, steps := range info.paths {
+		out = withStringsAt(out, steps, abs)
+	}
+	return out.(map[string]any)
+}
+
+// withStringsAt is v with f applied to the strings at steps (those
+// stringsAt reads), the maps and arrays on the way copied, v untouched.
+func withStringsAt(v any, steps []string, f func(string) string) any {
+	if len(steps) == 0 {
+		switch x := v.(type) {
+		case string:
+			return f(x)
+		case []any:
+			out := make([]any, len(x))
+			for i, e := range x {
+				if s, ok := e.(string); ok {
+					out[i] = f(s)
+				} else {
+					out[i] = e
+				}
+			}
+			return out
+		case []string:
+			out := make([]string, len(x))
+			for i, s := range x {
+				out[i] = f(s)
+			}
+			return out
+		}
+		return v
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	name, each := strings.CutSuffix(steps[0], "[]")
+	cur, present := m[name]
+	if !present {
+		return v
+	}
+	var next any
+	if each {
+		arr, ok := cur.([]any)
+		if !ok {
+			return v
+		}
+		items := make([]any, len(arr))
+		for i, e := range arr {
+			items[i] = withStringsAt(e, steps[1:], f)
+		}
+		next = items
+	} else {
+		next = withStringsAt(cur, steps[1:], f)
+	}
+	out := maps.Clone(m)
+	out[name] = next
+	return out
 }
 
 func stringsOf(v any) []string {

@@ -1,9 +1,11 @@
 package execute
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -92,7 +94,13 @@ func TestConfinePaths(t *testing.T) {
 	optOut := tool("files/id", `{"type":"object","properties":{"file":{"type":"string","x-path":false}}}`, "echo", "{file}")
 	web := schemas.Manifest{ID: "web/get", Description: "remote", Parameters: []byte(pathSchema),
 		Executor: &schemas.Executor{Kind: schemas.ExecHTTP, URL: "http://127.0.0.1:1/{path}"}}
-	tools := []schemas.Manifest{count, many, nested, optOut, web}
+	inDir := tool("files/in_dir", pathSchema, "wc", "-l", "{path}")
+	inDir.Executor.Dir = root
+	tools := []schemas.Manifest{count, many, nested, optOut, web, inDir}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	tests := []struct {
 		name  string
@@ -108,8 +116,16 @@ func TestConfinePaths(t *testing.T) {
 		{"/proc/self/environ", []string{root, "/tmp"}, "files/count", map[string]any{"path": "/proc/self/environ"}, "is outside the allowed path roots (" + root + ", /tmp)"},
 		{"symlink escape", []string{root}, "files/count", map[string]any{"path": filepath.Join(root, "escape", "shadow")},
 			"path=" + filepath.Join(root, "escape", "shadow") + " (resolves to /etc/shadow) is outside"},
-		{"../ escape from the scratch dir", []string{"/tmp"}, "files/count", map[string]any{"path": "../../../../etc/passwd"}, "(resolves to /etc/passwd)"},
-		{"relative inside the scratch dir", []string{os.TempDir()}, "files/count", map[string]any{"path": "notes.txt"}, "exit status"},
+		// Relative paths start at the working directory, for the check and
+		// the run alike (the check took them from a scratch directory under
+		// /tmp, which passed, and the tool then found nothing there).
+		{"relative inside the working directory", []string{wd, "/tmp"}, "files/count", map[string]any{"path": "./confine_test.go"}, ""},
+		{"relative, bare", []string{wd, "/tmp"}, "files/count", map[string]any{"path": "confine_test.go"}, ""},
+		{"../ escape from the working directory", []string{wd, "/tmp"}, "files/count", map[string]any{"path": "../../../../../../etc/passwd"},
+			"path=../../../../../../etc/passwd (resolves to /etc/passwd: relative paths start at " + wd + ")"},
+		{"relative outside the roots", []string{os.TempDir()}, "files/count", map[string]any{"path": "notes.txt"},
+			"(resolves to " + filepath.Join(wd, "notes.txt") + ": relative paths start at " + wd + ")"},
+		{"relative to the executor's dir", []string{root}, "files/in_dir", map[string]any{"path": "data.txt"}, ""},
 		{"root / lifts it", []string{"/"}, "files/count", map[string]any{"path": "/etc/hostname"}, ""},
 		{"array elements", []string{root}, "files/many", map[string]any{"files": []any{inside, "/etc/passwd"}}, "files=/etc/passwd is outside"},
 		{"a nested object's path", []string{root}, "files/nested", map[string]any{"options": map[string]any{"output_file": "/etc/cron.d/x"}}, "options.output_file=/etc/cron.d/x is outside"},
@@ -158,5 +174,53 @@ func TestDefaultPathRootsFromSlash(t *testing.T) {
 	t.Chdir("/")
 	if got := DefaultPathRoots(); len(got) == 0 || got[0] != "/tmp" {
 		t.Fatalf("DefaultPathRoots() in / = %q, want /tmp first and no /", got)
+	}
+}
+
+// A local tool gets its relative path arguments absolute, from where
+// confinePaths took them; nested ones too. The arguments the result shows
+// are left as given.
+func TestLocalPaths(t *testing.T) {
+	e := newExecutor(t, nil)
+	params := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},
+		"options":{"type":"object","properties":{"output_file":{"type":"string"}}},
+		"edits":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"}}}},
+		"file_id":{"type":"string","x-path":false},"text":{"type":"string"}}}`)
+	scratch := tool("t/scratch", string(params), "true")
+	inDir := tool("t/in_dir", string(params), "true")
+	inDir.Executor.Dir = "/srv/tools"
+	web := schemas.Manifest{ID: "t/web", Parameters: params, Executor: &schemas.Executor{Kind: schemas.ExecHTTP, URL: "http://127.0.0.1:1/"}}
+	tests := []struct {
+		name string
+		m    schemas.Manifest
+		in   map[string]any
+		want map[string]any
+	}{
+		{"from the working directory", scratch,
+			map[string]any{"path": "./docs", "files": []any{"a.txt", "/abs/b.txt", "-"}, "text": "plain words", "file_id": "f1"},
+			map[string]any{"path": filepath.Join(e.wd, "docs"), "files": []any{filepath.Join(e.wd, "a.txt"), "/abs/b.txt", "-"}, "text": "plain words", "file_id": "f1"}},
+		{"nested", scratch,
+			map[string]any{"options": map[string]any{"output_file": "out/x.json"}, "edits": []any{map[string]any{"path": "../up.txt"}, "odd"}},
+			map[string]any{"options": map[string]any{"output_file": filepath.Join(e.wd, "out/x.json")}, "edits": []any{map[string]any{"path": filepath.Join(e.wd, "../up.txt")}, "odd"}}},
+		{"from the executor's dir", inDir, map[string]any{"path": "data/x"}, map[string]any{"path": "/srv/tools/data/x"}},
+		{"empty, standard input and URLs as they are", scratch, map[string]any{"path": "", "files": []any{"-", "https://example.com/a"}},
+			map[string]any{"path": "", "files": []any{"-", "https://example.com/a"}}},
+		{"remote tools untouched", web, map[string]any{"path": "./docs"}, map[string]any{"path": "./docs"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := json.Marshal(tt.in)
+			info, err := e.schemas.get(tt.m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := e.localPaths(tt.m, tt.in, info)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("localPaths = %v, want %v", got, tt.want)
+			}
+			if after, _ := json.Marshal(tt.in); string(after) != string(before) {
+				t.Errorf("the arguments given changed: %s, were %s", after, before)
+			}
+		})
 	}
 }

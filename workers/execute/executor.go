@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"maps"
+	"os"
 	"time"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -24,6 +25,9 @@ type Executor struct {
 	schemas  paramCache
 	helps    helpCache
 	roots    pathRoots
+	// wd is the working directory at start: where relative path
+	// arguments of local tools start (pathBase), as relative roots do.
+	wd string
 }
 
 // New returns an Executor for the tools of reg. search backs the search
@@ -41,7 +45,12 @@ func New(reg *registry.Registry, search SearchFunc, opts ...Option) *Executor {
 	if err != nil {
 		cfg.log.Warn("path roots", "error", err)
 	}
-	e := &Executor{reg: reg, search: search, cfg: cfg, roots: roots,
+	wd, err := os.Getwd()
+	if err != nil {
+		cfg.log.Warn("working directory: relative path arguments of local tools start at /", "error", err)
+		wd = "/"
+	}
+	e := &Executor{reg: reg, search: search, cfg: cfg, roots: roots, wd: wd,
 		builtins: map[string]schemas.Manifest{}, byMeta: map[string]schemas.Manifest{}}
 	for _, m := range BuiltinManifests() {
 		e.builtins[m.ID] = m
@@ -143,10 +152,11 @@ func (e *Executor) run(ctx context.Context, call schemas.ToolCall, ran *map[stri
 			return schemas.ToolOutput{}, err
 		}
 	}
-	call.Parameters = params
 	if err := e.confinePaths(m, params, info); err != nil {
 		return schemas.ToolOutput{}, err
 	}
+	params = e.localPaths(m, params, info)
+	call.Parameters = params
 	switch x.Kind {
 	case schemas.ExecBuiltin:
 		return e.builtinOutput(ctx, x.Builtin, call, params)
