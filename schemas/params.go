@@ -81,6 +81,9 @@ func ValidateManifest(raw []byte) (Manifest, error) {
 	if _, err := CompileParams(m.ID, m.Parameters); err != nil {
 		return m, err
 	}
+	if err := checkArgv(m); err != nil {
+		return m, err
+	}
 	if m.Name == "" {
 		m.Name = m.ID
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/toolyard/toolyard/schemas"
 )
 
 // expandArgv fills an argv template. An element that is exactly one
@@ -18,12 +20,12 @@ import (
 func expandArgv(toolID string, tmpl []string, params map[string]any, info *paramInfo) ([]string, error) {
 	out := make([]string, 0, len(tmpl))
 	for i, el := range tmpl {
-		parts, err := splitTemplate(el)
+		parts, err := schemas.SplitTemplate(el)
 		if err != nil {
 			return nil, badCall(ErrUnsupported, "tool %s: argv[%d] %q: %w", toolID, i, el, err)
 		}
-		if len(parts) == 1 && parts[0].name != "" {
-			name := parts[0].name
+		if len(parts) == 1 && parts[0].Name != "" {
+			name := parts[0].Name
 			v, ok := params[name]
 			if !ok || v == nil {
 				if err := absent(toolID, name, info); err != nil {
@@ -47,13 +49,13 @@ func expandArgv(toolID string, tmpl []string, params map[string]any, info *param
 		var b strings.Builder
 		drop := false
 		for _, p := range parts {
-			if p.name == "" {
-				b.WriteString(p.literal)
+			if p.Name == "" {
+				b.WriteString(p.Literal)
 				continue
 			}
-			v, ok := params[p.name]
+			v, ok := params[p.Name]
 			if !ok || v == nil {
-				if err := absent(toolID, p.name, info); err != nil {
+				if err := absent(toolID, p.Name, info); err != nil {
 					return nil, err
 				}
 				drop = true
@@ -79,65 +81,6 @@ func absent(toolID, name string, info *paramInfo) error {
 		return badCall(ErrUnsupported, "tool %s: argv placeholder {%s} names no declared parameter and none was given", toolID, name)
 	}
 	return nil
-}
-
-type templatePart struct {
-	literal string
-	name    string
-}
-
-// splitTemplate parses "{name}" placeholders; "{{" and "}}" are literal
-// braces, so a template can pass programs like awk's '{print $1}' by
-// writing '{{print $1}}'.
-func splitTemplate(s string) ([]templatePart, error) {
-	var parts []templatePart
-	var lit strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '{' && i+1 < len(s) && s[i+1] == '{':
-			lit.WriteByte('{')
-			i++
-		case c == '}' && i+1 < len(s) && s[i+1] == '}':
-			lit.WriteByte('}')
-			i++
-		case c == '{':
-			end := strings.IndexByte(s[i:], '}')
-			if end < 0 {
-				return nil, fmt.Errorf("unclosed { at byte %d (write {{ for a literal brace)", i)
-			}
-			name := s[i+1 : i+end]
-			if !validName(name) {
-				return nil, fmt.Errorf("placeholder {%s} is not a parameter name (write {{ and }} for literal braces)", name)
-			}
-			if lit.Len() > 0 {
-				parts = append(parts, templatePart{literal: lit.String()})
-				lit.Reset()
-			}
-			parts = append(parts, templatePart{name: name})
-			i += end
-		case c == '}':
-			return nil, fmt.Errorf("unmatched } at byte %d (write }} for a literal brace)", i)
-		default:
-			lit.WriteByte(c)
-		}
-	}
-	if lit.Len() > 0 || len(parts) == 0 {
-		parts = append(parts, templatePart{literal: lit.String()})
-	}
-	return parts, nil
-}
-
-func validName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return false
-		}
-	}
-	return true
 }
 
 // argString is a value's command-line form: strings as they are, numbers

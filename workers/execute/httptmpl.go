@@ -92,17 +92,17 @@ func (t templater) value(name string) (any, bool, error) {
 // fill expands a template with esc applied to each value; keep is false
 // when an optional parameter it names is absent.
 func (t templater) fill(tmpl, where string, esc func(any) string) (string, bool, error) {
-	parts, err := splitTemplate(tmpl)
+	parts, err := schemas.SplitTemplate(tmpl)
 	if err != nil {
 		return "", false, badCall(ErrUnsupported, "tool %s: %s template %q: %w", t.id, where, tmpl, err)
 	}
 	var b strings.Builder
 	for _, p := range parts {
-		if p.name == "" {
-			b.WriteString(p.literal)
+		if p.Name == "" {
+			b.WriteString(p.Literal)
 			continue
 		}
-		v, ok, err := t.value(p.name)
+		v, ok, err := t.value(p.Name)
 		if err != nil || !ok {
 			return "", false, err
 		}
@@ -224,8 +224,8 @@ func (t templater) query(tmpl, where string) (string, error) {
 			out = append(out, key)
 			continue
 		}
-		if parts, err := splitTemplate(v); err == nil && len(parts) == 1 && parts[0].name != "" {
-			val, ok, err := t.value(parts[0].name)
+		if parts, err := schemas.SplitTemplate(v); err == nil && len(parts) == 1 && parts[0].Name != "" {
+			val, ok, err := t.value(parts[0].Name)
 			if err != nil {
 				return "", err
 			}
@@ -315,12 +315,12 @@ func (t templater) body(tmpl string, req *httpRequest) ([]byte, error) {
 func (t templater) json(v any) (any, bool, error) {
 	switch x := v.(type) {
 	case string:
-		parts, err := splitTemplate(x)
+		parts, err := schemas.SplitTemplate(x)
 		if err != nil {
 			return nil, false, badCall(ErrUnsupported, "tool %s: body string %q: %w", t.id, x, err)
 		}
-		if len(parts) == 1 && parts[0].name != "" {
-			val, ok, err := t.value(parts[0].name)
+		if len(parts) == 1 && parts[0].Name != "" {
+			val, ok, err := t.value(parts[0].Name)
 			return val, ok, err
 		}
 		return t.fill(x, "body", argString)

@@ -93,14 +93,14 @@ func natsSubject(t templater, tmpl string) (string, error) {
 	if !keep {
 		return "", badCall(ErrInvalidParameters, "tool %s: subject %q needs every parameter it names", t.id, tmpl)
 	}
-	parts, _ := splitTemplate(tmpl)
+	parts, _ := schemas.SplitTemplate(tmpl)
 	for _, p := range parts {
-		if p.name == "" {
+		if p.Name == "" {
 			continue
 		}
-		v := argString(t.params[p.name])
+		v := argString(t.params[p.Name])
 		if v == "" || strings.ContainsAny(v, ". \t\r\n*>") {
-			return "", badCall(ErrInvalidParameters, "tool %s: parameter %s = %q cannot be part of a subject (one token: no dots, spaces, * or >)", t.id, p.name, v)
+			return "", badCall(ErrInvalidParameters, "tool %s: parameter %s = %q cannot be part of a subject (one token: no dots, spaces, * or >)", t.id, p.Name, v)
 		}
 	}
 	if s == "" || strings.ContainsAny(s, " \t\r\n") {

@@ -66,6 +66,11 @@ func (s *Store) Import(ctx context.Context, ms []schemas.Manifest, replace bool)
 		if err != nil {
 			return rep, err
 		}
+		// Whoever built the manifest, the registry takes only what its
+		// readers (decodeEntry) would take.
+		if _, err := schemas.ValidateManifest(data); err != nil {
+			return rep, fmt.Errorf("import refused, nothing written: %w", err)
+		}
 		cur, err := s.kv.Get(ctx, Key(m.ID))
 		if err := s.checkSerial(ctx, m, cur, err); err != nil {
 			return rep, err

@@ -241,7 +241,12 @@ func TestScripts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := manifest(t, `{"id":"t/s","description":"d","executor":`+tc.x+`}`)
+			params := ""
+			if tc.name == "placeholder" {
+				// A placeholder must name a declared parameter.
+				params = `,"parameters":{"type":"object","properties":{"name":{"type":"string"}}}`
+			}
+			m := manifest(t, `{"id":"t/s","description":"d","executor":`+tc.x+params+`}`)
 			if tc.name == "const parameter handed down a delegation" {
 				m.Parameters = json.RawMessage(`{"type":"object","properties":{"script_path":{"type":"string","const":"` + a + `"},"x":{"const":"relative.py"},"y":{"default":"` + a + `x"}}}`)
 			}
