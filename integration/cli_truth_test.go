@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -222,5 +223,35 @@ func addSlowTool(t *testing.T, url string, seconds int) {
 	slow := fmt.Sprintf(`{"id": "test/slow", "description": "Wait a while doing nothing", "executor": {"kind": "subprocess", "argv": ["sleep", "%d"], "timeout": "20s"}}`, seconds)
 	if code, out, stderr := runSplit(t, slow, "tools", "add", "--nats", url, "-"); code != 0 {
 		t.Fatalf("tools add: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// up (and a worker) whose --http address is taken stops at once with that
+// cause, in one line: up used to start its server, registry and stages,
+// log their shutdown ("cannot watch model; retrying … connection
+// draining") and only then fail to listen for metrics.
+func TestTakenHTTPAddressStopsAtOnce(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	addr := taken.Addr().String()
+	want := "toolyard: --http " + addr + ": cannot listen for metrics and the status page there"
+	for _, args := range [][]string{
+		{"up", "--data", t.TempDir(), "--listen", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "--http", addr},
+		{"worker", "--stage", "parse", "--nats", "nats://127.0.0.1:1", "--http", addr},
+	} {
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		out, err := exec.CommandContext(ctx, binary, args...).CombinedOutput()
+		cancel()
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if exitStatus(err) != 1 || len(lines) != 1 || !strings.HasPrefix(lines[0], want) || !strings.Contains(lines[0], "address already in use") {
+			t.Errorf("toolyard %s with --http taken: exit %d, output:\n%s\nwant exit 1 and the one line %q…", args[0], exitStatus(err), out, want)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("toolyard %s took %s to say --http is taken", args[0], took)
+		}
 	}
 }

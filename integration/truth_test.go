@@ -180,7 +180,7 @@ func TestStartUpFailuresNameTheirCause(t *testing.T) {
 		want []string
 	}{
 		{"NATS port taken", []string{"up", "--data", data, "--listen", taken, "--http", ""}, []string{"cannot listen on " + taken, "address already in use"}},
-		{"metrics port taken", []string{"up", "--data", data, "--listen", "127.0.0.1:0", "--http", taken}, []string{"listen for metrics on " + taken, "address already in use"}},
+		{"metrics port taken", []string{"up", "--data", data, "--listen", "127.0.0.1:0", "--http", taken}, []string{"--http " + taken + ": cannot listen for metrics", "address already in use"}},
 		{"data directory", []string{"up", "--data", "/proc/toolyard-cannot", "--listen", "127.0.0.1:0", "--http", ""}, []string{"/proc/toolyard-cannot"}},
 		{"registry file", []string{"up", "--data", data, "--listen", "127.0.0.1:0", "--http", "", "--registry", "/nonexistent/tools.jsonl"}, []string{"registry", "/nonexistent/tools.jsonl"}},
 		{"worker, NATS down", []string{"worker", "--stage", "parse", "--nats", down}, []string{"connect to NATS at " + down, "is 'toolyard up' running?"}},

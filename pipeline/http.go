@@ -58,16 +58,25 @@ func (o *Ops) Ready() error {
 // Handle mounts an extra page.
 func (o *Ops) Handle(pattern string, h http.Handler) { o.mux.Handle(pattern, h) }
 
-// Serve listens on addr until ctx ends and returns the address it listens on
-// (useful with port 0).
-func (o *Ops) Serve(ctx context.Context, addr string, log *slog.Logger) (string, error) {
+// ListenOps binds addr for the ops HTTP endpoints (Serve). A process binds
+// it before it starts anything else, so a taken address stops it at once
+// with the cause, not after its server and stages started (and logged
+// their shutdown).
+func ListenOps(addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return "", fmt.Errorf("listen for metrics on %s: %w", addr, err)
+		return nil, fmt.Errorf("--http %s: cannot listen for metrics and the status page there (another toolyard, or another program, may have it; choose another address with --http HOST:PORT, or turn it off with --http ''): %w", addr, err)
 	}
+	return ln, nil
+}
+
+// Serve serves the ops endpoints on ln until ctx ends and returns the
+// address it listens on (useful with port 0).
+func (o *Ops) Serve(ctx context.Context, ln net.Listener, log *slog.Logger) string {
 	srv := &http.Server{Handler: o.mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		// Closed: the process is returning (it closes ln however it ends).
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {
 			log.Error("ops HTTP server stopped", "error", err)
 		}
 	}()
@@ -77,5 +86,5 @@ func (o *Ops) Serve(ctx context.Context, addr string, log *slog.Logger) (string,
 		defer cancel()
 		_ = srv.Shutdown(sctx)
 	}()
-	return ln.Addr().String(), nil
+	return ln.Addr().String()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"slices"
 	"strings"
 	"sync"
@@ -98,6 +99,15 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 // --max-deliver 0 made the consumer redeliver forever, so a message whose
 // workers kept dying was never dead-lettered; --seed-k -1 failed every
 // session's seeding later).
+// listenHTTP binds --http (nil when it is off): first, so a taken
+// address is the one thing said when it is.
+func (f *stageFlags) listenHTTP() (net.Listener, error) {
+	if f.httpAddr == "" {
+		return nil, nil
+	}
+	return pipeline.ListenOps(f.httpAddr)
+}
+
 func (f *stageFlags) check() error {
 	if err := f.trace.check(); err != nil {
 		return err

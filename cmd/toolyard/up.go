@@ -57,6 +57,13 @@ With --external, no server is embedded: the stages run against --nats.`,
 			if err := sf.check(); err != nil {
 				return err
 			}
+			httpLn, err := sf.listenHTTP()
+			if err != nil {
+				return err
+			}
+			if httpLn != nil {
+				defer httpLn.Close() // served below, which closes it when ctx ends; closed here on an early return
+			}
 			topo := pipeline.DefaultTopology().WithReplicas(replicas)
 			for _, r := range retention {
 				if err := topo.ParseLimits(r); err != nil {
@@ -136,7 +143,7 @@ With --external, no server is embedded: the stages run against --nats.`,
 			// are: an operator's changes survive a restart. Differences from
 			// this configuration are said once, with how to apply them.
 			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-			err := topo.Ensure(tctx, js)
+			err = topo.Ensure(tctx, js)
 			var diffs []string
 			if err == nil {
 				diffs, err = topo.Differences(tctx, js)
@@ -161,14 +168,11 @@ With --external, no server is embedded: the stages run against --nats.`,
 				return err
 			}
 			httpAddr := "(disabled)"
-			if sf.httpAddr != "" {
+			if httpLn != nil {
 				page, status := statuspage.Handlers(js)
 				ops.Handle("GET /{$}", page)
 				ops.Handle("GET /status.json", status)
-				if httpAddr, err = ops.Serve(ctx, sf.httpAddr, log); err != nil {
-					return err
-				}
-				httpAddr = "http://" + httpAddr
+				httpAddr = "http://" + ops.Serve(ctx, httpLn, log)
 			}
 			// The service answers before "up" is printed: whoever reads it
 			// may send a request at once.

@@ -75,6 +75,13 @@ never executes a tool); each shard uses every core of its process.`,
 			if err := checkStageCreds(g.conn.credsFile(), stageList); err != nil {
 				return err
 			}
+			httpLn, err := sf.listenHTTP()
+			if err != nil {
+				return err
+			}
+			if httpLn != nil {
+				defer httpLn.Close() // served below, which closes it when ctx ends; closed here on an early return
+			}
 			ctx := cmd.Context()
 			log := slog.Default().With("pid", pidString())
 			nc, err := g.connect("toolyard-worker-"+strings.Join(stageList, "+"), g.refusal.observe(g.conn.credsFile()))
@@ -104,12 +111,8 @@ never executes a tool); each shard uses every core of its process.`,
 			}
 			ops := pipeline.NewOps(nc)
 			ops.Registry.MustRegister(stages.Collectors()...)
-			if sf.httpAddr != "" {
-				addr, err := ops.Serve(ctx, sf.httpAddr, log)
-				if err != nil {
-					return err
-				}
-				log.Info("metrics", "url", "http://"+addr+"/metrics")
+			if httpLn != nil {
+				log.Info("metrics", "url", "http://"+ops.Serve(ctx, httpLn, log)+"/metrics")
 			}
 			stopService, err := sf.sess.startService(js, set, log)
 			if err != nil {
