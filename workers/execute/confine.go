@@ -181,22 +181,12 @@ func collectPaths(props map[string]propSchema, steps []string, out map[string][]
 // stringsAt are the strings at steps in v: a step "name[]" goes into
 // every element of the array name.
 func stringsAt(v any, steps []string) []string {
-	if len(steps) == 0 {
-		return stringsOf(v)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
-	if name, each := strings.CutSuffix(steps[0], "[]"); each {
-		arr, _ := m[name].([]any)
-		var out []string
-		for _, e := range arr {
-			out = append(out, stringsAt(e, steps[1:])...)
-		}
-		return out
-	}
-	return stringsAt(m[steps[0]], steps[1:])
+	var out []string
+	withStringsAt(v, steps, func(s string) string {
+		out = append(out, s)
+		return s
+	})
+	return out
 }
 
 // localTool reports whether x runs on this machine with the worker's file
@@ -348,22 +338,4 @@ func withStringsAt(v any, steps []string, f func(string) string) any {
 	out := maps.Clone(m)
 	out[name] = next
 	return out
-}
-
-func stringsOf(v any) []string {
-	switch x := v.(type) {
-	case string:
-		return []string{x}
-	case []any:
-		var out []string
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	case []string:
-		return x
-	}
-	return nil
 }

@@ -1,12 +1,9 @@
 package registry_test
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/toolyard/toolyard/pipeline/pipelinetest"
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/registry"
 )
@@ -16,13 +13,7 @@ import (
 // nothing, and an entry put into the bucket by hand is no tool to its
 // readers.
 func TestRegistryRefusesUndeclaredArgvPlaceholders(t *testing.T) {
-	env := pipelinetest.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	store, err := registry.OpenStore(ctx, env.JS)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, store, env := openStoreEnv(t)
 	bad := schemas.Manifest{ID: "t/grep", Description: "search text",
 		Parameters: []byte(`{"type":"object","properties":{"pattern":{"type":"string"}}}`),
 		Executor:   &schemas.Executor{Kind: schemas.ExecSubprocess, Argv: []string{"grep", "{q}"}}}

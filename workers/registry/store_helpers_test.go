@@ -13,6 +13,13 @@ import (
 // that ends with the test (at most 20 s).
 func openStore(t *testing.T) (context.Context, *registry.Store) {
 	t.Helper()
+	ctx, store, _ := openStoreEnv(t)
+	return ctx, store
+}
+
+// openStoreEnv is openStore, with the server's environment.
+func openStoreEnv(t *testing.T) (context.Context, *registry.Store, *pipelinetest.Env) {
+	t.Helper()
 	env := pipelinetest.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
@@ -20,5 +27,5 @@ func openStore(t *testing.T) (context.Context, *registry.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ctx, store
+	return ctx, store, env
 }
