@@ -21,6 +21,12 @@ import (
 	"github.com/toolyard/toolyard/schemas"
 )
 
+// testMaxFileStore is the JetStream store the tests' own servers are
+// given: the built-in stream sizes reserve about 14 GiB, which a server
+// sizing its store from the free disk (three quarters of it) cannot on a
+// fuller disk, while the tests store a few megabytes.
+const testMaxFileStore = "64GB"
+
 // clusterNode is a nats-server run from a configuration file, as an
 // operator runs one (a node of a test cluster, restartable on its store).
 type clusterNode struct {
@@ -79,7 +85,7 @@ func startSecuredNode(t *testing.T) (url, keys string) {
 	toolyard(t, "creds", "server-config", "--data", keys, "--out", filepath.Join(dir, "auth.conf"))
 	port := freePort(t)
 	conf := filepath.Join(dir, "nats.conf")
-	if err := os.WriteFile(conf, []byte(fmt.Sprintf("listen: 127.0.0.1:%d\njetstream { store_dir: %q }\ninclude ./auth.conf\n",
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf("listen: 127.0.0.1:%d\njetstream { store_dir: %q, max_file_store: "+testMaxFileStore+" }\ninclude ./auth.conf\n",
 		port, filepath.Join(dir, "js"))), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +142,7 @@ func startNodes(t *testing.T, dir string, attempt int) ([]*clusterNode, []string
 		conf := filepath.Join(sub, fmt.Sprintf("n%d.conf", i+1))
 		if err := os.WriteFile(conf, []byte(fmt.Sprintf(`server_name: n%d
 listen: 127.0.0.1:%d
-jetstream { store_dir: %q }
+jetstream { store_dir: %q, max_file_store: `+testMaxFileStore+` }
 cluster { name: toolyard, listen: 127.0.0.1:%d, routes: [%s] }
 include ../auth.conf
 `, i+1, clientPorts[i], filepath.Join(sub, fmt.Sprintf("js%d", i+1)), routePorts[i], strings.Join(routes, ", "))), 0o600); err != nil {

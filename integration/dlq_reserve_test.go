@@ -33,7 +33,7 @@ func TestDLQJunkCannotEvictOtherStages(t *testing.T) {
 	ctx := context.Background()
 	const share, junk = 5, 20
 
-	old := pipeline.DefaultTopology().Streams()[4]
+	old := env.Topology.Streams()[4]
 	if old.Name != pipeline.StreamDLQ {
 		t.Fatalf("stream 4 is %s, want DLQ", old.Name)
 	}
@@ -41,7 +41,7 @@ func TestDLQJunkCannotEvictOtherStages(t *testing.T) {
 	if _, err := env.JS.UpdateStream(ctx, old); err != nil {
 		t.Fatal(err)
 	}
-	topo := pipeline.DefaultTopology()
+	topo := env.Topology
 	topo.DLQ.MaxPerSubject = share
 	if diffs, err := topo.Differences(ctx, env.JS); err != nil || len(diffs) != 3 {
 		t.Errorf("differences from the old DLQ: %q (%v), want discard, max_msgs_per_subject, discard_new_per_subject", diffs, err)

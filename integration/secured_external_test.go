@@ -82,7 +82,7 @@ func TestSecuredExternalServer(t *testing.T) {
 	port := freePort(t)
 	conf := filepath.Join(dir, "nats.conf")
 	if err := os.WriteFile(conf, []byte(fmt.Sprintf(`listen: 127.0.0.1:%d
-jetstream { store_dir: %q }
+jetstream { store_dir: %q, max_file_store: `+testMaxFileStore+` }
 tls { cert_file: %q, key_file: %q }
 include ./auth.conf
 `, port, filepath.Join(dir, "js"), cert, key)), 0o600); err != nil {

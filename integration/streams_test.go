@@ -21,7 +21,9 @@ func TestStreamSettingsSurviveRestart(t *testing.T) {
 	data := useData(t, t.TempDir())
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	args := []string{"up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", ""}
+	// A store the built-in sizes fit whatever the free disk: streams apply
+	// puts them back.
+	args := []string{"up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--max-store", "64GiB"}
 	up := startProcess(t, args...)
 	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
 

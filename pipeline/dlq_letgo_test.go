@@ -32,7 +32,7 @@ func TestRefusedDeadLettersOfAWorkQueue(t *testing.T) {
 			env := pipelinetest.Start(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			topo := pipeline.DefaultTopology()
+			topo := env.Topology
 			topo.DLQ.MaxPerSubject = share
 			if err := topo.Apply(ctx, env.JS); err != nil {
 				t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 func TestFullAgentStreamRefusesRatherThanDrops(t *testing.T) {
 	env := pipelinetest.Start(t)
 	ctx := context.Background()
-	topo := pipeline.DefaultTopology()
+	topo := env.Topology
 	topo.Agent.MaxBytes = 4 << 10
 	if err := topo.Apply(ctx, env.JS); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -87,7 +88,7 @@ func TestStatusShowsStreamUsage(t *testing.T) {
 			t.Fatal(err)
 		}
 		ci := info.CachedInfo()
-		if want := 100 * float64(ci.State.Bytes) / float64(ci.Config.MaxBytes); s.UsedPercent != want || want == 0 {
+		if want := 100 * float64(ci.State.Bytes) / float64(ci.Config.MaxBytes); math.Abs(s.UsedPercent-want) > 1e-9*want || want == 0 {
 			t.Errorf("PIPE used_percent = %g, want %g", s.UsedPercent, want)
 		}
 		return
@@ -99,7 +100,7 @@ func TestStatusShowsStreamUsage(t *testing.T) {
 func TestRunnerReportsDLQShare(t *testing.T) {
 	env := pipelinetest.Start(t)
 	ctx := context.Background()
-	topo := pipeline.DefaultTopology()
+	topo := env.Topology
 	topo.DLQ.MaxPerSubject = 8
 	if err := topo.Apply(ctx, env.JS); err != nil {
 		t.Fatal(err)

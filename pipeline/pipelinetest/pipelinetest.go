@@ -19,6 +19,11 @@ type Env struct {
 	Server *pipeline.Server
 	NC     *nats.Conn
 	JS     jetstream.JetStream
+	// Topology is the topology the server was given: the default one,
+	// fitted to its store. A test that changes a stream starts from it,
+	// not from pipeline.DefaultTopology, whose sizes a fuller disk cannot
+	// reserve.
+	Topology pipeline.Topology
 }
 
 // Start starts an embedded server on a free loopback port with its data in a
@@ -63,7 +68,7 @@ func Start(t testing.TB, dir ...string) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Server: srv, NC: nc, JS: js}
+	env := &Env{Server: srv, NC: nc, JS: js, Topology: topo}
 	t.Cleanup(env.Stop)
 	return env
 }
