@@ -167,12 +167,13 @@ With --external, no server is embedded: the stages run against --nats.`,
 			if err != nil {
 				return err
 			}
-			httpAddr := "(disabled)"
+			statusURL, metricsURL := "(disabled: --http is empty)", "(disabled: --http is empty)"
 			if httpLn != nil {
 				page, status := statuspage.Handlers(js)
 				ops.Handle("GET /{$}", page)
 				ops.Handle("GET /status.json", status)
-				httpAddr = "http://" + ops.Serve(ctx, httpLn, log)
+				base := "http://" + ops.Serve(ctx, httpLn, log)
+				statusURL, metricsURL = base+"/", base+"/metrics"
 			}
 			// The service answers before "up" is printed: whoever reads it
 			// may send a request at once.
@@ -187,8 +188,8 @@ With --external, no server is embedded: the stages run against --nats.`,
 				fmt.Fprintf(cmd.OutOrStdout(), `Toolyard is up.
   NATS:      %s
   data:      %s
-  status:    %s/
-  metrics:   %s/metrics
+  status:    %s
+  metrics:   %s
   tools:     %d
   discovery: %s
   stages:    %v (concurrency %d each)
@@ -196,7 +197,7 @@ Publish:   %s publish%s --session demo --wait "[TOOL: how long has the system be
 Access:    anonymous clients are refused. Admin: %s; workers: %s;
            an agent, for its own session only: %s creds agent --data %s --session demo --out demo.creds
 Stop with Ctrl-C.
-`, natsURL, data, httpAddr, httpAddr, set.Registry().Len(), sf.discovery, bind.Stages, sf.concurrency, os.Args[0], clientFlags(natsURL, creds),
+`, natsURL, data, statusURL, metricsURL, set.Registry().Len(), sf.discovery, bind.Stages, sf.concurrency, os.Args[0], clientFlags(natsURL, creds),
 					orNoCreds(creds), orNoCreds(siblingCreds(creds, "worker.creds")), os.Args[0], keysData)
 			}
 			err = sf.runStages(ctx, js, set, sf.withPrefetch(sf.sess.withStages(bind.Stages)), ops.Metrics, log, banner)
