@@ -81,7 +81,7 @@ func ValidateManifest(raw []byte) (Manifest, error) {
 	if _, err := CompileParams(m.ID, m.Parameters); err != nil {
 		return m, err
 	}
-	if err := checkArgv(m); err != nil {
+	if err := checkTemplates(m); err != nil {
 		return m, err
 	}
 	if m.Name == "" {

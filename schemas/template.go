@@ -3,6 +3,7 @@ package schemas
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -68,38 +69,89 @@ func validPlaceholder(s string) bool {
 	return true
 }
 
-// checkArgv refuses a subprocess tool whose argv template the executor
-// could never fill: a placeholder that is not one, or one naming no
-// parameter the schema declares (the call failed only when made, with
-// not_runnable).
-func checkArgv(m Manifest) error {
-	if m.Executor == nil || m.Executor.Kind != ExecSubprocess {
+// checkTemplates refuses a tool whose templates the executor could never
+// fill: a placeholder that is not one, or one naming no parameter the
+// schema declares, in a subprocess tool's argv or an http tool's URL and
+// header values (the call failed only when made, with not_runnable or
+// unsupported). An http template's {env.NAME} must name a variable the
+// executor's env lists. An http body is JSON whose strings hold the
+// placeholders, read by the executor; it is not checked here.
+func checkTemplates(m Manifest) error {
+	x := m.Executor
+	if x == nil {
 		return nil
 	}
-	var declared []string
-	for i, el := range m.Executor.Argv {
-		parts, err := SplitTemplate(el)
-		if err != nil {
-			return fmt.Errorf("tool %s: executor argv[%d] %q: %w", m.ID, i, el, err)
+	c := templateCheck{m: m}
+	switch x.Kind {
+	case ExecSubprocess:
+		for i, el := range x.Argv {
+			if err := c.check(fmt.Sprintf("argv[%d]", i), el, false); err != nil {
+				return err
+			}
 		}
-		for _, p := range parts {
-			if p.Name == "" {
-				continue
-			}
-			if declared == nil {
-				declared = propertyNames(m.Parameters)
-			}
-			if !slices.Contains(declared, p.Name) {
-				have := "it declares none"
-				if len(declared) > 0 {
-					have = "it declares " + strings.Join(declared, ", ")
-				}
-				return fmt.Errorf("tool %s: executor argv[%d] %q: placeholder {%s} names no parameter of the tool's schema (%s): declare %s under parameters.properties, or write {{%s}} for literal braces",
-					m.ID, i, el, p.Name, have, p.Name, p.Name)
+	case ExecHTTP:
+		if err := c.check("url", x.URL, true); err != nil {
+			return err
+		}
+		for _, name := range slices.Sorted(maps.Keys(x.Headers)) {
+			if err := c.check("header "+name, x.Headers[name], true); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+// templateCheck checks one manifest's templates, reading its declared
+// parameters once.
+type templateCheck struct {
+	m        Manifest
+	declared []string
+	read     bool
+}
+
+// check checks one template, at where in the executor; env says whether
+// {env.NAME} is a placeholder there (http templates).
+func (c *templateCheck) check(where, tmpl string, env bool) error {
+	parts, err := SplitTemplate(tmpl)
+	if err != nil {
+		return fmt.Errorf("tool %s: executor %s %q: %w", c.m.ID, where, tmpl, err)
+	}
+	for _, p := range parts {
+		if p.Name == "" {
+			continue
+		}
+		if name, ok := strings.CutPrefix(p.Name, "env."); ok && env {
+			if !envListed(name, c.m.Executor.Env) {
+				return fmt.Errorf("tool %s: executor %s %q: {env.%s} names a variable the executor's env does not list: add %q (passed from the worker's environment) or %q to executor.env",
+					c.m.ID, where, tmpl, name, name, name+"=VALUE")
+			}
+			continue
+		}
+		if !c.read {
+			c.declared, c.read = propertyNames(c.m.Parameters), true
+		}
+		if !slices.Contains(c.declared, p.Name) {
+			have := "it declares none"
+			if len(c.declared) > 0 {
+				have = "it declares " + strings.Join(c.declared, ", ")
+			}
+			return fmt.Errorf("tool %s: executor %s %q: placeholder {%s} names no parameter of the tool's schema (%s): declare %s under parameters.properties, or write {{%s}} for literal braces",
+				c.m.ID, where, tmpl, p.Name, have, p.Name, p.Name)
+		}
+	}
+	return nil
+}
+
+// envListed says whether an executor's env entries (NAME, or NAME=value)
+// list name.
+func envListed(name string, entries []string) bool {
+	for _, e := range entries {
+		if k, _, _ := strings.Cut(e, "="); k == name {
+			return true
+		}
+	}
+	return false
 }
 
 // propertyNames are the names of a parameter schema's top-level

@@ -28,8 +28,6 @@ func TestValidateManifestArgv(t *testing.T) {
 		{"no parameters at all", manifest("", `["echo", "{q}"]`), "names no parameter of the tool's schema (it declares none)"},
 		{"unclosed brace", manifest(query, `["echo", "{query"]`), `tool t/x: executor argv[1] "{query": unclosed {`},
 		{"not a name", manifest(query, `["echo", "{a b}"]`), "placeholder {a b} is not a parameter name"},
-		// Other executors' templates are not argv.
-		{"http url", `{"id": "t/x", "description": "a test tool", "executor": {"kind": "http", "url": "https://example.com/{q}"}}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,6 +40,40 @@ func TestValidateManifestArgv(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Fatalf("err = %v, want %q", err, tt.err)
+			}
+		})
+	}
+}
+
+// An http tool's URL and header templates are checked the same way, and
+// {env.NAME} must name a variable its executor's env lists.
+func TestValidateManifestHTTPTemplates(t *testing.T) {
+	manifest := func(executor string) string {
+		return `{"id": "t/h", "description": "a test tool", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}, "executor": {"kind": "http", ` + executor + `}}`
+	}
+	tests := []struct {
+		name, manifest, err string
+	}{
+		{"declared", manifest(`"url": "https://example.com/search?q={q}"`), ""},
+		{"env listed", manifest(`"url": "https://example.com/{q}", "headers": {"Authorization": "Bearer {env.API_KEY}"}, "env": ["API_KEY"]`), ""},
+		{"env fixed", manifest(`"url": "https://example.com/{q}?key={env.KEY}", "env": ["KEY=abc"]`), ""},
+		{"body placeholders are the executor's", manifest(`"url": "https://example.com/", "body": "{\"x\": \"{other}\"}"`), ""},
+		{"undeclared in the url", manifest(`"url": "https://example.com/{query}"`),
+			`tool t/h: executor url "https://example.com/{query}": placeholder {query} names no parameter of the tool's schema (it declares q)`},
+		{"undeclared in a header", manifest(`"url": "https://example.com/", "headers": {"X-Q": "{qq}"}`), `executor header X-Q "{qq}": placeholder {qq} names no parameter`},
+		{"env not listed", manifest(`"url": "https://example.com/{q}", "headers": {"Authorization": "Bearer {env.API_KEY}"}`),
+			`{env.API_KEY} names a variable the executor's env does not list: add "API_KEY"`},
+		{"env prefix of another", manifest(`"url": "https://example.com/{q}?k={env.KEY}", "env": ["KEYS"]`), "{env.KEY} names a variable"},
+		{"unclosed", manifest(`"url": "https://example.com/{q"`), "unclosed {"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ValidateManifest([]byte(tt.manifest))
+			switch {
+			case tt.err == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Fatalf("error %v, want one containing %q", err, tt.err)
 			}
 		})
 	}
