@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolyard/toolyard/schemas"
 	"github.com/toolyard/toolyard/workers/bind"
+	"github.com/toolyard/toolyard/workers/execute"
 )
 
 var labelSchema = json.RawMessage(`{"type":"object","required":["label"],"properties":{"label":{"type":"string"}}}`)
@@ -89,8 +90,9 @@ func TestPathArgumentsConfined(t *testing.T) {
 		"executor":    subprocess("/bin/sh", "-c", `echo "$0" >> `+runs+`; wc -l < "$0"`, "{path}")})
 	env := startEnv(t)
 	startWorkers(t, env, 1, bind.StageParse+","+bind.StageExecute, tools)
-	wd, _ := os.Getwd()
-	roots := "(" + wd + ", /tmp)"
+	// The worker's default roots: its working directory (the test's),
+	// /tmp, and TMPDIR when it is elsewhere.
+	roots := "(" + strings.Join(execute.DefaultPathRoots(), ", ") + ")"
 
 	cases := map[string]string{ // session → path argument
 		"shadow":  "/etc/shadow",
