@@ -71,11 +71,11 @@ func validPlaceholder(s string) bool {
 
 // checkTemplates refuses a tool whose templates the executor could never
 // fill: a placeholder that is not one, or one naming no parameter the
-// schema declares, in a subprocess tool's argv or an http tool's URL and
-// header values (the call failed only when made, with not_runnable or
+// schema declares, in a subprocess tool's argv or an http tool's URL,
+// header values and body (the call failed only when made, with not_runnable or
 // unsupported). An http template's {env.NAME} must name a variable the
-// executor's env lists. An http body is JSON whose strings hold the
-// placeholders, read by the executor; it is not checked here.
+// executor's env lists. An http body is checked as the executor reads it
+// (body).
 func checkTemplates(m Manifest) error {
 	x := m.Executor
 	if x == nil {
@@ -98,8 +98,45 @@ func checkTemplates(m Manifest) error {
 				return err
 			}
 		}
+		return c.body(x.Body)
 	}
 	return nil
+}
+
+// body checks an http body template as the executor reads it: a JSON
+// document's strings each a template (its keys are literal), any other
+// body one text template.
+func (c *templateCheck) body(tmpl string) error {
+	if tmpl == "" {
+		return nil
+	}
+	var doc any
+	dec := json.NewDecoder(strings.NewReader(tmpl))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil || dec.More() {
+		return c.check("body", tmpl, true)
+	}
+	var walk func(v any) error
+	walk = func(v any) error {
+		switch x := v.(type) {
+		case string:
+			return c.check("body string", x, true)
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if err := walk(x[k]); err != nil {
+					return err
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(doc)
 }
 
 // templateCheck checks one manifest's templates, reading its declared
