@@ -144,8 +144,6 @@ type moneyWord struct {
 	amount, signed bool
 }
 
-// moneySigns are the signs of money.Signs and money.AmountSigns.
-const moneySigns = "€£$¥"
 
 // moneyWords splits text into moneyWords. Written by hand: the regular
 // expression it replaces (letters as \pL+) took 13 µs a short request,
@@ -190,7 +188,7 @@ func signedAt(text string, i int) int {
 		j++
 	}
 	r, size := utf8.DecodeRuneInString(text[j:])
-	if size == 0 || !strings.ContainsRune(moneySigns, r) {
+	if size == 0 || !strings.ContainsRune(money.SignRunes, r) {
 		return i
 	}
 	j += size

@@ -205,7 +205,7 @@ func (f *filler) writesNameOf(p *property) bool {
 // money: the number at token n is an amount of money, with a sign or a
 // currency's name after it.
 func (f *filler) money(n int) bool {
-	if strings.ContainsAny(f.toks[n].raw, "$€£¥") {
+	if strings.ContainsAny(f.toks[n].raw, money.SignRunes) {
 		return true
 	}
 	return n+1 < len(f.toks) && money.Names[f.toks[n+1].word] != ""

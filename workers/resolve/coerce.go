@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/toolyard/toolyard/workers/internal/money"
 )
 
 // coerce converts a value to a property's type. Strings come from intent
@@ -115,7 +117,7 @@ var amountScales = []struct {
 // sign: "$250k", "€1.2m", "£3bn". Without the sign "10k" may be a run's
 // length, and is not read.
 func scaledAmount(s string) (float64, bool) {
-	bare := strings.TrimLeft(s, "$€£¥")
+	bare := strings.TrimLeft(s, money.SignRunes)
 	if bare == s {
 		return 0, false
 	}
@@ -141,7 +143,7 @@ func parseNumber(s string) (float64, bool) {
 	}
 	// A currency sign or a percent sign says what the number counts, not
 	// what it is: "$19.5", "€1,000", "39.2%".
-	s = strings.TrimSuffix(strings.TrimLeft(s, "$€£¥"), "%")
+	s = strings.TrimSuffix(strings.TrimLeft(s, money.SignRunes), "%")
 	if strings.ContainsRune(s, ',') {
 		var ok bool
 		if s, ok = dropThousands(s); !ok {

@@ -56,6 +56,10 @@ var Signs = map[string]string{"€": "EUR", "£": "GBP"}
 var AmountSigns = map[string]string{"$": "USD", "US$": "USD", "C$": "CAD", "CA$": "CAD", "A$": "AUD", "AU$": "AUD",
 	"NZ$": "NZD", "HK$": "HKD", "S$": "SGD", "R$": "BRL", "¥": "JPY"}
 
+// SignRunes are the signs of Signs and AmountSigns, each the last rune of
+// its symbol ("C$" ends in "$"): what a scanner looks for before an amount.
+const SignRunes = "$€£¥"
+
 // Code is the ISO 4217 code a word in capitals is ("CHF"), or "".
 func Code(word string) string {
 	if len(word) != 3 || word != strings.ToUpper(word) || word == "XXX" {

@@ -1,6 +1,10 @@
 package money
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestCode(t *testing.T) {
 	for _, c := range []struct{ word, want string }{
@@ -32,6 +36,19 @@ func TestIsAmount(t *testing.T) {
 	for raw, want := range map[string]bool{"8,450": true, "12.5": true, "12.5.": true, "12a": false, "": false, ".": false} {
 		if got := IsAmount(raw); got != want {
 			t.Errorf("IsAmount(%q) = %v, want %v", raw, got, want)
+		}
+	}
+}
+
+// Every symbol ends in one of SignRunes, so a scanner that looks for them
+// finds every signed amount.
+func TestSignRunesCoverTheSymbols(t *testing.T) {
+	for _, signs := range []map[string]string{Signs, AmountSigns} {
+		for sym := range signs {
+			r, _ := utf8.DecodeLastRuneInString(sym)
+			if !strings.ContainsRune(SignRunes, r) {
+				t.Errorf("%q ends in %q, which SignRunes lacks", sym, r)
+			}
 		}
 	}
 }
