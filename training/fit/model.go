@@ -160,8 +160,13 @@ func project(x map[string]float64, features []string) ([]float64, error) {
 	return out, nil
 }
 
-// Value reads a feature of a row, derived ones included (see Spec).
+// Value reads a feature of a row, derived ones included (see Spec). A
+// term a shipped model may hold (a signal, its hinge, a product of two) is
+// read by discover itself, so a fitted model means what it will ship as.
 func Value(x map[string]float64, f string) (float64, error) {
+	if discover.CheckTerm(f) == nil {
+		return discover.TermValue(f, x), nil
+	}
 	if a, b, ok := strings.Cut(f, "*"); ok {
 		va, err := Value(x, a)
 		if err != nil {
