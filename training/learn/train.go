@@ -639,15 +639,12 @@ func topSignals(cs []discover.Explained, w discover.UsageWeights) map[string]flo
 	return top
 }
 
+// needOf is P(needs a tool) under n, 1 without a need model.
 func needOf(n *discover.NeedModel, s map[string]float64) float64 {
 	if n == nil {
 		return 1
 	}
-	z := n.Bias
-	for i, f := range n.Features {
-		z += n.Weights[i] * discover.TermValue(f, s)
-	}
-	return 1 / (1 + math.Exp(-z))
+	return n.Probability(s)
 }
 
 // noExamples says why training has nothing to learn from: no labels at

@@ -344,7 +344,7 @@ func (c Calibration) Confidence(signals map[string]float64) float64 {
 func (c Calibration) parts(signals map[string]float64) (pNeed, pRight, conf float64) {
 	pNeed = 1
 	if c.Need != nil {
-		pNeed = termsProbability(c.Need.Bias, c.Need.Features, c.Need.Weights, signals)
+		pNeed = c.Need.Probability(signals)
 	}
 	z := termsZ(c.Bias, c.Features, c.Weights, signals)
 	if c.Need != nil && c.NeedTerm != nil {
@@ -353,6 +353,12 @@ func (c Calibration) parts(signals map[string]float64) (pNeed, pRight, conf floa
 	}
 	pRight = clamp01(sigmoid(z))
 	return pNeed, pRight, pNeed * pRight
+}
+
+// Probability is P(needs a tool) given a candidate's signals by name (a
+// missing signal is 0), as the engine computes it.
+func (n NeedModel) Probability(signals map[string]float64) float64 {
+	return termsProbability(n.Bias, n.Features, n.Weights, signals)
 }
 
 // NeedLogit is logit P(need) as a NeedTerm model reads it (clipped).
