@@ -168,19 +168,14 @@ func (t Topology) Missing(ctx context.Context, js jetstream.JetStream) ([]string
 // gives the existing buckets the streams' replicas.
 func (t Topology) Apply(ctx context.Context, js jetstream.JetStream) error {
 	for _, cfg := range t.Streams() {
-		s, err := js.Stream(ctx, cfg.Name)
-		switch {
-		case err == nil:
-			if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
+			// Only a refusal is worth the lookup: it says whether this was
+			// an update, and the size the stream has now.
+			if s, lerr := js.Stream(ctx, cfg.Name); lerr == nil {
 				old := s.CachedInfo().Config
 				return streamError("update", cfg, &old, err)
 			}
-		case errors.Is(err, jetstream.ErrStreamNotFound):
-			if _, err := js.CreateStream(ctx, cfg); err != nil {
-				return createError(cfg, err)
-			}
-		default:
-			return fmt.Errorf("stream %s: %w", cfg.Name, err)
+			return createError(cfg, err)
 		}
 	}
 	return t.applyBucketReplicas(ctx, js)

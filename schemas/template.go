@@ -78,10 +78,10 @@ func validPlaceholder(s string) bool {
 // (body).
 func checkTemplates(m Manifest) error {
 	x := m.Executor
-	if x == nil {
+	if x == nil || x.Kind != ExecSubprocess && x.Kind != ExecHTTP {
 		return nil
 	}
-	c := templateCheck{m: m}
+	c := templateCheck{m: m, declared: propertyNames(m.Parameters)}
 	switch x.Kind {
 	case ExecSubprocess:
 		for i, el := range x.Argv {
@@ -139,12 +139,11 @@ func (c *templateCheck) body(tmpl string) error {
 	return walk(doc)
 }
 
-// templateCheck checks one manifest's templates, reading its declared
-// parameters once.
+// templateCheck checks one manifest's templates against the parameters
+// it declares.
 type templateCheck struct {
 	m        Manifest
 	declared []string
-	read     bool
 }
 
 // check checks one template, at where in the executor; env says whether
@@ -164,9 +163,6 @@ func (c *templateCheck) check(where, tmpl string, env bool) error {
 					c.m.ID, where, tmpl, name, name, name+"=VALUE")
 			}
 			continue
-		}
-		if !c.read {
-			c.declared, c.read = propertyNames(c.m.Parameters), true
 		}
 		if !slices.Contains(c.declared, p.Name) {
 			have := "it declares none"

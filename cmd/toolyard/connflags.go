@@ -50,9 +50,9 @@ func (c *connFlags) options() ([]nats.Option, error) {
 	if file := c.credsFile(); file != "" {
 		if _, err := os.Stat(file); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, auth.FileErrorf(file, "credentials %s do not exist ('toolyard up --data DATA' writes DATA/creds/admin.creds and worker.creds; 'toolyard creds agent' mints one per session)", file)
+				return nil, auth.FileErrorf("credentials %s do not exist ('toolyard up --data DATA' writes DATA/creds/admin.creds and worker.creds; 'toolyard creds agent' mints one per session)", file)
 			}
-			return nil, auth.FileErrorf(file, "credentials: %w", err)
+			return nil, auth.FileErrorf("credentials: %w", err)
 		}
 		inbox, err := auth.InboxPrefix(file)
 		if err != nil {

@@ -93,12 +93,6 @@ func (f *stageFlags) register(cmd *cobra.Command, httpDefault string) {
 	fl.StringVar(&f.httpAddr, "http", httpDefault, "address of /metrics, /healthz, /readyz (and the status page with up); empty disables")
 }
 
-// check refuses settings that are wrong before anything starts, each in
-// one line naming its flag: some were taken silently (--concurrency 0 ran
-// 4 a stage and the banner said 0; --ack-wait 0 took the server's 30 s;
-// --max-deliver 0 made the consumer redeliver forever, so a message whose
-// workers kept dying was never dead-lettered; --seed-k -1 failed every
-// session's seeding later).
 // listenHTTP binds --http (nil when it is off): first, so a taken
 // address is the one thing said when it is.
 func (f *stageFlags) listenHTTP() (net.Listener, error) {
@@ -108,6 +102,12 @@ func (f *stageFlags) listenHTTP() (net.Listener, error) {
 	return pipeline.ListenOps(f.httpAddr)
 }
 
+// check refuses settings that are wrong before anything starts, each in
+// one line naming its flag: some were taken silently (--concurrency 0 ran
+// 4 a stage and the banner said 0; --ack-wait 0 took the server's 30 s;
+// --max-deliver 0 made the consumer redeliver forever, so a message whose
+// workers kept dying was never dead-lettered; --seed-k -1 failed every
+// session's seeding later).
 func (f *stageFlags) check() error {
 	if err := f.trace.check(); err != nil {
 		return err

@@ -91,17 +91,14 @@ func InboxPrefix(credsFile string) (string, error) {
 // FileError is a credentials file that cannot be used as one (missing,
 // unreadable, not a JWT and seed): the fault is the file's, whatever the
 // server it was meant for.
-type FileError struct {
-	File string
-	err  error
-}
+type FileError struct{ err error }
 
 func (e *FileError) Error() string { return e.err.Error() }
 func (e *FileError) Unwrap() error { return e.err }
 
-// FileErrorf is a FileError about file, its message formatted.
-func FileErrorf(file, format string, args ...any) error {
-	return &FileError{File: file, err: fmt.Errorf(format, args...)}
+// FileErrorf is a FileError, its message formatted (and naming the file).
+func FileErrorf(format string, args ...any) error {
+	return &FileError{err: fmt.Errorf(format, args...)}
 }
 
 // notCreds says what a credentials file must hold.
@@ -113,18 +110,18 @@ const notCreds = "not a credentials file: expected a user JWT and its seed, as '
 func readUser(file string) (*jwt.UserClaims, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, FileErrorf(file, "read credentials: %w", err)
+		return nil, FileErrorf("read credentials: %w", err)
 	}
 	token, err := jwt.ParseDecoratedJWT(data)
 	if err != nil {
-		return nil, FileErrorf(file, "credentials %s: %s (%w)", file, notCreds, err)
+		return nil, FileErrorf("credentials %s: %s (%w)", file, notCreds, err)
 	}
 	uc, err := jwt.DecodeUserClaims(token)
 	if err != nil {
-		return nil, FileErrorf(file, "credentials %s: %s (%w)", file, notCreds, err)
+		return nil, FileErrorf("credentials %s: %s (%w)", file, notCreds, err)
 	}
 	if _, err := nkeys.ParseDecoratedNKey(data); err != nil {
-		return nil, FileErrorf(file, "credentials %s: %s (no seed: %w)", file, notCreds, err)
+		return nil, FileErrorf("credentials %s: %s (no seed: %w)", file, notCreds, err)
 	}
 	return uc, nil
 }

@@ -179,14 +179,43 @@ func collectPaths(props map[string]propSchema, steps []string, out map[string][]
 }
 
 // stringsAt are the strings at steps in v: a step "name[]" goes into
-// every element of the array name.
+// every element of the array name. It only reads (withStringsAt copies
+// what it changes).
 func stringsAt(v any, steps []string) []string {
-	var out []string
-	withStringsAt(v, steps, func(s string) string {
-		out = append(out, s)
-		return s
-	})
-	return out
+	if len(steps) == 0 {
+		return stringsOf(v)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if name, each := strings.CutSuffix(steps[0], "[]"); each {
+		arr, _ := m[name].([]any)
+		var out []string
+		for _, e := range arr {
+			out = append(out, stringsAt(e, steps[1:])...)
+		}
+		return out
+	}
+	return stringsAt(m[steps[0]], steps[1:])
+}
+
+func stringsOf(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []any:
+		var out []string
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	case []string:
+		return x
+	}
+	return nil
 }
 
 // localTool reports whether x runs on this machine with the worker's file
