@@ -83,7 +83,7 @@ func (f *filler) applyAxes() {
 // but no day a deadline names ("by Friday", "by tomorrow").
 func (f *filler) axisWord(i int) bool {
 	w := f.toks[i].word
-	if _, day := weekdays[strings.TrimSuffix(w, "s")]; day || relativeDays[w] || dayParts[w] {
+	if dayWord(w) {
 		return false
 	}
 	return f.contentWord(i) && !capWord(f.toks[i].raw) && !spanOpeners[w] && !orderWords[w] && !verbs[w]

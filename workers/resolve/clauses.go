@@ -401,8 +401,14 @@ var forDeterminers = setOf("the", "my", "our")
 // weekend", "the morning", "the next hour"), which says when, not what for.
 func timeWord(w string) bool {
 	_, unit := durationUnits[w]
+	return unit || dayWord(w) || relativePeriods[strings.TrimSuffix(w, "s")]
+}
+
+// dayWord: w names a day or a part of one ("friday", "mondays",
+// "tomorrow", "evening").
+func dayWord(w string) bool {
 	_, day := weekdays[strings.TrimSuffix(w, "s")]
-	return unit || day || relativeDays[w] || relativePeriods[strings.TrimSuffix(w, "s")] || dayParts[w]
+	return day || relativeDays[w] || dayParts[w]
 }
 
 // dayParts are the parts of a day a request names.

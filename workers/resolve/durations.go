@@ -3,7 +3,6 @@ package resolve
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -149,9 +148,15 @@ func (f *filler) amountAt(j int) (n int, half bool, width int) {
 }
 
 // wordsAt: the free tokens from j are the words ws, within one clause.
+// In place, without freeWords' slices: the bound phrases are tried at
+// every token of every request.
 func (f *filler) wordsAt(j int, ws ...string) bool {
-	words, _, ok := f.freeWords(j, j+len(ws)-1)
-	return ok && slices.Equal(words, ws)
+	for k, w := range ws {
+		if !f.free(j+k) || k > 0 && endsClause(f.toks[j+k-1].raw) || f.toks[j+k].word != w {
+			return false
+		}
+	}
+	return true
 }
 
 // compactStyle: the parameter's description or examples write lengths of

@@ -40,10 +40,6 @@ func (f *filler) applyFlags() {
 		if !ok {
 			idx, ok = f.flagAt(p.words)
 		}
-		if words := withoutOnly(p.words); !ok && len(words) >= 2 {
-			// "inStockOnly" said "in stock": "only" restricts, it names nothing.
-			idx, ok = f.flagAt(words)
-		}
 		for _, words := range p.flagSynonyms {
 			if ok {
 				break
@@ -73,14 +69,19 @@ var flagVerbs = map[string][][]string{
 	"notify": {{"tell"}, {"inform"}, {"alert"}, {"let", "know"}},
 }
 
-// flagSynonymsOf are a flag's name words with its verb said another way
-// (flagVerbs), nil when it has none. Made once per manifest
-// (property.flagSynonyms), not cloned again for every request.
+// flagSynonymsOf are the other ways of saying a flag's name words, in the
+// order they are tried: without a last "only" ("inStockOnly" said "in
+// stock": "only" restricts, it names nothing), then with its verb said
+// another way (flagVerbs); nil when it has none. Made once per manifest
+// (property.flagSynonyms), not again for every request.
 func flagSynonymsOf(words []string) [][]string {
 	if len(words) < 2 {
 		return nil
 	}
 	var out [][]string
+	if w := withoutOnly(words); len(w) >= 2 {
+		out = append(out, w)
+	}
 	for _, v := range flagVerbs[words[0]] {
 		out = append(out, append(slices.Clone(v), words[1:]...))
 	}

@@ -82,7 +82,13 @@ func (f *filler) enumMisfit(i int) *property {
 	if !f.free(i) || len(w) < 2 || commonWord(w) || f.tool[w] || isNumber(w) {
 		return nil
 	}
-	n := normalize(w)
+	// The word's code form, read once for every enum parameter.
+	n := t.norm
+	isCode := code(n)
+	shape := ""
+	if isCode {
+		shape = codeShape(n)
+	}
 	var found *property
 	for _, p := range f.s.props {
 		if len(p.enum) == 0 || f.given[p.name] || f.failed[p.name] {
@@ -91,7 +97,7 @@ func (f *filler) enumMisfit(i int) *property {
 		if canTake(p, t.value) {
 			continue // a member, or a synonym of one
 		}
-		looks := code(n) && p.codeShapes[codeShape(n)] || p.codeStems[n]
+		looks := isCode && p.codeShapes[shape] || p.codeStems[n]
 		if !looks && !f.standsFor(p, i) {
 			continue
 		}
@@ -113,7 +119,7 @@ var misfitVia = setOf("using", "via")
 // using/via or before the tool's own noun ("whirlpool checksum").
 func (f *filler) standsFor(p *property, i int) bool {
 	w := f.toks[i].word
-	if !code(normalize(w)) && (f.ownWord(w) || modifierWord(w) || leftoverFraming[w] || quantifiers[w] || !f.contentWord(i)) {
+	if !code(f.toks[i].norm) && (f.ownWord(w) || modifierWord(w) || leftoverFraming[w] || quantifiers[w] || !f.contentWord(i)) {
 		return false
 	}
 	if i > 0 && !endsClause(f.toks[i-1].raw) {

@@ -74,24 +74,22 @@ func (f *filler) applyPercentages() {
 // discountType percent): the value is of that kind, as the request wrote
 // it.
 func (f *filler) percentKind() {
-	var kind *property
+	if kind := f.soleMissingWhere(func(p *property) bool { return p.percentMember != "" }); kind != nil {
+		f.try(kind, kind.percentMember)
+	}
+}
+
+// percentMemberOf is the member of p's enum for percentages ("percent",
+// "percentage", "pct"; the last when there are several), "" for none. Read
+// once per manifest (property.percentMember).
+func percentMemberOf(p *property) string {
 	member := ""
-	for _, p := range f.s.props {
-		if !f.missing(p) {
-			continue
-		}
-		for _, e := range p.enum {
-			if m, ok := e.(string); ok && (strings.Contains(strings.ToLower(m), "percent") || strings.EqualFold(m, "pct")) {
-				if kind != nil && kind != p {
-					return
-				}
-				kind, member = p, m
-			}
+	for _, e := range p.enum {
+		if m, ok := e.(string); ok && (strings.Contains(strings.ToLower(m), "percent") || strings.EqualFold(m, "pct")) {
+			member = m
 		}
 	}
-	if kind != nil {
-		f.try(kind, member)
-	}
+	return member
 }
 
 // percentAt is how many tokens the percentage at token i takes: a

@@ -70,10 +70,17 @@ type property struct {
 	// phone marks a parameter that takes a phone number by its name or
 	// description (takesPhone; readings).
 	phone bool
-	// flagSynonyms are a flag's name words with its verb said another way
+	// flagSynonyms are the other ways of saying a flag's name words
 	// (flagSynonymsOf; readings), nil for most names: the flags rule tries
 	// them for every missing flag of every request.
 	flagSynonyms [][]string
+	// percentMember is the enum member for percentages (percentMemberOf;
+	// readings), "" for none.
+	percentMember string
+	// place marks a parameter that takes a place or a time zone
+	// (takesPlace; readings), scope one that takes a scope such as a
+	// namespace or a region (scopeProp; readings).
+	place, scope bool
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues).
 	listed []string
@@ -261,6 +268,9 @@ func (p *property) readings() {
 	p.countedNouns = countedNounsOf(p)
 	p.phone = takesPhone(p)
 	p.flagSynonyms = flagSynonymsOf(p.words)
+	p.percentMember = percentMemberOf(p)
+	p.place = takesPlace(p) // after p.noun, which it reads
+	p.scope = scopeProp(p)  // after p.date
 	p.enumShapes()
 }
 

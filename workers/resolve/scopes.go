@@ -28,7 +28,7 @@ func scopeProp(p *property) bool {
 // ("in March") and no word of the tool's; "in the prod namespace", the
 // parameter's own noun after it, whatever the word.
 func (f *filler) applyScopes() {
-	target := f.soleMissingWhere(scopeProp)
+	target := f.soleMissingWhere(func(p *property) bool { return p.scope })
 	if target == nil {
 		return
 	}

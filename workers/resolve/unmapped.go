@@ -51,7 +51,7 @@ func (f *filler) unmapped() []schemas.Unmapped {
 				u.Parameter, u.Tool = p, f.toolID
 			}
 		}
-		if kind == valueName && !takesPlace(f.s.prop(u.Parameter)) {
+		if q := f.s.prop(u.Parameter); kind == valueName && (q == nil || !q.place) {
 			// A second place for the one place or time zone parameter
 			// ("what time is it in Berlin and in Tokyo"): the same, and
 			// never another parameter that would take any text.
@@ -620,16 +620,16 @@ func (f *filler) heldPlace(text string) string {
 		return ""
 	}
 	for _, p := range f.s.props {
-		if _, ok := f.args[p.name].(string); ok && f.given[p.name] && takesPlace(p) {
+		if _, ok := f.args[p.name].(string); ok && f.given[p.name] && p.place {
 			return p.name
 		}
 	}
 	return ""
 }
 
-// takesPlace: p (nil for none) takes a place or a time zone.
+// takesPlace: p takes a place or a time zone (property.place).
 func takesPlace(p *property) bool {
-	return p != nil && p.typ == "string" && (zoneProp(p) || isPlaceProp(p) || fitsName(p, placeNames))
+	return p.typ == "string" && (zoneProp(p) || isPlaceProp(p) || fitsName(p, placeNames))
 }
 
 // placeNames are words of parameters that take a place.
