@@ -144,7 +144,6 @@ type moneyWord struct {
 	amount, signed bool
 }
 
-
 // moneyWords splits text into moneyWords. Written by hand: the regular
 // expression it replaces (letters as \pL+) took 13 µs a short request,
 // and every search runs it.
