@@ -67,11 +67,14 @@ func defaultRows(t *testing.T) []Row {
 
 // Each small registry's request set, scored by a model fitted WITHOUT it
 // (on the other registries): the confidence must carry over to a registry
-// it never saw. Floors a little under what it reaches (2026-11-27,
-// default-13, activated share of the requests with a tool / right when
-// activated / requests needing no tool activated / ECE: sample 0.780 /
-// 1.000 / 0 / 0.038; assistant 0.556 / 0.975 / 0 / 0.066, data API
-// 0.514 / 0.875 / 0.120 / 0.093), so a regression fails. With the lead
+// it never saw. Floors a little under what it reaches (2026-11-28,
+// default-14, activated share of the requests with a tool / right when
+// activated / requests needing no tool activated / ECE: sample 0.754 /
+// 1.000 / 0 / 0.045; assistant 0.528 / 0.974 / 0 / 0.057, data API
+// 0.514 / 0.875 / 0.088 / 0.086), so a regression fails. The sets'
+// near misses (default-14) cost the sample set's share 0.780 → 0.754:
+// without action_conflict the model fitted on the others activated 17%
+// of them, and only 64% of the requests with a tool. With the lead
 // counted in proportion to the coverage (default-13; default-12: the
 // assistant 0.542 / 0.950 / 0.040 / 0.071, the data API 0.542 / 0.857 /
 // 0.120 / 0.127, the mean ECE over the five collections 0.133 → 0.113)
@@ -83,9 +86,9 @@ func TestSmallRegistriesLeftOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	floors := map[string]struct{ activated, precision, noTool, ece float64 }{
-		"sample": {0.76, 0.97, 0.05, 0.06},
-		"home":   {0.52, 0.95, 0.05, 0.08},
-		"data":   {0.48, 0.86, 0.13, 0.11},
+		"sample": {0.73, 0.97, 0.05, 0.06},
+		"home":   {0.50, 0.95, 0.05, 0.07},
+		"data":   {0.48, 0.86, 0.10, 0.10},
 	}
 	for _, f := range folds {
 		m := f.Metrics
@@ -109,11 +112,15 @@ func TestSmallRegistriesLeftOut(t *testing.T) {
 }
 
 // The shipped model on the held-out sets (HeldOutCollections), which
-// nothing fits on: floors a little under what it reaches (2026-11-27,
-// default-13: activated / right / requests needing no tool activated /
-// ECE: sample 0.617 / 0.926 / 0.133 / 0.088, DevOps 0.667 / 0.925 /
-// 0.120 / 0.086, travel 0.383 / 0.909 / 0.080 / 0.083, office 0.385 /
-// 0.875 / 0.080 / 0.158, study 0.474 / 0.974 / 0.040 / 0.072; named
+// nothing fits on: floors a little under what it reaches (2026-11-28,
+// default-14: activated / right / requests needing no tool activated /
+// ECE: sample 0.617 / 0.943 / 0.100 / 0.073, DevOps 0.667 / 0.961 /
+// 0.040 / 0.067, travel 0.358 / 0.935 / 0.080 / 0.070, office 0.359 /
+// 0.900 / 0.080 / 0.128, study 0.487 / 0.974 / 0.040 / 0.054; default-13
+// before action_conflict: sample 0.617 / 0.926 / 0.133 / 0.088, DevOps
+// 0.667 / 0.925 / 0.120 / 0.086, travel 0.383 / 0.909 / 0.080 / 0.083,
+// office 0.385 / 0.875 / 0.080 / 0.158, study 0.474 / 0.974 / 0.040 /
+// 0.072; named
 // places as values (default-11) cost the sample set one more request
 // needing no tool activated, 3 → 4 of 30, and gained the others), so that a change to
 // discovery or to the model that loses ground on registries it was not
@@ -122,11 +129,11 @@ func TestHeldOutSets(t *testing.T) {
 	t.Chdir(root)
 	newEngine := hybridEngines(t)
 	floors := map[string]struct{ activated, precision, noTool, ece float64 }{
-		"holdout-sample": {0.56, 0.91, 0.14, 0.11},
-		"holdout-ops":    {0.58, 0.89, 0.13, 0.10},
-		"holdout-travel": {0.30, 0.87, 0.13, 0.09},
-		"holdout-office": {0.30, 0.84, 0.13, 0.18},
-		"holdout-study":  {0.42, 0.95, 0.09, 0.10},
+		"holdout-sample": {0.56, 0.92, 0.11, 0.09},
+		"holdout-ops":    {0.60, 0.92, 0.06, 0.08},
+		"holdout-travel": {0.30, 0.90, 0.09, 0.08},
+		"holdout-office": {0.30, 0.86, 0.09, 0.14},
+		"holdout-study":  {0.42, 0.95, 0.05, 0.07},
 	}
 	shipped := discover.DefaultCalibration()
 	for _, c := range HeldOutCollections() {

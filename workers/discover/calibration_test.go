@@ -43,16 +43,18 @@ func TestDefaultCalibrationMonotonic(t *testing.T) {
 			n0 := m.need.probability(base)
 			// Likewise, a closer best tool, more known words, more
 			// coverage must never make needing a tool less likely; a
-			// request closer to what the agent does by itself must never
-			// make it more likely.
+			// request closer to what the agent does by itself, or asking
+			// for an effect the tool does not have, must never make it
+			// more likely.
+			against := []string{FeatureSelfServe, FeatureActionConflict}
 			for _, f := range cal.Need.Features {
 				x := slices.Clone(base)
 				x[signalIndex(f)] = 1
 				p := m.need.probability(x)
-				if f == FeatureSelfServe && p > n0 {
+				if slices.Contains(against, f) && p > n0 {
 					t.Errorf("raising %s raised P(need): %.3f > %.3f", f, p, n0)
 				}
-				if f != FeatureSelfServe && p < n0 {
+				if !slices.Contains(against, f) && p < n0 {
 					t.Errorf("raising %s lowered P(need): %.3f < %.3f", f, p, n0)
 				}
 			}

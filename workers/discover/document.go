@@ -82,6 +82,8 @@ type entry struct {
 	termNums []int32
 	// kinds are the kinds of value the tool's parameters take (valuekinds.go).
 	kinds valueKind
+	// actions are the kinds of effect the tool names (action.go).
+	actions actionKind
 	// typ and permissions are what filters test.
 	typ         string
 	permissions []string
@@ -183,15 +185,19 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 		words:       words,
 		wordTerms:   wordTerms,
 		kinds:       e.paramKinds(top),
+		actions:     toolActions(e.exactWords, []string{name, m.ID}, keywords, m.Description),
 		typ:         typ,
 		permissions: slices.Clone(m.Permissions),
 	}, nil
 }
 
+// exactWords are s's words as a query would contain them when it names s.
+func (e *Engine) exactWords(s string) []string { return terms(e.exact, s) }
+
 // exactForm is s as the space-joined words a query would contain when it
 // names s: "getTeamStats" → "get team stat", "disk_usage" → "disk usage".
 func (e *Engine) exactForm(s string) string {
-	return strings.Join(terms(e.exact, s), " ")
+	return strings.Join(e.exactWords(s), " ")
 }
 
 func uniqueSorted(ts []string) []string {

@@ -164,8 +164,11 @@ type pooled struct {
 	registry float64
 	// phraseMatch: phrase.go.
 	phraseMatch float64
-	fused       float64
-	conf        float64
+	// actionConflict: the request asks for a kind of effect the tool does
+	// not name (action.go).
+	actionConflict bool
+	fused          float64
+	conf           float64
 }
 
 // hybridSearch pools both sides' best tools, completes every pooled tool's
@@ -301,6 +304,10 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf,
 	}
 	e.coverages(q, order)
 	e.phraseMatches(q, order)
+	want := requestAction(q.words)
+	for _, p := range order {
+		p.actionConflict = want.conflicts(p.en.actions)
+	}
 	self := selfServe(e.abilities, qe)
 	for _, p := range order {
 		p.mention = mentioned[p.en.cand.ToolID]
@@ -339,6 +346,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf,
 		}
 		return strings.Compare(a.en.cand.ToolID, b.en.cand.ToolID)
 	})
+	preferAskedAction(want, order)
 	return order, nil
 }
 

@@ -117,6 +117,10 @@ const (
 	// lie in a run of words equal to one of the tool's names or keywords
 	// (phrase.go).
 	FeaturePhraseMatch = "phrase_match"
+	// FeatureActionConflict is 1 when the request asks for a kind of
+	// effect (read, create, update, delete) the tool names none of
+	// (action.go): "delete the message" and a tool that posts one.
+	FeatureActionConflict = "action_conflict"
 )
 
 // signal is one entry of the table: its value for candidate i of a pool.
@@ -235,6 +239,7 @@ var signals = []signal{
 	{FeatureUsageAgree, "share of the usage signals on which the tool leads the pool", (*poolContext).usageAgree},
 	{FeatureRegistrySize, "log10(1 + the number of registered tools)", func(c *poolContext, i int) float64 { return c.ps[i].registry }},
 	{FeaturePhraseMatch, "share of the describing words inside a run equal to a name or keyword of the tool", func(c *poolContext, i int) float64 { return c.ps[i].phraseMatch }},
+	{FeatureActionConflict, "1 when the request asks for a kind of effect (read, create, update, delete) the tool names none of", func(c *poolContext, i int) float64 { return b2f(c.ps[i].actionConflict) }},
 }
 
 // signalIndex is the position of a named signal in the table, -1 if none.

@@ -1,0 +1,183 @@
+package discover
+
+import (
+	"strings"
+)
+
+// actionKind is the kind of effect a verb asks for or a tool has: the
+// create / read / update / delete split that APIs are designed around (and
+// that MCP's readOnlyHint and destructiveHint annotate). A request to
+// delete a message is not served by the tool that posts one, nor a request
+// to list the calendar's events by the tool that creates one, however many
+// other words they share: the near misses an agent sends when the registry
+// lacks the tool it wants, which word overlap alone reads as a confident
+// match (and which would run a tool with an effect nobody asked for).
+type actionKind uint8
+
+const (
+	actionRead actionKind = 1 << iota
+	actionCreate
+	actionUpdate
+	actionDelete
+)
+
+// actionVerbs are the English verbs whose kind of effect is plain whatever
+// their object. Written by hand: the list is short and closed, and no Go
+// library classifies verbs by effect. Verbs whose effect depends on the
+// object ("open" a file or an issue, "get" a report or a taxi, "run",
+// "set", "make", "start", "save" a file or money) and
+// transformations without an effect on anything stored ("convert",
+// "translate", "count") are left out: a verb not listed never conflicts.
+var actionVerbs = map[string]actionKind{
+	// read: observe, change nothing.
+	"list": actionRead, "show": actionRead, "display": actionRead,
+	"fetch": actionRead, "retrieve": actionRead, "read": actionRead, "view": actionRead,
+	"find": actionRead, "search": actionRead, "look": actionRead, "lookup": actionRead,
+	"check": actionRead, "query": actionRead, "browse": actionRead, "inspect": actionRead,
+	"locate": actionRead, "download": actionRead, "monitor": actionRead,
+	// create: add something new, or send it.
+	"create": actionCreate, "add": actionCreate, "post": actionCreate, "send": actionCreate,
+	"publish": actionCreate, "submit": actionCreate, "upload": actionCreate, "write": actionCreate,
+	"schedule": actionCreate, "book": actionCreate, "reserve": actionCreate,
+	"order": actionCreate, "buy": actionCreate, "register": actionCreate, "invite": actionCreate,
+	"insert": actionCreate, "compose": actionCreate, "share": actionCreate,
+	// update: change something that exists.
+	"update": actionUpdate, "edit": actionUpdate, "modify": actionUpdate, "change": actionUpdate,
+	"rename": actionUpdate, "move": actionUpdate, "replace": actionUpdate, "overwrite": actionUpdate,
+	"patch": actionUpdate, "reset": actionUpdate, "upgrade": actionUpdate, "merge": actionUpdate,
+	"reschedule": actionUpdate, "restore": actionUpdate,
+	// delete: remove or end something.
+	"delete": actionDelete, "remove": actionDelete, "erase": actionDelete, "cancel": actionDelete,
+	"close": actionDelete, "kill": actionDelete, "terminate": actionDelete, "purge": actionDelete,
+	"wipe": actionDelete, "revoke": actionDelete, "uninstall": actionDelete, "unsubscribe": actionDelete,
+	"destroy": actionDelete, "discard": actionDelete,
+}
+
+// verbOf is the kind of an inflected verb ("creates", "listed",
+// "deleting", "stopped"), 0 when it is none of actionVerbs.
+func verbOf(w string) actionKind {
+	if k := actionVerbs[w]; k != 0 {
+		return k
+	}
+	for _, suffix := range [...]string{"s", "es", "d", "ed", "ing"} {
+		stem, ok := strings.CutSuffix(w, suffix)
+		if !ok || len(stem) < 3 {
+			continue
+		}
+		if k := actionVerbs[stem]; k != 0 {
+			return k
+		}
+		if suffix == "ing" || suffix == "ed" {
+			if k := actionVerbs[stem+"e"]; k != 0 { // "creating", "changed"
+				return k
+			}
+			if n := len(stem); stem[n-1] == stem[n-2] { // "stopped", "dropping"
+				if k := actionVerbs[stem[:n-1]]; k != 0 {
+					return k
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// verbLead are the words after which a listed verb is a verb, not a noun
+// ("post" in "please post …", "can you list …", "I want to delete …", but
+// not in "my slack post" or "the shopping list").
+var verbLead = map[string]bool{
+	"please": true, "pls": true, "kindly": true, "to": true, "and": true, "then": true,
+	"also": true, "just": true, "now": true, "you": true, "i": true, "we": true,
+	"me": true, "us": true, "lets": true, "let's": true, "can": true, "could": true,
+	"would": true, "will": true, "should": true, "must": true, "help": true, "ahead": true,
+	"first": true, "finally": true, "quickly": true, "or": true,
+}
+
+// requestAction are the kinds of effect a request asks for: those of its
+// listed verbs in a verb's place, as written (an imperative or an
+// infinitive: "just posted" tells what happened, not what to do; a task of
+// several steps asks for several); 0 when it names none. A question names
+// none by being one: "how do I …" and "what is the best way to …" ask for
+// help that a tool of any kind may give. words are the request's exact
+// words, stop words kept.
+func requestAction(words []string) actionKind {
+	return verbsInPlace(words, func(w string) actionKind { return actionVerbs[w] })
+}
+
+// verbsInPlace are the kinds kindOf gives the words in a verb's place: the
+// first word, or after a verbLead word.
+func verbsInPlace(words []string, kindOf func(string) actionKind) actionKind {
+	var kinds actionKind
+	for i, w := range words {
+		if i == 0 || verbLead[words[i-1]] {
+			kinds |= kindOf(w)
+		}
+	}
+	return kinds
+}
+
+// toolActions are the kinds of effect a tool names: every listed verb of
+// its name and id ("create_issue", "list_directory"), its keywords' first
+// words ("post message"), and of its description's sentences and clauses
+// the verbs in a verb's place ("Search songs and create playlists": read
+// and create), not a noun inside a phrase ("access/modify times"). ex
+// turns a text into its exact words.
+func toolActions(ex func(string) []string, names, keywords []string, description string) actionKind {
+	var kinds actionKind
+	for _, n := range names {
+		for _, w := range ex(n) {
+			kinds |= verbOf(w)
+		}
+	}
+	for _, kw := range keywords {
+		if ws := ex(kw); len(ws) > 0 {
+			kinds |= verbOf(ws[0])
+		}
+	}
+	for _, clause := range strings.FieldsFunc(description, isClauseBreak) {
+		kinds |= verbsInPlace(ex(clause), verbOf)
+	}
+	return kinds
+}
+
+// isClauseBreak separates a description's sentences and clauses. Not a
+// comma: it separates the nouns of a list as often ("price, change and
+// volume").
+func isClauseBreak(r rune) bool {
+	switch r {
+	case '.', ';', ':', '!', '?', '(', ')', '\n', '—', '–':
+		return true
+	}
+	return false
+}
+
+// conflicts says whether a request asking for the effects want cannot be
+// served by a tool with the effects have: both known, and none in common.
+func (want actionKind) conflicts(have actionKind) bool {
+	return want != 0 && have != 0 && want&have == 0
+}
+
+// actionRivals is how far down the ranking preferAskedAction looks for a
+// tool that names the effect asked for: the few leading tools, whose
+// evidence is comparable.
+const actionRivals = 3
+
+// preferAskedAction moves to the top the best of the first actionRivals
+// tools that names the effect the request asks for, when the first
+// conflicts with it: "remove the standup event" goes to the tool that
+// deletes events before the one that creates them, whichever shares more
+// words with the request. A rival that names no effect at all is not
+// preferred: it is no likelier to be right. Confidence is computed after,
+// so a conflicting first tool left where it is reads as doubtful.
+func preferAskedAction(want actionKind, order []*pooled) {
+	if len(order) < 2 || !order[0].actionConflict {
+		return
+	}
+	for j := 1; j < min(actionRivals, len(order)); j++ {
+		if order[j].en.actions&want != 0 {
+			p := order[j]
+			copy(order[1:j+1], order[:j])
+			order[0] = p
+			return
+		}
+	}
+}
