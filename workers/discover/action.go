@@ -162,18 +162,24 @@ func (want actionKind) conflicts(have actionKind) bool {
 const actionRivals = 3
 
 // preferAskedAction moves to the top the best of the first actionRivals
-// tools that names the effect the request asks for, when the first
-// conflicts with it: "remove the standup event" goes to the tool that
-// deletes events before the one that creates them, whichever shares more
-// words with the request. A rival that names no effect at all is not
-// preferred: it is no likelier to be right. Confidence is computed after,
-// so a conflicting first tool left where it is reads as doubtful.
+// tools that names the effect the request asks for and is a sibling of the
+// first (of the same server), when the first conflicts with it: "remove
+// the standup event" goes to the calendar's tool that deletes events
+// before its tool that creates them, whichever shares more words with the
+// request. Siblings act on the same objects and differ by their effect; a
+// tool of another server (or of none) naming the effect is another thing,
+// and was preferred wrongly as often as rightly (MetaTool's plugins, which
+// have no servers: a request to find a restaurant, and the plugin that
+// books them). A rival that names no effect is not preferred either.
+// Confidence is computed after, so a conflicting first tool left where it
+// is reads as doubtful.
 func preferAskedAction(want actionKind, order []*pooled) {
 	if len(order) < 2 || !order[0].actionConflict {
 		return
 	}
+	server := order[0].en.cand.Server
 	for j := 1; j < min(actionRivals, len(order)); j++ {
-		if order[j].en.actions&want != 0 {
+		if server != "" && order[j].en.cand.Server == server && order[j].en.actions&want != 0 {
 			p := order[j]
 			copy(order[1:j+1], order[:j])
 			order[0] = p

@@ -3,6 +3,7 @@ package discover
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolyard/toolyard/ops/sample"
@@ -103,7 +104,11 @@ func TestActionConflicts(t *testing.T) {
 
 func TestPreferAskedAction(t *testing.T) {
 	tool := func(id string, actions actionKind, conflict bool) *pooled {
-		return &pooled{en: &entry{cand: schemas.Candidate{ToolID: id}, actions: actions}, actionConflict: conflict}
+		server := "s"
+		if strings.HasPrefix(id, "other") {
+			server = "other"
+		}
+		return &pooled{en: &entry{cand: schemas.Candidate{ToolID: id, Server: server}, actions: actions}, actionConflict: conflict}
 	}
 	ids := func(ps []*pooled) (out []string) {
 		for _, p := range ps {
@@ -120,6 +125,7 @@ func TestPreferAskedAction(t *testing.T) {
 		{"the second does", []*pooled{tool("create", actionCreate, true), tool("delete", actionDelete, false), tool("x", 0, false)}, []string{"delete", "create", "x"}},
 		{"the third does", []*pooled{tool("create", actionCreate, true), tool("list", actionRead, true), tool("delete", actionDelete, false)}, []string{"delete", "create", "list"}},
 		{"a tool naming no effect is not preferred", []*pooled{tool("create", actionCreate, true), tool("x", 0, false)}, []string{"create", "x"}},
+		{"not of the first's server", []*pooled{tool("create", actionCreate, true), tool("other-delete", actionDelete, false)}, []string{"create", "other-delete"}},
 		{"beyond the rivals", []*pooled{tool("c", actionCreate, true), tool("l", actionRead, true), tool("r", actionRead, true), tool("d", actionDelete, false)}, []string{"c", "l", "r", "d"}},
 	}
 	for _, tt := range tests {
