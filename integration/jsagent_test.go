@@ -39,11 +39,11 @@ func TestJavaScriptAgentExample(t *testing.T) {
 	creds := filepath.Join(t.TempDir(), "js.creds")
 	cli(t, 0, "creds", "agent", "--nats", url, "--session", "js-agent", "--ttl", "10m", "--out", creds)
 
-	run := func(session, messageID string, want int) (string, []schemas.Result) {
+	const text = "Checking. [TOOL: how long has the system been up] and [TOOL: what time is it in Tokyo]"
+	run := func(session, messageID, text string, want int) (string, []schemas.Result) {
 		t.Helper()
 		cmd := exec.Command("node", script, "--nats", url, "--creds", creds, "--session", session,
-			"--message-id", messageID, "--timeout", "60",
-			"Checking. [TOOL: how long has the system been up] and [TOOL: what time is it in Tokyo]")
+			"--message-id", messageID, "--timeout", "60", text)
 		cmd.Dir = root
 		out, err := cmd.Output()
 		if code := cmd.ProcessState.ExitCode(); code != want {
@@ -68,7 +68,7 @@ func TestJavaScriptAgentExample(t *testing.T) {
 		return "", rs
 	}
 
-	_, first := run("js-agent", "turn-1", 0)
+	_, first := run("js-agent", "turn-1", text, 0)
 	if len(first) != 3 || first[0].Status != schemas.StatusAccepted || len(first[0].IntentIDs) != 2 {
 		t.Fatalf("want a receipt of two intents and their two results, got %+v", first)
 	}
@@ -84,7 +84,7 @@ func TestJavaScriptAgentExample(t *testing.T) {
 		t.Fatalf("tools run %v, want system/current_time and system/uptime", tools)
 	}
 
-	_, again := run("js-agent", "turn-1", 0)
+	_, again := run("js-agent", "turn-1", text, 0)
 	if len(again) != 3 || again[0].Status != schemas.StatusAccepted {
 		t.Fatalf("republished: want the receipt and both results again, got %+v", again)
 	}
@@ -94,7 +94,13 @@ func TestJavaScriptAgentExample(t *testing.T) {
 		}
 	}
 
-	stderr, none := run("other-session", "turn-1", 1)
+	// The same id for another text: its answers are not this text's.
+	stderr, none := run("js-agent", "turn-1", "[TOOL: show the disk usage of /tmp]", 1)
+	if len(none) != 0 || !strings.Contains(stderr, "message id turn-1 was used for another text") {
+		t.Fatalf("another text under a used id: want one line saying so and no result, got %q and %+v", stderr, none)
+	}
+
+	stderr, none = run("other-session", "turn-1", text, 1)
 	if len(none) != 0 || !strings.Contains(stderr, "agent: Permissions Violation") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Fatalf("another session: want one line naming the refused permission and no result, got %q and %+v", stderr, none)
 	}

@@ -13,12 +13,14 @@
 //      no result is missed;
 //   3. publish the output to agent.output.<session> through JetStream, with
 //      a message id: published again, it runs nothing twice, and its
-//      answers are read from the stream;
+//      answers are read from the stream (the receipt's text_sha256 says
+//      whether they are this text's: an id used for another text is an
+//      error, not that text's answers);
 //   4. wait for the receipt, which names the intents, then for one result
 //      per intent.
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { connect, credsAuthenticator } from "@nats-io/transport-node";
 import { jetstream, DeliverPolicy } from "@nats-io/jetstream";
 
@@ -76,6 +78,7 @@ if (ack.duplicate) {
   messages = await read(DeliverPolicy.All);
 }
 
+const textSHA256 = createHash("sha256").update(positionals[0]).digest("hex");
 let waiting = null; // the receipt's intents still without a result
 const answered = new Set(); // intents answered, before the receipt too
 let failed = false;
@@ -83,6 +86,11 @@ for await (const m of messages) {
   const r = m.json();
   if (r.message_id !== messageId) {
     continue; // another output of the session
+  }
+  if (ack.duplicate && !r.intent_id && r.text_sha256 && r.text_sha256 !== textSHA256) {
+    console.error(`agent: message id ${messageId} was used for another text of session ${session}: nothing ran; publish with another --message-id`);
+    failed = true;
+    break;
   }
   console.log(JSON.stringify(r));
   if (r.intent_id) {

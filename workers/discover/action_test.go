@@ -110,7 +110,7 @@ func TestPreferAskedAction(t *testing.T) {
 		}
 		return &pooled{en: &entry{cand: schemas.Candidate{ToolID: id, Server: server}, actions: actions}, actionConflict: conflict}
 	}
-	ids := func(ps []*pooled) (out []string) {
+	toolIDs := func(ps []*pooled) (out []string) {
 		for _, p := range ps {
 			out = append(out, p.en.cand.ToolID)
 		}
@@ -131,7 +131,7 @@ func TestPreferAskedAction(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			preferAskedAction(actionDelete, tt.order)
-			got := ids(tt.order)
+			got := toolIDs(tt.order)
 			if len(got) != len(tt.want) {
 				t.Fatalf("order %q, want %q", got, tt.want)
 			}
@@ -144,7 +144,7 @@ func TestPreferAskedAction(t *testing.T) {
 	}
 }
 
-// hybridSample is the sample registry, hybrid on the build's word vectors,
+// hybridEngine indexes tools for hybrid search on the build's word vectors,
 // with the shipped calibration (without the vectors it fails in CI and
 // skips locally).
 func hybridEngine(t *testing.T, tools []schemas.Manifest) *Engine {
@@ -229,7 +229,7 @@ func TestAskedEffectRanksFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(cs) == 0 || cs[0].ToolID != want {
-			t.Errorf("%q: ranked %v, want %s first", request, cs, want)
+			t.Errorf("%q: ranked %v, want %s first", request, ids(cs), want)
 		}
 	}
 }
