@@ -20,6 +20,8 @@ const (
 	actionCreate
 	actionUpdate
 	actionDelete
+	// actionAny is every kind: what a tool that manages things does.
+	actionAny = actionRead | actionCreate | actionUpdate | actionDelete
 )
 
 // actionVerbs are the English verbs whose kind of effect is plain whatever
@@ -52,6 +54,8 @@ var actionVerbs = map[string]actionKind{
 	"close": actionDelete, "kill": actionDelete, "terminate": actionDelete, "purge": actionDelete,
 	"wipe": actionDelete, "revoke": actionDelete, "uninstall": actionDelete, "unsubscribe": actionDelete,
 	"destroy": actionDelete, "discard": actionDelete,
+	// all four: "Manage your reminders", "manage webhooks".
+	"manage": actionAny, "administer": actionAny,
 }
 
 // verbOf is the kind of an inflected verb ("creates", "listed",

@@ -62,6 +62,8 @@ func TestToolActions(t *testing.T) {
 		{[]string{"Invoices"}, nil, "Creates a new draft invoice. Deleting one is not possible", actionCreate | actionDelete},
 		{[]string{"Reminders"}, []string{"post reminder"}, "", actionCreate},
 		{[]string{"Translate"}, nil, "Translate text into another language.", 0},
+		// A tool that manages things does all four.
+		{[]string{"Reminders"}, nil, "Create and manage reminders.", actionAny},
 	}
 	for _, tt := range tests {
 		if got := toolActions(e.exactWords, tt.names, tt.keywords, tt.description); got != tt.want {
