@@ -184,9 +184,9 @@ const actionRivals = 3
 // before its tool that creates them, whichever shares more words with the
 // request. Siblings act on the same objects and differ by their effect; a
 // tool of another server (or of none) naming the effect is another thing,
-// and was preferred wrongly as often as rightly (MetaTool's plugins, which
-// have no servers: a request to find a restaurant, and the plugin that
-// books them). A rival that names no effect is not preferred either.
+// and was preferred wrongly as often as rightly (plugins without servers:
+// a request to look something up, and a plugin that also orders it). A
+// rival that names no effect is not preferred either.
 // Confidence is computed after, so a conflicting first tool left where it
 // is reads as doubtful.
 func preferAskedAction(want actionKind, order []*pooled) {
