@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -62,7 +63,15 @@ func explainSearch(cmd *cobra.Command, set *stages.Set, query string, k int, asJ
 	if err := printCandidates(out, query, cands); err != nil {
 		return err
 	}
-	return printBreakdown(out, why.Candidates[0].ToolID, *why.Top, th)
+	top := why.Candidates[0]
+	if err := printBreakdown(out, top.ToolID, *why.Top, th); err != nil {
+		return err
+	}
+	if top.Signals[discover.FeatureActionConflict] > 0 {
+		_, err = fmt.Fprintf(out, "  The request asks to %s; %s names only %s: a near miss, which action_conflict counts against.\n",
+			strings.Join(why.Asked, " or "), top.ToolID, strings.Join(top.Effects, ", "))
+	}
+	return err
 }
 
 func printBreakdown(out io.Writer, tool string, b discover.Breakdown, th route.Thresholds) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,5 +44,31 @@ func TestToolsSearchExplains(t *testing.T) {
 	}
 	if got := why.Top.PNeed * why.Top.PRight; why.Top.NeedTerm == nil && (got-why.Top.Confidence > 1e-9 || why.Top.Confidence-got > 1e-9) {
 		t.Errorf("--json: P(need) %v × P(right) %v ≠ confidence %v", why.Top.PNeed, why.Top.PRight, why.Top.Confidence)
+	}
+}
+
+// A near miss says which effect was asked for and which the tool names.
+func TestToolsSearchExplainsANearMiss(t *testing.T) {
+	needWordVectors(t)
+	registry := filepath.Join("..", "..", "ops", "sample", "tools.jsonl")
+	const request = "delete the slack message I just posted"
+	out, stderr, err := runRoot("tools", "search", "--explain", "--k", "3", "--registry", registry, request)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if want := "The request asks to delete; slack/post_message names only create: a near miss"; !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	out, stderr, err = runRoot("tools", "search", "--explain", "--json", "--k", "3", "--registry", registry, request)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var why explained
+	if err := json.Unmarshal([]byte(out), &why); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if len(why.Candidates) == 0 || !slices.Equal(why.Asked, []string{"delete"}) || !slices.Equal(why.Candidates[0].Effects, []string{"create"}) ||
+		why.Candidates[0].Signals["action_conflict"] != 1 {
+		t.Errorf("--json: asked %q, top %+v", why.Asked, why.Candidates)
 	}
 }

@@ -58,6 +58,21 @@ var actionVerbs = map[string]actionKind{
 	"manage": actionAny, "administer": actionAny,
 }
 
+// actionNames name the kinds, in the order of their bits.
+var actionNames = [...]string{"read", "create", "update", "delete"}
+
+// Names are the kinds k holds, by name ("read", "create", "update",
+// "delete"), nil for none.
+func (k actionKind) Names() []string {
+	var out []string
+	for i, n := range actionNames {
+		if k&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // verbOf is the kind of an inflected verb ("creates", "listed",
 // "deleting", "stopped"), 0 when it is none of actionVerbs.
 func verbOf(w string) actionKind {

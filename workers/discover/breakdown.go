@@ -61,6 +61,9 @@ func contributions(features []string, weights []float64, signals map[string]floa
 type Reasons struct {
 	Candidates []Explained `json:"candidates"`
 	Top        *Breakdown  `json:"top,omitempty"`
+	// Asked are the kinds of effect the request asks for (read, create,
+	// update, delete: action.go), none when its verbs do not say.
+	Asked []string `json:"asked,omitempty"`
 }
 
 // Why ranks text as a search does and says why each of its best k
@@ -70,10 +73,10 @@ func (e *Engine) Why(ctx context.Context, text string, k int) (Reasons, error) {
 	if k <= 0 {
 		k = e.cfg.topK
 	}
-	ex, c, err := e.explainWith(ctx, text, k, k)
+	ex, c, asked, err := e.explainWith(ctx, text, k, k)
 	if err != nil || len(ex) == 0 {
 		return Reasons{}, err
 	}
 	b := c.Breakdown(ex[0].Signals)
-	return Reasons{Candidates: ex, Top: &b}, nil
+	return Reasons{Candidates: ex, Top: &b, Asked: asked.Names()}, nil
 }

@@ -12,6 +12,9 @@ type Explained struct {
 	Confidence float64
 	// Signals holds every signal's value, by name.
 	Signals map[string]float64
+	// Effects are the kinds of effect the tool names (read, create,
+	// update, delete: action.go), for action_conflict's reasons.
+	Effects []string `json:"effects,omitempty"`
 }
 
 // Explain ranks text like a hybrid search (the usage model in force
@@ -28,29 +31,29 @@ func (e *Engine) Explain(ctx context.Context, text string, k int) ([]Explained, 
 // explain ranks as a search for the best k and returns the best cut
 // candidates (all of the pool when cut < 0).
 func (e *Engine) explain(ctx context.Context, text string, k, cut int) ([]Explained, error) {
-	out, _, err := e.explainWith(ctx, text, k, cut)
+	out, _, _, err := e.explainWith(ctx, text, k, cut)
 	return out, err
 }
 
-// explainWith is explain and the confidence model that gave the
-// confidences.
-func (e *Engine) explainWith(ctx context.Context, text string, k, cut int) ([]Explained, Calibration, error) {
+// explainWith is explain, the confidence model that gave the confidences,
+// and the kinds of effect the request asks for.
+func (e *Engine) explainWith(ctx context.Context, text string, k, cut int) ([]Explained, Calibration, actionKind, error) {
 	q := e.parse(text)
 	qv, qe, mode, err := e.embedQuery(ctx, q, text)
 	if err != nil || mode == ModeKeyword {
-		return nil, Calibration{}, err
+		return nil, Calibration{}, 0, err
 	}
 	um := e.usage.Load()
 	uq, err := e.usageQuery(ctx, um, text, qv, qe)
 	if err != nil {
-		return nil, Calibration{}, err
+		return nil, Calibration{}, 0, err
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	q = e.withCompounds(q)
 	order, err := e.pooledRanking(ctx, q, vectorsOf{qv, qe, uq}, k, mode, e.admit(Filter{}), um)
 	if err != nil || len(order) == 0 {
-		return nil, Calibration{}, err
+		return nil, Calibration{}, 0, err
 	}
 	calib := e.calibrationFor(um, order)
 	calib.confidences(order)
@@ -65,7 +68,7 @@ func (e *Engine) explainWith(ctx context.Context, text string, k, cut int) ([]Ex
 		for j, n := range names {
 			m[n] = xs[i][j]
 		}
-		out[i] = Explained{ToolID: p.en.cand.ToolID, Confidence: p.conf, Signals: m}
+		out[i] = Explained{ToolID: p.en.cand.ToolID, Confidence: p.conf, Signals: m, Effects: p.en.actions.Names()}
 	}
-	return slices.Clip(out), calib.doc, nil
+	return slices.Clip(out), calib.doc, requestAction(q.words), nil
 }
