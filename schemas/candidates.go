@@ -19,6 +19,17 @@ type Candidate struct {
 	// Confidence is the probability that this candidate is the right tool.
 	Confidence float64 `json:"confidence"`
 	MatchType  string  `json:"match_type"`
+	// Mismatch is set when the intent asks for a kind of effect the tool
+	// names none of: a near miss, which shares the intent's words but not
+	// what it asks to do ("delete the message" and a tool that posts).
+	Mismatch *EffectMismatch `json:"mismatch,omitempty"`
+}
+
+// EffectMismatch is what an intent asks to do and what a tool says it does,
+// as kinds of effect: read, create, update, delete.
+type EffectMismatch struct {
+	Asked []string `json:"asked"`
+	Names []string `json:"names"`
 }
 
 // Candidates is discovery's output: the intent with its ranked candidates, best first.

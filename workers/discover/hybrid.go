@@ -186,6 +186,7 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, vs vectorsOf, 
 	if len(order) > k {
 		order = order[:k]
 	}
+	want := requestAction(q.words)
 	out := make([]schemas.Candidate, len(order))
 	for i, p := range order {
 		c := p.en.cand
@@ -193,6 +194,9 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, vs vectorsOf, 
 		c.Score = p.fused
 		c.Confidence = p.conf
 		c.MatchType = matchType(p)
+		if p.actionConflict {
+			c.Mismatch = &schemas.EffectMismatch{Asked: want.Names(), Names: p.en.actions.Names()}
+		}
 		out[i] = c
 	}
 	return out, nil

@@ -59,14 +59,23 @@ func Decide(c schemas.Candidates, th Thresholds) Decision {
 		d.Message = activatedMessage(intent, d.Matches)
 	case schemas.TierMultiple:
 		d.Matches = head(ranked, multipleMatches)
-		d.Message = multipleMessage(intent, d.Matches)
+		d.Message = offerMessage(intent, d.Matches, multipleMessage)
 	case schemas.TierWeak:
 		d.Matches = head(ranked, weakMatches)
-		d.Message = weakMessage(intent, d.Matches)
+		d.Message = offerMessage(intent, d.Matches, weakMessage)
 	default:
 		d.Message = notFoundMessage(intent, head(ranked, nearestShown), nil, nil)
 	}
 	return d
+}
+
+// offerMessage is the message offering matches: a near miss's when the best
+// says it does another kind of thing than the intent asks, else message's.
+func offerMessage(intent string, ms []schemas.Candidate, message func(string, []schemas.Candidate) string) string {
+	if ms[0].Mismatch != nil {
+		return nearMissMessage(intent, ms)
+	}
+	return message(intent, ms)
 }
 
 // byConfidence returns a copy of cs with sane confidences, most confident

@@ -104,6 +104,13 @@ func TestDecideTakesTheMostConfident(t *testing.T) {
 	}
 }
 
+// nearMiss marks c's best candidate a near miss: the intent asks to delete,
+// the tool says it creates.
+func nearMiss(c schemas.Candidates) schemas.Candidates {
+	c.Candidates[0].Mismatch = &schemas.EffectMismatch{Asked: []string{"delete"}, Names: []string{"create"}}
+	return c
+}
+
 func TestMessages(t *testing.T) {
 	th := DefaultThresholds()
 	mk := func(text string, confs ...float64) schemas.Candidates {
@@ -146,6 +153,19 @@ func TestMessages(t *testing.T) {
 				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: find_tools <what you need>].`},
 		{"not found, nothing", mk("\tzzz\n  yyy "),
 			`No tool matched "zzz yyy". ` +
+				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: find_tools <what you need>].`},
+		{"near miss", nearMiss(mk("delete the message", 0.52, 0.06)),
+			`No tool here says it can delete as "delete the message" asks: srv/tool_a (0.52) shares its words but says it can create. ` +
+				`Other matches: srv/tool_b (0.06). If one of them is right anyway, ` +
+				`activate it with [TOOL: activate srv/tool_a] (it joins your tools and you get its parameters) or call it directly: <tool_call name="srv/tool_a">{…arguments…}</tool_call>; ` +
+				`otherwise look for a tool that can with [TOOL: find_tools <what you need>].`},
+		{"near miss, weak, alone", nearMiss(mk("delete the message", 0.35)),
+			`No tool here says it can delete as "delete the message" asks: srv/tool_a (0.35) shares its words but says it can create. ` +
+				`If it is right anyway, ` +
+				`activate it with [TOOL: activate srv/tool_a] (it joins your tools and you get its parameters) or call it directly: <tool_call name="srv/tool_a">{…arguments…}</tool_call>; ` +
+				`otherwise look for a tool that can with [TOOL: find_tools <what you need>].`},
+		{"near miss, not found", nearMiss(mk("delete the message", 0.2)),
+			`No tool matched "delete the message". The nearest, srv/tool_a (0.20), is too far off. srv/tool_a says it can create, not delete. ` +
 				`Rephrase the request saying what the tool should do and to what, or look for tools with [TOOL: find_tools <what you need>].`},
 		{"empty intent", mk(""),
 			`No tool matched the empty request. ` +

@@ -45,6 +45,24 @@ func multipleMessage(intent string, ms []schemas.Candidate) string {
 		intent, list(ms), activateHow(ms[0].ToolID))
 }
 
+// nearMissMessage answers an intent whose best match says it does another
+// kind of thing than the intent asks (schemas.Candidate.Mismatch): "Several
+// tools could do 'delete the message': the tool that posts one" would
+// offer it as if it could.
+func nearMissMessage(intent string, ms []schemas.Candidate) string {
+	top := ms[0]
+	var b strings.Builder
+	fmt.Fprintf(&b, "No tool here says it can %s as %s asks: %s shares its words but says it can %s.",
+		strings.Join(top.Mismatch.Asked, " or "), intent, list(ms[:1]), strings.Join(top.Mismatch.Names, ", "))
+	which := "it is"
+	if len(ms) > 1 {
+		fmt.Fprintf(&b, " Other matches: %s.", list(ms[1:]))
+		which = "one of them is"
+	}
+	fmt.Fprintf(&b, " If %s right anyway, %s; otherwise look for a tool that can with [TOOL: find_tools <what you need>].", which, activateHow(top.ToolID))
+	return b.String()
+}
+
 func weakMessage(intent string, ms []schemas.Candidate) string {
 	if len(ms) == 1 {
 		return fmt.Sprintf("Only a weak match for %s: %s. It does not fit well enough to run. "+
@@ -72,6 +90,10 @@ func notFoundMessage(intent string, nearest []schemas.Candidate, unmatched []str
 		fmt.Fprintf(&b, " The nearest, %s, is too far off.", list(nearest))
 	default:
 		fmt.Fprintf(&b, " The nearest, %s, are too far off.", list(nearest))
+	}
+	if len(nearest) > 0 && nearest[0].Mismatch != nil {
+		m := nearest[0].Mismatch
+		fmt.Fprintf(&b, " %s says it can %s, not %s.", nearest[0].ToolID, strings.Join(m.Names, ", "), strings.Join(m.Asked, " or "))
 	}
 	if cat != nil && cat.Tools > 0 {
 		fmt.Fprintf(&b, " Available: %s.", summary(*cat))
