@@ -198,6 +198,14 @@ func TestNearMissesAreNotActivated(t *testing.T) {
 		if tt.tool == "" && top.Confidence >= 0.85 {
 			t.Errorf("%q: %s activated at %.2f; a near miss needs no tool here", tt.request, top.ToolID, top.Confidence)
 		}
+		// A near miss says so, within the candidates' contract.
+		if tt.tool == "" && top.Mismatch == nil {
+			t.Errorf("%q: %s carries no mismatch", tt.request, top.ToolID)
+		}
+		out := schemas.Candidates{V: schemas.Version, Intent: schemas.Intent{ID: "i", SessionID: "s", MessageID: "m", Text: tt.request, End: len(tt.request)}, Candidates: cs}
+		if err := schemas.ValidateValue(schemas.KindCandidates, out); err != nil {
+			t.Errorf("%q: %v", tt.request, err)
+		}
 		if tt.tool != "" && (top.ToolID != tt.tool || top.Confidence < 0.85) {
 			t.Errorf("%q: %s at %.2f, want %s activated", tt.request, top.ToolID, top.Confidence, tt.tool)
 		}
