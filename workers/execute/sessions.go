@@ -115,16 +115,30 @@ func (e *Executor) findTools(ctx context.Context, call schemas.ToolCall, params 
 		return nil, err
 	}
 	var add []schemas.ActiveTool
+	var nearMiss *schemas.Candidate
 	matches := make([]any, 0, len(hits))
 	for _, c := range hits {
 		if !admitted(c.ToolID, c.Server, call.Scope) {
 			continue
 		}
-		matches = append(matches, map[string]any{"id": c.ToolID, "name": c.Name, "description": c.Description,
-			"server": c.Server, "confidence": c.Confidence, "match_type": c.MatchType})
-		if c.Confidence >= s.MinConfidence && !e.isBuiltin(c.ToolID) {
-			add = append(add, activeFrom(c, schemas.SourceFindTools))
+		m := map[string]any{"id": c.ToolID, "name": c.Name, "description": c.Description,
+			"server": c.Server, "confidence": c.Confidence, "match_type": c.MatchType}
+		if c.Mismatch != nil {
+			m["mismatch"] = c.Mismatch
 		}
+		matches = append(matches, m)
+		if c.Confidence < s.MinConfidence || e.isBuiltin(c.ToolID) {
+			continue
+		}
+		// A tool that says it does another kind of thing than the query
+		// asks ("delete the message", a tool that posts) is not added.
+		if c.Mismatch != nil {
+			if nearMiss == nil {
+				nearMiss = &c
+			}
+			continue
+		}
+		add = append(add, activeFrom(c, schemas.SourceFindTools))
 	}
 	set, added, err := s.Store.Add(ctx, call.SessionID, add...)
 	if err != nil {
@@ -136,6 +150,9 @@ func (e *Executor) findTools(ctx context.Context, call schemas.ToolCall, params 
 		msg = fmt.Sprintf("No tool matched %q; describe the task differently.", query)
 	case len(added) == 0 && len(add) > 0:
 		msg = "The matching tools were already in your session."
+	case len(add) == 0 && nearMiss != nil:
+		msg = fmt.Sprintf("No tool here says it can %s as %q asks: %s says it can %s. None added; activate one by id with [TOOL: activate <id>] if it is right anyway.",
+			strings.Join(nearMiss.Mismatch.Asked, " or "), query, nearMiss.ToolID, strings.Join(nearMiss.Mismatch.Names, ", "))
 	case len(add) == 0:
 		msg = fmt.Sprintf("Only weak matches for %q, none added; activate one by id with [TOOL: activate <id>] if it is right.", query)
 	}

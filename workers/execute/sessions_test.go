@@ -74,6 +74,34 @@ func TestFindToolsGrowsTheSession(t *testing.T) {
 	}
 }
 
+// A match that says it does another kind of thing than the query asks is
+// listed with its mismatch but not added, and the message says why.
+func TestFindToolsLeavesNearMissesOut(t *testing.T) {
+	miss := &schemas.EffectMismatch{Asked: []string{"delete"}, Names: []string{"create"}}
+	e, st := sessionExecutor(t, fixedSearch(
+		schemas.Candidate{ToolID: "slack/post_message", Server: "slack", Confidence: 0.52, MatchType: schemas.MatchHybrid, Mismatch: miss},
+		schemas.Candidate{ToolID: "mail/send", Server: "mail", Confidence: 0.06, MatchType: schemas.MatchHybrid},
+	))
+	out, err := run(t, e, call(FindToolsID, map[string]any{"query": "delete the slack message"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := out.Content.(map[string]any)
+	if got := m["added"].([]any); len(got) != 0 {
+		t.Fatalf("added %v; a near miss is not added", got)
+	}
+	want := `No tool here says it can delete as "delete the slack message" asks: slack/post_message says it can create. None added`
+	if msg := m["message"].(string); !strings.Contains(msg, want) {
+		t.Errorf("message %q, want it to say %q", msg, want)
+	}
+	if first := m["matches"].([]any)[0].(map[string]any); first["mismatch"] == nil {
+		t.Errorf("first match %v lacks its mismatch", first)
+	}
+	if set, _ := st.Get(context.Background(), "s1"); len(set.Tools) != 0 {
+		t.Fatalf("session %+v", set.Tools)
+	}
+}
+
 func TestFindToolsFailsSafe(t *testing.T) {
 	e, st := sessionExecutor(t, func(context.Context, string, int, []string) ([]schemas.Candidate, error) {
 		return nil, errors.New("embedder failed: connection refused")

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/toolyard/toolyard/schemas"
 )
 
 // The session service answers find_tools and activate for every kind of
@@ -34,10 +36,28 @@ func mcpFindReply(raw json.RawMessage) json.RawMessage {
 		msg = fmt.Sprintf("Added to your tool list: %s. Call it by that name with its arguments (tools/list has its parameters).", names(r.Added))
 	case anyActive(r):
 		msg = "The matching tools are in your tool list already. Call the right one by its name with its arguments."
+	case nearMiss(r) != "":
+		msg = nearMiss(r) + " None added. If one is right anyway, call activate with its id; it then joins your tool list and you call it by name."
 	default:
 		msg = "Only weak matches, none added. If one is right, call activate with its id; it then joins your tool list and you call it by name."
 	}
 	return withMessage(raw, msg, nil)
+}
+
+// nearMiss says what the first match that does another kind of thing than
+// the query asks says it does, "" when none does.
+func nearMiss(r findReply) string {
+	for _, raw := range r.Matches {
+		var m struct {
+			ID       string                  `json:"id"`
+			Mismatch *schemas.EffectMismatch `json:"mismatch"`
+		}
+		if json.Unmarshal(raw, &m) == nil && m.Mismatch != nil {
+			return fmt.Sprintf("No tool here says it can %s as asked: %s says it can %s.",
+				strings.Join(m.Mismatch.Asked, " or "), mcpName(m.ID), strings.Join(m.Mismatch.Names, ", "))
+		}
+	}
+	return ""
 }
 
 // mcpActivateReply is activate's reply with its message in MCP terms and

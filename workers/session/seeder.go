@@ -163,15 +163,17 @@ func queries(out schemas.AgentOutput) []string {
 
 // Admit turns candidates into active tools: at most k, each at or above
 // minConf and inside scope (ids or servers; empty admits all), none that
-// exclude names. Discovery already applies the scope; checking again here
-// keeps a set inside its scope whatever search was used.
+// exclude names and none that says it does another kind of thing than the
+// request asks (a near miss: schemas.Candidate.Mismatch). Discovery
+// already applies the scope; checking again here keeps a set inside its
+// scope whatever search was used.
 func Admit(cands []schemas.Candidate, k int, minConf float64, scope []string, exclude func(string) bool, source string) []schemas.ActiveTool {
 	var out []schemas.ActiveTool
 	for _, c := range cands {
 		if len(out) == k {
 			break
 		}
-		if !(c.Confidence >= minConf) || !InScope(c.ToolID, c.Server, scope) || (exclude != nil && exclude(c.ToolID)) {
+		if !(c.Confidence >= minConf) || !InScope(c.ToolID, c.Server, scope) || (exclude != nil && exclude(c.ToolID)) || c.Mismatch != nil {
 			continue
 		}
 		out = append(out, ActiveFrom(c, source))

@@ -72,6 +72,17 @@ func TestSeedKeepsToScope(t *testing.T) {
 	}
 }
 
+// A near miss (a tool that says it does another kind of thing than the
+// request asks) is not seeded, however confident.
+func TestAdmitLeavesNearMissesOut(t *testing.T) {
+	miss := cand("slack/post_message", "slack", 0.6)
+	miss.Mismatch = &schemas.EffectMismatch{Asked: []string{"delete"}, Names: []string{"create"}}
+	got := session.Admit([]schemas.Candidate{miss, cand("slack/delete_message", "slack", 0.5)}, 8, 0.3, nil, nil, schemas.SourceSeed)
+	if len(got) != 1 || got[0].ID != "slack/delete_message" {
+		t.Fatalf("Admit %+v, want only slack/delete_message", got)
+	}
+}
+
 // Fail-safe: a failing search seeds an empty set with the reason, never
 // anything else, and find_tools can still grow it later.
 func TestSeedFailSafe(t *testing.T) {
