@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolyard/toolyard/schemas"
 )
@@ -191,5 +192,32 @@ func TestMessageClipsLongIntent(t *testing.T) {
 	}
 	if !strings.Contains(d.Message, `…"`) || strings.Contains(d.Message, "\n") {
 		t.Errorf("message %q: want the intent clipped with … on one line", d.Message)
+	}
+}
+
+// The answer to an intent whose best match is a near miss meets the result
+// contract, its mismatch with it, as it does the routed one.
+func TestNearMissAnswerMeetsTheContract(t *testing.T) {
+	in := schemas.Intent{ID: "m.0", SessionID: "s", MessageID: "m", Text: "delete the message", End: 18}
+	c := nearMiss(schemas.Candidates{Intent: in, Candidates: []schemas.Candidate{
+		{ToolID: "srv/post", Name: "post", Confidence: 0.52, MatchType: schemas.MatchHybrid},
+		{ToolID: "srv/other", Name: "other", Confidence: 0.06, MatchType: schemas.MatchKeyword},
+	}})
+	r := Routed(in, Decide(c, DefaultThresholds()))
+	if err := schemas.ValidateValue(schemas.KindRouted, r); err != nil {
+		t.Fatal(err)
+	}
+	res := Answer(r, "answer")
+	res.Timestamp = time.Now()
+	if err := schemas.ValidateValue(schemas.KindResult, res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Matches[0].Mismatch == nil || !strings.HasPrefix(res.Message, "No tool here says it can delete") {
+		t.Errorf("answer %+v", res)
+	}
+	// A mismatch the contract does not know is refused.
+	res.Matches[0].Mismatch = &schemas.EffectMismatch{Asked: []string{"explode"}, Names: []string{"create"}}
+	if err := schemas.ValidateValue(schemas.KindResult, res); err == nil {
+		t.Error("a mismatch of an unknown kind of effect met the contract")
 	}
 }
