@@ -1,5 +1,7 @@
 package schemas
 
+import "strings"
+
 // Match types of a candidate: which retrieval side found it.
 const (
 	MatchHybrid   = "hybrid"
@@ -31,6 +33,14 @@ type EffectMismatch struct {
 	Asked []string `json:"asked"`
 	Names []string `json:"names"`
 }
+
+// AskedText is what the intent asks to do, for a message: "delete", "read
+// or delete".
+func (m EffectMismatch) AskedText() string { return strings.Join(m.Asked, " or ") }
+
+// NamesText is what the tool says it does, for a message: "create", "read,
+// create".
+func (m EffectMismatch) NamesText() string { return strings.Join(m.Names, ", ") }
 
 // Candidates is discovery's output: the intent with its ranked candidates, best first.
 type Candidates struct {

@@ -139,19 +139,19 @@ func verbsInPlace(words []string, kindOf func(string) actionKind) actionKind {
 // its name and id ("create_issue", "list_directory"), its keywords' first
 // words ("post message"), and of its description's sentences and clauses
 // the verbs in a verb's place ("Search songs and create playlists": read
-// and create), not a noun inside a phrase ("access/modify times"). ex
-// turns a text into its exact words.
-func toolActions(ex func(string) []string, names, keywords []string, description string) actionKind {
+// and create), not a noun inside a phrase ("access/modify times"). names
+// and keywords are the exact forms the entry keeps for mentions and
+// phrase_match (words joined by spaces): read again, not analysed again.
+func toolActions(names, keywords []string, description string) actionKind {
 	var kinds actionKind
 	for _, n := range names {
-		for _, w := range ex(n) {
+		for _, w := range strings.Fields(n) {
 			kinds |= verbOf(w)
 		}
 	}
 	for _, kw := range keywords {
-		if ws := ex(kw); len(ws) > 0 {
-			kinds |= verbOf(ws[0])
-		}
+		first, _, _ := strings.Cut(kw, " ")
+		kinds |= verbOf(first)
 	}
 	for _, clause := range strings.FieldsFunc(description, isClauseBreak) {
 		kinds |= verbsInPlace(plainWords(clause), verbOf)

@@ -38,7 +38,7 @@ func TestRequestAction(t *testing.T) {
 		{"", 0},
 	}
 	for _, tt := range tests {
-		if got := requestAction(e.exactWords(tt.request)); got != tt.want {
+		if got := e.parse(tt.request).asked; got != tt.want {
 			t.Errorf("requestAction(%q) = %04b, want %04b", tt.request, got, tt.want)
 		}
 	}
@@ -66,7 +66,13 @@ func TestToolActions(t *testing.T) {
 		{[]string{"Reminders"}, nil, "Create and manage reminders.", actionAny},
 	}
 	for _, tt := range tests {
-		if got := toolActions(e.exactWords, tt.names, tt.keywords, tt.description); got != tt.want {
+		forms := func(texts []string) (out []string) {
+			for _, s := range texts {
+				out = append(out, e.exactForm(s))
+			}
+			return out
+		}
+		if got := toolActions(forms(tt.names), forms(tt.keywords), tt.description); got != tt.want {
 			t.Errorf("toolActions(%q, %q, %q) = %04b, want %04b", tt.names, tt.keywords, tt.description, got, tt.want)
 		}
 	}

@@ -185,19 +185,16 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 		words:       words,
 		wordTerms:   wordTerms,
 		kinds:       e.paramKinds(top),
-		actions:     toolActions(e.exactWords, []string{name, m.ID}, keywords, m.Description),
+		actions:     toolActions(forms, phrases, m.Description),
 		typ:         typ,
 		permissions: slices.Clone(m.Permissions),
 	}, nil
 }
 
-// exactWords are s's words as a query would contain them when it names s.
-func (e *Engine) exactWords(s string) []string { return terms(e.exact, s) }
-
 // exactForm is s as the space-joined words a query would contain when it
 // names s: "getTeamStats" → "get team stat", "disk_usage" → "disk usage".
 func (e *Engine) exactForm(s string) string {
-	return strings.Join(e.exactWords(s), " ")
+	return strings.Join(terms(e.exact, s), " ")
 }
 
 func uniqueSorted(ts []string) []string {

@@ -70,5 +70,5 @@ func (e *Engine) explainWith(ctx context.Context, text string, k, cut int) ([]Ex
 		}
 		out[i] = Explained{ToolID: p.en.cand.ToolID, Confidence: p.conf, Signals: m, Effects: p.en.actions.Names()}
 	}
-	return slices.Clip(out), calib.doc, requestAction(q.words), nil
+	return slices.Clip(out), calib.doc, q.asked, nil
 }

@@ -186,7 +186,6 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, vs vectorsOf, 
 	if len(order) > k {
 		order = order[:k]
 	}
-	want := requestAction(q.words)
 	out := make([]schemas.Candidate, len(order))
 	for i, p := range order {
 		c := p.en.cand
@@ -195,7 +194,7 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, vs vectorsOf, 
 		c.Confidence = p.conf
 		c.MatchType = matchType(p)
 		if p.actionConflict {
-			c.Mismatch = &schemas.EffectMismatch{Asked: want.Names(), Names: p.en.actions.Names()}
+			c.Mismatch = &schemas.EffectMismatch{Asked: q.asked.Names(), Names: p.en.actions.Names()}
 		}
 		out[i] = c
 	}
@@ -308,14 +307,11 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf,
 	}
 	e.coverages(q, order)
 	e.phraseMatches(q, order)
-	want := requestAction(q.words)
-	for _, p := range order {
-		p.actionConflict = want.conflicts(p.en.actions)
-	}
 	self := selfServe(e.abilities, qe)
 	for _, p := range order {
 		p.mention = mentioned[p.en.cand.ToolID]
 		p.selfServe = self
+		p.actionConflict = q.asked.conflicts(p.en.actions)
 	}
 	if um != nil {
 		uq := vs.uq
@@ -350,7 +346,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf,
 		}
 		return strings.Compare(a.en.cand.ToolID, b.en.cand.ToolID)
 	})
-	preferAskedAction(want, order)
+	preferAskedAction(q.asked, order)
 	return order, nil
 }
 

@@ -42,6 +42,8 @@ type parsedQuery struct {
 	valueOnly map[string]bool
 	// kinds are the kinds of the values the request states (valuekinds.go).
 	kinds valueKind
+	// asked are the kinds of effect the request asks for (action.go).
+	asked actionKind
 	// implies are the kinds whose word the request's values stand for
 	// ("euros" → currency: impliedWords): their terms are searched and
 	// covered as its own words.
@@ -75,6 +77,7 @@ const valueMarks = "\"“'@/\\=."
 func (e *Engine) parse(text string) parsedQuery {
 	text = clipUTF8(text, maxQueryBytes)
 	q := parsedQuery{raw: text, words: terms(e.exact, text)}
+	q.asked = requestAction(q.words)
 	toks := e.text.Analyze([]byte(text))
 	var spans [][]int
 	// Every kind of value has one of these characters: most requests have

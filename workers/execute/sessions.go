@@ -152,7 +152,7 @@ func (e *Executor) findTools(ctx context.Context, call schemas.ToolCall, params 
 		msg = "The matching tools were already in your session."
 	case len(add) == 0 && nearMiss != nil:
 		msg = fmt.Sprintf("No tool here says it can %s as %q asks: %s says it can %s. None added; activate one by id with [TOOL: activate <id>] if it is right anyway.",
-			strings.Join(nearMiss.Mismatch.Asked, " or "), query, nearMiss.ToolID, strings.Join(nearMiss.Mismatch.Names, ", "))
+			nearMiss.Mismatch.AskedText(), query, nearMiss.ToolID, nearMiss.Mismatch.NamesText())
 	case len(add) == 0:
 		msg = fmt.Sprintf("Only weak matches for %q, none added; activate one by id with [TOOL: activate <id>] if it is right.", query)
 	}

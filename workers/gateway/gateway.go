@@ -336,6 +336,10 @@ func mcpGuidance(r schemas.Result) string {
 		b.WriteString("The call did not run. Call execute with tool_id " + r.ToolID + " and the arguments, or resolve_intent again with the value written as parameter=value.")
 		return b.String()
 	case schemas.StatusMultiple, schemas.StatusWeak:
+		if len(r.Matches) > 0 && r.Matches[0].Mismatch != nil {
+			return nearMissSays(r.Matches[0].ToolID, *r.Matches[0].Mismatch) + " If one below is right anyway, call activate with its id " +
+				"(it joins your tool list, with its parameters), then call that tool; otherwise answer without a tool."
+		}
 		return "More than one tool might do this. Call activate with the id of the right one below (it joins your tool list, with its parameters), " +
 			"then call that tool; or call execute with its id and arguments."
 	}

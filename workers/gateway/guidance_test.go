@@ -25,6 +25,20 @@ func TestMCPGuidanceSpeaksMCP(t *testing.T) {
 	}
 }
 
+// A near miss is not offered as a tool that might do it: the answer says
+// what was asked and what the match says it does.
+func TestMCPGuidanceNamesANearMiss(t *testing.T) {
+	r := schemas.Result{Status: schemas.StatusMultiple, Message: "No tool here says it can delete … [TOOL: activate slack/post_message]",
+		Matches: []schemas.Candidate{{ToolID: "slack/post_message", Confidence: 0.52,
+			Mismatch: &schemas.EffectMismatch{Asked: []string{"delete"}, Names: []string{"create"}}}}}
+	got := mcpGuidance(r)
+	for _, want := range []string{"No tool here says it can delete as asked: slack.post_message says it can create", "call activate"} {
+		if !strings.Contains(got, want) || strings.Contains(got, "[TOOL") {
+			t.Errorf("near miss: %q lacks %q", got, want)
+		}
+	}
+}
+
 // A missing_arguments answer names the value and the parameter in MCP
 // terms; an executed result says which words it did not use beside the
 // output; the structured content carries the arguments.

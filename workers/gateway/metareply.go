@@ -3,6 +3,7 @@ package gateway
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -15,10 +16,16 @@ import (
 
 // findReply is what find_tools answers (workers/execute/sessions.go).
 type findReply struct {
-	Query   string            `json:"query"`
-	Matches []json.RawMessage `json:"matches"`
-	Added   []string          `json:"added"`
-	Tools   []string          `json:"tools"`
+	Query   string      `json:"query"`
+	Matches []findMatch `json:"matches"`
+	Added   []string    `json:"added"`
+	Tools   []string    `json:"tools"`
+}
+
+// findMatch is what the reply's message reads of a match.
+type findMatch struct {
+	ID       string                  `json:"id"`
+	Mismatch *schemas.EffectMismatch `json:"mismatch"`
 }
 
 // mcpFindReply is raw with its message in MCP terms; raw that is not a
@@ -36,28 +43,18 @@ func mcpFindReply(raw json.RawMessage) json.RawMessage {
 		msg = fmt.Sprintf("Added to your tool list: %s. Call it by that name with its arguments (tools/list has its parameters).", names(r.Added))
 	case anyActive(r):
 		msg = "The matching tools are in your tool list already. Call the right one by its name with its arguments."
-	case nearMiss(r) != "":
-		msg = nearMiss(r) + " None added. If one is right anyway, call activate with its id; it then joins your tool list and you call it by name."
+	case r.Matches[0].Mismatch != nil:
+		msg = nearMissSays(r.Matches[0].ID, *r.Matches[0].Mismatch) + " None added. If one is right anyway, call activate with its id; it then joins your tool list and you call it by name."
 	default:
 		msg = "Only weak matches, none added. If one is right, call activate with its id; it then joins your tool list and you call it by name."
 	}
 	return withMessage(raw, msg, nil)
 }
 
-// nearMiss says what the first match that does another kind of thing than
-// the query asks says it does, "" when none does.
-func nearMiss(r findReply) string {
-	for _, raw := range r.Matches {
-		var m struct {
-			ID       string                  `json:"id"`
-			Mismatch *schemas.EffectMismatch `json:"mismatch"`
-		}
-		if json.Unmarshal(raw, &m) == nil && m.Mismatch != nil {
-			return fmt.Sprintf("No tool here says it can %s as asked: %s says it can %s.",
-				strings.Join(m.Mismatch.Asked, " or "), mcpName(m.ID), strings.Join(m.Mismatch.Names, ", "))
-		}
-	}
-	return ""
+// nearMissSays is, in MCP terms, what a match that does another kind of
+// thing than was asked says it does.
+func nearMissSays(id string, m schemas.EffectMismatch) string {
+	return fmt.Sprintf("No tool here says it can %s as asked: %s says it can %s.", m.AskedText(), mcpName(id), m.NamesText())
 }
 
 // mcpActivateReply is activate's reply with its message in MCP terms and
@@ -87,15 +84,8 @@ func mcpActivateReply(raw json.RawMessage) json.RawMessage {
 // anyActive says whether some match is in the session's set already.
 func anyActive(r findReply) bool {
 	for _, m := range r.Matches {
-		var c struct {
-			ID string `json:"id"`
-		}
-		if json.Unmarshal(m, &c) == nil {
-			for _, id := range r.Tools {
-				if id == c.ID {
-					return true
-				}
-			}
+		if slices.Contains(r.Tools, m.ID) {
+			return true
 		}
 	}
 	return false

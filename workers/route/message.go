@@ -53,7 +53,7 @@ func nearMissMessage(intent string, ms []schemas.Candidate) string {
 	top := ms[0]
 	var b strings.Builder
 	fmt.Fprintf(&b, "No tool here says it can %s as %s asks: %s shares its words but says it can %s.",
-		strings.Join(top.Mismatch.Asked, " or "), intent, list(ms[:1]), strings.Join(top.Mismatch.Names, ", "))
+		top.Mismatch.AskedText(), intent, list(ms[:1]), top.Mismatch.NamesText())
 	which := "it is"
 	if len(ms) > 1 {
 		fmt.Fprintf(&b, " Other matches: %s.", list(ms[1:]))
@@ -93,7 +93,7 @@ func notFoundMessage(intent string, nearest []schemas.Candidate, unmatched []str
 	}
 	if len(nearest) > 0 && nearest[0].Mismatch != nil {
 		m := nearest[0].Mismatch
-		fmt.Fprintf(&b, " %s says it can %s, not %s.", nearest[0].ToolID, strings.Join(m.Names, ", "), strings.Join(m.Asked, " or "))
+		fmt.Fprintf(&b, " %s says it can %s, not %s.", nearest[0].ToolID, m.NamesText(), m.AskedText())
 	}
 	if cat != nil && cat.Tools > 0 {
 		fmt.Fprintf(&b, " Available: %s.", summary(*cat))
