@@ -270,3 +270,18 @@ func runShell(dir string, env []string, line string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
+
+// readmeMaxLines is what a newcomer reads before the first session: what
+// Toolyard does, the prerequisites, the two commands and a first session.
+// Everything else belongs in docs/, linked from the README's last table.
+const readmeMaxLines = 250
+
+func TestReadmeStaysShort(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > readmeMaxLines {
+		t.Errorf("README.md has %d lines, more than %d: move the detail to a page of docs/ and link it", n, readmeMaxLines)
+	}
+}
