@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -117,10 +118,94 @@ var verbLead = map[string]bool{
 // infinitive: "just posted" tells what happened, not what to do; a task of
 // several steps asks for several); 0 when it names none. A question names
 // none by being one: "how do I …" and "what is the best way to …" ask for
-// help that a tool of any kind may give. words are the request's exact
-// words, stop words kept.
-func requestAction(words []string) actionKind {
-	return verbsInPlace(words, func(w string) actionKind { return actionVerbs[w] })
+// help that a tool of any kind may give. words are the request's plain
+// words (plainWords: stop words and possessives kept, as a tool's
+// description is read).
+func requestAction(words []string) (sure actionKind, unsure []string) {
+	for i, w := range words {
+		if i > 0 && !verbLead[words[i-1]] {
+			continue
+		}
+		k := actionVerbs[w]
+		if k == 0 {
+			continue
+		}
+		if nounHeads[w] && !(i > 0 && forcesVerb[words[i-1]]) && !(i+1 < len(words) && startsObject(words[i+1])) {
+			unsure = append(unsure, w) // "order status for 12345", "edit line 5"
+			continue
+		}
+		sure |= k
+	}
+	return sure, unsure
+}
+
+// unsureVerb is a nounHeads word that may be a verb or the head of a noun
+// phrase ("edit line 5 of the file"; "order status for 12345"), with its
+// analysed term.
+type unsureVerb struct {
+	kind actionKind
+	term string
+}
+
+// askedOf are the kinds of effect a request asks of one tool: the sure
+// ones, and those of its unsure verbs but where the tool speaks of the
+// word as a thing (mentions it without naming its effect). A look-up tool
+// whose text speaks of orders or share prices is asked about the thing
+// ("order status", "share price of ACME"); a tool that does not mention
+// the word is asked to do it ("edit line 5" of a tool that shows lines),
+// and so is one that names the effect ("update case 68" of a tool that
+// updates cases).
+func (q *parsedQuery) askedOf(en *entry) actionKind {
+	kinds := q.asked
+	for _, u := range q.unsure {
+		if en.actions&u.kind != 0 || !slices.Contains(en.wordTerms, u.term) {
+			kinds |= u.kind
+		}
+	}
+	return kinds
+}
+
+// nounHeads are listed verbs of an effect other than reading that as often
+// head a noun phrase: "order status", "share price", "post history", "update
+// log", "schedule for Monday", "merge request", "upload speed". Read as
+// verbs there, they would make a look-up conflict with the look-up tool
+// and lose it, which is worse than missing a near miss. So in a request
+// such a word is surely a verb only where nothing else can be: after a
+// word that leaves no other reading (forcesVerb: "please", "to", "can
+// you"), or before the start of its object (startsObject: "order a pizza",
+// "share the file", "post my notes"). Elsewhere it is unsure, and read per
+// tool (askedOf). A tool's text keeps the plain reading: a kind too many
+// there makes a conflict rarer, never more likely.
+var nounHeads = map[string]bool{
+	"order": true, "share": true, "post": true, "book": true, "schedule": true,
+	"update": true, "change": true, "patch": true, "merge": true, "upgrade": true,
+	"invite": true, "register": true, "upload": true, "edit": true,
+}
+
+// forcesVerb are the verbLead words after which a word can only be a verb
+// ("please post", "to order", "can you book", "I want to update"), unlike
+// "and", "then" or "me" ("the order and post history", "show me post
+// titles").
+var forcesVerb = map[string]bool{
+	"please": true, "pls": true, "kindly": true, "to": true, "you": true, "i": true,
+	"we": true, "lets": true, "let's": true, "can": true, "could": true, "would": true,
+	"will": true, "should": true, "must": true, "help": true, "ahead": true,
+}
+
+// objectStarters are the words that open a verb's object: determiners,
+// possessives, object pronouns and quantifiers.
+var objectStarters = map[string]bool{
+	"a": true, "an": true, "the": true, "my": true, "your": true, "our": true,
+	"their": true, "his": true, "her": true, "its": true, "this": true, "that": true,
+	"these": true, "those": true, "some": true, "all": true, "every": true, "each": true,
+	"any": true, "another": true, "me": true, "it": true, "them": true, "him": true,
+	"us": true, "new": true,
+}
+
+// startsObject says whether w opens a verb's object: an objectStarters
+// word or a possessive ("jane's").
+func startsObject(w string) bool {
+	return objectStarters[w] || strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s")
 }
 
 // verbsInPlace are the kinds kindOf gives the words in a verb's place: the
@@ -204,10 +289,11 @@ const actionRivals = 3
 // rival that names no effect is not preferred either.
 // Confidence is computed after, so a conflicting first tool left where it
 // is reads as doubtful.
-func preferAskedAction(want actionKind, order []*pooled) {
+func preferAskedAction(order []*pooled) {
 	if len(order) < 2 || !order[0].actionConflict {
 		return
 	}
+	want := order[0].asked
 	server := order[0].en.cand.Server
 	for j := 1; j < min(actionRivals, len(order)); j++ {
 		if server != "" && order[j].en.cand.Server == server && order[j].en.actions&want != 0 {

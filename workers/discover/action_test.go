@@ -3,6 +3,7 @@ package discover
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,29 +18,90 @@ func TestRequestAction(t *testing.T) {
 	tests := []struct {
 		request string
 		want    actionKind
+		// unsure are the verbs that may head a noun phrase instead.
+		unsure []actionKind
 	}{
-		{"delete the file /tmp/a.log", actionDelete},
-		{"please remove the old backups", actionDelete},
-		{"can you list the files in /etc", actionRead},
-		{"I want to update my postal address", actionUpdate},
-		{"schedule a call with Ann tomorrow", actionCreate},
-		{"creating a ticket for the outage", 0}, // not an imperative
+		{"delete the file /tmp/a.log", actionDelete, nil},
+		{"please remove the old backups", actionDelete, nil},
+		{"can you list the files in /etc", actionRead, nil},
+		{"I want to update my postal address", actionUpdate, nil},
+		{"schedule a call with Ann tomorrow", actionCreate, nil},
+		{"creating a ticket for the outage", 0, nil}, // not an imperative
 		// What happened is not what to do: the request is a delete.
-		{"delete the message I just posted", actionDelete},
+		{"delete the message I just posted", actionDelete, nil},
 		// Nouns: after a word that is not a verb's lead.
-		{"who reacted to my slack post", 0},
-		{"add milk to my shopping list", actionCreate},
+		{"who reacted to my slack post", 0, nil},
+		{"add milk to my shopping list", actionCreate, nil},
 		// A question asks for help a tool of any kind may give.
-		{"how long has the server been up", 0},
-		{"how do I create an issue", actionCreate},
+		{"how long has the server been up", 0, nil},
+		{"how do I create an issue", actionCreate, nil},
 		// Several steps, several effects.
-		{"find the old logs and delete them", actionRead | actionDelete},
-		{"WhatsApp the family group: dinner at 7", 0},
-		{"", 0},
+		{"find the old logs and delete them", actionRead | actionDelete, nil},
+		{"WhatsApp the family group: dinner at 7", 0, nil},
+		// A verb that as often heads a noun phrase is surely a verb only
+		// where nothing else can be: after "please" or "to", or before its
+		// object. Elsewhere it is unsure.
+		{"order a pizza", actionCreate, nil},
+		{"share the report with Ann", actionCreate, nil},
+		{"update jane's phone number", actionUpdate, nil},
+		{"please post hello to #general", actionCreate, nil},
+		{"I need to book flights", actionCreate, nil},
+		{"order status for 12345", 0, []actionKind{actionCreate}},
+		{"share price of ACME", 0, []actionKind{actionCreate}},
+		{"update log of the server", 0, []actionKind{actionUpdate}},
+		{"show me post titles", actionRead, []actionKind{actionCreate}},
+		{"show the orders and post them", actionRead | actionCreate, nil},
+		{"", 0, nil},
 	}
 	for _, tt := range tests {
-		if got := e.parse(tt.request).asked; got != tt.want {
-			t.Errorf("requestAction(%q) = %04b, want %04b", tt.request, got, tt.want)
+		q := e.parse(tt.request)
+		var unsure []actionKind
+		for _, u := range q.unsure {
+			unsure = append(unsure, u.kind)
+		}
+		if q.asked != tt.want || !slices.Equal(unsure, tt.unsure) {
+			t.Errorf("requestAction(%q) = %04b, unsure %v; want %04b, unsure %v", tt.request, q.asked, unsure, tt.want, tt.unsure)
+		}
+	}
+}
+
+// An unsure verb is asked of a tool that does not mention its word (the
+// request is to do it), not of one that does (the request is about the
+// thing the tool speaks of).
+func TestAskedOf(t *testing.T) {
+	var tools []schemas.Manifest
+	for _, m := range []struct{ id, name, description string }{
+		{"shop/tracking", "Track a parcel", "Look up the status and tracking of a customer's order."},
+		{"stocks/quote", "Stock quote", "Look up the latest share price and quote of a stock ticker."},
+		{"files/head", "First lines", "Show the first lines of a text file."},
+		{"cases/update", "Update case", "Update a case's priority and assignee."},
+	} {
+		tools = append(tools, schemas.Manifest{ID: m.id, Name: m.name, Description: m.description, Parameters: json.RawMessage(`{"type":"object"}`)})
+	}
+	e := hybridEngine(t, tools)
+	tests := []struct {
+		request, tool string
+		conflict      bool
+	}{
+		{"order status for 12345", "shop/tracking", false},
+		{"share price of ACME", "stocks/quote", false},
+		{"edit line 5 of notes.txt", "files/head", true},
+		// Nor of one that names the effect: it may be asked to do it.
+		{"first read case 68, then update case 68 priority", "cases/update", false},
+		// A sure verb is asked of every tool.
+		{"order a parcel for tomorrow", "shop/tracking", true},
+	}
+	for _, tt := range tests {
+		cs, err := e.Search(context.Background(), tt.request, 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(cs, func(c schemas.Candidate) bool { return c.ToolID == tt.tool })
+		if i < 0 {
+			t.Fatalf("%q: %s not among %v", tt.request, tt.tool, ids(cs))
+		}
+		if got := cs[i].Mismatch != nil; got != tt.conflict {
+			t.Errorf("%q: %s conflicts = %v, want %v (mismatch %+v)", tt.request, tt.tool, got, tt.conflict, cs[i].Mismatch)
 		}
 	}
 }
@@ -116,7 +178,8 @@ func TestPreferAskedAction(t *testing.T) {
 		if strings.HasPrefix(id, "other") {
 			server = "other"
 		}
-		return &pooled{en: &entry{cand: schemas.Candidate{ToolID: id, Server: server}, actions: actions}, actionConflict: conflict}
+		// The request asks to delete (of every tool).
+		return &pooled{en: &entry{cand: schemas.Candidate{ToolID: id, Server: server}, actions: actions}, asked: actionDelete, actionConflict: conflict}
 	}
 	toolIDs := func(ps []*pooled) (out []string) {
 		for _, p := range ps {
@@ -138,7 +201,7 @@ func TestPreferAskedAction(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			preferAskedAction(actionDelete, tt.order)
+			preferAskedAction(tt.order)
 			got := toolIDs(tt.order)
 			if len(got) != len(tt.want) {
 				t.Fatalf("order %q, want %q", got, tt.want)

@@ -70,5 +70,9 @@ func (e *Engine) explainWith(ctx context.Context, text string, k, cut int) ([]Ex
 		}
 		out[i] = Explained{ToolID: p.en.cand.ToolID, Confidence: p.conf, Signals: m, Effects: p.en.actions.Names()}
 	}
-	return slices.Clip(out), calib.doc, q.asked, nil
+	asked := q.asked
+	if len(order) > 0 {
+		asked = order[0].asked // what the request asks of the top tool
+	}
+	return slices.Clip(out), calib.doc, asked, nil
 }

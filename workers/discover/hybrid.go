@@ -164,8 +164,9 @@ type pooled struct {
 	registry float64
 	// phraseMatch: phrase.go.
 	phraseMatch float64
-	// actionConflict: the request asks for a kind of effect the tool does
-	// not name (action.go).
+	// asked are the kinds of effect the request asks of this tool, and
+	// actionConflict says it names none of them (action.go).
+	asked          actionKind
 	actionConflict bool
 	fused          float64
 	conf           float64
@@ -194,7 +195,7 @@ func (e *Engine) hybridSearch(ctx context.Context, q parsedQuery, vs vectorsOf, 
 		c.Confidence = p.conf
 		c.MatchType = matchType(p)
 		if p.actionConflict {
-			c.Mismatch = &schemas.EffectMismatch{Asked: q.asked.Names(), Names: p.en.actions.Names()}
+			c.Mismatch = &schemas.EffectMismatch{Asked: p.asked.Names(), Names: p.en.actions.Names()}
 		}
 		out[i] = c
 	}
@@ -311,7 +312,8 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf,
 	for _, p := range order {
 		p.mention = mentioned[p.en.cand.ToolID]
 		p.selfServe = self
-		p.actionConflict = q.asked.conflicts(p.en.actions)
+		p.asked = q.askedOf(p.en)
+		p.actionConflict = p.asked.conflicts(p.en.actions)
 	}
 	if um != nil {
 		uq := vs.uq
@@ -346,7 +348,7 @@ func (e *Engine) pooledRanking(ctx context.Context, q parsedQuery, vs vectorsOf,
 		}
 		return strings.Compare(a.en.cand.ToolID, b.en.cand.ToolID)
 	})
-	preferAskedAction(q.asked, order)
+	preferAskedAction(order)
 	return order, nil
 }
 

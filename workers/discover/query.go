@@ -42,8 +42,10 @@ type parsedQuery struct {
 	valueOnly map[string]bool
 	// kinds are the kinds of the values the request states (valuekinds.go).
 	kinds valueKind
-	// asked are the kinds of effect the request asks for (action.go).
-	asked actionKind
+	// asked are the kinds of effect the request surely asks for, unsure
+	// the verbs that may head a noun phrase instead (action.go, askedOf).
+	asked  actionKind
+	unsure []unsureVerb
 	// implies are the kinds whose word the request's values stand for
 	// ("euros" → currency: impliedWords): their terms are searched and
 	// covered as its own words.
@@ -77,7 +79,13 @@ const valueMarks = "\"“'@/\\=."
 func (e *Engine) parse(text string) parsedQuery {
 	text = clipUTF8(text, maxQueryBytes)
 	q := parsedQuery{raw: text, words: terms(e.exact, text)}
-	q.asked = requestAction(q.words)
+	var unsure []string
+	q.asked, unsure = requestAction(plainWords(text))
+	for _, w := range unsure {
+		if ts := terms(e.text, w); len(ts) > 0 {
+			q.unsure = append(q.unsure, unsureVerb{kind: actionVerbs[w], term: ts[0]})
+		}
+	}
 	toks := e.text.Analyze([]byte(text))
 	var spans [][]int
 	// Every kind of value has one of these characters: most requests have
