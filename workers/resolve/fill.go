@@ -147,14 +147,15 @@ func (f *filler) applyKeyed() {
 
 // keyedZone is a keyed value as a time zone parameter takes it: a place
 // written for one ("timezone=Tokyo", as a second place is asked for
-// again) is its zone, as the zones rule reads it in prose; a zone name,
-// or any other value, stays as written.
+// again) is its zone, as the zones rule reads it in prose; a zone name in
+// any case, or an offset, is the database's name ("europe/paris" →
+// "Europe/Paris", "UTC+2" → "Etc/GMT-2"); any other value stays as written.
 func keyedZone(p *property, v string) string {
 	if !zoneProp(p) {
 		return v
 	}
-	if _, ok := places.ZoneName(v); ok {
-		return v
+	if z, ok := places.ZoneName(v); ok {
+		return z
 	}
 	if z, ok := wholePlace(v); ok {
 		return z

@@ -142,8 +142,11 @@ func TestHeldPlaces(t *testing.T) {
 	checkGuessesOn(t, clock, []string{"timezone"}, []textCase{
 		{"system/current_time timezone=Tokyo", M{"timezone": "Asia/Tokyo"}},
 		{`system/current_time timezone="New York"`, M{"timezone": "America/New_York"}},
-		// Negatives: a zone name, or no place, stays as written.
+		// A zone name is the database's, whatever its case; an offset is
+		// its Etc zone; a value that is no place stays as written.
 		{"system/current_time timezone=Europe/Paris", M{"timezone": "Europe/Paris"}},
+		{"system/current_time timezone=europe/paris", M{"timezone": "Europe/Paris"}},
+		{"system/current_time timezone=UTC+2", M{"timezone": "Etc/GMT-2"}},
 		{"system/current_time timezone=Atlantis", M{"timezone": "Atlantis"}},
 	})
 }

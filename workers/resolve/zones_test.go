@@ -73,6 +73,15 @@ func TestZones(t *testing.T) {
 		{"time at St. John's", "America/St_Johns"},
 		{"time in europe/paris", "Europe/Paris"},
 		{"the time in UTC", "UTC"},
+		// Whole-hour offsets are Etc/GMT zones, whose sign is inverted.
+		{"what time is it in UTC+2", "Etc/GMT-2"},
+		{"current time at GMT-5", "Etc/GMT+5"},
+		{"the time in utc+05:00", "Etc/GMT-5"},
+		{"time in UTC+14", "Etc/GMT-14"},
+		{"time in UTC+0", "UTC"},
+		{"what time is it in UTC+5:30", nil}, // no Etc zone has minutes
+		{"time in UTC+13:00", "Etc/GMT-13"},
+		{"time in UTC-13", nil}, // no such zone
 		{"what time is it", nil},
 		{"time at the center of town", nil}, // "center" is a zone city, but not written as a place
 		{"what time is it in Atlantis", nil},

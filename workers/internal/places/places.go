@@ -10,6 +10,7 @@ package places
 import (
 	"iter"
 	"maps"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -35,7 +36,48 @@ func Zone(key string) (string, bool) {
 // ZoneName is a zone by its name in any case ("europe/paris" →
 // "Europe/Paris").
 func ZoneName(name string) (string, bool) {
-	z, ok := zoneNames()[strings.ToLower(name)]
+	if z, ok := zoneNames()[strings.ToLower(name)]; ok {
+		return z, ok
+	}
+	return offsetZone(name)
+}
+
+// offsetZone is the zone of a whole-hour offset from UTC written as people
+// write it ("UTC+2", "GMT-5", "utc+05:00", "UTC−3"): the database's
+// Etc/GMT zone, whose sign is the POSIX one, inverted ("UTC+2" is
+// Etc/GMT-2). An offset with minutes ("UTC+5:30") has no such zone: a
+// place names those ("Kolkata").
+func offsetZone(name string) (string, bool) {
+	low := strings.ToLower(name)
+	rest, ok := strings.CutPrefix(low, "utc")
+	if !ok {
+		if rest, ok = strings.CutPrefix(low, "gmt"); !ok {
+			return "", false
+		}
+	}
+	rest = strings.Replace(rest, "−", "-", 1) // the minus sign
+	if len(rest) < 2 || rest[0] != '+' && rest[0] != '-' {
+		return "", false
+	}
+	sign, digits := rest[:1], rest[1:]
+	if h, m, ok := strings.Cut(digits, ":"); ok {
+		if m != "00" {
+			return "", false
+		}
+		digits = h
+	}
+	hours, err := strconv.Atoi(digits)
+	if err != nil || len(digits) > 2 || hours > 14 || sign == "-" && hours > 12 {
+		return "", false
+	}
+	if hours == 0 {
+		return "UTC", true
+	}
+	posix := "-"
+	if sign == "-" {
+		posix = "+"
+	}
+	z, ok := zoneNames()["etc/gmt"+posix+strconv.Itoa(hours)]
 	return z, ok
 }
 
