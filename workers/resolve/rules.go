@@ -24,6 +24,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyStatements() }},
 	{name: "keyed", doc: "key=value, key: value and key=\"quoted\" pairs; then the rest splits into words",
 		apply: func(f *filler, _ *property) { f.applyKeyed(); f.tokenizeRest() }},
+	{name: "shell_counts", doc: "a count written as a command's option right after a word of the tool's name (\"head -5 notes.txt\", \"tail -n20 app.log\", \"tail -n 20\") to the one missing integer parameter that cannot be negative: there \"-5\" is the option, never minus five",
+		apply: func(f *filler, _ *property) { f.applyShellCounts() }},
 	{name: "listed_codes", doc: "a code that one missing text parameter's description shows with a number (\"an input such as HDMI 2\"), written with its number (\"switch to HDMI 1\"), to that parameter whole",
 		apply: func(f *filler, _ *property) { f.applyListedCodes() }},
 	{name: "cron", doc: "a recurrence in words (\"every Monday at 9am\", \"weekdays at 8:30\") to a parameter that takes a cron expression, as one",

@@ -21,6 +21,10 @@ var (
 	codesProjector = manifest("t/projector", "Projector", `{"type":"object","properties":{
 		"input":{"type":"string","description":"Source to show, a name or an input such as HDMI 2 or USB 1"},
 		"volume":{"type":"integer","description":"Volume 0-100"}}}`)
+	// ruleHead cannot take a negative count: "-5" after its name is the
+	// shell's option.
+	ruleHead = manifest("t/head", "Head", `{"type":"object","required":["path"],"properties":{
+		"path":{"type":"string","description":"File to read"},"lines":{"type":"integer","minimum":1,"default":10,"description":"How many lines to show"}}}`)
 	ruleCount = manifest("t/count", "Count", `{"type":"object","required":["path"],"properties":{
 		"path":{"type":"string"},"lines":{"type":"integer","description":"returns only the first N lines"}}}`)
 	ruleEvent = manifest("t/event", "Plan", `{"type":"object","required":["title","date"],"properties":{
@@ -379,6 +383,10 @@ var ruleCases = map[string][]ruleCase{
 		{ruleSlice, "slice /srv/a.txt, returning only the first line", map[string]any{"path": "/srv/a.txt", "head": int64(1)}},
 		{ruleTop, "the top result for gopher", map[string]any{"query": "gopher", "num_results": int64(1)}},
 	},
+	"shell_counts": {
+		{ruleHead, "head -5 notes.txt", map[string]any{"path": "notes.txt", "lines": int64(5)}},
+		{ruleHead, "head -n5 notes.txt", map[string]any{"path": "notes.txt", "lines": int64(5)}},
+	},
 	"loose_numbers": {
 		{rulePeople, "people who are forty-one years old", map[string]any{"age": int64(41)}},
 		{rulePeople, "people who are 41 years old", map[string]any{"age": int64(41)}},
@@ -644,5 +652,16 @@ func TestStates(t *testing.T) {
 		if !reflect.DeepEqual(un, c.unmapped) {
 			t.Errorf("%q: unmapped %q, want %q", c.text, un, c.unmapped)
 		}
+	}
+}
+
+// TestShellCountsLeaveNegatives: a parameter that may be negative takes
+// "-5" as minus five, wherever it is written.
+func TestShellCountsLeaveNegatives(t *testing.T) {
+	shift := manifest("t/shift", "Shift", `{"type":"object","required":["offset"],"properties":{
+		"offset":{"type":"integer","description":"Hours to shift by, negative for earlier"}}}`)
+	got, err := fillWith(t, shift, "shift -5", rules)
+	if err != nil || got["offset"] != int64(-5) {
+		t.Errorf("got %#v (%v), want offset -5", got, err)
 	}
 }

@@ -32,7 +32,10 @@ type property struct {
 	items      *property
 	freetext   bool
 	format     string // JSON Schema's format: "date-time", "date", …
-	required   bool
+	// nonNegative: the schema's minimum (or exclusive minimum) is 0 or
+	// more, so a value written "-5" cannot be minus five.
+	nonNegative bool
+	required    bool
 	// sql marks a text parameter that takes SQL text (sqlProp), set once
 	// per manifest.
 	sql bool
@@ -154,6 +157,9 @@ type rawProperty struct {
 	Items       json.RawMessage `json:"items"`
 	Freetext    bool            `json:"x-toolyard-freetext"`
 	Format      string          `json:"format"`
+	Minimum     *float64        `json:"minimum"`
+	// ExclusiveMinimum is a number in JSON Schema 2020-12.
+	ExclusiveMinimum *float64 `json:"exclusiveMinimum"`
 }
 
 func parseSchema(toolID string, raw json.RawMessage) (*toolSchema, error) {
@@ -222,6 +228,7 @@ func parseProperty(name string, body json.RawMessage) (*property, error) {
 	p.examples = rp.Examples
 	p.freetext = rp.Freetext
 	p.format = rp.Format
+	p.nonNegative = rp.Minimum != nil && *rp.Minimum >= 0 || rp.ExclusiveMinimum != nil && *rp.ExclusiveMinimum >= 0
 	p.sql = sqlProp(p)
 	p.ticker = tickerProp(p)
 	p.spanUnit = spanUnitOf(p)
