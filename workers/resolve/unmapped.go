@@ -3,6 +3,7 @@ package resolve
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -26,6 +27,11 @@ import (
 // the intent left unset, of a type the value fits), or none when the tool
 // has no such parameter. Ordinary words are not values: "show me the disk
 // usage of /tmp" has nothing unmapped once /tmp is the path.
+
+// commandOption is a command-line option as a shell command writes it:
+// "-l", "-la", "-n5", "--check", "--dry-run" (a number alone, "-5", is a
+// number).
+var commandOption = regexp.MustCompile(`^--?[A-Za-z][A-Za-z0-9-]*$`)
 
 // nameCues introduce a name in prose: "the file called notes".
 var nameCues = setOf("named", "called", "titled", "matching")
@@ -131,6 +137,11 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		switch {
 		case strings.Contains(t.raw, "=") && !strings.HasPrefix(t.raw, "="):
 			add(v, valueText)
+		case commandOption.MatchString(v) && !strings.Contains(f.s.own, strings.ToLower(v)):
+			// "sha256sum --check", "wc -l -n5": an option of a command
+			// changes what runs, and only a tool that says it (its own
+			// text writes "(wc -l)") does it; no parameter is guessed.
+			add(v, valueWord)
 		case isNumber(v):
 			if p := f.numberMisfit(i); p != nil && !seen[v] {
 				// "the first 2.5 lines": for lines, which takes whole

@@ -48,6 +48,10 @@ func TestUnmapped(t *testing.T) {
 		{"text/word_count", "count the words in 'all is well that ends well'", nil},
 		{"web/search", "search the web for Go generics tutorials", nil},
 		{"files/list_directory", "ls /opt", nil},
+		// An option the tool's own text writes is what it does.
+		{"files/list_directory", "ls -la /opt", nil},
+		{"files/count_lines", "wc -l /srv/a.txt", nil},
+		{"system/disk_free", "df -h /srv", nil},
 		{"net/resolve_host", "resolve example.org", nil},
 		{"files/find", "locate files matching name=*.log under /var/log", nil},
 		{"files/find", "files called something in /srv", nil},
@@ -69,6 +73,9 @@ func TestUnmapped(t *testing.T) {
 		{"system/uptime", "uptime, refreshed every 5s", []schemas.Unmapped{{Text: "5s"}}},
 		{"files/find", "find files bigger than 10MB in /srv", []schemas.Unmapped{{Text: "10MB"}}}, // a size is no pattern of names
 		{"files/list_directory", "list /srv sorted by size", []schemas.Unmapped{{Text: "sorted by size"}}},
+		// Another option changes what runs: said, never guessed a taker.
+		{"files/checksum", "sha256sum --check /srv/a.iso", []schemas.Unmapped{{Text: "--check"}}},
+		{"files/count_lines", "wc -l -w /srv/a.txt", []schemas.Unmapped{{Text: "-w"}}},
 		{"files/find", "find files modified today in /srv", []schemas.Unmapped{{Text: "modified today"}}},
 		{"system/current_time", "what's the date today", nil}, // no filter: today is when
 		{"files/find", "find the files under /srv changed since last week", []schemas.Unmapped{{Text: "changed since last week"}}},
