@@ -64,6 +64,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyMarked() }},
 	{name: "bounds", doc: "a number a comparison makes a bound (\"under $80\", \"at least 4 stars\", \"between 50 and 120 dollars\", \"ten at most\") to the missing numeric parameter named for that bound (minPrice, max_rating): the one there is, else the one whose other words the request writes, else for money the one named for it; the comparison and the number's noun go with it",
 		apply: func(f *filler, _ *property) { f.applyBounds() }},
+	{name: "labelled_fields", doc: "two or more text parameters listed by name, each followed by its value (\"with subject Weekly report and body the numbers are attached\", \"subject: Hi, body: see you\"): each value runs to the next name or the end",
+		apply: func(f *filler, _ *property) { f.applyLabelledFields() }},
 	{name: "cues", doc: "a parameter's name followed (numbers: or preceded) by a value that looks like one; a title written as a sentence to the end of its clause (\"with the title Fix typos in README\")",
 		apply: func(f *filler, _ *property) { f.applyCues() }},
 	{name: "refs", doc: "a git ref after its cue (\"from feature/login\", \"into develop\", \"off main\", \"on branch release/2.3\", \"tag v1.4.2\", \"a branch called feat/sso\", \"on main\") to the ref parameter of that role: where a change comes from (head, from_ref), where it goes (base), else the one ref",

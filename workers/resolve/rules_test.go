@@ -383,6 +383,12 @@ var ruleCases = map[string][]ruleCase{
 		{ruleSlice, "slice /srv/a.txt, returning only the first line", map[string]any{"path": "/srv/a.txt", "head": int64(1)}},
 		{ruleTop, "the top result for gopher", map[string]any{"query": "gopher", "num_results": int64(1)}},
 	},
+	"labelled_fields": {
+		{ruleMail, "mail bob@example.com with subject Weekly report and body the numbers are attached",
+			map[string]any{"to": "bob@example.com", "subject": "Weekly report", "body": "the numbers are attached"}},
+		{ruleMail, "mail bob@example.com with the subject Hi and the body see you tomorrow",
+			map[string]any{"to": "bob@example.com", "subject": "Hi", "body": "see you tomorrow"}},
+	},
 	"shell_counts": {
 		{ruleHead, "head -5 notes.txt", map[string]any{"path": "notes.txt", "lines": int64(5)}},
 		{ruleHead, "head -n5 notes.txt", map[string]any{"path": "notes.txt", "lines": int64(5)}},
@@ -664,4 +670,31 @@ func TestShellCountsLeaveNegatives(t *testing.T) {
 	if err != nil || got["offset"] != int64(-5) {
 		t.Errorf("got %#v (%v), want offset -5", got, err)
 	}
+}
+
+// TestLabelledFieldsNeedTwo: one field name is no list of fields, a name
+// where no field starts is no label, and names without values are none.
+func TestLabelledFieldsNeedTwo(t *testing.T) {
+	for _, text := range []string{
+		"mail bob@example.com about the body of the report",
+		"mail bob@example.com the subject and the body",
+		// Names in a row without values: a question about them.
+		"mail bob@example.com the subject and body for the meeting",
+		// A value does not run into the next sentence.
+		"mail bob@example.com with your subject as Hi. Write the body later",
+	} {
+		got, err := fillWith(t, ruleMail, text, []rule{mustRule(t, "keyed"), mustRule(t, "labelled_fields")})
+		if got["subject"] != nil || got["body"] != nil {
+			t.Errorf("%q: got %#v (%v), want no subject and no body from labelled_fields", text, got, err)
+		}
+	}
+}
+
+func mustRule(t *testing.T, name string) rule {
+	t.Helper()
+	r, ok := ruleNamed(name)
+	if !ok {
+		t.Fatalf("no rule %q", name)
+	}
+	return r
 }
