@@ -69,16 +69,12 @@ func TestRequestAction(t *testing.T) {
 // request is to do it), not of one that does (the request is about the
 // thing the tool speaks of).
 func TestAskedOf(t *testing.T) {
-	var tools []schemas.Manifest
-	for _, m := range []struct{ id, name, description string }{
-		{"shop/tracking", "Track a parcel", "Look up the status and tracking of a customer's order."},
-		{"stocks/quote", "Stock quote", "Look up the latest share price and quote of a stock ticker."},
-		{"files/head", "First lines", "Show the first lines of a text file."},
-		{"cases/update", "Update case", "Update a case's priority and assignee."},
-	} {
-		tools = append(tools, schemas.Manifest{ID: m.id, Name: m.name, Description: m.description, Parameters: json.RawMessage(`{"type":"object"}`)})
-	}
-	e := hybridEngine(t, tools)
+	e := hybridEngine(t, describedTools(
+		[3]string{"shop/tracking", "Track a parcel", "Look up the status and tracking of a customer's order."},
+		[3]string{"stocks/quote", "Stock quote", "Look up the latest share price and quote of a stock ticker."},
+		[3]string{"files/head", "First lines", "Show the first lines of a text file."},
+		[3]string{"cases/update", "Update case", "Update a case's priority and assignee."},
+	))
 	tests := []struct {
 		request, tool string
 		conflict      bool
@@ -284,19 +280,15 @@ func TestNearMissesAreNotActivated(t *testing.T) {
 // Among tools that share a request's objects, the one naming the effect
 // asked for comes first, whatever words the others share with it.
 func TestAskedEffectRanksFirst(t *testing.T) {
-	var tools []schemas.Manifest
-	for _, m := range []struct{ id, name, description string }{
-		{"calendar/create_event", "Create event", "Create an event in the user's calendar with a title, start time and attendees."},
-		{"calendar/list_events", "List events", "List the events in the user's calendar between two dates."},
-		{"calendar/delete_event", "Delete event", "Delete an event from the user's calendar by its id or title."},
-		{"slack/post_message", "Post message", "Post a message to a Slack channel."},
-		{"slack/delete_message", "Delete message", "Delete a message from a Slack channel."},
-		{"github/create_issue", "Create issue", "Open an issue in a GitHub repository with a title and body."},
-		{"github/list_issues", "List issues", "List the open issues of a GitHub repository."},
-	} {
-		tools = append(tools, schemas.Manifest{ID: m.id, Name: m.name, Description: m.description, Parameters: json.RawMessage(`{"type":"object"}`)})
-	}
-	e := hybridEngine(t, tools)
+	e := hybridEngine(t, describedTools(
+		[3]string{"calendar/create_event", "Create event", "Create an event in the user's calendar with a title, start time and attendees."},
+		[3]string{"calendar/list_events", "List events", "List the events in the user's calendar between two dates."},
+		[3]string{"calendar/delete_event", "Delete event", "Delete an event from the user's calendar by its id or title."},
+		[3]string{"slack/post_message", "Post message", "Post a message to a Slack channel."},
+		[3]string{"slack/delete_message", "Delete message", "Delete a message from a Slack channel."},
+		[3]string{"github/create_issue", "Create issue", "Open an issue in a GitHub repository with a title and body."},
+		[3]string{"github/list_issues", "List issues", "List the open issues of a GitHub repository."},
+	))
 	for request, want := range map[string]string{
 		"erase the message I posted in #ops":      "slack/delete_message",
 		"remove my last slack message":            "slack/delete_message",
@@ -311,4 +303,14 @@ func TestAskedEffectRanksFirst(t *testing.T) {
 			t.Errorf("%q: ranked %v, want %s first", request, ids(cs), want)
 		}
 	}
+}
+
+// describedTools are manifests of tools known by id, name and description
+// only, taking an object of anything.
+func describedTools(specs ...[3]string) []schemas.Manifest {
+	out := make([]schemas.Manifest, len(specs))
+	for i, sp := range specs {
+		out[i] = schemas.Manifest{ID: sp[0], Name: sp[1], Description: sp[2], Parameters: json.RawMessage(`{"type":"object"}`)}
+	}
+	return out
 }
