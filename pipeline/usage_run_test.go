@@ -115,8 +115,10 @@ func TestRunnerReportsDLQShare(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	m := pipeline.NewMetrics(reg)
 	runStage(t, env, forward, pipeline.WithMetrics(m))
+	// reportDLQ sets the DLQ's own usage last, after a round trip for the
+	// oldest entry: wait for it, not for the first gauge it sets.
 	deadline := time.Now().Add(3 * time.Second)
-	for testutil.ToFloat64(m.DLQEntries.WithLabelValues("test")) == 0 && time.Now().Before(deadline) {
+	for testutil.ToFloat64(m.StreamUsage.WithLabelValues(pipeline.StreamDLQ, pipeline.LimitBytes)) == 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if got := testutil.ToFloat64(m.DLQEntries.WithLabelValues("test")); got != 6 {
