@@ -444,7 +444,8 @@ var messageNames = setOf("text", "message", "body", "content", "note", "msg")
 // word has its object ("email the team that …"): right after the verb it
 // points back ("translate that sentence"). Every word to the end must be
 // free: a value another rule took inside it says the clause is not all
-// message.
+// message; one after a comma ends it ("saying see you, subject Hi": the
+// subject is a field of its own).
 func (f *filler) applySaid() {
 	target := f.soleMissingOf(func(p *property) bool { return fitsName(p, messageNames) }, false)
 	if target == nil {
@@ -460,13 +461,20 @@ func (f *filler) applySaid() {
 		} else if !f.free(i) || !sayCues[w] || w == "that" && (f.tool[f.toks[i-1].word] || !target.required && !f.sentThat(i)) {
 			continue
 		}
+		last, trim := len(f.toks)-1, ".!]"
 		for j := first; j < len(f.toks); j++ {
-			if !f.free(j) {
+			if f.free(j) {
+				continue
+			}
+			if j == first || !endsClause(f.toks[j-1].raw) {
 				return
 			}
+			// "saying see you, subject Hi": the clause after the
+			// message is another field, which a rule took.
+			last, trim = j-1, ".!],;:"
+			break
 		}
-		last := len(f.toks) - 1
-		v := strings.TrimRight(strings.TrimSpace(f.text[f.toks[first].start:f.toks[last].end]), ".!]")
+		v := strings.TrimRight(strings.TrimSpace(f.text[f.toks[first].start:f.toks[last].end]), trim)
 		if politeAsks[f.toks[0].word] {
 			// "could you tell Bo that I'm here?": the question mark is the request's.
 			v = strings.TrimRight(v, "?")
@@ -476,6 +484,21 @@ func (f *filler) applySaid() {
 		}
 		return
 	}
+}
+
+// saidStart is the token of the first say cue (say, saying, says) when
+// the tool has a message parameter missing, which the words after it are;
+// -1 otherwise.
+func (f *filler) saidStart() int {
+	if f.soleMissingOf(func(p *property) bool { return fitsName(p, messageNames) }, false) == nil {
+		return -1
+	}
+	for i, t := range f.toks {
+		if f.free(i) && t.word != "that" && sayCues[t.word] {
+			return i
+		}
+	}
+	return -1
 }
 
 // politeAsks open a request put as a question ("could you …?").
@@ -545,7 +568,11 @@ func (f *filler) applyLists() {
 	if f.namedList(target) {
 		return
 	}
+	said := f.saidStart()
 	for i := 0; i < len(f.toks); i++ {
+		if said >= 0 && i > said {
+			break // "saying the deploy is done, thanks": the message's words
+		}
 		if !f.free(i) || fillers[f.toks[i].word] || determiners[f.toks[i].word] || verbs[f.toks[i].word] || f.tool[f.toks[i].word] ||
 			i == 0 && !strings.HasSuffix(f.toks[i].raw, ",") || // the request's verb: "put …"
 			f.namesList(target, i) {

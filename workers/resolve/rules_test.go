@@ -219,6 +219,8 @@ var ruleCases = map[string][]ruleCase{
 		{wvTicket, "open a ticket on web/app: search is slow on mobile", map[string]any{"repo": "web/app", "title": "search is slow on mobile"}},
 	},
 	"said": {
+		// A field after a comma, which another rule took, ends the message.
+		{ruleMail, "mail bob@example.com saying see you, subject Hi", map[string]any{"to": "bob@example.com", "body": "see you", "subject": "Hi"}},
 		// "that" and a subject's clause after a verb that sends a message.
 		{ruleChatApp, "post in the Signal chat with Noor that we're boarding", map[string]any{"app": "signal", "chat": "Noor", "text": "we're boarding"}},
 		{ruleChatApp, "Could you message Tomas that I'll be late?", map[string]any{"chat": "Tomas", "text": "I'll be late"}},
@@ -697,4 +699,16 @@ func mustRule(t *testing.T, name string) rule {
 		t.Fatalf("no rule %q", name)
 	}
 	return r
+}
+
+// TestListsLeaveTheMessage: words after "saying" are the message's, even
+// when they read as a list ("done, thanks"), not a copy list's.
+func TestListsLeaveTheMessage(t *testing.T) {
+	mailCC := manifest("t/mail_cc", "Mail", `{"type":"object","required":["to","subject","body"],"properties":{
+		"to":{"type":"string"},"subject":{"type":"string"},"body":{"type":"string"},"cc":{"type":"array","items":{"type":"string"}}}}`)
+	got, err := fillWith(t, mailCC, "mail bob@example.com with subject Deploy saying the deploy is done, thanks", rules)
+	want := map[string]any{"to": "bob@example.com", "subject": "Deploy", "body": "the deploy is done, thanks"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %#v (%v), want %#v", got, err, want)
+	}
 }
