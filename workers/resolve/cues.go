@@ -220,6 +220,40 @@ func (f *filler) valueAt(p *property, name []int, next int) bool {
 	for k := next; k <= last; k++ {
 		f.useTokens(k)
 	}
+	if p.typ == "array" && last == next {
+		f.moreListed(p, last)
+	}
+	return true
+}
+
+// moreListed adds to array parameter p the values listed after the one at
+// token i, each of the same look, after a comma or "and": "cc
+// ann@example.com, joe@example.com and kim@example.com" copies all three,
+// not the first (the others went to the next parameter that takes an
+// address).
+func (f *filler) moreListed(p *property, i int) {
+	for {
+		k := i + 1
+		joined := strings.HasSuffix(f.toks[i].raw, ",")
+		if f.free(k) && f.toks[k].word == "and" {
+			k, joined = k+1, true
+		}
+		if !joined || !f.free(k) || !looksLikeValue(f.toks[k].value) || !sameShape(f.toks[i].value, f.toks[k].value) || !f.try(p, f.toks[k].value) {
+			return
+		}
+		f.useTokens(rangeIdx(i+1, k)...)
+		i = k
+	}
+}
+
+// sameShape: a and b are values of the same shape (two addresses, two
+// paths), or of none.
+func sameShape(a, b string) bool {
+	for _, sh := range shapes {
+		if sh.fits(a) != sh.fits(b) {
+			return false
+		}
+	}
 	return true
 }
 

@@ -25,6 +25,8 @@ var (
 	// shell's option.
 	ruleHead = manifest("t/head", "Head", `{"type":"object","required":["path"],"properties":{
 		"path":{"type":"string","description":"File to read"},"lines":{"type":"integer","minimum":1,"default":10,"description":"How many lines to show"}}}`)
+	ruleMailList = manifest("t/mail_list", "Mail", `{"type":"object","required":["to"],"properties":{
+		"to":{"type":"array","items":{"type":"string","format":"email"}},"cc":{"type":"array","items":{"type":"string"},"description":"Copy recipients"}}}`)
 	ruleCount = manifest("t/count", "Count", `{"type":"object","required":["path"],"properties":{
 		"path":{"type":"string"},"lines":{"type":"integer","description":"returns only the first N lines"}}}`)
 	ruleEvent = manifest("t/event", "Plan", `{"type":"object","required":["title","date"],"properties":{
@@ -285,6 +287,9 @@ var ruleCases = map[string][]ruleCase{
 		{ruleIssue, "file Crash and tag them as urgent", map[string]any{"title": "Crash", "tags": "urgent"}},
 	},
 	"cues": {
+		// An array parameter's name before a list takes the whole list.
+		{ruleMailList, "mail bob@example.com, cc ann@example.com, joe@example.com and kim@example.com",
+			map[string]any{"to": []any{"bob@example.com"}, "cc": []any{"ann@example.com", "joe@example.com", "kim@example.com"}}},
 		{ruleSlice, "slice /srv/a.txt, skip 2", map[string]any{"path": "/srv/a.txt", "skip": int64(2)}},
 		// The noun a description names a parameter by cues it first.
 		{dataWorkbook, "write to the book Pipeline, worksheet Leads", map[string]any{"book": "Pipeline", "page": "Leads"}},
