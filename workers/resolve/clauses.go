@@ -486,21 +486,6 @@ func (f *filler) applySaid() {
 	}
 }
 
-// saidStart is the token of the first say cue (say, saying, says) when
-// the tool has a message parameter missing, which the words after it are;
-// -1 otherwise.
-func (f *filler) saidStart() int {
-	if f.soleMissingOf(func(p *property) bool { return fitsName(p, messageNames) }, false) == nil {
-		return -1
-	}
-	for i, t := range f.toks {
-		if f.free(i) && t.word != "that" && sayCues[t.word] {
-			return i
-		}
-	}
-	return -1
-}
-
 // politeAsks open a request put as a question ("could you …?").
 var politeAsks = setOf("could", "can", "would", "will")
 
@@ -568,11 +553,7 @@ func (f *filler) applyLists() {
 	if f.namedList(target) {
 		return
 	}
-	said := f.saidStart()
 	for i := 0; i < len(f.toks); i++ {
-		if said >= 0 && i > said {
-			break // "saying the deploy is done, thanks": the message's words
-		}
 		if !f.free(i) || fillers[f.toks[i].word] || determiners[f.toks[i].word] || verbs[f.toks[i].word] || f.tool[f.toks[i].word] ||
 			i == 0 && !strings.HasSuffix(f.toks[i].raw, ",") || // the request's verb: "put …"
 			f.namesList(target, i) {

@@ -14,13 +14,17 @@ import (
 // where a field can start: after "with", "and", a determiner, a comma or a
 // colon. It takes two such fields, each with a value, to say the request
 // is a list of fields: one name alone is left to the cues ("the body of
-// the report"), and names in a row without values ("the dance style and
-// gender for …") are a question about them, not a list.
+// the report"), and names in a row without values ("the subject and body
+// for the meeting") are a question about them, not a list.
 func (f *filler) applyLabelledFields() {
 	type field struct {
 		p           *property
 		at, open    int // the name's token; the first of the words joining it to the field before
 		first, last int // the value's tokens
+	}
+	labels := f.fieldLabels()
+	if len(labels) < 2 {
+		return
 	}
 	var fields []field
 	seen := map[*property]bool{}
@@ -28,7 +32,7 @@ func (f *filler) applyLabelledFields() {
 		if !f.free(i) || !f.free(i+1) {
 			continue
 		}
-		p := f.labelled(i)
+		p := labels[f.toks[i].word]
 		if p == nil || seen[p] {
 			continue
 		}
@@ -83,22 +87,28 @@ func (f *filler) oneSentence(first, last int) bool {
 	return true
 }
 
-// labelled is the missing text parameter that token i names as a field
-// label (its one-word name or head noun, as namedNouns reads it), or nil.
-func (f *filler) labelled(i int) *property {
-	w := f.toks[i].word
+// fieldLabels are the words that name a missing text parameter as a
+// field's label (its one-word name or head noun, as namedNouns reads
+// them), the first parameter a word names taking it.
+func (f *filler) fieldLabels() map[string]*property {
+	labels := map[string]*property{}
 	for _, p := range f.s.props {
-		if f.missing(p) && stringProp(p) && len(p.enum) == 0 && !isIDProp(p) && namedNouns(p)[w] {
-			return p
+		if !f.missing(p) || !stringProp(p) || len(p.enum) > 0 || isIDProp(p) {
+			continue
+		}
+		for w := range namedNouns(p) {
+			if labels[w] == nil {
+				labels[w] = p
+			}
 		}
 	}
-	return nil
+	return labels
 }
 
 // fieldJoiners join a field to the one before it, or open the list:
 // "with subject …", "and the body …".
 var fieldJoiners = setOf("with", "and", "the", "a", "an", "its", "his", "her", "their", "my", "your", "our")
 
-// fieldValueBlockers cannot open a field's value: after them the name was not a
-// label ("the dance style and gender for the ID …").
+// fieldValueBlockers cannot open a field's value: after them the name was
+// not a label ("the subject and body for the meeting").
 var fieldValueBlockers = setOf("for", "in", "on", "from", "with", "by", "about", "of", "to", "at", "and", "or")

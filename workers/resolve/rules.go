@@ -142,8 +142,6 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyContents() }},
 	{name: "named_phrase", doc: "the words after a parameter's name used as a noun (\"echo the message hello\")", guess: true,
 		apply: (*filler).applyNamedPhrase},
-	{name: "lists", doc: "a list written as such (\"eggs, milk and bread\") to the one array-of-strings parameter missing, without its own noun (\"with labels bug and urgent\"), the list after that noun first (one item of one or two words after it, \"with label bug\", a list of one), ended by a cue of exclusion or inclusion; for items, one noun phrase after add/remove/put/buy as a one-item list (\"add rye bread to the list\")", guess: true,
-		apply: func(f *filler, _ *property) { f.applyLists() }},
 	{name: "titled", doc: "what a thing is called, after called, titled, named or labelled, to the end of the clause (a slug alone: \"named acme-logs-prod\"), to the one required title parameter missing (\"an issue called Login fails on Safari\"), else the one parameter missing that names the tool's thing (a timer's label), which \"for the X\" fills too (\"a timer for the pasta\")", guess: true,
 		apply: func(f *filler, _ *property) { f.applyTitled() }},
 	{name: "colon_content", doc: "what a colon introduces, verbatim, to the one required text parameter missing, or the one named for content, even optional (\"post to #ops: deploy done\", also after a value another rule placed: \"file a bug on acme/api: …\"); after a sending verb and who gets it, to the message parameter, who to the chat (\"Telegram the climbing club: meet at 8\")", guess: true,
@@ -152,6 +150,10 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applySayIn() }},
 	{name: "said", doc: "what a message says, after say, saying or that, verbatim, to the one required message parameter missing (\"email Ann and say see you at noon\"), or an optional one for \"that\" and a subject's clause after a sending verb (\"post in the team chat that I've landed\")", guess: true,
 		apply: func(f *filler, _ *property) { f.applySaid() }},
+	// After said: what a message says is the message's, even when it reads
+	// as a list ("saying the deploy is done, thanks").
+	{name: "lists", doc: "a list written as such (\"eggs, milk and bread\") to the one array-of-strings parameter missing, without its own noun (\"with labels bug and urgent\"), the list after that noun first (one item of one or two words after it, \"with label bug\", a list of one), ended by a cue of exclusion or inclusion; for items, one noun phrase after add/remove/put/buy as a one-item list (\"add rye bread to the list\")", guess: true,
+		apply: func(f *filler, _ *property) { f.applyLists() }},
 	{name: "purpose_clause", doc: "what the tool's verb, or a verb that prompts someone, asks done, after its object and \"to\" (\"remind me to call Ann\", \"nudge me to call Ann\"), to the one required text parameter missing", guess: true,
 		apply: func(f *filler, free *property) { f.applyPurposeClause(free) }},
 	{name: "booked", doc: "the thing the request's verb books or schedules (\"book a 90 minute design review\", \"put lunch with Sam on my calendar\"), with the person it is with, to the one required title parameter missing", guess: true,

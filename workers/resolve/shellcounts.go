@@ -1,9 +1,6 @@
 package resolve
 
-import (
-	"strings"
-	"unicode"
-)
+import "regexp"
 
 // applyShellCounts reads a count written as a command's option right after
 // a word of the tool's name, as in a shell: "head -5 notes.txt", "tail
@@ -38,18 +35,12 @@ func (f *filler) applyShellCounts() {
 // shellOption reads a command option: "-5" and "-n5" give their digits,
 // "-n" alone says an option letter waits for its number.
 func shellOption(raw string) (digits string, letter bool) {
-	rest, ok := strings.CutPrefix(raw, "-")
-	if !ok || rest == "" {
+	m := shellOptionForm.FindStringSubmatch(raw)
+	if m == nil {
 		return "", false
 	}
-	if unicode.IsLetter(rune(rest[0])) && rest[0] < unicode.MaxASCII {
-		rest = rest[1:]
-		if rest == "" {
-			return "", true
-		}
-	}
-	if allDigits(rest) {
-		return rest, false
-	}
-	return "", false
+	return m[2], m[1] != "" && m[2] == ""
 }
+
+// shellOptionForm is a dash, an option letter or none, and digits or none.
+var shellOptionForm = regexp.MustCompile(`^-([A-Za-z]?)([0-9]*)$`)

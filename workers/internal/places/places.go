@@ -48,14 +48,10 @@ func ZoneName(name string) (string, bool) {
 // Etc/GMT-2). An offset with minutes ("UTC+5:30") has no such zone: a
 // place names those ("Kolkata").
 func offsetZone(name string) (string, bool) {
-	low := strings.ToLower(name)
-	rest, ok := strings.CutPrefix(low, "utc")
-	if !ok {
-		if rest, ok = strings.CutPrefix(low, "gmt"); !ok {
-			return "", false
-		}
+	if len(name) < 5 || !strings.EqualFold(name[:3], "utc") && !strings.EqualFold(name[:3], "gmt") {
+		return "", false // most words: no allocation
 	}
-	rest = strings.Replace(rest, "−", "-", 1) // the minus sign
+	rest := strings.Replace(name[3:], "−", "-", 1) // the minus sign
 	if len(rest) < 2 || rest[0] != '+' && rest[0] != '-' {
 		return "", false
 	}
