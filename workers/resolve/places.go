@@ -487,12 +487,16 @@ func descNounsOf(desc string) []string {
 }
 
 // codesNumber: the number at token i is part of the code in capitals
-// written right before it ("switch to VGA 1", "a PS 5"), a name's number
-// and no quantity; a currency's code before an amount ("USD 100") is not
-// such a code.
+// written right before it ("switch to VGA 1", "a PS 5"), or the name of
+// the venue written right before it ("in room 4", "at gate 12"), a name's
+// number and no quantity; a currency's code before an amount ("USD 100")
+// is not such a code.
 func (f *filler) codesNumber(i int) bool {
 	if i == 0 || endsClause(f.toks[i-1].raw) {
 		return false
+	}
+	if venueNouns[f.toks[i-1].word] {
+		return true
 	}
 	if !capsCode(f.toks[i-1].value) {
 		return false
@@ -766,10 +770,10 @@ func (f *filler) placeList(props []*property, k, last int) (int, bool) {
 var venueNouns = setOf("room", "building", "hall", "suite", "office", "floor", "wing", "studio", "lab", "gate", "terminal")
 
 // namedVenue is the last token of a place written as its kind and its
-// name ("in room Orion", "at building West") from token k, for a place
-// parameter named for that kind or whose description writes it ("Room or
-// address"), kind and name whole; else -1. A parameter for a city or
-// area does not take "room Orion".
+// name ("in room Orion", "at building West", "in room 4", "at gate B12")
+// from token k, for a place parameter named for that kind or whose
+// description writes it ("Room or address"), kind and name whole; else
+// -1. A parameter for a city or area does not take "room Orion".
 func (f *filler) namedVenue(p *property, k int) int {
 	if p == nil || !f.free(k) || endsClause(f.toks[k].raw) {
 		return -1
@@ -777,6 +781,11 @@ func (f *filler) namedVenue(p *property, k int) int {
 	noun := f.toks[k].word
 	if !venueNouns[noun] || !describesWord(p, noun) && !fitsName(p, setOf(noun)) {
 		return -1
+	}
+	if f.free(k + 1) {
+		if _, isNum := parseNumber(f.toks[k+1].value); isNum || isCode(f.toks[k+1].value) {
+			return k + 1
+		}
 	}
 	return f.capRun(k + 1)
 }

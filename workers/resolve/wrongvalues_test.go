@@ -84,11 +84,15 @@ func TestNumberNouns(t *testing.T) {
 }
 
 // TestNamedVenues: a place written as its kind and its name ("room
-// Vega") goes whole to a parameter for that kind of place, not to one
-// for a city.
+// Vega", "room 4") goes whole to a parameter for that kind of place, not
+// to one for a city; a venue's number is no quantity.
 func TestNamedVenues(t *testing.T) {
 	checkGuesses(t, []guessCase{
 		{"venue", wvBooking, `book "Retro" tomorrow at 3pm in room Vega`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z", "place": "room Vega"}},
+		{"numbered venue", wvBooking, `book "Retro" tomorrow at 3pm in room 4`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z", "place": "room 4"}},
+		{"coded venue", wvBooking, `book "Retro" tomorrow at 3pm in room 2B`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z", "place": "room 2B"}},
+		{"a venue's number is no length", wvBooking, `book "Retro" tomorrow at 3pm at gate 12`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z"}},
+		{"a length beside a venue", wvBooking, `book "Retro" tomorrow at 3pm for 45 minutes in room 12`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z", "length_minutes": int64(45), "place": "room 12"}},
 		{"not a city", wvListings, "desks in room Vega", M{"query": "desks in room Vega", "limit": int64(10), "lang": "en"}},
 	})
 }
