@@ -54,13 +54,14 @@ func (f *filler) applyBooked() {
 }
 
 // bookedPhrase reads the plain words from token k, at most five, to a
-// preposition, a framing word, a word another rule used or the end of
-// the clause: where it ends, and whether every word is the tool's own.
+// preposition, a framing word, a recurrence ("every day", "each
+// Monday"), a word another rule used or the end of the clause: where it
+// ends, and whether every word is the tool's own.
 func (f *filler) bookedPhrase(k int) (last int, own bool) {
 	last, own = k-1, true
 	for j := k; j < len(f.toks) && j-k < 5 && f.free(j); j++ {
 		w := f.toks[j].word
-		if !f.contentWord(j) && !(f.tool[w] && !commonWord(w)) || prepositions[w] || objectPreps[w] || placePreps[w] || subordinators[w] || timeWord(w) {
+		if !f.contentWord(j) && !(f.tool[w] && !commonWord(w)) || prepositions[w] || objectPreps[w] || placePreps[w] || subordinators[w] || timeWord(w) || recurrenceWords[w] {
 			break
 		}
 		own = own && f.tool[w]
@@ -71,6 +72,9 @@ func (f *filler) bookedPhrase(k int) (last int, own bool) {
 	}
 	return last, own
 }
+
+// recurrenceWords open a recurrence: "every day", "each Monday".
+var recurrenceWords = setOf("every", "each")
 
 // putPreps say where a thing is put (putOnTool).
 var putPreps = setOf("on", "to", "in", "into", "onto")

@@ -119,6 +119,16 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			}
 			continue
 		}
+		if last := f.recurrenceEnd(i); last > i {
+			// "every day", "each Friday": a repetition no parameter took
+			// (cron and repeat_days read it for the tools that take one).
+			// The call runs once; the result says what it left out,
+			// reported with no taker as a plain word is: a date
+			// parameter would take one day of it, not the repetition.
+			add(f.spanValue(i, last), valueWord)
+			i = last
+			continue
+		}
 		if last := f.whenAt(i); last > i {
 			// "modified today": a time the things found must fit, which
 			// only a time parameter takes.
@@ -486,6 +496,25 @@ const (
 // whenCues say that a time filters what is found: "modified today",
 // "created last week", "changed since yesterday".
 var whenCues = setOf("modified", "changed", "created", "updated", "edited", "added", "touched")
+
+// recurrenceEnd is the last token of a recurrence opened by "every" or
+// "each" at token i ("every day", "each Monday and Thursday"), or -1. The
+// day may have been read already as the first one's date ("each Friday
+// at 4pm" starts next Friday).
+func (f *filler) recurrenceEnd(i int) int {
+	if !f.free(i) || !recurrenceWords[f.toks[i].word] {
+		return -1
+	}
+	if _, last, ok := f.recurrenceAt(i); ok {
+		return last
+	}
+	if i+1 < len(f.toks) && !endsClause(f.toks[i].raw) {
+		if _, ok := weekdays[f.toks[i+1].word]; ok {
+			return i + 1
+		}
+	}
+	return -1
+}
 
 // relativeDays are the days a request names relative to now.
 var relativeDays = setOf("today", "yesterday", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

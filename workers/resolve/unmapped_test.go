@@ -80,6 +80,9 @@ func TestUnmapped(t *testing.T) {
 		{"system/current_time", "what's the date today", nil}, // no filter: today is when
 		{"files/find", "find the files under /srv changed since last week", []schemas.Unmapped{{Text: "changed since last week"}}},
 		{"files/find", "find *.log files in /srv, ordered by date", []schemas.Unmapped{{Text: "ordered by date"}}}, // an order is no pattern of names
+		// A repetition for a tool that makes one event: it runs once, and says so.
+		{"calendar/create_event", "schedule standup every day at 9", []schemas.Unmapped{{Text: "every day"}}},
+		{"calendar/create_event", "book the team retro each Friday at 4pm", []schemas.Unmapped{{Text: "each Friday"}}},
 		// Unmapped, and the tool takes no such value.
 		{"system/uptime", "uptime of the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},
 		{"system/uptime", "system/uptime on the host Hermes", []schemas.Unmapped{{Text: "Hermes"}}},

@@ -114,6 +114,7 @@ func TestBooked(t *testing.T) {
 		{"booked", wvBooking, "book a 45 minute budget review tomorrow at 3pm in room Vega", M{"title": "budget review", "start": "2026-11-28T15:00:00Z", "length_minutes": int64(45), "place": "room Vega"}},
 		{"with a person", wvBooking, "put coffee with Dana on my calendar for Monday at 9am", M{"title": "coffee with Dana", "start": "2026-11-30T09:00:00Z"}},
 		{"set up", wvBooking, "set up a design sync tomorrow at 4pm", M{"title": "design sync", "start": "2026-11-28T16:00:00Z"}},
+		{"ends at a repetition", wvBooking, "schedule standup every day at 9", M{"title": "standup", "start": "2026-11-28T09:00:00Z"}},
 		{"own words", ruleMeeting, "schedule a meeting tomorrow at 9am", M{"start": "2026-11-28T09:00:00Z"}},
 		{"reference", wvBooking, "book it tomorrow at 3pm", M{"start": "2026-11-28T15:00:00Z"}},
 		{"titled wins", wvBooking, "book a slot called Retro tomorrow at 3pm", M{"title": "Retro", "start": "2026-11-28T15:00:00Z"}},
