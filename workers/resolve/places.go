@@ -487,15 +487,16 @@ func descNounsOf(desc string) []string {
 }
 
 // codesNumber: the number at token i is part of the code in capitals
-// written right before it ("switch to VGA 1", "a PS 5"), or the name of
-// the venue written right before it ("in room 4", "at gate 12"), a name's
-// number and no quantity; a currency's code before an amount ("USD 100")
-// is not such a code.
+// written right before it ("switch to VGA 1", "a PS 5"), the name of the
+// venue written right before it ("in room 4", "at gate 12"), or the code
+// a noun says it is ("zip code 94103", "extension 204"): a name's number
+// and no quantity; a currency's code before an amount ("USD 100") is not
+// such a code.
 func (f *filler) codesNumber(i int) bool {
 	if i == 0 || endsClause(f.toks[i-1].raw) {
 		return false
 	}
-	if venueNouns[f.toks[i-1].word] {
+	if venueNouns[f.toks[i-1].word] || codeNouns[f.toks[i-1].word] {
 		return true
 	}
 	if !capsCode(f.toks[i-1].value) {
@@ -769,6 +770,10 @@ func (f *filler) placeList(props []*property, k, last int) (int, bool) {
 // "room Orion", "building West", "hall C".
 var venueNouns = setOf("room", "building", "hall", "suite", "office", "floor", "wing", "studio", "lab", "gate", "terminal")
 
+// codeNouns say that the number after them is a code: "zip code 94103",
+// "postcode 10115", "extension 204", "flight 442".
+var codeNouns = setOf("code", "postcode", "zipcode", "zip", "extension", "ext", "flight")
+
 // namedVenue is the last token of a place written as its kind and its
 // name ("in room Orion", "at building West", "in room 4", "at gate B12")
 // from token k, for a place parameter named for that kind or whose
@@ -793,9 +798,11 @@ func (f *filler) namedVenue(p *property, k int) int {
 // wholePlace is where the place named from token k to last ends: past
 // last when a comma parts it from its state, province or country and the
 // places table has the two whole ("Austin, Texas", "Lyon, France",
-// "Portland, Maine"): one place, for a parameter that takes one, where
-// placeList found no parameter for each part. Two places ("Paris, Rome",
-// "Paris, then Rome") are no name of the table and stay apart.
+// "Portland, Maine"), or the region is written as its postal or country
+// code ("Springfield, IL", "Leeds, UK"): one place, for a parameter that
+// takes one, where placeList found no parameter for each part. Two
+// places ("Paris, Rome", "Paris, then Rome") are no name of the table and
+// stay apart.
 func (f *filler) wholePlace(k, last int) int {
 	if !strings.HasSuffix(f.toks[last].raw, ",") {
 		return last
@@ -803,7 +810,26 @@ func (f *filler) wholePlace(k, last int) int {
 	if _, end, ok := f.zonePlace(k); ok && end > last {
 		return end
 	}
+	if f.free(last+1) && regionCode(f.toks[last+1].raw) {
+		return last + 1
+	}
 	return last
+}
+
+// regionCode: raw is a region's code as addresses write it after a
+// city: two capitals (a US state's or Canadian province's postal code,
+// an ISO 3166 country code: "IL", "ON", "UK"), or "USA". Not "OK" nor
+// "US" alone ("Tulsa, OK" is rare beside "fine, OK?"), nor any code
+// that ends its sentence with a question mark.
+func regionCode(raw string) bool {
+	code := strings.TrimRight(raw, ",.;:")
+	if strings.HasSuffix(raw, "?") || code == "OK" {
+		return false
+	}
+	if code == "USA" {
+		return true
+	}
+	return len(code) == 2 && code[0] >= 'A' && code[0] <= 'Z' && code[1] >= 'A' && code[1] <= 'Z'
 }
 
 // destinationNames and originNames are the names of parameters that take

@@ -68,6 +68,8 @@ func TestWholePlaces(t *testing.T) {
 	checkGuesses(t, []guessCase{
 		{"one place", wvListings, "bakeries in Portland, Maine", M{"query": "bakeries", "area": "Portland, Maine", "limit": int64(10), "lang": "en"}},
 		{"one place", wvListings, "bakeries in Lyon, France", M{"query": "bakeries", "area": "Lyon, France", "limit": int64(10), "lang": "en"}},
+		{"a state's code", wvListings, "bakeries in Springfield, IL", M{"query": "bakeries", "area": "Springfield, IL", "limit": int64(10), "lang": "en"}},
+		{"a country's code", wvListings, "bakeries in Leeds, UK", M{"query": "bakeries", "area": "Leeds, UK", "limit": int64(10), "lang": "en"}},
 		{"parted", wvAddress, "geocode the bakery in Lyon, France", M{"city": "Lyon", "country": "France"}},
 		{"two places", wvListings, "bakeries in Paris, then Rome", M{"query": "bakeries then Rome", "area": "Paris", "limit": int64(10), "lang": "en"}},
 	})
@@ -94,6 +96,16 @@ func TestNamedVenues(t *testing.T) {
 		{"a venue's number is no length", wvBooking, `book "Retro" tomorrow at 3pm at gate 12`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z"}},
 		{"a length beside a venue", wvBooking, `book "Retro" tomorrow at 3pm for 45 minutes in room 12`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z", "length_minutes": int64(45), "place": "room 12"}},
 		{"not a city", wvListings, "desks in room Vega", M{"query": "desks in room Vega", "limit": int64(10), "lang": "en"}},
+	})
+}
+
+// TestCodeNumbers: a number a noun says is a code ("zip code 94103",
+// "area code 415", "extension 204") is no count of what a tool finds.
+func TestCodeNumbers(t *testing.T) {
+	checkGuesses(t, []guessCase{
+		{"area code", wvListings, "dentists in area code 415", M{"query": "dentists in area code 415", "limit": int64(10), "lang": "en"}},
+		{"zip code", wvListings, "top 30 bakeries near zip code 94103", M{"query": "bakeries near zip code 94103", "limit": int64(30), "lang": "en"}},
+		{"a count still", wvListings, "find 12 plumbers", M{"query": "plumbers", "limit": int64(12), "lang": "en"}},
 	})
 }
 
