@@ -219,7 +219,8 @@ func (f *filler) messageColon(colon int) bool {
 		return p != msg && !isIDProp(p) && !p.date && !isTimeProp(p) && !p.dateTime
 	})
 	if who != nil {
-		ok := a <= colon && colon-a < 4
+		end := f.beforeOwnApp(a, colon)
+		ok := a <= colon && end-a < 4
 		for k := a; k <= colon; k++ {
 			w := f.toks[k].word
 			if verbs[w] || verbParticles[w] {
@@ -230,7 +231,7 @@ func (f *filler) messageColon(colon int) bool {
 			ok = ok && f.free(k) && !subjectPronouns[w] && !pronounValues[w]
 		}
 		if ok {
-			if name := f.spanValue(a, colon); name != "" && f.try(who, name) {
+			if name := f.spanValue(a, end); name != "" && f.try(who, name) {
 				f.useTokens(rangeIdx(a, colon)...)
 			}
 		}
@@ -240,6 +241,30 @@ func (f *filler) messageColon(colon int) bool {
 	}
 	f.useTokens(rangeIdx(colon+1, last)...)
 	return true
+}
+
+// appPreps say which app a message goes through: "on slack", "via signal".
+var appPreps = setOf("on", "via", "over", "through", "using", "in")
+
+// beforeOwnApp is the last token of who gets a message, written from
+// token a to last: before "on slack" or "via the slack app" when those
+// words are the tool's own (the app it posts with, which no parameter
+// takes), else last.
+func (f *filler) beforeOwnApp(a, last int) int {
+	for k := a + 1; k < last; k++ {
+		if !appPreps[f.toks[k].word] {
+			continue
+		}
+		own := true
+		for j := k + 1; j <= last && own; j++ {
+			w := strings.TrimRight(f.toks[j].word, ":")
+			own = f.tool[w] || determiners[w] || w == "app"
+		}
+		if own {
+			return k - 1
+		}
+	}
+	return last
 }
 
 // titleNames are the names of parameters that take what a thing is called.

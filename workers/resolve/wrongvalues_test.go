@@ -149,9 +149,15 @@ func TestSayIn(t *testing.T) {
 
 // TestColonAfterValue: a colon right after a value another rule placed
 // still introduces the text; after a message verb and who gets it, the
-// message.
+// message; the app named after who ("on slack"), when it is the tool's
+// own, is not part of who.
 func TestColonAfterValue(t *testing.T) {
+	slack := manifest("t/slack", "Post Slack message", `{"type":"object","required":["channel","text"],"properties":{
+		"channel":{"type":"string","description":"Channel or user"},"text":{"type":"string","description":"Message text"}}}`)
 	checkGuesses(t, []guessCase{
+		{"own app", slack, "message Dana on slack: call me", M{"channel": "Dana", "text": "call me"}},
+		{"own app", slack, "ping ops via the slack app: deploy done", M{"channel": "ops", "text": "deploy done"}},
+		{"not the app", slack, "message the team on call: deploy done", M{"channel": "the team on call", "text": "deploy done"}},
 		{"text", wvTicket, "open a ticket on web/app: search is slow on mobile", M{"repo": "web/app", "title": "search is slow on mobile"}},
 		{"message", ruleChatApp, "dm Dario on signal: running late", M{"app": "signal", "chat": "Dario", "text": "running late"}},
 	})
