@@ -1,6 +1,9 @@
 package resolve
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // A tool that finds things by a pattern (files/find's name glob) is the
 // easiest to run wrongly: its pattern has a match-everything default, so a
@@ -19,23 +22,36 @@ import "strings"
 //     "large files" no pattern at all, and a wrong guess would run.
 
 // applyNamedFiles is rule named_files: a file name after a name cue to a
-// glob parameter the request left unset.
+// glob parameter the request left unset; a quoted one whole, spaces and
+// all ("files named 'q3 report.pdf'").
 func (f *filler) applyNamedFiles() {
 	for i := range f.toks {
 		if !f.free(i) || !f.afterNameCue(i) {
 			continue
 		}
-		v := f.toks[i].value
-		if !fileName(v) {
-			continue
-		}
-		for _, p := range f.s.props {
-			if f.missing(p) && globParam(p) && f.try(p, v) {
-				f.toks[i].used = true
-				break
-			}
+		if v := f.toks[i].value; fileName(v) && f.tryGlob(v) {
+			f.toks[i].used = true
 		}
 	}
+	for i, pr := range f.pairs {
+		if pr.key != "" || !pr.quoted || f.pairUsed[i] || !fileName(pr.value) {
+			continue
+		}
+		cue := sort.Search(len(f.toks), func(k int) bool { return f.toks[k].start >= pr.start }) - 1
+		if f.free(cue) && nameCues[f.toks[cue].word] && f.tryGlob(pr.value) {
+			f.pairUsed[i] = true
+		}
+	}
+}
+
+// tryGlob puts v in the first glob parameter the request left unset.
+func (f *filler) tryGlob(v string) bool {
+	for _, p := range f.s.props {
+		if f.missing(p) && globParam(p) && f.try(p, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // applyExtensions is rule extensions: a file extension written as such

@@ -310,6 +310,7 @@ var ruleCases = map[string][]ruleCase{
 	"named_files": {
 		{ruleFind, "find files named notes.txt in /srv", map[string]any{"dir": "/srv", "name": "notes.txt"}},
 		{ruleFind, "look in /srv for files called report.v2.md", map[string]any{"dir": "/srv", "name": "report.v2.md"}},
+		{ruleFind, "find files named 'q3 report.pdf' in /srv", map[string]any{"dir": "/srv", "name": "q3 report.pdf"}},
 	},
 	"extensions": {
 		{ruleFind, "find .txt files in /srv", map[string]any{"dir": "/srv", "name": "*.txt"}},
