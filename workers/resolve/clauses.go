@@ -138,11 +138,11 @@ func (f *filler) applyColonContent(free *property) {
 		// repository); what follows is still the message, or the text.
 		colon = taken
 	}
-	if colon < 0 || colon+1 >= len(f.toks) || !f.free(colon+1) {
+	if colon < 0 || colon+1 >= len(f.toks) || !f.free(colon+1) && !f.toks[colon+1].strayDate {
 		return
 	}
 	last := colon + 1
-	for last+1 < len(f.toks) && f.free(last+1) {
+	for last+1 < len(f.toks) && (f.free(last+1) || f.toks[last+1].strayDate) {
 		last++
 	}
 	if !f.placedTail(last + 1) {
@@ -488,8 +488,8 @@ func (f *filler) applySaid() {
 		}
 		last, trim := len(f.toks)-1, ".!]"
 		for j := first; j < len(f.toks); j++ {
-			if f.free(j) {
-				continue
+			if f.free(j) || f.toks[j].strayDate {
+				continue // a time no parameter took is the message's: "… that lunch is at 12:30"
 			}
 			if j == first || !endsClause(f.toks[j-1].raw) {
 				return

@@ -59,7 +59,7 @@ func (f *filler) nameEndsAt(p *property, end int) ([]int, bool) {
 
 func (f *filler) useTokens(idx ...int) {
 	for _, i := range idx {
-		f.toks[i].used = true
+		f.toks[i].used, f.toks[i].strayDate = true, false
 	}
 }
 

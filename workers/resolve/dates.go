@@ -200,10 +200,14 @@ func (f *filler) applyDates() {
 		}
 	}
 	for _, d := range rest {
+		placed := false
 		for _, fits := range f.dateTargets(d) {
-			if f.fillFirst(fits, d.value) {
+			if placed = f.fillFirst(fits, d.value); placed {
 				break
 			}
+		}
+		for k := d.first; k <= d.last && !placed; k++ {
+			f.toks[k].strayDate = true
 		}
 	}
 }

@@ -215,6 +215,8 @@ var ruleCases = map[string][]ruleCase{
 		{ruleChatApp, "Telegram the climbing club: meet at the crag at 8", map[string]any{"app": "telegram", "chat": "the climbing club", "text": "meet at the crag at 8"}},
 		{ruleChatApp, "message to Ines: bring the charger.", map[string]any{"chat": "Ines", "text": "bring the charger"}},
 		{ruleChatApp, "dm Dario on signal: running ten minutes behind", map[string]any{"app": "signal", "chat": "Dario", "text": "running ten minutes behind"}},
+		// A date the tool takes nowhere is the message's.
+		{ruleChatApp, "message Ines: the release on 2024-05-01 went fine", map[string]any{"chat": "Ines", "text": "the release on 2024-05-01 went fine"}},
 		{ruleSay, "say to the hall speakers: the quick brown fox", map[string]any{"message": "the quick brown fox"}},
 		{ruleMail, "mail ann@example.org about the outage: the database is back up", map[string]any{"to": "ann@example.org", "subject": "outage", "body": "the database is back up"}},
 		// The word before the colon went to another parameter.
@@ -226,6 +228,7 @@ var ruleCases = map[string][]ruleCase{
 		// "that" and a subject's clause after a verb that sends a message.
 		{ruleChatApp, "post in the Signal chat with Noor that we're boarding", map[string]any{"app": "signal", "chat": "Noor", "text": "we're boarding"}},
 		{ruleChatApp, "Could you message Tomas that I'll be late?", map[string]any{"chat": "Tomas", "text": "I'll be late"}},
+		{ruleMail, "mail bob@example.com with subject Lunch that lunch is at 12:30", map[string]any{"to": "bob@example.com", "subject": "Lunch", "body": "lunch is at 12:30"}},
 		{ruleMail, "mail ann@example.org with subject Lunch and say see you at noon", map[string]any{"to": "ann@example.org", "subject": "Lunch", "body": "see you at noon"}},
 		{ruleMail, "mail ann@example.org with subject Friday that the meeting is off", map[string]any{"to": "ann@example.org", "subject": "Friday", "body": "the meeting is off"}},
 	},

@@ -81,6 +81,17 @@ func (f *filler) unmapped() []schemas.Unmapped {
 	}
 	for i := 0; i < len(f.toks); i++ {
 		t := f.toks[i]
+		if t.strayDate {
+			// "ls /srv from 2024-01-02": a date the tool has no
+			// parameter for, which only a time parameter would take.
+			last := i
+			for last+1 < len(f.toks) && f.toks[last+1].strayDate {
+				last++
+			}
+			add(f.spanValue(i, last), valueWhen)
+			i = last
+			continue
+		}
 		if !f.free(i) {
 			continue
 		}

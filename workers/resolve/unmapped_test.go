@@ -77,7 +77,8 @@ func TestUnmapped(t *testing.T) {
 		{"files/checksum", "sha256sum --check /srv/a.iso", []schemas.Unmapped{{Text: "--check"}}},
 		{"files/count_lines", "wc -l -w /srv/a.txt", []schemas.Unmapped{{Text: "-w"}}},
 		{"files/find", "find files modified today in /srv", []schemas.Unmapped{{Text: "modified today"}}},
-		{"system/current_time", "what's the date today", nil}, // no filter: today is when
+		{"files/list_directory", "ls /srv from 2024-01-02", []schemas.Unmapped{{Text: "2024-01-02"}}}, // a date no parameter takes
+		{"system/current_time", "what's the date today", nil},                                         // no filter: today is when
 		{"files/find", "find the files under /srv changed since last week", []schemas.Unmapped{{Text: "changed since last week"}}},
 		{"files/find", "find *.log files in /srv, ordered by date", []schemas.Unmapped{{Text: "ordered by date"}}}, // an order is no pattern of names
 		// A repetition for a tool that makes one event: it runs once, and says so.

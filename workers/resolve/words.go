@@ -17,6 +17,10 @@ type token struct {
 	value      string
 	start, end int
 	used       bool
+	// strayDate: the token is part of a date or time that no parameter
+	// took (applyDates uses it all the same, so its words are read as no
+	// name); a message may still hold it, and the result reports it.
+	strayDate bool
 }
 
 // tokenize splits text into tokens, skipping the hidden byte ranges.
