@@ -178,6 +178,11 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			add(v, valueShape)
 		case f.afterNameCue(i):
 			add(v, valueText)
+		case acronym(t.raw) && i > 0 && placePreps[f.toks[i-1].word] && f.missingZone():
+			// "the time in CST": an abbreviation that names several
+			// zones (US Central or China), which the agent is asked to
+			// name; other acronyms are kinds of things, not values.
+			add(v, valueName)
 		case strings.ContainsAny(t.word, "0123456789") && scopeCode.MatchString(t.word):
 			// "in us-east-1", "host web-3": a code as machines name things.
 			add(v, valueText)

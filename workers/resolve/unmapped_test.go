@@ -65,6 +65,7 @@ func TestUnmapped(t *testing.T) {
 		{"github/create_issue", "create an issue in acme/widgets titled Crash, for the recent issues", nil}, // labels is no filter
 		// Unmapped, with the parameter that would take the value.
 		{"system/current_time", "what time is it in Atlantis", []schemas.Unmapped{{Text: "Atlantis", Parameter: "timezone"}}},
+		{"system/current_time", "what time is it in CST", []schemas.Unmapped{{Text: "CST", Parameter: "timezone"}}}, // US Central or China
 		{"files/find", "find files called invoices under /srv", []schemas.Unmapped{{Text: "invoices", Parameter: "name"}}},
 		{"files/find", `look in /srv for files matching "draft"`, []schemas.Unmapped{{Text: "draft", Parameter: "name"}}},
 		{"files/find", "find the yaml files under /srv", []schemas.Unmapped{{Text: "yaml", Parameter: "name"}}},

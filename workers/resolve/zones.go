@@ -21,6 +21,16 @@ func zoneProp(p *property) bool {
 	return strings.Contains(d, "time zone") || strings.Contains(d, "timezone")
 }
 
+// missingZone: the tool takes a time zone the request left unset.
+func (f *filler) missingZone() bool {
+	for _, p := range f.s.props {
+		if f.missing(p) && zoneProp(p) {
+			return true
+		}
+	}
+	return false
+}
+
 // applyZones fills a time zone parameter from a zone name written as such
 // ("Europe/Paris", "utc") or a place the time zone database names a zone
 // for: any of its cities ("Tokyo", "new york", "São Paulo") and the

@@ -82,6 +82,15 @@ func TestZones(t *testing.T) {
 		{"what time is it in UTC+5:30", nil}, // no Etc zone has minutes
 		{"time in UTC+13:00", "Etc/GMT-13"},
 		{"time in UTC-13", nil}, // no such zone
+		// Abbreviations that name one zone, in capitals; those that name
+		// several stay open.
+		{"current time in PST", "America/Los_Angeles"},
+		{"what time is it in JST", "Asia/Tokyo"},
+		{"time in CEST", "CET"},
+		{"the time in EST", "EST"}, // the database's own
+		{"what time is it in CST", nil},
+		{"what time is it in IST", nil},
+		{"the time in pst", nil}, // not written as one
 		{"what time is it", nil},
 		{"time at the center of town", nil}, // "center" is a zone city, but not written as a place
 		{"what time is it in Atlantis", nil},

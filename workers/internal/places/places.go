@@ -34,12 +34,44 @@ func Zone(key string) (string, bool) {
 }
 
 // ZoneName is a zone by its name in any case ("europe/paris" →
-// "Europe/Paris").
+// "Europe/Paris"), by an abbreviation people write for it in capitals
+// ("PST", "JST": abbreviations), or by a whole-hour offset ("UTC+2").
 func ZoneName(name string) (string, bool) {
 	if z, ok := zoneNames()[strings.ToLower(name)]; ok {
 		return z, ok
 	}
+	if z, ok := abbreviations[name]; ok {
+		return z, ok
+	}
 	return offsetZone(name)
+}
+
+// abbreviations are the zone abbreviations people write that name one
+// zone, written in capitals, as the zone that keeps that time: "PST" is
+// the Pacific time of America/Los_Angeles (which reads PDT in summer, as
+// someone writing PST all year means). The time zone database has no
+// such table, on purpose: an abbreviation may name several zones. Those
+// that do in common use (CST: US Central or China; IST: India, Ireland or
+// Israel; AST) are not here, and stay unmapped for the agent to say;
+// those the database names itself (EST, MST, HST, CET, EET, WET) are its
+// own.
+var abbreviations = map[string]string{
+	"PST": "America/Los_Angeles", "PDT": "America/Los_Angeles",
+	"MDT":  "America/Denver",
+	"CDT":  "America/Chicago",
+	"EDT":  "America/New_York",
+	"AKST": "America/Anchorage", "AKDT": "America/Anchorage",
+	"NST": "America/St_Johns", "NDT": "America/St_Johns",
+	"BST":  "Europe/London",
+	"CEST": "CET", "EEST": "EET", "WEST": "WET",
+	"MSK": "Europe/Moscow",
+	"JST": "Asia/Tokyo", "KST": "Asia/Seoul", "HKT": "Asia/Hong_Kong", "SGT": "Asia/Singapore",
+	"PHT": "Asia/Manila", "WIB": "Asia/Jakarta", "ICT": "Asia/Bangkok",
+	"AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
+	"ACST": "Australia/Adelaide", "ACDT": "Australia/Adelaide",
+	"AWST": "Australia/Perth",
+	"NZST": "Pacific/Auckland", "NZDT": "Pacific/Auckland",
+	"SAST": "Africa/Johannesburg", "WAT": "Africa/Lagos", "EAT": "Africa/Nairobi", "CAT": "Africa/Maputo",
 }
 
 // offsetZone is the zone of a whole-hour offset from UTC written as people
