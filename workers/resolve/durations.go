@@ -19,7 +19,8 @@ var durationUnits = map[string]string{
 	"hour": "h", "hours": "h", "hr": "h", "hrs": "h",
 }
 
-// applyDurations fills a string parameter named for a length of time from
+// applyDurations fills a string parameter named for a length of time (or
+// for how far back to look: lookbackParam) from
 // one written as such, a number and a unit, or several ("10 minutes", "an
 // hour", "1 hour 30 minutes"), halves read whole ("an hour and a half",
 // "two and a half hours", "half an hour": 1h30m, 2h30m, 30m), in the
@@ -29,7 +30,7 @@ var durationUnits = map[string]string{
 func (f *filler) applyDurations() {
 	var target *property
 	for _, p := range f.s.props {
-		if f.missing(p) && stringProp(p) && len(p.enum) == 0 && fitsName(p, durationNames) {
+		if f.missing(p) && stringProp(p) && len(p.enum) == 0 && (fitsName(p, durationNames) || lookbackParam(p)) {
 			target = p
 			break
 		}
@@ -64,6 +65,18 @@ func (f *filler) applyDurations() {
 		}
 		return
 	}
+}
+
+// lookbackNames name, or describe, a string parameter for how far back
+// to look ("since", "Only logs newer than this").
+var lookbackNames = setOf("since", "lookback", "within", "newer", "older", "age")
+
+// lookbackParam: p takes how far back to look as a length of time written
+// compactly ("Only logs newer than this, e.g. 10m, 1h"): "for the last 15
+// minutes" is its 15m. A step or an interval written so is not: "over the
+// last 6 hours" is no step.
+func lookbackParam(p *property) bool {
+	return compactStyle(p) && (fitsName(p, lookbackNames) || describesAny(p, lookbackNames))
 }
 
 // halfOf is half of a unit of time, compact: half a second is no whole

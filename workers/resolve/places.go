@@ -384,11 +384,19 @@ func (f *filler) looseFits(p *property, i int) bool {
 	if f.changeBy(i) && !changeParam(p) {
 		return false
 	}
-	if p.spanUnit == "" {
+	_, unit, width := f.spanAt(i)
+	switch {
+	case width == 0:
 		return true
+	case p.spanUnit != "":
+		return false
 	}
-	_, _, width := f.spanAt(i)
-	return width == 0
+	// "the logs for the last 15 minutes": a length of time is no count
+	// of lines; only a parameter for a length, or one named for its unit
+	// (days), takes it.
+	return fitsName(p, spanNames) || describesAny(p, spanNames) || slices.ContainsFunc(p.words, func(w string) bool {
+		return w == unit || w+"s" == unit || w == unit+"s"
+	})
 }
 
 // describedNumbers reads a number right before or after a noun that the

@@ -44,6 +44,9 @@ var (
 		"title":{"type":"string"},"labels":{"type":"array","items":{"type":"string"}},"tags":{"type":"string"}}}`)
 	ruleTimer = manifest("t/timer", "Timer", `{"type":"object","required":["duration"],"properties":{
 		"duration":{"type":"string","description":"Length, e.g. 10m, 1h30m"},"label":{"type":"string"}}}`)
+	ruleLogs = manifest("t/logs", "Pod logs", `{"type":"object","required":["pod"],"properties":{
+		"pod":{"type":"string","description":"Pod name"},"tail_lines":{"type":"integer","description":"Number of lines from the end"},
+		"since":{"type":"string","description":"Only logs newer than this, e.g. 10m, 1h"}}}`)
 	ruleAlarm = manifest("t/alarm", "Alarm", `{"type":"object","required":["time"],"properties":{
 		"time":{"type":"string","description":"Clock time, e.g. 06:30"},"days":{"type":"string","description":"Days it repeats, e.g. weekdays"},
 		"label":{"type":"string","description":"Alarm label"}}}`)
@@ -264,6 +267,8 @@ var ruleCases = map[string][]ruleCase{
 		{ruleTimer, "timer of 1 hour and 30 minutes", map[string]any{"duration": "1h30m"}},
 		{ruleTimer, "how about a 90-second timer", map[string]any{"duration": "90s"}},
 		{ruleTimer, "a timer for two and a half hours", map[string]any{"duration": "2h30m"}},
+		// How far back to look, written compactly: no count of lines.
+		{ruleLogs, "logs of web-1 for the last 15 minutes", map[string]any{"pod": "web-1", "since": "15m"}},
 	},
 	"lengths": {
 		// A length of time, converted to the parameter's unit.

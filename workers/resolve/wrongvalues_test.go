@@ -109,6 +109,21 @@ func TestCodeNumbers(t *testing.T) {
 	})
 }
 
+// TestLengthIsNoCount: a length of time is no count of what a tool
+// returns ("for the last 15 minutes" is no 15 lines); a parameter named
+// for its unit takes it.
+func TestLengthIsNoCount(t *testing.T) {
+	lines := manifest("t/lines", "Log lines", `{"type":"object","required":["pod"],"properties":{
+		"pod":{"type":"string","description":"Pod name"},"tail_lines":{"type":"integer","description":"Number of lines from the end"}}}`)
+	days := manifest("t/days", "Forecast", `{"type":"object","required":["city"],"properties":{
+		"city":{"type":"string"},"days":{"type":"integer","description":"How far ahead"}}}`)
+	checkGuesses(t, []guessCase{
+		{"a length", lines, "logs of web-1 for the last 15 minutes", M{"pod": "web-1"}},
+		{"a count", lines, "the last 40 lines of web-1", M{"pod": "web-1", "tail_lines": int64(40)}},
+		{"the unit's parameter", days, "weather in Oslo over the next 4 days", M{"city": "Oslo", "days": int64(4)}},
+	})
+}
+
 // TestListNouns: the list parameter's own noun before its items is none
 // of them; a noun of no list parameter is an item.
 func TestListNouns(t *testing.T) {
