@@ -417,7 +417,21 @@ func (f *filler) phraseEnd(k, max int) int {
 	if next := f.toks[last+1]; !next.used && (prepositions[next.word] || fillers[next.word] || determiners[next.word]) && !f.tool[next.word] {
 		return last
 	}
+	if f.changeParticle(last + 1) {
+		return last // "scale payments up to 12": the verb's particle and its change
+	}
 	return -1
+}
+
+// changeParticle: token k is a verb's particle of direction and a
+// preposition of its change follows ("up to 12", "down by 2"), a phrase
+// of the verb and no word of the value before it.
+func (f *filler) changeParticle(k int) bool {
+	if k+1 >= len(f.toks) || f.toks[k].used || endsClause(f.toks[k].raw) {
+		return false
+	}
+	w, next := f.toks[k].word, f.toks[k+1].word
+	return (w == "up" || w == "down") && (next == "to" || next == "by")
 }
 
 func rangeIdx(a, b int) []int {

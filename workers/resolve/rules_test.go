@@ -44,6 +44,8 @@ var (
 		"title":{"type":"string"},"labels":{"type":"array","items":{"type":"string"}},"tags":{"type":"string"}}}`)
 	ruleTimer = manifest("t/timer", "Timer", `{"type":"object","required":["duration"],"properties":{
 		"duration":{"type":"string","description":"Length, e.g. 10m, 1h30m"},"label":{"type":"string"}}}`)
+	ruleScale = manifest("t/scale", "Scale deployment", `{"type":"object","required":["deployment","replicas"],"properties":{
+		"deployment":{"type":"string","description":"Deployment name"},"namespace":{"type":"string"},"replicas":{"type":"integer"}}}`)
 	ruleLogs = manifest("t/logs", "Pod logs", `{"type":"object","required":["pod"],"properties":{
 		"pod":{"type":"string","description":"Pod name"},"tail_lines":{"type":"integer","description":"Number of lines from the end"},
 		"since":{"type":"string","description":"Only logs newer than this, e.g. 10m, 1h"}}}`)
@@ -327,6 +329,8 @@ var ruleCases = map[string][]ruleCase{
 	"heads": {
 		{ruleTeam, "stats of the Falcons team", map[string]any{"team": "Falcons"}},
 		{dataWorkbook, "write the leads_q3 table to a new book", map[string]any{"table": "leads_q3"}},
+		// The verb's particle and its change end the value: "up to 12".
+		{ruleScale, "bump the api deployment in namespace payments up to 12", map[string]any{"deployment": "api", "namespace": "payments", "replicas": int64(12)}},
 	},
 	"providers": {
 		{valCab, "order a Swiftcab to the museum", map[string]any{"dropoff": "the museum", "company": "Swiftcab"}},
