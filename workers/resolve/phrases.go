@@ -392,7 +392,10 @@ func (f *filler) bareNameAfterHead(p *property, i int) bool {
 		return false // "the door locked", "the text according to …"
 	}
 	prev := f.toks[i-1].word
-	opens := listStops[prev] || prepositions[prev] || determiners[prev] || prev == "of" || i == 1 && !fillers[prev]
+	// After another thing's value a pair starts: "pod web-2 container
+	// sidecar".
+	afterValue := isCode(f.toks[i-1].value)
+	opens := listStops[prev] || prepositions[prev] || determiners[prev] || prev == "of" || i == 1 && !fillers[prev] || afterValue
 	return opens && !endsClause(f.toks[i-1].raw)
 }
 

@@ -48,6 +48,7 @@ var (
 		"deployment":{"type":"string","description":"Deployment name"},"namespace":{"type":"string"},"replicas":{"type":"integer"}}}`)
 	ruleLogs = manifest("t/logs", "Pod logs", `{"type":"object","required":["pod"],"properties":{
 		"pod":{"type":"string","description":"Pod name"},"tail_lines":{"type":"integer","description":"Number of lines from the end"},
+		"container":{"type":"string","description":"Container name"},
 		"since":{"type":"string","description":"Only logs newer than this, e.g. 10m, 1h"}}}`)
 	ruleAlarm = manifest("t/alarm", "Alarm", `{"type":"object","required":["time"],"properties":{
 		"time":{"type":"string","description":"Clock time, e.g. 06:30"},"days":{"type":"string","description":"Days it repeats, e.g. weekdays"},
@@ -331,6 +332,8 @@ var ruleCases = map[string][]ruleCase{
 		{dataWorkbook, "write the leads_q3 table to a new book", map[string]any{"table": "leads_q3"}},
 		// The verb's particle and its change end the value: "up to 12".
 		{ruleScale, "bump the api deployment in namespace payments up to 12", map[string]any{"deployment": "api", "namespace": "payments", "replicas": int64(12)}},
+		// After another thing's code a noun and its value start a pair.
+		{ruleLogs, "logs of web-1 container sidecar", map[string]any{"pod": "web-1", "container": "sidecar"}},
 	},
 	"providers": {
 		{valCab, "order a Swiftcab to the museum", map[string]any{"dropoff": "the museum", "company": "Swiftcab"}},
