@@ -95,6 +95,7 @@ func (f *filler) applyRepeatDays() {
 		}
 		if f.try(target, r.words()) {
 			f.useTokens(rangeIdx(first, last)...)
+			f.repeatDays = r.days
 		}
 	}
 }

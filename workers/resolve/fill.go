@@ -50,6 +50,10 @@ type filler struct {
 	// time of day (applyMoments), and states no parameter takes
 	// (applyStates): reported, not placed.
 	moments []schemas.Unmapped
+	// repeatDays are the weekdays of a recurrence a parameter took
+	// (applyRepeatDays): the first time it happens falls on one of them
+	// ("every Monday at 9" starts on a Monday).
+	repeatDays []time.Weekday
 }
 
 func newFiller(text string, s *toolSchema, toolWordSet map[string]bool) *filler {

@@ -3,6 +3,7 @@ package resolve
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -82,6 +83,19 @@ func (m moment) at(ref, lastDay time.Time) (time.Time, bool) {
 		day = day.AddDate(0, 0, 1)
 	}
 	return time.Date(day.Year(), day.Month(), day.Day(), m.hour, m.minute, 0, 0, ref.Location()), true
+}
+
+// onRepeatDay is t, or the same time of day on the first day after it
+// that is one of days (the weekdays of a recurrence); t itself when days
+// is empty (every day).
+func onRepeatDay(t time.Time, days []time.Weekday) time.Time {
+	for range 7 {
+		if len(days) == 0 || slices.Contains(days, t.Weekday()) {
+			break
+		}
+		t = t.AddDate(0, 0, 1)
+	}
+	return t
 }
 
 // lookBack are the words before a day that make it one gone by ("since
@@ -721,6 +735,13 @@ func (f *filler) applyMoments() {
 	}
 	ref := f.clock()
 	var lastDay time.Time // a time alone after a day is that day's ("ends at 5")
+	at := func(m moment) (time.Time, bool) {
+		t, ok := m.at(ref, lastDay)
+		if ok && m.day.IsZero() && lastDay.IsZero() {
+			t = onRepeatDay(t, f.repeatDays) // "every Monday at 9": next Monday's 9
+		}
+		return t, ok
+	}
 	for i := 0; i < len(f.toks); i++ {
 		m, ok := f.momentAt(i, ref)
 		if !ok {
@@ -734,7 +755,7 @@ func (f *filler) applyMoments() {
 			i = m.last
 			continue
 		}
-		if t, ok := m.at(ref, lastDay); ok && f.fillMoment(dateTimes, m.first, t.Format(time.RFC3339)) {
+		if t, ok := at(m); ok && f.fillMoment(dateTimes, m.first, t.Format(time.RFC3339)) {
 			f.useTokens(rangeIdx(m.first, m.last)...)
 			i = m.last
 			continue
@@ -748,7 +769,7 @@ func (f *filler) applyMoments() {
 			// A time with its day ("at 6am tomorrow") for a "when" that is
 			// no clock time, and nothing else to take the day: the whole
 			// moment, not the hour without its day.
-			if t, ok := m.at(ref, lastDay); ok && f.fillMoment(whens, m.first, t.Format(time.RFC3339)) {
+			if t, ok := at(m); ok && f.fillMoment(whens, m.first, t.Format(time.RFC3339)) {
 				f.useTokens(rangeIdx(m.first, m.last)...)
 				i = m.last
 				continue

@@ -385,3 +385,18 @@ func TestWhenTakesTheDay(t *testing.T) {
 		{m: wake, text: "wake me at 6:30 tomorrow", want: M{"time": "06:30"}},
 	})
 }
+
+// TestRecurrenceStartsOnItsDay: a time of day in a recurrence by weekdays
+// first happens on one of them, not on the next day whatever it is (it
+// is Friday 11:00 in these tests).
+func TestRecurrenceStartsOnItsDay(t *testing.T) {
+	reminder := manifest("t/reminder", "Reminder", `{"type":"object","required":["message"],"properties":{
+		"message":{"type":"string"},"when":{"type":"string","format":"date-time"},
+		"repeat":{"type":"string","description":"Days it repeats, e.g. weekdays"}}}`)
+	checkGuesses(t, []guessCase{
+		{"a weekday", reminder, "remind me every Monday at 9 to send the report", M{"message": "send the report", "when": "2026-11-30T09:00:00Z", "repeat": "Monday"}},
+		{"today's is past", reminder, "remind me on weekdays at 8 to stretch", M{"message": "stretch", "when": "2026-11-30T08:00:00Z", "repeat": "weekdays"}},
+		{"today's is to come", reminder, "remind me on Fridays at 5pm to log hours", M{"message": "log hours", "when": "2026-11-27T17:00:00Z", "repeat": "Friday"}},
+		{"every day", reminder, "remind me every day at 9 to drink water", M{"message": "drink water", "when": "2026-11-28T09:00:00Z", "repeat": "daily"}},
+	})
+}
