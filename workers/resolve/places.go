@@ -170,7 +170,7 @@ func (f *filler) applyPlaces() {
 				i = end
 				continue
 			}
-			last = f.wholePlace(k, last)
+			last = f.withVenue(f.wholePlace(k, last))
 			if p := nextFor(i); p != nil && f.try(p, f.spanValue(k, last)) {
 				f.useTokens(rangeIdx(i, last)...)
 				i = last
@@ -776,7 +776,7 @@ func (f *filler) placeList(props []*property, k, last int) (int, bool) {
 
 // venueNouns are the kinds of place a name is given to inside a site:
 // "room Orion", "building West", "hall C".
-var venueNouns = setOf("room", "building", "hall", "suite", "office", "floor", "wing", "studio", "lab", "gate", "terminal")
+var venueNouns = setOf("room", "building", "hall", "suite", "office", "floor", "wing", "studio", "lab", "gate", "terminal", "platform")
 
 // codeNouns say that the number after them is a code: "zip code 94103",
 // "postcode 10115", "extension 204", "flight 442".
@@ -934,6 +934,19 @@ func (f *filler) tripPlace(p *property, a int) int {
 	}
 	if f.possessiveWord(last) {
 		return f.placePhraseEnd(last) // "Grandma's house"
+	}
+	return f.withVenue(last)
+}
+
+// withVenue is where a place that ends at token last ends with the venue
+// inside it written after it, a venue's noun and its number or code
+// ("JFK terminal 4", "Central Station platform 9B"), else last.
+func (f *filler) withVenue(last int) int {
+	if endsClause(f.toks[last].raw) || !f.free(last+1) || !venueNouns[f.toks[last+1].word] || !f.free(last+2) {
+		return last
+	}
+	if v := f.toks[last+2].value; isCode(v) || isNumber(v) {
+		return last + 2
 	}
 	return last
 }

@@ -94,6 +94,7 @@ func TestNamedVenues(t *testing.T) {
 		{"numbered venue", wvBooking, `book "Retro" tomorrow at 3pm in room 4`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z", "place": "room 4"}},
 		{"coded venue", wvBooking, `book "Retro" tomorrow at 3pm in room 2B`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z", "place": "room 2B"}},
 		{"a venue's number is no length", wvBooking, `book "Retro" tomorrow at 3pm at gate 12`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z"}},
+		{"a venue inside a place", ruleRide, "a ride to Midway terminal 2 please", M{"dropoff": "Midway terminal 2"}},
 		{"a length beside a venue", wvBooking, `book "Retro" tomorrow at 3pm for 45 minutes in room 12`, M{"title": "Retro", "start": "2026-11-28T15:00:00Z", "length_minutes": int64(45), "place": "room 12"}},
 		{"not a city", wvListings, "desks in room Vega", M{"query": "desks in room Vega", "limit": int64(10), "lang": "en"}},
 	})
