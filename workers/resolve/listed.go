@@ -41,7 +41,7 @@ func listedIn(text string, nouns []string) []string {
 			}
 			rest = strings.NewReplacer(" or ", ",", " and ", ",", " etc", ",").Replace(rest)
 			for _, item := range strings.Split(rest, ",") {
-				if v := strings.Trim(strings.TrimSpace(item), `"'.`+"`"); identifierLower(v) {
+				if v := strings.Trim(strings.TrimSpace(item), `"'.`+"`"); listableValue(v) {
 					out = append(out, v)
 				}
 			}
@@ -64,6 +64,13 @@ func nounBefore(text string, nouns []string) bool {
 		}
 	}
 	return false
+}
+
+// listableValue: v is one to three identifiers in lower case ("dau",
+// "warm white").
+func listableValue(v string) bool {
+	ws := strings.Fields(v)
+	return len(ws) >= 1 && len(ws) <= 3 && !slices.ContainsFunc(ws, func(w string) bool { return !identifierLower(w) })
 }
 
 // identifierLower: v is one word of lower-case letters, digits and
@@ -170,31 +177,53 @@ func (f *filler) fillCode(p *property, is func(code string) bool) bool {
 	return false
 }
 
-// applyListedValues is the rule listed_values: a word of the request, in
+// applyListedValues is the rule listed_values: words of the request, in
 // lower case, that the descriptions list as a value of one missing text
-// property, and of no other, fills it ("dau for the past 30 days").
+// property, and of no other, fill it ("dau for the past 30 days", "warm
+// white" for "e.g. warm white, blue").
 func (f *filler) applyListedValues() {
 	for _, p := range f.s.props {
 		if !f.missing(p) || len(p.listed) == 0 {
 			continue
 		}
-		hit := -1
-		for i, t := range f.toks {
-			if t.used || !listed(p, t.word) || t.value != t.word || f.listedElsewhere(p, t.word) {
+		hit, value, width := -1, "", 0
+		for i := range f.toks {
+			v, n := f.listedAt(p, i)
+			if n == 0 || f.listedElsewhere(p, v) {
 				continue
 			}
-			if hit >= 0 && f.toks[hit].word != t.word {
+			if hit >= 0 && value != v {
 				hit = -2 // two values: which one is not said here
 				break
 			}
 			if hit == -1 {
-				hit = i
+				hit, value, width = i, v, n
 			}
 		}
-		if hit >= 0 && f.try(p, f.toks[hit].word) {
-			f.useTokens(hit)
+		if hit >= 0 && f.try(p, value) {
+			f.useTokens(rangeIdx(hit, hit+width-1)...)
 		}
 	}
+}
+
+// listedAt is the longest value p lists that the free words from token
+// i write in lower case, and its number of words; 0 when none.
+func (f *filler) listedAt(p *property, i int) (value string, width int) {
+	for _, v := range p.listed {
+		ws := strings.Fields(v)
+		if len(ws) <= width || i+len(ws) > len(f.toks) {
+			continue
+		}
+		ok := true
+		for k, w := range ws {
+			t := f.toks[i+k]
+			ok = ok && !t.used && t.word == w && t.value == w && (k == len(ws)-1 || !endsClause(t.raw))
+		}
+		if ok {
+			value, width = v, len(ws)
+		}
+	}
+	return value, width
 }
 
 func listed(p *property, w string) bool {

@@ -46,6 +46,8 @@ var (
 		"duration":{"type":"string","description":"Length, e.g. 10m, 1h30m"},"label":{"type":"string"}}}`)
 	ruleScale = manifest("t/scale", "Scale deployment", `{"type":"object","required":["deployment","replicas"],"properties":{
 		"deployment":{"type":"string","description":"Deployment name"},"namespace":{"type":"string"},"replicas":{"type":"integer"}}}`)
+	ruleTint = manifest("t/tint", "Tinted lamp", `{"type":"object","required":["area"],"properties":{
+		"area":{"type":"string","description":"Where, e.g. porch, garden"},"tint":{"type":"string","description":"Light tint, e.g. soft amber, cool blue"}}}`)
 	ruleLogs = manifest("t/logs", "Pod logs", `{"type":"object","required":["pod"],"properties":{
 		"pod":{"type":"string","description":"Pod name"},"tail_lines":{"type":"integer","description":"Number of lines from the end"},
 		"container":{"type":"string","description":"Container name"},
@@ -163,6 +165,8 @@ var ruleCases = map[string][]ruleCase{
 	},
 	"listed_values": {
 		{listedStats, "wau by week", map[string]any{"measure": "wau", "bucket": "week"}},
+		// A listed value of several words, written whole.
+		{ruleTint, "make the porch lamp soft amber", map[string]any{"area": "porch", "tint": "soft amber"}},
 	},
 	"frequencies": {
 		{dataBars, "daily bars for ACME", map[string]any{"ticker": "ACME", "interval": "1d"}},
