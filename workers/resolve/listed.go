@@ -101,6 +101,10 @@ func (s *toolSchema) listValues(toolDesc string) {
 			vals = append(vals, listedIn(toolDesc, hs)...)
 		}
 		p.listed = vals
+		p.listedWords = make([][]string, len(vals))
+		for k, v := range vals {
+			p.listedWords[k] = strings.Fields(v)
+		}
 		p.codes = numberedCodes(p.description)
 	}
 }
@@ -209,8 +213,8 @@ func (f *filler) applyListedValues() {
 // listedAt is the longest value p lists that the free words from token
 // i write in lower case, and its number of words; 0 when none.
 func (f *filler) listedAt(p *property, i int) (value string, width int) {
-	for _, v := range p.listed {
-		ws := strings.Fields(v)
+	for n, v := range p.listed {
+		ws := p.listedWords[n]
 		if len(ws) <= width || i+len(ws) > len(f.toks) {
 			continue
 		}

@@ -85,8 +85,9 @@ type property struct {
 	// namespace or a region (scopeProp; readings).
 	place, scope bool
 	// listed are the lower-case values the descriptions list for a text
-	// parameter (listValues).
-	listed []string
+	// parameter (listValues), and the words of each.
+	listed      []string
+	listedWords [][]string
 	// codes are the words in capitals that the parameter's description
 	// shows before a number ("input such as HDMI 2" → HDMI): listValues.
 	codes []string
