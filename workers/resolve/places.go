@@ -328,6 +328,7 @@ func (f *filler) applyLooseNumbers() {
 		}
 	}
 	f.describedNumbers(nums)
+	f.boundedCount(nums)
 	var missingReq []*property
 	for _, p := range nums {
 		if f.missing(p) && p.required {
@@ -352,6 +353,43 @@ func (f *filler) applyLooseNumbers() {
 		f.useCountFrame(only, free[0])
 	}
 }
+
+// boundedCount reads a count written with its bound ("top 5", "max 30")
+// or before a noun for a tool's answers ("5 results") for the one missing
+// integer parameter that counts what the tool returns (named limit, or
+// counting a noun: "Maximum number of results"): the bound says which of
+// several numbers is the count, where the loose reading below takes a
+// number only when it is the one left.
+func (f *filler) boundedCount(nums []*property) {
+	var target *property
+	for _, p := range nums {
+		if p.typ == "integer" && (fitsName(p, limitNames) || len(p.countedNouns) > 0) {
+			if target != nil {
+				return // which one is not said
+			}
+			target = p
+		}
+	}
+	if target == nil {
+		return
+	}
+	for i := range f.toks {
+		v, ok := numeral(f.toks[i].raw)
+		if !f.free(i) || !ok {
+			continue
+		}
+		bounded := f.free(i-1) && countBounds[f.toks[i-1].word] && !endsClause(f.toks[i-1].raw)
+		counted := !endsClause(f.toks[i].raw) && f.free(i+1) && resultNouns[f.toks[i+1].word]
+		if (bounded || counted) && f.try(target, v) {
+			f.useTokens(i)
+			f.useCountFrame(target, i)
+			return
+		}
+	}
+}
+
+// limitNames name a parameter for how many answers a tool returns.
+var limitNames = setOf("limit")
 
 // numberNoun reads a number made one word with its noun ("a 5-day
 // forecast", "a 10-minute walk", "a 3-night stay") for the one missing

@@ -48,6 +48,9 @@ var (
 		"deployment":{"type":"string","description":"Deployment name"},"namespace":{"type":"string"},"replicas":{"type":"integer"}}}`)
 	ruleTint = manifest("t/tint", "Tinted lamp", `{"type":"object","required":["area"],"properties":{
 		"area":{"type":"string","description":"Where, e.g. porch, garden"},"tint":{"type":"string","description":"Light tint, e.g. soft amber, cool blue"}}}`)
+	ruleShopSearch = manifest("t/shopsearch", "Search products", `{"type":"object","required":["query"],"properties":{
+		"query":{"type":"string","x-toolyard-freetext":true},"min_price":{"type":"number","description":"Lowest price"},
+		"limit":{"type":"integer","description":"Maximum number of products"}}}`)
 	ruleLogs = manifest("t/logs", "Pod logs", `{"type":"object","required":["pod"],"properties":{
 		"pod":{"type":"string","description":"Pod name"},"tail_lines":{"type":"integer","description":"Number of lines from the end"},
 		"container":{"type":"string","description":"Container name"},
@@ -426,6 +429,9 @@ var ruleCases = map[string][]ruleCase{
 		// A number made one word with its noun; the words framing a count.
 		{wvStay, "a 3-night stay in Kyoto", map[string]any{"city": "Kyoto", "nights": int64(3), "guests": int64(2)}},
 		{wvListings, "loft apartments, max 40 results", map[string]any{"query": "loft apartments", "limit": int64(40), "lang": "en"}},
+		// The bound says which of several numbers is the count.
+		{ruleShopSearch, "desk lamps over 30 dollars, top 8", map[string]any{"query": "desk lamps", "min_price": float64(30), "limit": int64(8)}},
+		{ruleShopSearch, "desk lamps over 30 dollars, 8 results", map[string]any{"query": "desk lamps", "min_price": float64(30), "limit": int64(8)}},
 		// A number by a noun of one parameter's description.
 		{dataPledge, "spread a 1200 pledge over 12 months", map[string]any{"total": float64(1200), "months": int64(12)}},
 	},
