@@ -120,6 +120,16 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		if f.toolName(v) {
 			continue // the tool's own id or name, written to pick it
 		}
+		if p := f.fractionOf(i); p != nil {
+			// "refund half of order 77": a share of an amount the
+			// request does not write, which the number parameter would
+			// take once worked out; never run as the whole.
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, schemas.Unmapped{Text: v, Parameter: p.name})
+			}
+			continue
+		}
 		if p := f.enumMisfit(i); p != nil {
 			// "with sha3": meant for the enum parameter, which takes
 			// none such; reported for it rather than run with its
@@ -530,6 +540,26 @@ func (f *filler) recurrenceEnd(i int) int {
 		}
 	}
 	return -1
+}
+
+// shareWords are shares of a whole: "half of", "a third of".
+var shareWords = setOf("half", "third", "quarter")
+
+// fractionOf is the one missing number parameter when token i writes a
+// share of a thing ("half of order 77", "a third of the balance"), not of
+// a time ("the first half of the year"); else nil.
+func (f *filler) fractionOf(i int) *property {
+	if !shareWords[f.toks[i].word] || endsClause(f.toks[i].raw) || !f.free(i+1) || f.toks[i+1].word != "of" {
+		return nil
+	}
+	k := i + 2
+	for f.free(k) && determiners[f.toks[k].word] {
+		k++
+	}
+	if k < len(f.toks) && (timeWord(f.toks[k].word) || relativePeriods[f.toks[k].word]) {
+		return nil
+	}
+	return f.soleMissingWhere(func(p *property) bool { return (p.typ == "number" || p.typ == "integer") && len(p.enum) == 0 })
 }
 
 // relativeDays are the days a request names relative to now.

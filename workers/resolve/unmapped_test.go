@@ -236,3 +236,29 @@ func TestUnmappedLeftoverWords(t *testing.T) {
 		{kettle, "boil the kettle to 80 degrees", nil},
 	})
 }
+
+// TestUnmappedShares: a share of an amount the request does not write
+// ("half of order 77") holds the call back for the number parameter,
+// never runs as the whole; a share of a time is no amount.
+func TestUnmappedShares(t *testing.T) {
+	refund := manifest("t/refund", "Refund order", `{"type":"object","required":["order"],"properties":{
+		"order":{"type":"string","description":"Order number"},"amount":{"type":"number","description":"Amount to refund; the whole order by default"}}}`)
+	tests := []struct {
+		text string
+		held []schemas.Unmapped // what holds the call back
+	}{
+		{"refund half of order 77", []schemas.Unmapped{{Text: "half", Parameter: "amount"}}},
+		{"refund a third of the total of order 77", []schemas.Unmapped{{Text: "third", Parameter: "amount"}}},
+		{"refund order 77", nil},
+		{"refund order 77 from the first half of the year", nil},
+	}
+	for _, tt := range tests {
+		call, err := Resolve(context.Background(), routed(tt.text), refund)
+		if err != nil {
+			t.Fatalf("Resolve(%q): %v", tt.text, err)
+		}
+		if held := Unplaced(call); !reflect.DeepEqual(held, tt.held) {
+			t.Errorf("Resolve(%q) holds the call for %+v, want %+v", tt.text, held, tt.held)
+		}
+	}
+}
