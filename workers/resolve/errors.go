@@ -175,6 +175,9 @@ func exampleValue(p *property) string {
 	if v, ok := describedExample(p); ok {
 		return formatValue(v)
 	}
+	if currencyProp(p) {
+		return "USD" // before the shapes: a currency's "from" is no e-mail sender
+	}
 	for _, sh := range shapes {
 		if fitsName(p, sh.names) && (p.typ == "string" || p.typ == "") {
 			return sh.example

@@ -50,6 +50,14 @@ func TestMissingError(t *testing.T) {
 			"tool c/n is missing required parameter n (integer): A count (e.g., several). Give it as key=value in the intent, e.g. [TOOL: c/n n=10]",
 		},
 		{
+			"a currency's end is no e-mail's", "convert 50 to euros", manifest("fx/convert", "Convert currency", `{"type":"object","required":["amount","from","to"],"properties":{
+				"amount":{"type":"number"},"from":{"type":"string","description":"ISO 4217 source currency code"},
+				"to":{"type":"string","description":"ISO 4217 target currency code"}}}`),
+			[]string{"from"},
+			"tool fx/convert is missing required parameter from (string): ISO 4217 source currency code. " +
+				"Give it as key=value in the intent, e.g. [TOOL: fx/convert amount=50 to=EUR from=USD]",
+		},
+		{
 			"free text left nothing", "google maps scraper limit 5", scraper,
 			[]string{"query"},
 			"tool maps/google_maps_scraper is missing required parameter query (string): What to search for. " +
