@@ -195,6 +195,9 @@ func (f *filler) dayAt(i int, ref time.Time) (moment, bool) {
 			}
 		}
 	}
+	if base, ok := strings.CutSuffix(w, "'s"); ok && relativeDays[base] {
+		w = base // "at yesterday's rate", "Monday's standup": the day
+	}
 	switch w {
 	case "today", "tonight":
 		return day(today, i)

@@ -192,6 +192,7 @@ var ruleCases = map[string][]ruleCase{
 		{ruleMeeting, `schedule "Review" on Monday at 10:30am, ends at 5`, map[string]any{"title": "Review", "start": "2026-11-30T10:30:00Z", "end": "2026-11-30T17:00:00Z", "minutes": int64(30)}},
 		{ruleMeeting, `schedule "Stretch" in 2 hours`, map[string]any{"title": "Stretch", "start": "2026-11-27T13:00:00Z", "minutes": int64(30)}},
 		{ruleEvent, `plan "Standup" for next Tuesday`, map[string]any{"title": "Standup", "date": "2026-12-01"}},
+		{ruleEvent, `plan "Replay" at yesterday's slot`, map[string]any{"title": "Replay", "date": "2026-11-26"}}, // a day's possessive is the day
 	},
 	"destinations": {
 		{ruleRide, "book a ride to the airport from my office", map[string]any{"dropoff": "the airport", "pickup": "my office"}},
