@@ -238,8 +238,12 @@ func (e *Executor) pathBase(x *schemas.Executor) string {
 }
 
 // localPath is where the path argument v of a local tool points: v when
-// absolute, else v under base.
-func localPath(base, v string) string {
+// absolute, under home when it starts with "~" as a shell expands it
+// ("~", "~/notes"; not "~bob"), else under base.
+func localPath(base, home, v string) string {
+	if rest, ok := strings.CutPrefix(v, "~"); ok && home != "" && (rest == "" || rest[0] == '/') {
+		return filepath.Join(home, rest)
+	}
 	if filepath.IsAbs(v) {
 		return v
 	}
@@ -274,13 +278,13 @@ func (e *Executor) confinePaths(m schemas.Manifest, params map[string]any, info 
 			if v == "" || v == "-" {
 				continue
 			}
-			if real := realPath(localPath(base, v)); !e.roots.contains(real) {
+			if real := realPath(localPath(base, e.home, v)); !e.roots.contains(real) {
 				e.cfg.log.Info("tool refused: path outside the roots", "tool", m.ID, "parameter", name, "resolved", real)
 				shown := ""
 				if real != v {
 					shown = " (resolves to " + real + ")"
 				}
-				if !filepath.IsAbs(v) {
+				if !filepath.IsAbs(v) && !strings.HasPrefix(v, "~") {
 					shown = fmt.Sprintf(" (resolves to %s: relative paths start at %s)", real, base)
 				}
 				return badCall(ErrPathNotAllowed, "tool %s: %s=%s%s is outside the allowed path roots (%s); paths are confined after following symlinks; allow another directory with --path-root DIR",
@@ -306,7 +310,7 @@ func (e *Executor) localPaths(m schemas.Manifest, params map[string]any, info *p
 		if namesNoFile(v) {
 			return v
 		}
-		return localPath(base, v)
+		return localPath(base, e.home, v)
 	}
 	var out any = params
 	for _, steps := range info.paths {

@@ -104,6 +104,8 @@ func TestConfinePaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	home := filepath.Join(t.TempDir(), "home")
+	t.Setenv("HOME", home) // what a path's leading ~ stands for
 
 	tests := []struct {
 		name  string
@@ -129,6 +131,8 @@ func TestConfinePaths(t *testing.T) {
 		{"relative outside the roots", []string{os.TempDir()}, "files/count", map[string]any{"path": "notes.txt"},
 			"(resolves to " + filepath.Join(wd, "notes.txt") + ": relative paths start at " + wd + ")"},
 		{"relative to the executor's dir", []string{root}, "files/in_dir", map[string]any{"path": "data.txt"}, ""},
+		{"~ is the home, checked as such", []string{root}, "files/count", map[string]any{"path": "~/notes.txt"},
+			"path=~/notes.txt (resolves to " + filepath.Join(home, "notes.txt") + ") is outside"},
 		{"root / lifts it", []string{"/"}, "files/count", map[string]any{"path": "/etc/hostname"}, ""},
 		{"array elements", []string{root}, "files/many", map[string]any{"files": []any{inside, "/etc/passwd"}}, "files=/etc/passwd is outside"},
 		{"a nested object's path", []string{root}, "files/nested", map[string]any{"options": map[string]any{"output_file": "/etc/cron.d/x"}}, "options.output_file=/etc/cron.d/x is outside"},
@@ -206,6 +210,8 @@ func TestLocalPaths(t *testing.T) {
 			map[string]any{"options": map[string]any{"output_file": "out/x.json"}, "edits": []any{map[string]any{"path": "../up.txt"}, "odd"}},
 			map[string]any{"options": map[string]any{"output_file": filepath.Join(e.wd, "out/x.json")}, "edits": []any{map[string]any{"path": filepath.Join(e.wd, "../up.txt")}, "odd"}}},
 		{"from the executor's dir", inDir, map[string]any{"path": "data/x"}, map[string]any{"path": "/srv/tools/data/x"}},
+		{"~ as a shell expands it", inDir, map[string]any{"path": "~/Downloads", "files": []any{"~", "~bob/x", "a~b"}},
+			map[string]any{"path": filepath.Join(e.home, "Downloads"), "files": []any{e.home, "/srv/tools/~bob/x", "/srv/tools/a~b"}}},
 		{"empty, standard input and URLs as they are", scratch, map[string]any{"path": "", "files": []any{"-", "https://example.com/a"}},
 			map[string]any{"path": "", "files": []any{"-", "https://example.com/a"}}},
 		{"remote tools untouched", web, map[string]any{"path": "./docs"}, map[string]any{"path": "./docs"}},

@@ -28,6 +28,11 @@ type Executor struct {
 	// wd is the working directory at start: where relative path
 	// arguments of local tools start (pathBase), as relative roots do.
 	wd string
+	// home is what a path argument's leading "~" stands for, as a shell
+	// expands it ("~/Downloads"): the home of the user tools run as (the
+	// run-as user's, else the worker's); "" when unknown, and "~" is
+	// then a name like any other.
+	home string
 }
 
 // New returns an Executor for the tools of reg. search backs the search
@@ -50,7 +55,11 @@ func New(reg *registry.Registry, search SearchFunc, opts ...Option) *Executor {
 		cfg.log.Warn("working directory: relative path arguments of local tools start at /", "error", err)
 		wd = "/"
 	}
-	e := &Executor{reg: reg, search: search, cfg: cfg, roots: roots, wd: wd,
+	home, _ := os.UserHomeDir()
+	if r := cfg.proc.runAs; r != nil {
+		home = r.Home
+	}
+	e := &Executor{reg: reg, search: search, cfg: cfg, roots: roots, wd: wd, home: home,
 		builtins: map[string]schemas.Manifest{}, byMeta: map[string]schemas.Manifest{}}
 	for _, m := range BuiltinManifests() {
 		e.builtins[m.ID] = m
