@@ -209,7 +209,11 @@
 //     vacation.jpg" → attachment, not the message); so does a
 //     file name after named, called or matching ("files named notes.txt"):
 //     a name is a pattern that matches itself; and a file extension
-//     written with its dot (".txt files") as the pattern "*.txt". A bare
+//     written with its dot (".txt files") as the pattern "*.txt". A
+//     folder of the user's home named by its role ("my downloads", "the
+//     documents folder", "my home directory") fills the first path
+//     property missing as a shell writes it (~/Downloads, ~), which the
+//     executor expands (homedirs.go). A bare
 //     identifier, eight digits or more, or letters and digits with four
 //     digits or more ("9400111899223344556677", "1Z999AA1012"; no year,
 //     count or measure), fills the one missing text property named for

@@ -74,6 +74,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyScopedLists() }},
 	{name: "shapes", doc: "paths, URLs, e-mail addresses, globs and phone numbers to parameters named for them, or described so (phones; a file's name to an attachment: \"Path of a photo or file to attach\")",
 		apply: func(f *filler, _ *property) { f.applyShapes() }},
+	{name: "home_dirs", doc: "a folder of the user's home named by its role, after \"my\" or before folder or directory (\"my downloads\", \"the documents folder\", \"my home directory\"), to the first missing path parameter, as a shell writes it (~/Downloads, ~)",
+		apply: func(f *filler, _ *property) { f.applyHomeDirs() }},
 	{name: "full_names", doc: "a person's name of two capitalised words (\"add a customer: Maria Lopez\") to the missing given- and family-name parameters (firstName and lastName, given_name and surname), a word each",
 		apply: func(f *filler, _ *property) { f.applyFullNames() }},
 	{name: "identifiers", doc: "a bare identifier, a long run of digits or of letters and digits (\"package 9400111899223344556677\"), to the one missing text parameter named for one (tracking_number, order_id), else described as one; a code whose letters name the parameter (\"SKU-300\" → sku, \"INV2041\" → invoice_ref)",

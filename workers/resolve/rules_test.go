@@ -335,6 +335,11 @@ var ruleCases = map[string][]ruleCase{
 		{ruleFind, "find .txt files in /srv", map[string]any{"dir": "/srv", "name": "*.txt"}},
 		{ruleFind, "look in /srv for files ending in .tar.gz", map[string]any{"dir": "/srv", "name": "*.tar.gz"}},
 	},
+	"home_dirs": {
+		{ruleFind, "find files in my downloads", map[string]any{"dir": "~/Downloads", "name": "*"}},
+		{ruleFind, "look in the documents folder", map[string]any{"dir": "~/Documents", "name": "*"}},
+		{ruleFind, "search my home directory", map[string]any{"dir": "~", "name": "*"}},
+	},
 	"heads": {
 		{ruleTeam, "stats of the Falcons team", map[string]any{"team": "Falcons"}},
 		{dataWorkbook, "write the leads_q3 table to a new book", map[string]any{"table": "leads_q3"}},

@@ -159,6 +159,10 @@ type shape struct {
 	described func(*property) bool
 }
 
+// pathShape is the index in shapes of an absolute path's shape, whose
+// takers are the parameters for a path.
+const pathShape = 0
+
 var shapes = []shape{
 	{isPathLike, pathNames, "/tmp", describesFile},
 	{isRelPathLike, pathNames, "/tmp", describesFile},
