@@ -41,7 +41,9 @@ func placeSpans(text string) [][]int {
 			raws = append(raws, text[words[j][0]:words[j][1]])
 		}
 		n, _ := places.Longest(raws)
-		if n == 0 || n == 1 && opensSentence(text, words[i][0]) {
+		if n == 0 && places.Abbreviation(strings.TrimRight(w, ",.")) {
+			n = 1 // "the time in PST": a time zone, as a city is a place
+		} else if n == 0 || n == 1 && opensSentence(text, words[i][0]) {
 			continue
 		}
 		last := i + n - 1

@@ -66,12 +66,32 @@ var abbreviations = map[string]string{
 	"CEST": "CET", "EEST": "EET", "WEST": "WET",
 	"MSK": "Europe/Moscow",
 	"JST": "Asia/Tokyo", "KST": "Asia/Seoul", "HKT": "Asia/Hong_Kong", "SGT": "Asia/Singapore",
-	"PHT": "Asia/Manila", "WIB": "Asia/Jakarta", "ICT": "Asia/Bangkok",
+	"PHT": "Asia/Manila", "WIB": "Asia/Jakarta",
 	"AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
 	"ACST": "Australia/Adelaide", "ACDT": "Australia/Adelaide",
 	"AWST": "Australia/Perth",
 	"NZST": "Pacific/Auckland", "NZDT": "Pacific/Auckland",
-	"SAST": "Africa/Johannesburg", "WAT": "Africa/Lagos", "EAT": "Africa/Nairobi", "CAT": "Africa/Maputo",
+	"SAST": "Africa/Johannesburg", "WAT": "Africa/Lagos",
+}
+
+// ambiguousAbbreviations name several zones in common use (CST: US
+// Central or China; IST: India, Ireland or Israel; AST: Atlantic or
+// Arabia): no zone of their own, but a time zone all the same.
+var ambiguousAbbreviations = map[string]bool{"CST": true, "IST": true, "AST": true}
+
+// Abbreviation: word, as written, is a zone abbreviation in capitals: one
+// of ZoneName's, one the database names a zone by ("EST", "CET", "UTC"),
+// or one that names several zones ("CST"). Discovery reads it as a value
+// a time zone parameter takes, as it reads a city.
+func Abbreviation(word string) bool {
+	if len(word) < 3 || len(word) > 4 || word != strings.ToUpper(word) {
+		return false
+	}
+	if _, ok := abbreviations[word]; ok || ambiguousAbbreviations[word] {
+		return true
+	}
+	z, ok := zoneNames()[strings.ToLower(word)]
+	return ok && z == word
 }
 
 // offsetZone is the zone of a whole-hour offset from UTC written as people
