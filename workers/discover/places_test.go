@@ -28,6 +28,12 @@ func TestPlaceSpans(t *testing.T) {
 		// A name the tables leave open is no place.
 		{"the weather in Springfield", nil},
 		{"email George the report", []string{"George"}},
+		// A time zone's abbreviation in capitals is a value too, one that
+		// names several zones as well; in lower case it is a word.
+		{"current time in PST", []string{"PST"}},
+		{"what time is it in CST, please", []string{"CST"}},
+		{"UTC time now", []string{"UTC"}},
+		{"the time in pst", nil},
 		{"", nil},
 	}
 	for _, tt := range tests {

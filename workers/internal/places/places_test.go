@@ -44,3 +44,32 @@ func TestTableKeys(t *testing.T) {
 		t.Fatalf("%d places; regenerate with go generate ./workers/internal/places", n)
 	}
 }
+
+func TestAbbreviation(t *testing.T) {
+	for word, want := range map[string]bool{
+		"PST": true, "CEST": true, "JST": true, // one zone each
+		"CST": true, "IST": true, // several zones, a time zone all the same
+		"EST": true, "UTC": true, "CET": true, // the database's own names
+		"pst": false, "Pst": false, "ICT": false, "CAT": false, // words, or read as such
+		"US": false, "Europe/Paris": false, "": false,
+	} {
+		if got := Abbreviation(word); got != want {
+			t.Errorf("Abbreviation(%q) = %v, want %v", word, got, want)
+		}
+	}
+	for abbr, want := range map[string]string{"PST": "America/Los_Angeles", "CEST": "CET", "EST": "EST"} {
+		if got, ok := ZoneName(abbr); !ok || got != want {
+			t.Errorf("ZoneName(%q) = %q, %v; want %q", abbr, got, ok, want)
+		}
+	}
+	for abbr, zone := range abbreviations {
+		if _, ok := zoneNames()[strings.ToLower(zone)]; !ok {
+			t.Errorf("abbreviation %s: %s is no zone of the database", abbr, zone)
+		}
+	}
+	for _, open := range []string{"CST", "IST", "AST", "pst"} {
+		if z, ok := ZoneName(open); ok {
+			t.Errorf("ZoneName(%q) = %q, want none: it names several zones, or is no abbreviation written so", open, z)
+		}
+	}
+}
