@@ -27,13 +27,13 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	up := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "127.0.0.1:0")
-	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
-	if !strings.Contains(up.stderr.String(), "publish --nats "+url+" --session demo") {
-		t.Errorf("the start-up hint should carry --nats for a server off the default address:\n%s", up.stderr.String())
+	up.WaitOutput(t, "Stop with Ctrl-C", 30*time.Second)
+	if !strings.Contains(up.Output.String(), "publish --nats "+url+" --session demo") {
+		t.Errorf("the start-up hint should carry --nats for a server off the default address:\n%s", up.Output.String())
 	}
-	httpBase := regexp.MustCompile(`status:\s+(http://\S+)/`).FindStringSubmatch(up.stderr.String())
+	httpBase := regexp.MustCompile(`status:\s+(http://\S+)/`).FindStringSubmatch(up.Output.String())
 	if httpBase == nil {
-		t.Fatalf("no status address in:\n%s", up.stderr.String())
+		t.Fatalf("no status address in:\n%s", up.Output.String())
 	}
 
 	file := filepath.Join(t.TempDir(), "notes.txt")
@@ -267,9 +267,9 @@ func TestUpPublishAndOpsEndpoints(t *testing.T) {
 		t.Errorf("a prefix matching nothing: %v\n%s", err, out)
 	}
 
-	up.kill(syscall.SIGTERM)
-	if code := up.cmd.ProcessState.ExitCode(); code != 0 {
-		t.Errorf("up exited with %d after SIGTERM:\n%s", code, up.stderr.String())
+	up.Kill(syscall.SIGTERM)
+	if code := up.Cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("up exited with %d after SIGTERM:\n%s", code, up.Output.String())
 	}
 }
 

@@ -77,10 +77,10 @@ func TestPublishInterruptedSaysSo(t *testing.T) {
 	_, url := startUp(t, "")
 	addSlowTool(t, url, 3)
 	pub := startProcess(t, "publish", "--nats", url, "--session", "intr", "--message-id", "intr-1", "--wait", "--timeout", "60s", `<tool_call name="test/slow">{}</tool_call>`)
-	pub.waitOutput(t, `"status":"accepted"`, 30*time.Second)
-	pub.kill(syscall.SIGINT)
-	out := pub.stderr.String()
-	if code := pub.cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(out, "interrupted while waiting for 1 result(s): intr-1.0") ||
+	pub.WaitOutput(t, `"status":"accepted"`, 30*time.Second)
+	pub.Kill(syscall.SIGINT)
+	out := pub.Output.String()
+	if code := pub.Cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(out, "interrupted while waiting for 1 result(s): intr-1.0") ||
 		!strings.Contains(out, "--message-id intr-1 --wait") || strings.Contains(out, "timed out") {
 		t.Errorf("publish interrupted: exit %d, output:\n%s\nwant exit 130 and 'interrupted while waiting', with the command that shows the results", code, out)
 	}
@@ -202,15 +202,15 @@ func TestPublishSaysWhenTheServerIsGone(t *testing.T) {
 	up, url := startUp(t, "")
 	addSlowTool(t, url, 5)
 	pub := startProcess(t, "publish", "--nats", url, "--session", "gone", "--message-id", "gone-1", "--wait", "--timeout", "3s", `<tool_call name="test/slow">{}</tool_call>`)
-	pub.waitOutput(t, `"status":"accepted"`, 30*time.Second)
-	up.kill(syscall.SIGKILL)
+	pub.WaitOutput(t, `"status":"accepted"`, 30*time.Second)
+	up.Kill(syscall.SIGKILL)
 	select {
-	case <-pub.done:
+	case <-pub.Done:
 	case <-time.After(60 * time.Second):
-		t.Fatalf("publish still waiting a minute after the server went away:\n%s", pub.stderr.String())
+		t.Fatalf("publish still waiting a minute after the server went away:\n%s", pub.Output.String())
 	}
-	out := pub.stderr.String()
-	if code := pub.cmd.ProcessState.ExitCode(); code == 0 || !strings.Contains(out, "the connection to NATS at "+url+" is down") ||
+	out := pub.Output.String()
+	if code := pub.Cmd.ProcessState.ExitCode(); code == 0 || !strings.Contains(out, "the connection to NATS at "+url+" is down") ||
 		!strings.Contains(out, "--message-id gone-1 --wait") {
 		t.Errorf("publish after the server went away: exit %d, output:\n%s\nwant it to say the connection is down and how to see the results", code, out)
 	}

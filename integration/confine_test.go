@@ -327,8 +327,8 @@ func TestRunAsAndRootWarning(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			env := startEnv(t)
 			ps := startWorkers(t, env, 1, bind.StageParse+","+bind.StageExecute, tools, tc.extra...)
-			if got := strings.Contains(ps[0].stderr.String(), warning); got != tc.warns {
-				t.Errorf("warning printed: %v, want %v:\n%s", got, tc.warns, ps[0].stderr.String())
+			if got := strings.Contains(ps[0].Output.String(), warning); got != tc.warns {
+				t.Errorf("warning printed: %v, want %v:\n%s", got, tc.warns, ps[0].Output.String())
 			}
 			publishOutput(t, env.JS, schemas.AgentOutput{SessionID: "who", Text: `<tool_call name="debug/whoami">{}</tool_call>`})
 			if r := resultsByTool(t, env, "who", 1)["debug/whoami"]; r.Status != schemas.StatusExecuted || r.Output.Content != tc.uid+"\n" {

@@ -98,7 +98,7 @@ func TestSIGKILLMidSlowToolTakesEffectOnce(t *testing.T) {
 			}
 			var killed *process
 			for _, w := range workers {
-				if strconv.Itoa(w.cmd.Process.Pid) == victim {
+				if strconv.Itoa(w.Cmd.Process.Pid) == victim {
 					killed = w
 				}
 			}
@@ -106,11 +106,11 @@ func TestSIGKILLMidSlowToolTakesEffectOnce(t *testing.T) {
 				t.Fatalf("the tool's parent %s is none of the workers", victim)
 			}
 			killedAt := time.Now()
-			killed.kill(syscall.SIGKILL)
+			killed.Kill(syscall.SIGKILL)
 			survivor := ""
 			if tt.restart {
 				w := startWorkers(t, env, 1, bind.StageExecute, reg, flags...)[0]
-				survivor = strconv.Itoa(w.cmd.Process.Pid)
+				survivor = strconv.Itoa(w.Cmd.Process.Pid)
 			}
 
 			rs := results(t, env.JS, session, 60*time.Second, countAnswered(1))

@@ -21,8 +21,8 @@ import (
 // encode the same tools again.
 func TestUpWithSentenceEncoder(t *testing.T) {
 	up, url := startUp(t, "", "--encoder", "use-lite")
-	if !regexp.MustCompile(`encoder="?use-lite:`).MatchString(up.stderr.String()) {
-		t.Fatalf("up does not say it runs the encoder:\n%s", up.stderr.String())
+	if !regexp.MustCompile(`encoder="?use-lite:`).MatchString(up.Output.String()) {
+		t.Fatalf("up does not say it runs the encoder:\n%s", up.Output.String())
 	}
 	out, err := exec.Command(binary, "publish", "--nats", url, "--session", "enc", "--wait", "--timeout", "30s",
 		"Checking. [TOOL: how long has this machine been running]").CombinedOutput()

@@ -73,7 +73,7 @@ func TestMCPGateway(t *testing.T) {
 
 	httpPort := freePort(t)
 	gw := startProcess(t, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("127.0.0.1:%d", httpPort))
-	gw.waitOutput(t, "MCP gateway listening", 30*time.Second)
+	gw.WaitOutput(t, "MCP gateway listening", 30*time.Second)
 
 	changed := make(chan struct{}, 16)
 	client := mcp.NewClient(&mcp.Implementation{Name: "gateway-test", Version: "1"}, &mcp.ClientOptions{
@@ -190,7 +190,7 @@ func TestMCPGatewayConformance(t *testing.T) {
 	_, url := startUp(t, "")
 	httpPort := freePort(t)
 	gw := startProcess(t, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("127.0.0.1:%d", httpPort))
-	gw.waitOutput(t, "MCP gateway listening", 30*time.Second)
+	gw.WaitOutput(t, "MCP gateway listening", 30*time.Second)
 	for _, sc := range conformanceScenarios {
 		t.Run(sc, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -217,7 +217,7 @@ func TestMCPGatewayHoldsOneWatchPerClient(t *testing.T) {
 	_, url := startUp(t, "")
 	httpPort := freePort(t)
 	gw := startProcess(t, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("127.0.0.1:%d", httpPort))
-	gw.waitOutput(t, "MCP gateway listening", 30*time.Second)
+	gw.WaitOutput(t, "MCP gateway listening", 30*time.Second)
 
 	js := connectJS(t, url)
 	consumers := func() int {
@@ -311,7 +311,7 @@ func TestMCPGatewayHTTPNeedsTokensBeyondLoopback(t *testing.T) {
 	}
 	httpPort := freePort(t)
 	gw := startProcess(t, "mcp", "serve", "--nats", url, "--http", fmt.Sprintf("0.0.0.0:%d", httpPort), "--tokens", tokens)
-	gw.waitOutput(t, "MCP gateway listening", 30*time.Second)
+	gw.WaitOutput(t, "MCP gateway listening", 30*time.Second)
 	endpoint := fmt.Sprintf("http://127.0.0.1:%d/mcp", httpPort)
 
 	connect := func(rt http.RoundTripper) (*mcp.ClientSession, error) {

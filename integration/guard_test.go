@@ -21,19 +21,6 @@ import (
 	"github.com/toolyard/toolyard/workers/bind"
 )
 
-// toolyard runs the binary to completion and returns its standard output.
-func toolyard(t *testing.T, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("toolyard %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
-	}
-	return string(out)
-}
-
 func writeJSONL(t *testing.T, path string, docs ...any) {
 	t.Helper()
 	var b strings.Builder

@@ -175,7 +175,7 @@ func TestNestedIntentSurvivesJoinWorkerOutage(t *testing.T) {
 	others := stagesExcept(bind.StageJoin)
 	startWorkers(t, env, 1, strings.Join(others, ","), sample)
 	// A join worker that dies (SIGKILL) before the output is published.
-	startWorkers(t, env, 1, bind.StageJoin, sample)[0].kill(9)
+	startWorkers(t, env, 1, bind.StageJoin, sample)[0].Kill(9)
 
 	dir := t.TempDir()
 	words := filepath.Join(dir, "words.txt")
@@ -220,7 +220,7 @@ func TestJoinWorkerKilledMidway(t *testing.T) {
 			Text: fmt.Sprintf("[TOOL: test/record label=outer%02d after [TOOL: test/record label=inner%02d]]", i, i)})
 	}
 	time.Sleep(300 * time.Millisecond)
-	joins[0].kill(9)
+	joins[0].Kill(9)
 
 	rs := results(t, env.JS, "killjoin", 90*time.Second, countAnswered(2*n))
 	got := byIntent(rs)

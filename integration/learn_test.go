@@ -26,7 +26,7 @@ func TestLearnFromAuditWithoutRestart(t *testing.T) {
 	history := evaltest.Path(t, "metatool", "learn", "audit.jsonl")
 	up, url := startUp(t, "", "--registry", tools)
 	worker := startProcess(t, "worker", "--stage", "discover", "--nats", url)
-	worker.waitOutput(t, "registry loaded", 60*time.Second)
+	worker.WaitOutput(t, "registry loaded", 60*time.Second)
 
 	run := func(args ...string) string {
 		t.Helper()
@@ -68,7 +68,7 @@ func TestLearnFromAuditWithoutRestart(t *testing.T) {
 	version := m[1]
 	switched := time.Now()
 	for _, p := range []*process{up, worker} {
-		p.waitOutput(t, "version="+version+" took=", 60*time.Second)
+		p.WaitOutput(t, "version="+version+" took=", 60*time.Second)
 	}
 	t.Logf("both discover workers switched to %s within %s of the promotion", version, time.Since(switched).Round(time.Millisecond))
 	// Either worker may take the intent: ask a few times.
@@ -95,7 +95,7 @@ func TestLearnFromAuditWithoutRestart(t *testing.T) {
 	}
 	run("models", "rollback")
 	for _, p := range []*process{up, worker} {
-		p.waitOutput(t, "no trained model in force", 30*time.Second)
+		p.WaitOutput(t, "no trained model in force", 30*time.Second)
 	}
 	for range 4 {
 		if r := ask(); r.Status != schemas.StatusMultiple {

@@ -35,7 +35,7 @@ func upEmpty(t *testing.T, extra ...string) (*process, string) {
 	}
 	port := freePort(t)
 	up := startProcess(t, append([]string{"up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--registry", empty}, extra...)...)
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	up.WaitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 	return up, fmt.Sprintf("nats://127.0.0.1:%d", port)
 }
 
@@ -159,7 +159,7 @@ func TestMCPServersThroughThePipeline(t *testing.T) {
 	}
 
 	// The worker's stdio server dies: the next call starts a new one.
-	pid := childProcess(t, up.cmd.Process.Pid, "mcp-server-everything")
+	pid := childProcess(t, up.Cmd.Process.Pid, "mcp-server-everything")
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestMCPServersThroughThePipeline(t *testing.T) {
 	if r := rs["echo back the message: still here"]; r.Status != schemas.StatusExecuted || !strings.Contains(outputText(r), "Echo: still here") {
 		t.Fatalf("after the server was killed: %+v", r)
 	}
-	if again := childProcess(t, up.cmd.Process.Pid, "mcp-server-everything"); again == pid {
+	if again := childProcess(t, up.Cmd.Process.Pid, "mcp-server-everything"); again == pid {
 		t.Fatalf("still the killed process %d", pid)
 	}
 }
@@ -250,7 +250,7 @@ func TestMCPImportWatchesHTTPServer(t *testing.T) {
 	// A tool of the namespace that is not the server's: never touched.
 	cli(t, 0, "tools", "add", "--nats", url, writeTemp(t, `{"id": "words/manual", "description": "Hand-written dictionary lookup"}`))
 	watch := startProcess(t, "tools", "import", "mcp", "--nats", url, "--name", "words", "--url", hs.URL, "--watch")
-	watch.waitOutput(t, "watching", 30*time.Second)
+	watch.WaitOutput(t, "watching", 30*time.Second)
 	waitTools(t, url, "words/", []string{"words/manual", "words/reverse", "words/shout"})
 
 	// Quoted, and in plain words: the parameter's name cues the word after it.
@@ -267,9 +267,9 @@ func TestMCPImportWatchesHTTPServer(t *testing.T) {
 	srv.RemoveTools("shout", "reverse")
 	waitTools(t, url, "words/", []string{"words/count", "words/manual"})
 
-	watch.kill(syscall.SIGINT)
-	if code := watch.cmd.ProcessState.ExitCode(); code != 0 {
-		t.Fatalf("watch exited %d after SIGINT:\n%s", code, watch.stderr.String())
+	watch.Kill(syscall.SIGINT)
+	if code := watch.Cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("watch exited %d after SIGINT:\n%s", code, watch.Output.String())
 	}
 }
 

@@ -37,7 +37,7 @@ func TestLargeOutputsPrunedWithWorkerCredential(t *testing.T) {
 	toolyard(t, "tools", "import", "--nats", url, "--creds", admin, reg)
 	w := startProcess(t, "worker", "--nats", url, "--creds", worker, "--http", "", "--keep-outputs", "1",
 		"--stage", "parse,discover,route,choose,answer,resolve,execute,join")
-	w.waitOutput(t, "worker started", 60*time.Second)
+	w.WaitOutput(t, "worker started", 60*time.Second)
 
 	const calls = 3
 	for i := range calls {
@@ -75,8 +75,8 @@ func TestLargeOutputsPrunedWithWorkerCredential(t *testing.T) {
 		t.Errorf("chunks of %d objects stored; --keep-outputs 1 keeps one", len(info.State.Subjects))
 	}
 	for _, bad := range []string{"Permissions Violation", "old output not deleted"} {
-		if strings.Contains(w.stderr.String(), bad) {
-			t.Errorf("worker log says %q:\n%s", bad, w.stderr.String())
+		if strings.Contains(w.Output.String(), bad) {
+			t.Errorf("worker log says %q:\n%s", bad, w.Output.String())
 		}
 	}
 }

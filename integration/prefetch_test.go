@@ -27,13 +27,13 @@ func TestStreamedOutputIsAnsweredFromPrefetch(t *testing.T) {
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	up := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "127.0.0.1:0")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
-	httpBase := regexp.MustCompile(`status:\s+(http://\S+)/`).FindStringSubmatch(up.stderr.String())
+	up.WaitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	httpBase := regexp.MustCompile(`status:\s+(http://\S+)/`).FindStringSubmatch(up.Output.String())
 	if httpBase == nil {
-		t.Fatalf("no status address in:\n%s", up.stderr.String())
+		t.Fatalf("no status address in:\n%s", up.Output.String())
 	}
 	worker := startProcess(t, "worker", "--stage", "predict", "--nats", url, "--creds", filepath.Join(data, "creds", "worker.creds"), "--http", "")
-	worker.waitOutput(t, "following agent streams", 60*time.Second)
+	worker.WaitOutput(t, "following agent streams", 60*time.Second)
 
 	metric := func(name string) int {
 		t.Helper()
@@ -112,7 +112,7 @@ func TestStreamedOutputIsAnsweredFromPrefetch(t *testing.T) {
 		done <- last
 	}()
 	time.Sleep(300 * time.Millisecond)
-	worker.kill(syscall.SIGKILL)
+	worker.Kill(syscall.SIGKILL)
 	select {
 	case r := <-done:
 		if r.Status != whole.Status || r.ToolID != whole.ToolID {

@@ -139,7 +139,7 @@ func TestToolsCLIChangesReachWorkerProcesses(t *testing.T) {
 	applied := func(removed bool) {
 		t.Helper()
 		for _, w := range workers {
-			w.waitOutput(t, fmt.Sprintf("id=%s removed=%v", frobnicator.ID, removed), 10*time.Second)
+			w.WaitOutput(t, fmt.Sprintf("id=%s removed=%v", frobnicator.ID, removed), 10*time.Second)
 		}
 	}
 

@@ -401,11 +401,11 @@ func TestShardedReplaySurvivesAKilledWorker(t *testing.T) {
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	data := useData(t, t.TempDir())
 	up := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	up.WaitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 	var workers []*process
 	for range 2 {
 		w := startProcess(t, "worker", "--nats", url, "--creds", filepath.Join(data, "creds", "worker.creds"), "--stage", "replay", "--http", "", "--ack-wait", "3s")
-		w.waitOutput(t, "worker started", 60*time.Second)
+		w.WaitOutput(t, "worker started", 60*time.Second)
 		workers = append(workers, w)
 	}
 	dir := t.TempDir()
@@ -427,7 +427,7 @@ func TestShardedReplaySurvivesAKilledWorker(t *testing.T) {
 	for sc.Scan() {
 		lines = append(lines, sc.Text())
 		if !killed && strings.Contains(sc.Text(), " done: ") {
-			workers[0].kill(syscall.SIGKILL) // mid-job: it holds a shard it will never finish
+			workers[0].Kill(syscall.SIGKILL) // mid-job: it holds a shard it will never finish
 			killed = true
 		}
 	}

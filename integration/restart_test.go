@@ -24,7 +24,7 @@ func TestEmbeddedServerRestartLosesNothing(t *testing.T) {
 	url := "nats://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	up := func() *process {
 		p := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--registry", reg, "--ack-wait", "2s")
-		p.waitOutput(t, "stages", 30*time.Second)
+		p.WaitOutput(t, "stages", 30*time.Second)
 		return p
 	}
 	first := up()
@@ -35,7 +35,7 @@ func TestEmbeddedServerRestartLosesNothing(t *testing.T) {
 		publishOutput(t, js, schemas.AgentOutput{SessionID: "restart", MessageID: fmt.Sprintf("r%02d", i),
 			Text: fmt.Sprintf("[TOOL: test/record label=r%02d pause=0.05]", i)})
 	}
-	first.kill(syscall.SIGKILL)
+	first.Kill(syscall.SIGKILL)
 	up()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -19,7 +19,7 @@ func startWorkers(t *testing.T, env *pipelinetest.Env, n int, stage, registryFil
 	for i := 0; i < n; i++ {
 		args := append([]string{"worker", "--stage", stage, "--nats", env.Server.ClientURL(), "--registry", registryFile, "--http", ""}, extra...)
 		p := startProcess(t, args...)
-		p.waitOutput(t, "worker started", 30*time.Second)
+		p.WaitOutput(t, "worker started", 30*time.Second)
 		ps = append(ps, p)
 	}
 	return ps
@@ -60,7 +60,7 @@ func TestWorkerProcessesShareTheLoad(t *testing.T) {
 		}
 	}
 	for _, w := range workers {
-		pid := strconv.Itoa(w.cmd.Process.Pid)
+		pid := strconv.Itoa(w.Cmd.Process.Pid)
 		if perWorker[pid] == 0 {
 			t.Errorf("worker %s ran nothing; executions per worker: %v", pid, perWorker)
 		}
@@ -78,7 +78,7 @@ func TestKilledWorkerLosesNothing(t *testing.T) {
 	labels := publishRecords(t, env, "kill", 12, "0.5")
 	// Kill the first worker once it has started a tool: it then holds
 	// unacknowledged messages.
-	victim := strconv.Itoa(workers[0].cmd.Process.Pid)
+	victim := strconv.Itoa(workers[0].Cmd.Process.Pid)
 	deadline := time.Now().Add(30 * time.Second)
 	for !ranOn(records(t, recordFile), victim) {
 		if time.Now().After(deadline) {
@@ -86,7 +86,7 @@ func TestKilledWorkerLosesNothing(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	workers[0].kill(syscall.SIGKILL)
+	workers[0].Kill(syscall.SIGKILL)
 
 	rs := results(t, env.JS, "kill", 60*time.Second, countAnswered(len(labels)))
 	got := byIntent(rs)

@@ -181,7 +181,7 @@ func TestSecretsStayInTheExecutor(t *testing.T) {
 	pipelinetest.WaitEmpty(t, js, pipeline.StreamPipe, 20*time.Second)
 
 	counts := scanForSecrets(t, js, []string{itArgSecret, itEnvSecret}, published)
-	counts["log of toolyard up"] = count(up.stderr.String(), itArgSecret, itEnvSecret)
+	counts["log of toolyard up"] = count(up.Output.String(), itArgSecret, itEnvSecret)
 	counts["output of the dlq commands"] = count(cli.String(), itArgSecret, itEnvSecret)
 	total := 0
 	var where []string

@@ -88,9 +88,9 @@ include ./auth.conf
 `, port, filepath.Join(dir, "js"), cert, key)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	node := &clusterNode{conf: conf}
-	node.start(t)
-	t.Cleanup(node.stop)
+	node := &clusterNode{Conf: conf}
+	node.Start(t)
+	t.Cleanup(node.Stop)
 	url := fmt.Sprintf("tls://127.0.0.1:%d", port)
 	admin, worker := filepath.Join(keys, "creds", "admin.creds"), filepath.Join(keys, "creds", "worker.creds")
 
@@ -107,19 +107,19 @@ include ./auth.conf
 	toolyard(t, "tools", "import", "--nats", url, "--creds", admin, "--tls-ca", ca, reg)
 	w := startProcess(t, "worker", "--nats", url, "--creds", worker, "--tls-ca", ca, "--http", "",
 		"--stage", "parse,discover,route,choose,answer,resolve,execute,join")
-	w.waitOutput(t, "worker started", 60*time.Second)
+	w.WaitOutput(t, "worker started", 60*time.Second)
 
 	agent := filepath.Join(dir, "agent.creds")
 	toolyard(t, "creds", "agent", "--data", keys, "--session", "ext", "--out", agent)
 	out := toolyard(t, "publish", "--nats", url, "--creds", agent, "--tls-ca", ca, "--session", "ext", "--wait", "--timeout", "60s",
 		`<tool_call name="test/record">{"label": "over-tls"}</tool_call>`)
 	if !strings.Contains(out, `"status":"executed"`) {
-		t.Fatalf("the agent's call did not run on the secured server:\n%s\nworker:\n%s", out, w.stderr.String())
+		t.Fatalf("the agent's call did not run on the secured server:\n%s\nworker:\n%s", out, w.Output.String())
 	}
 	if len(records(t, recordFile)["over-tls"]) != 1 {
 		t.Errorf("the tool did not run once: %v", records(t, recordFile))
 	}
-	if strings.Contains(w.stderr.String(), "Permissions Violation") {
-		t.Errorf("the worker credential lacks a permission the stages use:\n%s", w.stderr.String())
+	if strings.Contains(w.Output.String(), "Permissions Violation") {
+		t.Errorf("the worker credential lacks a permission the stages use:\n%s", w.Output.String())
 	}
 }

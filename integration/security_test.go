@@ -25,9 +25,9 @@ func securedUp(t *testing.T) (url, data string) {
 	port := freePort(t)
 	url = fmt.Sprintf("nats://127.0.0.1:%d", port)
 	up := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
-	if !strings.Contains(up.stderr.String(), "creds agent --data "+data) {
-		t.Errorf("the start-up hints should say how to get an agent credential:\n%s", up.stderr.String())
+	up.WaitOutput(t, "Stop with Ctrl-C", 30*time.Second)
+	if !strings.Contains(up.Output.String(), "creds agent --data "+data) {
+		t.Errorf("the start-up hints should say how to get an agent credential:\n%s", up.Output.String())
 	}
 	return url, data
 }

@@ -61,7 +61,7 @@ func TestRepeatedPhrasingGetsAShortcutHint(t *testing.T) {
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	up := startProcess(t, "up", "--data", useData(t, filepath.Join(dir, "data")), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--registry", registry)
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	up.WaitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 	run := func(args ...string) string {
 		t.Helper()
 		out, err := exec.Command(binary, append(args, "--nats", url)...).CombinedOutput()
@@ -92,7 +92,7 @@ func TestRepeatedPhrasingGetsAShortcutHint(t *testing.T) {
 	if !strings.Contains(out, "learned shortcuts: ") {
 		t.Errorf("train does not report its shortcuts:\n%s", out)
 	}
-	up.waitOutput(t, "version="+m[1]+" took=", 60*time.Second)
+	up.WaitOutput(t, "version="+m[1]+" took=", 60*time.Second)
 
 	r := ask(repeated)
 	if r.Hint == nil {

@@ -22,7 +22,7 @@ func TestUpOnASmallDisk(t *testing.T) {
 	reg, _ := testRegistry(t)
 	data := t.TempDir()
 	up, url := startUp(t, data, "--max-store", "2GiB", "--registry", reg)
-	if out := up.stderr.String(); !strings.Contains(out, "scaled down to fit") {
+	if out := up.Output.String(); !strings.Contains(out, "scaled down to fit") {
 		t.Fatalf("up did not say it scaled the streams down:\n%s", out)
 	}
 	js := connectJS(t, url)
@@ -45,12 +45,12 @@ func TestUpOnASmallDisk(t *testing.T) {
 		t.Fatalf("results on the fitted streams: %+v", rs)
 	}
 
-	up.kill(syscall.SIGTERM)
+	up.Kill(syscall.SIGTERM)
 	again, _ := startUp(t, data, "--max-store", "2GiB", "--registry", reg)
-	if out := again.stderr.String(); strings.Contains(out, "streams differ") {
+	if out := again.Output.String(); strings.Contains(out, "streams differ") {
 		t.Fatalf("a restart calls the fitted sizes a difference:\n%s", out)
 	}
-	again.kill(syscall.SIGTERM)
+	again.Kill(syscall.SIGTERM)
 
 	out, err := exec.Command(binary, "up", "--data", t.TempDir(), "--listen", "127.0.0.1:0", "--http", "", "--max-store", "200MiB").CombinedOutput()
 	if exitStatus(err) == 0 || !strings.Contains(string(out), "too small for Toolyard's streams") || !strings.Contains(string(out), "--max-store") {

@@ -25,7 +25,7 @@ func TestStreamSettingsSurviveRestart(t *testing.T) {
 	// puts them back.
 	args := []string{"up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "", "--max-store", "64GiB"}
 	up := startProcess(t, args...)
-	up.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
+	up.WaitOutput(t, "Stop with Ctrl-C", 30*time.Second)
 
 	ctx := context.Background()
 	// withJS runs f on a connection of its own, closed after it: the server
@@ -81,17 +81,17 @@ func TestStreamSettingsSurviveRestart(t *testing.T) {
 	})
 	oldJoin()
 
-	up.kill(syscall.SIGTERM)
+	up.Kill(syscall.SIGTERM)
 	again := startProcess(t, args...)
-	again.waitOutput(t, "Stop with Ctrl-C", 30*time.Second)
+	again.WaitOutput(t, "Stop with Ctrl-C", 30*time.Second)
 	if got := auditAge(); got != 90*24*time.Hour {
 		t.Fatalf("the restart reset AUDIT max_age to %s", got)
 	}
-	if !strings.Contains(again.stderr.String(), "toolyard streams apply") || !strings.Contains(again.stderr.String(), "AUDIT max_age") {
-		t.Errorf("up should warn about the difference and say how to apply:\n%s", again.stderr.String())
+	if !strings.Contains(again.Output.String(), "toolyard streams apply") || !strings.Contains(again.Output.String(), "AUDIT max_age") {
+		t.Errorf("up should warn about the difference and say how to apply:\n%s", again.Output.String())
 	}
-	if !oldJoinGone() || !strings.Contains(again.stderr.String(), "deleted a consumer this version no longer reads") {
-		t.Errorf("up should delete the retired RESULT join consumer and say so:\n%s", again.stderr.String())
+	if !oldJoinGone() || !strings.Contains(again.Output.String(), "deleted a consumer this version no longer reads") {
+		t.Errorf("up should delete the retired RESULT join consumer and say so:\n%s", again.Output.String())
 	}
 	oldJoin() // as a cluster run by workers alone would still have it
 	out, err := exec.Command(binary, "streams", "diff", "--nats", url).CombinedOutput()

@@ -126,7 +126,7 @@ func TestTracePropagatesAcrossStages(t *testing.T) {
 	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "100")
 	up, url := startUp(t, "",
 		"--registry", registryFile, "--otlp-endpoint", collector.URL)
-	up.waitOutput(t, "exporting traces", 5*time.Second)
+	up.WaitOutput(t, "exporting traces", 5*time.Second)
 	js := connectJS(t, url)
 
 	const session = "traced"

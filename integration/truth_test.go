@@ -24,8 +24,8 @@ func TestUpHintCarriesTheFlagsUsed(t *testing.T) {
 	t.Setenv("TOOLYARD_DATA", t.TempDir())
 	port := freePort(t)
 	up := startProcess(t, "up", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
-	out := up.stderr.String()
+	up.WaitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	out := up.Output.String()
 	want := fmt.Sprintf("publish --nats nats://127.0.0.1:%d --creds %s --session demo", port, filepath.Join(data, "creds", "admin.creds"))
 	if !strings.Contains(out, want) {
 		t.Fatalf("the hint should carry the flags used (%q):\n%s", want, out)
@@ -81,8 +81,8 @@ func TestBuildWithoutVectorsSaysSoAtStartUp(t *testing.T) {
 	}
 	port := freePort(t)
 	up := startBinary(t, bin, "up", "--data", useData(t, t.TempDir()), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
-	out := up.stderr.String()
+	up.WaitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	out := up.Output.String()
 	if !regexp.MustCompile(`level=WARN .*THIS BUILD HAS NO WORD VECTORS`).MatchString(out) {
 		t.Errorf("no warning in the log that the build has no word vectors:\n%s", out)
 	}
@@ -133,31 +133,31 @@ func TestMCPServeReconnectsWithOneLinePerChange(t *testing.T) {
 	port := freePort(t)
 	listen := fmt.Sprintf("127.0.0.1:%d", port)
 	up := startProcess(t, "up", "--data", data, "--listen", listen, "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	up.WaitOutput(t, "Stop with Ctrl-C", 60*time.Second)
 	gw := startProcess(t, "mcp", "serve", "--nats", "nats://"+listen, "--http", fmt.Sprintf("127.0.0.1:%d", freePort(t)))
-	gw.waitOutput(t, "MCP gateway listening", 30*time.Second)
+	gw.WaitOutput(t, "MCP gateway listening", 30*time.Second)
 
-	up.kill(syscall.SIGTERM)
-	gw.waitOutput(t, "NATS connection lost", 15*time.Second)
-	before := gw.stderr.String()
+	up.Kill(syscall.SIGTERM)
+	gw.WaitOutput(t, "NATS connection lost", 15*time.Second)
+	before := gw.Output.String()
 	time.Sleep(6 * time.Second) // a dozen retries at the early waits
-	during := strings.TrimPrefix(gw.stderr.String(), before)
+	during := strings.TrimPrefix(gw.Output.String(), before)
 	if strings.TrimSpace(during) != "" {
 		t.Errorf("the gateway logged while retrying; want one line when the connection is lost and nothing per retry:\n%s", during)
 	}
 
 	up = startProcess(t, "up", "--data", data, "--listen", listen, "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C", 60*time.Second)
-	gw.waitOutput(t, "NATS connection back", 20*time.Second)
+	up.WaitOutput(t, "Stop with Ctrl-C", 60*time.Second)
+	gw.WaitOutput(t, "NATS connection back", 20*time.Second)
 	time.Sleep(time.Second)
-	out := gw.stderr.String()
+	out := gw.Output.String()
 	for _, line := range []string{"NATS connection lost", "NATS connection back"} {
 		if n := strings.Count(out, line); n != 1 {
 			t.Errorf("%q logged %d times, want once:\n%s", line, n, out)
 		}
 	}
 	select {
-	case <-gw.done:
+	case <-gw.Done:
 		t.Fatalf("the gateway exited:\n%s", out)
 	default:
 	}

@@ -15,11 +15,11 @@ import (
 func TestUpExternalBannerMintsAgents(t *testing.T) {
 	url, keys := startSecuredNode(t)
 	up := startProcess(t, "up", "--external", "--nats", url, "--creds", filepath.Join(keys, "creds", "admin.creds"), "--http", "")
-	up.waitOutput(t, "Stop with Ctrl-C.", 60*time.Second)
+	up.WaitOutput(t, "Stop with Ctrl-C.", 60*time.Second)
 
-	m := regexp.MustCompile(`an agent, for its own session only: \S+ (creds agent --data (\S+) --session demo --out demo.creds)`).FindStringSubmatch(up.stderr.String())
+	m := regexp.MustCompile(`an agent, for its own session only: \S+ (creds agent --data (\S+) --session demo --out demo.creds)`).FindStringSubmatch(up.Output.String())
 	if m == nil {
-		t.Fatalf("no agent line in the banner:\n%s", up.stderr.String())
+		t.Fatalf("no agent line in the banner:\n%s", up.Output.String())
 	}
 	if m[2] != keys {
 		t.Errorf("the banner mints agents with --data %s; the keys are in %s", m[2], keys)

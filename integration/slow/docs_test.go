@@ -1,4 +1,4 @@
-package integration
+package slow
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolyard/toolyard/integration/itest"
 )
 
 // docPages are the pages whose shell examples TestDocsCommandsRun runs, in
@@ -131,7 +133,7 @@ func TestDocsCommandsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every documented command against a real server")
 	}
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestDocsCommandsRun(t *testing.T) {
 		}
 	}
 	links := map[string]string{
-		filepath.Join(work, "bin", "toolyard"): binary,
+		filepath.Join(work, "bin", "toolyard"): itest.Binary,
 		filepath.Join(work, "node_modules"):    filepath.Join(root, "node_modules"),
 		filepath.Join(work, "ops"):             filepath.Join(root, "ops"),
 		filepath.Join(work, "training"):        filepath.Join(root, "training"),
@@ -179,7 +181,7 @@ func TestDocsCommandsRun(t *testing.T) {
 	// ops/OPERATING.md's large-output example reads /usr, which it says
 	// needs --path-root /usr on top of the default roots.
 	wd, _ := os.Getwd()
-	_, url := startUp(t, "",
+	_, url := itest.StartUp(t, "",
 		"--path-root", wd+",/tmp,/usr")
 
 	env := append(os.Environ(), "TOOLYARD_NATS="+url)
@@ -277,7 +279,7 @@ func runShell(dir string, env []string, line string) (string, error) {
 const readmeMaxLines = 250
 
 func TestReadmeStaysShort(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package integration
+package slow
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/toolyard/toolyard/integration/itest"
 )
 
 // retryToolyard runs the binary until it succeeds (a cluster's meta leader
@@ -17,7 +19,7 @@ func retryToolyard(t *testing.T, wait time.Duration, args ...string) string {
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for {
-		out, err := runToolyard(args...)
+		out, err := itest.RunToolyard(args...)
 		if err == nil {
 			return out
 		}
@@ -37,10 +39,10 @@ func TestClusterBucketsFollowStreamReplicas(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three servers and two worker processes")
 	}
-	nodes, urls, keys := startCluster(t)
+	nodes, urls, keys := itest.StartCluster(t)
 	all := strings.Join(urls, ",")
 	admin, worker := filepath.Join(keys, "creds", "admin.creds"), filepath.Join(keys, "creds", "worker.creds")
-	reg, _ := testRegistry(t)
+	reg, _ := itest.RecordRegistry(t)
 
 	// The registry imported before the streams exist: its bucket has no
 	// R3 stream to follow yet.
@@ -56,11 +58,11 @@ func TestClusterBucketsFollowStreamReplicas(t *testing.T) {
 		t.Errorf("streams apply does not say it created the streams:\n%s", out)
 	}
 
-	w := startProcess(t, "worker", "--nats", all, "--creds", worker, "--http", "",
+	w := itest.StartProcess(t, "worker", "--nats", all, "--creds", worker, "--http", "",
 		"--stage", "parse,discover,route,choose,answer,resolve,execute,join,predict")
-	w.waitOutput(t, "worker started", 60*time.Second)
+	w.WaitOutput(t, "worker started", 60*time.Second)
 
-	js := connectJS(t, all, nats.UserCredentials(admin))
+	js := itest.ConnectJS(t, all, nats.UserCredentials(admin))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var toolsLeader string
@@ -117,8 +119,8 @@ func TestClusterBucketsFollowStreamReplicas(t *testing.T) {
 	// other two starts all the same.
 	var others []string
 	for i, n := range nodes {
-		if n.ns.Name() == toolsLeader {
-			n.stop()
+		if n.Server.Name() == toolsLeader {
+			n.Stop()
 			continue
 		}
 		others = append(others, urls[i])
@@ -141,7 +143,7 @@ func TestClusterBucketsFollowStreamReplicas(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	w2 := startProcess(t, "worker", "--nats", strings.Join(others, ","), "--creds", worker, "--http", "",
+	w2 := itest.StartProcess(t, "worker", "--nats", strings.Join(others, ","), "--creds", worker, "--http", "",
 		"--stage", "parse,discover,route,choose,answer,resolve,execute,join,predict")
-	w2.waitOutput(t, "worker started", 60*time.Second)
+	w2.WaitOutput(t, "worker started", 60*time.Second)
 }
