@@ -70,7 +70,8 @@ func Records(t *testing.T, file string) map[string][]string {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		label, pid, _ := strings.Cut(sc.Text(), " ")
+		label, rest, _ := strings.Cut(sc.Text(), " ")
+		pid, _, _ := strings.Cut(rest, " ") // a third field (a key) is the record's own
 		out[label] = append(out[label], pid)
 	}
 	return out
