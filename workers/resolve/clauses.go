@@ -138,11 +138,11 @@ func (f *filler) applyColonContent(free *property) {
 		// repository); what follows is still the message, or the text.
 		colon = taken
 	}
-	if colon < 0 || colon+1 >= len(f.toks) || !f.free(colon+1) && !f.toks[colon+1].strayDate {
+	if colon < 0 || colon+1 >= len(f.toks) || !f.freeText(colon+1) {
 		return
 	}
 	last := colon + 1
-	for last+1 < len(f.toks) && (f.free(last+1) || f.toks[last+1].strayDate) {
+	for last+1 < len(f.toks) && f.freeText(last+1) {
 		last++
 	}
 	if !f.placedTail(last + 1) {
@@ -257,7 +257,7 @@ func (f *filler) beforeOwnApp(a, last int) int {
 		}
 		own := true
 		for j := k + 1; j <= last && own; j++ {
-			w := strings.TrimRight(f.toks[j].word, ":")
+			w := f.toks[j].word
 			own = f.tool[w] || determiners[w] || w == "app"
 		}
 		if own {
@@ -488,8 +488,8 @@ func (f *filler) applySaid() {
 		}
 		last, trim := len(f.toks)-1, ".!]"
 		for j := first; j < len(f.toks); j++ {
-			if f.free(j) || f.toks[j].strayDate {
-				continue // a time no parameter took is the message's: "… that lunch is at 12:30"
+			if f.freeText(j) {
+				continue
 			}
 			if j == first || !endsClause(f.toks[j-1].raw) {
 				return

@@ -9,7 +9,7 @@ import (
 // precedingCue reports the property whose name ends just before byte
 // offset at, allowing one connector word in between ("message of" "x").
 func (f *filler) precedingCue(at int) (*property, []int) {
-	end := sort.Search(len(f.toks), func(i int) bool { return f.toks[i].start >= at })
+	end := f.tokenFrom(at)
 	for _, skip := range []int{0, 1} {
 		last := end - skip
 		if last <= 0 || (skip == 1 && (f.toks[end-1].used || !connectors[f.toks[end-1].word])) {
@@ -55,6 +55,12 @@ func (f *filler) nameEndsAt(p *property, end int) ([]int, bool) {
 		idx[k] = end - n + k
 	}
 	return idx, true
+}
+
+// tokenFrom is the index of the first token that starts at byte at or
+// after it (len(f.toks) when none does).
+func (f *filler) tokenFrom(at int) int {
+	return sort.Search(len(f.toks), func(i int) bool { return f.toks[i].start >= at })
 }
 
 func (f *filler) useTokens(idx ...int) {

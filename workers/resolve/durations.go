@@ -20,7 +20,7 @@ var durationUnits = map[string]string{
 }
 
 // applyDurations fills a string parameter named for a length of time (or
-// for how far back to look: lookbackParam) from
+// for how far back to look: takesLength) from
 // one written as such, a number and a unit, or several ("10 minutes", "an
 // hour", "1 hour 30 minutes"), halves read whole ("an hour and a half",
 // "two and a half hours", "half an hour": 1h30m, 2h30m, 30m), in the
@@ -30,7 +30,7 @@ var durationUnits = map[string]string{
 func (f *filler) applyDurations() {
 	var target *property
 	for _, p := range f.s.props {
-		if f.missing(p) && stringProp(p) && len(p.enum) == 0 && (fitsName(p, durationNames) || lookbackParam(p)) {
+		if f.missing(p) && p.lengthText {
 			target = p
 			break
 		}
@@ -57,7 +57,7 @@ func (f *filler) applyDurations() {
 			continue
 		}
 		v := f.spanValue(i, last)
-		if compactStyle(target) {
+		if target.compactLengths {
 			v = compact.String()
 		}
 		if f.try(target, v) {
@@ -71,12 +71,13 @@ func (f *filler) applyDurations() {
 // to look ("since", "Only logs newer than this").
 var lookbackNames = setOf("since", "lookback", "within", "newer", "older", "age")
 
-// lookbackParam: p takes how far back to look as a length of time written
-// compactly ("Only logs newer than this, e.g. 10m, 1h"): "for the last 15
-// minutes" is its 15m. A step or an interval written so is not: "over the
-// last 6 hours" is no step.
-func lookbackParam(p *property) bool {
-	return compactStyle(p) && (fitsName(p, lookbackNames) || describesAny(p, lookbackNames))
+// takesLength: p is a text parameter named for a length of time, or for
+// how far back to look with lengths written compactly ("Only logs newer
+// than this, e.g. 10m, 1h": "for the last 15 minutes" is its 15m). A step
+// or an interval written so is not: "over the last 6 hours" is no step.
+// Set once per manifest (property.lengthText), after compactLengths.
+func takesLength(p *property) bool {
+	return stringProp(p) && (fitsName(p, durationNames) || p.compactLengths && (fitsName(p, lookbackNames) || describesAny(p, lookbackNames)))
 }
 
 // halfOf is half of a unit of time, compact: half a second is no whole

@@ -1,9 +1,6 @@
 package resolve
 
-import (
-	"sort"
-	"strings"
-)
+import "strings"
 
 // A tool that finds things by a pattern (files/find's name glob) is the
 // easiest to run wrongly: its pattern has a match-everything default, so a
@@ -37,7 +34,7 @@ func (f *filler) applyNamedFiles() {
 		if pr.key != "" || !pr.quoted || f.pairUsed[i] || !fileName(pr.value) {
 			continue
 		}
-		cue := sort.Search(len(f.toks), func(k int) bool { return f.toks[k].start >= pr.start }) - 1
+		cue := f.tokenFrom(pr.start) - 1
 		if f.free(cue) && nameCues[f.toks[cue].word] && f.tryGlob(pr.value) {
 			f.pairUsed[i] = true
 		}

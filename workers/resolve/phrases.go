@@ -97,6 +97,12 @@ func (f *filler) free(i int) bool {
 	return i >= 0 && i < len(f.toks) && !f.toks[i].used && f.toks[i].word != ""
 }
 
+// freeText: token i may be part of a message's text: free, or a date or
+// time no parameter took ("tell #eng that lunch is at 12:30").
+func (f *filler) freeText(i int) bool {
+	return f.free(i) || i >= 0 && i < len(f.toks) && f.toks[i].strayDate
+}
+
 // sentenceStart reports whether token i begins a sentence, where a
 // capital letter says nothing.
 func (f *filler) sentenceStart(i int) bool {

@@ -433,7 +433,7 @@ func (f *filler) looseFits(p *property, i int) bool {
 	// of lines; only a parameter for a length, or one named for its unit
 	// (days), takes it.
 	return fitsName(p, spanNames) || describesAny(p, spanNames) || slices.ContainsFunc(p.words, func(w string) bool {
-		return w == unit || w+"s" == unit || w == unit+"s"
+		return isHead(unit, w) || isHead(w, unit)
 	})
 }
 
@@ -833,10 +833,8 @@ func (f *filler) namedVenue(p *property, k int) int {
 	if !venueNouns[noun] || !describesWord(p, noun) && !fitsName(p, setOf(noun)) {
 		return -1
 	}
-	if f.free(k + 1) {
-		if _, isNum := parseNumber(f.toks[k+1].value); isNum || isCode(f.toks[k+1].value) {
-			return k + 1
-		}
+	if f.venueCode(k + 1) {
+		return k + 1
 	}
 	return f.capRun(k + 1)
 }
@@ -980,13 +978,21 @@ func (f *filler) tripPlace(p *property, a int) int {
 // inside it written after it, a venue's noun and its number or code
 // ("JFK terminal 4", "Central Station platform 9B"), else last.
 func (f *filler) withVenue(last int) int {
-	if endsClause(f.toks[last].raw) || !f.free(last+1) || !venueNouns[f.toks[last+1].word] || !f.free(last+2) {
+	if endsClause(f.toks[last].raw) || !f.free(last+1) || !venueNouns[f.toks[last+1].word] || !f.venueCode(last+2) {
 		return last
 	}
-	if v := f.toks[last+2].value; isCode(v) || isNumber(v) {
-		return last + 2
+	return last + 2
+}
+
+// venueCode: token k is free and names a venue by a number or a code, as
+// after its noun ("room 4", "gate B12").
+func (f *filler) venueCode(k int) bool {
+	if !f.free(k) {
+		return false
 	}
-	return last
+	v := f.toks[k].value
+	_, isNum := parseNumber(v)
+	return isNum || isCode(v)
 }
 
 // placeStops say when, not where, and end a place: "to the airport right

@@ -84,6 +84,11 @@ type property struct {
 	// (takesPlace; readings), scope one that takes a scope such as a
 	// namespace or a region (scopeProp; readings).
 	place, scope bool
+	// lengthText marks a text parameter that takes a length of time
+	// (takesLength; readings), compactLengths one whose description or
+	// examples write lengths compactly, "10m" (compactStyle): the
+	// durations rule asks them of every property of every request.
+	lengthText, compactLengths bool
 	// listed are the lower-case values the descriptions list for a text
 	// parameter (listValues), and the words of each.
 	listed      []string
@@ -279,6 +284,8 @@ func (p *property) readings() {
 	p.percentMember = percentMemberOf(p)
 	p.place = takesPlace(p) // after p.noun, which it reads
 	p.scope = scopeProp(p)  // after p.date
+	p.compactLengths = compactStyle(p)
+	p.lengthText = takesLength(p) // after p.compactLengths
 	p.enumShapes()
 }
 

@@ -43,6 +43,14 @@ var notNames = setOf("i", "ok", "okay", "please", "thanks", "hi", "hello", "hey"
 func (f *filler) unmapped() []schemas.Unmapped {
 	out := append([]schemas.Unmapped(nil), f.moments...)
 	seen := map[string]bool{}
+	// report adds u as it is, once for its text: its parameter or tool
+	// is already known.
+	report := func(u schemas.Unmapped) {
+		if !seen[u.Text] {
+			seen[u.Text] = true
+			out = append(out, u)
+		}
+	}
 	add := func(text string, kind valueKind) {
 		text = strings.TrimSpace(text)
 		if text == "" || seen[text] {
@@ -110,10 +118,7 @@ func (f *filler) unmapped() []schemas.Unmapped {
 		if other := f.others[t.word]; other != "" {
 			// Another tool's name: a second request ("kernel version and
 			// uptime"), which no parameter of this tool takes.
-			if v := t.value; !seen[v] {
-				seen[v] = true
-				out = append(out, schemas.Unmapped{Text: v, Tool: other})
-			}
+			report(schemas.Unmapped{Text: t.value, Tool: other})
 			continue
 		}
 		v := t.value
@@ -124,20 +129,14 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			// "refund half of order 77": a share of an amount the
 			// request does not write, which the number parameter would
 			// take once worked out; never run as the whole.
-			if !seen[v] {
-				seen[v] = true
-				out = append(out, schemas.Unmapped{Text: v, Parameter: p.name})
-			}
+			report(schemas.Unmapped{Text: v, Parameter: p.name})
 			continue
 		}
 		if p := f.enumMisfit(i); p != nil {
 			// "with sha3": meant for the enum parameter, which takes
 			// none such; reported for it rather than run with its
 			// default (misfits.go).
-			if !seen[v] {
-				seen[v] = true
-				out = append(out, schemas.Unmapped{Text: v, Parameter: p.name})
-			}
+			report(schemas.Unmapped{Text: v, Parameter: p.name})
 			continue
 		}
 		if last := f.recurrenceEnd(i); last > i {
@@ -177,8 +176,7 @@ func (f *filler) unmapped() []schemas.Unmapped {
 			if p := f.numberMisfit(i); p != nil && !seen[v] {
 				// "the first 2.5 lines": for lines, which takes whole
 				// numbers only (misfits.go).
-				seen[v] = true
-				out = append(out, schemas.Unmapped{Text: v, Parameter: p.name})
+				report(schemas.Unmapped{Text: v, Parameter: p.name})
 				continue
 			}
 			add(v, valueNumber)

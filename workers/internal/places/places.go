@@ -84,8 +84,13 @@ var ambiguousAbbreviations = map[string]bool{"CST": true, "IST": true, "AST": tr
 // or one that names several zones ("CST"). Discovery reads it as a value
 // a time zone parameter takes, as it reads a city.
 func Abbreviation(word string) bool {
-	if len(word) < 3 || len(word) > 4 || word != strings.ToUpper(word) {
+	if len(word) < 3 || len(word) > 4 {
 		return false
+	}
+	for i := 0; i < len(word); i++ {
+		if word[i] < 'A' || word[i] > 'Z' {
+			return false // discovery asks it of every capitalised word: no allocation
+		}
 	}
 	if _, ok := abbreviations[word]; ok || ambiguousAbbreviations[word] {
 		return true
