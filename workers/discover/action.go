@@ -139,6 +139,60 @@ func requestAction(words []string) (sure actionKind, unsure []string) {
 	return sure, unsure
 }
 
+// asksWhatIs says whether a request is a question about what is, was or
+// will be — a thing's state, its parts, a count, a time, a place: "what
+// meetings do I have tomorrow", "who is online in slack", "how many files
+// are in /tmp". Such a question asks to read (askedOf says of which
+// tools). A question for a way or for advice ("what is the best way to
+// learn Spanish", "how do I …", "what should I cook") is not one: it asks
+// for help a tool of any kind may give; nor is one that names an effect
+// itself.
+func asksWhatIs(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	first := words[0]
+	switch {
+	case whatIsOpeners[first]:
+	case first == "how" && len(words) > 1 && howMuch[words[1]]:
+	default:
+		return false
+	}
+	for _, w := range words[1:] {
+		// A listed verb anywhere makes it a question about that effect
+		// ("what options do I have for creating a crossword").
+		if askingAdvice[w] || verbOf(w) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// whatIsOpeners open a question about what is: the interrogative pronouns
+// and adverbs but "how" and "why" (a method, a reason). Not the
+// auxiliaries of a yes-no question: "have the floors cleaned", "do a
+// backup" are orders, and "is it possible to …" asks what can be done.
+var whatIsOpeners = map[string]bool{
+	"what": true, "what's": true, "whats": true, "which": true, "who": true,
+	"who's": true, "whose": true, "whom": true, "when": true, "when's": true,
+	"where": true, "where's": true,
+}
+
+// howMuch are the words after "how" that ask for an amount: "how many",
+// "how long", "how big".
+var howMuch = map[string]bool{
+	"many": true, "much": true, "long": true, "big": true, "large": true,
+	"old": true, "far": true, "often": true, "fast": true, "full": true,
+}
+
+// askingAdvice are the words of a question that asks for a way, a choice
+// or advice rather than for what is.
+var askingAdvice = map[string]bool{
+	"way": true, "ways": true, "should": true, "shall": true, "recommend": true,
+	"suggest": true, "best": true, "tips": true, "ideas": true, "advice": true,
+	"how": true, "could": true, "can": true, "would": true,
+}
+
 // unsureVerb is a nounHeads word that may be a verb or the head of a noun
 // phrase ("edit line 5 of the file"; "order status for 12345"), with its
 // analysed term.
@@ -155,14 +209,46 @@ type unsureVerb struct {
 // the word is asked to do it ("edit line 5" of a tool that shows lines),
 // and so is one that names the effect ("update case 68" of a tool that
 // updates cases).
+//
+// A question about what is (asksWhatIs) asks to read of a tool whose
+// description opens with its effect ("Post a message to a Slack
+// channel"), unless it names the tool: "who is online in slack" is not for
+// the tool that posts, while a question about what a tool does, or of a
+// tool that opens otherwise ("A learning app that lets users create
+// flashcards and review them", "Guess the words … Add restrictions"), may
+// want an effect its text does not list.
 func (q *parsedQuery) askedOf(en *entry) actionKind {
 	kinds := q.asked
+	if q.whatIs && en.leadAction != 0 && !q.names(en) {
+		kinds |= actionRead
+	}
 	for _, u := range q.unsure {
 		if en.actions&u.kind != 0 || !slices.Contains(en.wordTerms, u.term) {
 			kinds |= u.kind
 		}
 	}
 	return kinds
+}
+
+// names says whether the request's words name the tool: one of its name
+// forms as a run of them.
+func (q *parsedQuery) names(en *entry) bool {
+	text := " " + strings.Join(q.words, " ") + " "
+	for _, n := range en.names {
+		if containsRun(text, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadAction is the kind of the verb a tool's description opens with
+// ("Post a message …", "Create an event …"), 0 when it opens otherwise.
+func leadAction(description string) actionKind {
+	if ws := plainWords(description); len(ws) > 0 {
+		return verbOf(ws[0])
+	}
+	return 0
 }
 
 // nounHeads are listed verbs of an effect other than reading that as often
@@ -248,11 +334,15 @@ func toolActions(names, keywords []string, description string) actionKind {
 // words, and this is several times cheaper than analysing the text again
 // (names and ids go through the analyser, which splits "createInvoice").
 func plainWords(text string) []string {
-	ws := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-	for i, w := range ws {
-		ws[i] = strings.ToLower(w)
+	// A hyphen stays inside a word: "add-on" and "check-in" are nouns.
+	ws := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' })
+	out := ws[:0]
+	for _, w := range ws {
+		if w = strings.Trim(w, "-"); w != "" { // "--check", a dash between words
+			out = append(out, strings.ToLower(w))
+		}
 	}
-	return ws
+	return out
 }
 
 // isClauseBreak separates a description's sentences and clauses. Not a

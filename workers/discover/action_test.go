@@ -102,6 +102,70 @@ func TestAskedOf(t *testing.T) {
 	}
 }
 
+func TestAsksWhatIs(t *testing.T) {
+	tests := map[string]bool{
+		"what meetings do I have tomorrow":           true,
+		"who is online in the eng channel":           true,
+		"Where's the nearest pharmacy?":              true,
+		"how many files are in /var/tmp":             true,
+		"how long has the server been up":            true,
+		"which branch is deployed on staging":        true,
+		"whose turn is it to cook":                   true,
+		"how do I rotate my ssh keys":                false, // a method
+		"what is the best way to learn Go":           false, // advice
+		"what should I name the repo":                false,
+		"what options are there for creating a poll": false, // names an effect
+		"who can I invite to the offsite":            false,
+		"is the disk full":                           false, // yes-no: "do a backup" is an order too
+		"have the printer cleaned":                   false,
+		"show the uptime":                            false,
+		"":                                           false,
+	}
+	for request, want := range tests {
+		if got := asksWhatIs(plainWords(request)); got != want {
+			t.Errorf("asksWhatIs(%q) = %v, want %v", request, got, want)
+		}
+	}
+}
+
+// A question about what is asks to read of a tool whose description opens
+// with another effect, unless it names the tool; a tool that opens
+// otherwise may give what is asked with a verb its text does not list.
+func TestQuestionsAskToRead(t *testing.T) {
+	e := hybridEngine(t, describedTools(
+		[3]string{"chat/post_message", "Post message", "Post a message to a chat channel or a person."},
+		[3]string{"cards/flashcards", "Flashcards", "A study app that lets learners create flashcards and quiz themselves on them."},
+		[3]string{"astro/tracker", "Space tracker", "Add-on for displaying where the space station is and who is aboard."},
+	))
+	tests := []struct {
+		request, tool string
+		conflict      bool
+	}{
+		{"who is online in the chat channel", "chat/post_message", true},
+		{"which channel did the message go to", "chat/post_message", true},
+		// Named: a question about the tool itself.
+		{"what does post message do with a channel", "chat/post_message", false},
+		// The request itself names the effect.
+		{"who can post a message in the chat channel", "chat/post_message", false},
+		{"what are my flashcards about", "cards/flashcards", false},
+		// "Add-on" is a noun, not the verb "add".
+		{"who is aboard the space station", "astro/tracker", false},
+	}
+	for _, tt := range tests {
+		cs, err := e.Search(context.Background(), tt.request, 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(cs, func(c schemas.Candidate) bool { return c.ToolID == tt.tool })
+		if i < 0 {
+			t.Fatalf("%q: %s not among %v", tt.request, tt.tool, ids(cs))
+		}
+		if got := cs[i].Mismatch != nil; got != tt.conflict {
+			t.Errorf("%q: %s conflicts = %v, want %v (mismatch %+v)", tt.request, tt.tool, got, tt.conflict, cs[i].Mismatch)
+		}
+	}
+}
+
 func TestToolActions(t *testing.T) {
 	e := newFixture(t)
 	tests := []struct {
@@ -120,6 +184,8 @@ func TestToolActions(t *testing.T) {
 		{[]string{"Invoices"}, nil, "Creates a new draft invoice. Deleting one is not possible", actionCreate | actionDelete},
 		{[]string{"Reminders"}, []string{"post reminder"}, "", actionCreate},
 		{[]string{"Translate"}, nil, "Translate text into another language.", 0},
+		// A hyphenated word is one word: "add-on" is a noun.
+		{[]string{"Tracker"}, nil, "Add-on for displaying where the space station is.", 0},
 		// A tool that manages things does all four.
 		{[]string{"Reminders"}, nil, "Create and manage reminders.", actionAny},
 	}

@@ -84,6 +84,8 @@ type entry struct {
 	kinds valueKind
 	// actions are the kinds of effect the tool names (action.go).
 	actions actionKind
+	// leadAction is the kind of the verb its description opens with.
+	leadAction actionKind
 	// typ and permissions are what filters test.
 	typ         string
 	permissions []string
@@ -186,6 +188,7 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 		wordTerms:   wordTerms,
 		kinds:       e.paramKinds(top),
 		actions:     toolActions(forms, phrases, m.Description),
+		leadAction:  leadAction(m.Description),
 		typ:         typ,
 		permissions: slices.Clone(m.Permissions),
 	}, nil

@@ -46,6 +46,8 @@ type parsedQuery struct {
 	// the verbs that may head a noun phrase instead (action.go, askedOf).
 	asked  actionKind
 	unsure []unsureVerb
+	// whatIs: the request is a question about what is (asksWhatIs).
+	whatIs bool
 	// implies are the kinds whose word the request's values stand for
 	// ("euros" → currency: impliedWords): their terms are searched and
 	// covered as its own words.
@@ -80,7 +82,9 @@ func (e *Engine) parse(text string) parsedQuery {
 	text = clipUTF8(text, maxQueryBytes)
 	q := parsedQuery{raw: text, words: terms(e.exact, text)}
 	var unsure []string
-	q.asked, unsure = requestAction(plainWords(text))
+	plain := plainWords(text)
+	q.asked, unsure = requestAction(plain)
+	q.whatIs = q.asked == 0 && asksWhatIs(plain)
 	for _, w := range unsure {
 		if ts := terms(e.text, w); len(ts) > 0 {
 			q.unsure = append(q.unsure, unsureVerb{kind: actionVerbs[w], term: ts[0]})
