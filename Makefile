@@ -30,7 +30,7 @@ run: build ## start the embedded default: NATS JetStream, every stage, the sampl
 
 test: build mcp-servers ## every test: unit, short fuzz runs, integration (real NATS servers, worker processes, MCP servers)
 	$(GO) vet $(PKGS)
-	$(GO) test -count=1 -timeout 8m $(PKGS)
+	TOOLYARD_TEST_BINARY=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 8m $(PKGS)
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./workers/parse/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./workers/parse/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./workers/kiwi/

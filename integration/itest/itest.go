@@ -27,11 +27,33 @@ func Main(m *testing.M, cmdDir string) {
 	os.Exit(code)
 }
 
+// BinaryEnv names a toolyard binary already built from this tree, which
+// Build then uses instead of building its own: make test builds bin/toolyard
+// once and passes it to every integration package (each build is about 20
+// s of CPU on the 2-core CI machine, beside the other packages' tests).
+const BinaryEnv = "TOOLYARD_TEST_BINARY"
+
 // Build builds the toolyard command in cmdDir (relative to the package's
 // directory) into a temporary directory, sets Binary, and returns what
-// removes the build once the tests ran. It is for a TestMain: a failed build
-// is printed and exits the test binary.
+// removes the build once the tests ran; with BinaryEnv set it uses that
+// binary and removes nothing. It is for a TestMain: a failed build, or a
+// BinaryEnv naming no executable, is printed and exits the test binary.
 func Build(cmdDir string) (remove func()) {
+	if bin := os.Getenv(BinaryEnv); bin != "" {
+		abs, err := filepath.Abs(bin)
+		if err == nil {
+			var fi os.FileInfo
+			if fi, err = os.Stat(abs); err == nil && (fi.IsDir() || fi.Mode()&0o111 == 0) {
+				err = fmt.Errorf("not an executable file")
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s=%s: %v\n", BinaryEnv, bin, err)
+			os.Exit(1)
+		}
+		Binary = abs
+		return func() {}
+	}
 	dir, err := os.MkdirTemp("", "toolyard-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -37,11 +37,12 @@ func (e *Engine) compounds(words []string) []string {
 	return out
 }
 
-// withCompounds is q with its compounds added as if the request had
+// withCompounds is q with its compounds, and the names of the tools it
+// names by their command (commandNamed), added as if the request had
 // written them, so that the tool they name is searched for and covers
 // them; q itself when it has none. Caller holds the read lock.
 func (e *Engine) withCompounds(q parsedQuery) parsedQuery {
-	cs := e.compounds(q.words)
+	cs := append(e.compounds(q.words), e.commandNamed(q.raw)...)
 	if len(cs) == 0 {
 		return q
 	}

@@ -58,6 +58,9 @@ type entry struct {
 	// names are the tool's name and id as exact word sequences joined by
 	// spaces ("disk usage", "system disk usage"), for spotting a mention.
 	names []string
+	// commands are the command words its description says it runs
+	// (command.go).
+	commands []string
 	// phrases are the tool's keywords as exact word sequences joined by
 	// single spaces, for phrase_match (phrase.go).
 	phrases []string
@@ -189,6 +192,7 @@ func (e *Engine) newEntry(m schemas.Manifest) (*entry, error) {
 		kinds:       e.paramKinds(top),
 		actions:     toolActions(forms, phrases, m.Description),
 		leadAction:  leadAction(m.Description),
+		commands:    interned(describedCommands(m.Description)),
 		typ:         typ,
 		permissions: slices.Clone(m.Permissions),
 	}, nil

@@ -18,6 +18,9 @@ type stats struct {
 	inField map[string]map[string]int
 	// names maps a tool's exact name form to the tools that carry it.
 	names map[string][]string
+	// commands maps a command word to the tools whose descriptions say
+	// they run it (command.go).
+	commands map[string][]string
 	// maxNameWords is the longest name form, bounding the query spans to look up.
 	maxNameWords int
 	// termIDs number the terms and termDF holds df by number, so tool
@@ -34,7 +37,7 @@ type stats struct {
 const nameWordsLimit = 8
 
 func newStats() *stats {
-	return &stats{df: map[string]int{}, inField: map[string]map[string]int{}, names: map[string][]string{}, termIDs: map[string]int32{}}
+	return &stats{df: map[string]int{}, inField: map[string]map[string]int{}, names: map[string][]string{}, commands: map[string][]string{}, termIDs: map[string]int32{}}
 }
 
 func (s *stats) add(e *entry) {
@@ -73,6 +76,9 @@ func (s *stats) add(e *entry) {
 		s.names[n] = append(s.names[n], e.cand.ToolID)
 		s.maxNameWords = max(s.maxNameWords, w)
 	}
+	for _, c := range e.commands {
+		s.commands[c] = append(s.commands[c], e.cand.ToolID)
+	}
 }
 
 func (s *stats) remove(e *entry) {
@@ -94,15 +100,24 @@ func (s *stats) remove(e *entry) {
 		}
 	}
 	for _, n := range e.names {
-		ids := slices.DeleteFunc(s.names[n], func(id string) bool { return id == e.cand.ToolID })
-		if len(ids) == 0 {
-			delete(s.names, n)
-		} else {
-			s.names[n] = ids
-		}
+		dropTool(s.names, n, e.cand.ToolID)
+	}
+	for _, c := range e.commands {
+		dropTool(s.commands, c, e.cand.ToolID)
 	}
 	// maxNameWords may now overstate the longest name; that only costs a
 	// few extra map lookups per query, so it is not recomputed.
+}
+
+// dropTool removes tool id from the tools listed under key, and the key
+// with its last tool.
+func dropTool(m map[string][]string, key, id string) {
+	ids := slices.DeleteFunc(m[key], func(t string) bool { return t == id })
+	if len(ids) == 0 {
+		delete(m, key)
+	} else {
+		m[key] = ids
+	}
 }
 
 // idf is the BM25 inverse document frequency of a term; 0 for a term no
