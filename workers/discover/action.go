@@ -49,7 +49,7 @@ var actionVerbs = map[string]actionKind{
 	"update": actionUpdate, "edit": actionUpdate, "modify": actionUpdate, "change": actionUpdate,
 	"rename": actionUpdate, "move": actionUpdate, "replace": actionUpdate, "overwrite": actionUpdate,
 	"patch": actionUpdate, "reset": actionUpdate, "upgrade": actionUpdate, "merge": actionUpdate,
-	"reschedule": actionUpdate, "restore": actionUpdate,
+	"reschedule": actionUpdate, "restore": actionUpdate, "archive": actionUpdate, "unarchive": actionUpdate,
 	// delete: remove or end something.
 	"delete": actionDelete, "remove": actionDelete, "erase": actionDelete, "cancel": actionDelete,
 	"close": actionDelete, "kill": actionDelete, "terminate": actionDelete, "purge": actionDelete,

@@ -22,6 +22,7 @@ func TestRequestAction(t *testing.T) {
 		unsure []actionKind
 	}{
 		{"delete the file /tmp/a.log", actionDelete, nil},
+		{"archive the #old-launch channel", actionUpdate, nil},
 		{"please remove the old backups", actionDelete, nil},
 		{"can you list the files in /etc", actionRead, nil},
 		{"I want to update my postal address", actionUpdate, nil},
