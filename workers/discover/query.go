@@ -110,6 +110,9 @@ func (e *Engine) parse(text string) parsedQuery {
 			}
 		}
 	}
+	if len(languageSpans(text)) > 0 {
+		q.kinds |= kindLanguage
+	}
 	if ms := moneyMentions(text); len(ms) > 0 {
 		q.kinds |= kindCurrency
 		if slices.ContainsFunc(ms, func(m moneyMention) bool { return m.named }) {
