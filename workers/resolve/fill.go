@@ -134,6 +134,13 @@ func (f *filler) applyKeyed() {
 			continue
 		}
 		p, start := f.matchKey(pr)
+		if p != nil && pr.form == ':' && namesItself(fieldBefore(f.text, start)) {
+			// "message the #random channel: pizza is here": the key word
+			// is the noun its own value stands before; the colon opens
+			// what follows, which is no channel. Left unused, its words
+			// go to the word rules.
+			continue
+		}
 		if p == nil {
 			if pr.quoted {
 				// `the sentence: "…"`: no parameter is called sentence,
@@ -193,6 +200,31 @@ func (f *filler) matchKey(pr pair) (*property, int) {
 		}
 	}
 	return nil, pr.start
+}
+
+// fieldBefore is the whitespace-separated field that ends just before i
+// (after spaces), "" at the start.
+func fieldBefore(text string, i int) string {
+	j := i
+	for j > 0 && text[j-1] == ' ' {
+		j--
+	}
+	k := j
+	for k > 0 && text[k-1] != ' ' {
+		k--
+	}
+	return text[k:j]
+}
+
+// namesItself: a field is a name written as such — a channel or a handle
+// ("#ops", "@ann"), or a name with a slash or a dot ("acme/api",
+// "report.pdf") — not a word that would be a label's first word.
+func namesItself(field string) bool {
+	field = strings.Trim(field, "\"'“”‘’")
+	if len(field) < 2 {
+		return false
+	}
+	return field[0] == '#' || field[0] == '@' || strings.ContainsAny(field[1:], "/.")
 }
 
 // wordBefore returns the word that ends just before i (after spaces).

@@ -749,3 +749,26 @@ func TestListsLeaveTheMessage(t *testing.T) {
 		t.Errorf("got %#v (%v), want %#v", got, err, want)
 	}
 }
+
+// TestKeyedColonAfterItsValue: a colon after a parameter's word is no
+// key when the word's own value stands right before it ("the #random
+// channel: …", "the acme/api repo: …"): the colon opens what follows, and
+// a label's value ("channel: #ops") is still read as one.
+func TestKeyedColonAfterItsValue(t *testing.T) {
+	post := manifest("t/post", "Post message", `{"type":"object","required":["channel","text"],"properties":{
+		"channel":{"type":"string","description":"Channel such as #general"},"text":{"type":"string","description":"Message text"}}}`)
+	tests := []struct {
+		text string
+		want map[string]any
+	}{
+		{"message the #random channel: pizza is here", map[string]any{"channel": "#random", "text": "pizza is here"}},
+		{"ping the #eng-oncall channel: rollback finished", map[string]any{"channel": "#eng-oncall", "text": "rollback finished"}},
+		{"post channel: #ops text: deploy done", map[string]any{"channel": "#ops", "text": "deploy done"}},
+	}
+	for _, tt := range tests {
+		got, err := fillWith(t, post, tt.text, rules)
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: got %#v (%v), want %#v", tt.text, got, err, tt.want)
+		}
+	}
+}
