@@ -214,9 +214,9 @@ type unsureVerb struct {
 // description opens with its effect ("Post a message to a Slack
 // channel"), unless it names the tool: "who is online in slack" is not for
 // the tool that posts, while a question about what a tool does, or of a
-// tool that opens otherwise ("A learning app that lets users create
-// flashcards and review them", "Guess the words … Add restrictions"), may
-// want an effect its text does not list.
+// tool that opens otherwise ("A study app that lets learners create
+// flashcards and quiz themselves", "Solve the riddles … Add your own
+// rules"), may want an effect its text does not list.
 func (q *parsedQuery) askedOf(en *entry) actionKind {
 	kinds := q.asked
 	if q.whatIs && en.leadAction != 0 && !q.names(en) {

@@ -136,7 +136,7 @@ func TestQuestionsAskToRead(t *testing.T) {
 	e := hybridEngine(t, describedTools(
 		[3]string{"chat/post_message", "Post message", "Post a message to a chat channel or a person."},
 		[3]string{"cards/flashcards", "Flashcards", "A study app that lets learners create flashcards and quiz themselves on them."},
-		[3]string{"astro/tracker", "Space tracker", "Add-on for displaying where the space station is and who is aboard."},
+		[3]string{"astro/tracker", "Space tracker", "Add-on showing where the space station is and who is aboard."},
 	))
 	tests := []struct {
 		request, tool string
@@ -186,7 +186,7 @@ func TestToolActions(t *testing.T) {
 		{[]string{"Reminders"}, []string{"post reminder"}, "", actionCreate},
 		{[]string{"Translate"}, nil, "Translate text into another language.", 0},
 		// A hyphenated word is one word: "add-on" is a noun.
-		{[]string{"Tracker"}, nil, "Add-on for displaying where the space station is.", 0},
+		{[]string{"Tracker"}, nil, "Add-on showing where the space station is.", 0},
 		// A tool that manages things does all four.
 		{[]string{"Reminders"}, nil, "Create and manage reminders.", actionAny},
 	}
