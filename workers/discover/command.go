@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // describedCommand finds the command line a tool's description says it
@@ -36,12 +37,17 @@ func describedCommands(description string) []string {
 // "find", "head"); "free disk space" is no command line, and is left to
 // its words. Caller holds the read lock.
 func (e *Engine) commandNamed(raw string) []string {
-	fields := strings.Fields(raw)
-	if len(fields) == 0 || len(e.stats.commands) == 0 {
+	if len(e.stats.commands) == 0 {
 		return nil
 	}
-	ids := e.stats.commands[strings.ToLower(fields[0])]
-	if len(ids) == 0 || slices.ContainsFunc(fields[1:], func(f string) bool { return !commandArgument(f) }) {
+	// The first word alone first: most requests start with no command.
+	raw = strings.TrimLeftFunc(raw, unicode.IsSpace)
+	first, rest := raw, ""
+	if i := strings.IndexFunc(raw, unicode.IsSpace); i >= 0 {
+		first, rest = raw[:i], raw[i:]
+	}
+	ids := e.stats.commands[strings.ToLower(first)]
+	if len(ids) == 0 || slices.ContainsFunc(strings.Fields(rest), func(f string) bool { return !commandArgument(f) }) {
 		return nil
 	}
 	var out []string

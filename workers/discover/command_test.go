@@ -47,6 +47,7 @@ func TestCommandNamed(t *testing.T) {
 		named   bool   // the first tool is named by its command
 	}{
 		{"free -h", "sys/memory", true},
+		{" free\t-m ", "sys/memory", true},
 		{"free -m", "sys/memory", true},
 		{"free", "sys/memory", true},
 		{"head -n 5 /etc/passwd", "files/head", true},

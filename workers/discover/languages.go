@@ -1,9 +1,9 @@
 package discover
 
 import (
-	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
@@ -59,25 +59,44 @@ var languageAfter = map[string]bool{
 	"language": true, "instead": true, "now": true, "again": true, "to": true, "into": true,
 }
 
-// languageWord finds the words of a request and what lies between them.
-var languageWord = regexp.MustCompile(`\pL+`)
-
 // languageSpans are the byte spans of the languages a request names in a
 // language's place (after in, into, to or from; at the end, before
-// punctuation, or before a word that leaves it a noun).
+// punctuation, or before a word that leaves it a noun). Every search asks,
+// so the words are scanned by hand, and only a word after a lead word is
+// looked up.
 func languageSpans(text string) [][]int {
-	words := languageWord.FindAllStringIndex(text, -1)
 	var spans [][]int
-	for i := 1; i < len(words); i++ {
-		w := strings.ToLower(text[words[i][0]:words[i][1]])
-		if !languageNames()[w] || !languageBefore[strings.ToLower(text[words[i-1][0]:words[i-1][1]])] {
-			continue
+	lead := false
+	for i := 0; ; {
+		start, end := letterRun(text, i)
+		if start < 0 {
+			return spans
 		}
-		if i+1 < len(words) && strings.TrimSpace(text[words[i][1]:words[i+1][0]]) == "" &&
-			!languageAfter[strings.ToLower(text[words[i+1][0]:words[i+1][1]])] {
-			continue // "in Chinese restaurants": an adjective
+		i = end
+		w := strings.ToLower(text[start:end])
+		if lead && languageNames()[w] {
+			next, nextEnd := letterRun(text, end)
+			if next < 0 || strings.TrimSpace(text[end:next]) != "" || languageAfter[strings.ToLower(text[next:nextEnd])] {
+				spans = append(spans, []int{start, end})
+			}
 		}
-		spans = append(spans, []int{words[i][0], words[i][1]})
+		lead = languageBefore[w]
 	}
-	return spans
+}
+
+// letterRun is the next run of letters at or after i, (-1, -1) when none.
+func letterRun(text string, i int) (int, int) {
+	start := -1
+	for j, r := range text[i:] {
+		switch {
+		case unicode.IsLetter(r) && start < 0:
+			start = i + j
+		case !unicode.IsLetter(r) && start >= 0:
+			return start, i + j
+		}
+	}
+	if start < 0 {
+		return -1, -1
+	}
+	return start, len(text)
 }

@@ -82,3 +82,16 @@ func TestLanguageIsAValue(t *testing.T) {
 		t.Errorf("kinds %b, describing %q: want a language value and its word", q.kinds, q.describing)
 	}
 }
+
+func BenchmarkLanguageSpans(b *testing.B) {
+	texts := []string{
+		"how much disk space is left on the root filesystem of the build server",
+		"translate the release notes into Japanese please",
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			languageSpans(t)
+		}
+	}
+}
