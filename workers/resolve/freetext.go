@@ -257,12 +257,19 @@ func (f *filler) inNested(w token) bool {
 
 // frameWord: w may stand in a request's frame (frameEnd).
 func (f *filler) frameWord(w string) bool {
-	return w == "" || fillers[w] || f.tool[w] || frameQuestions[w] || w == "there"
+	return w == "" || fillers[w] || f.tool[w] || frameQuestions[w] || w == "there" || infoNouns[w]
 }
 
 // frameCues introduce a value after a request's frame: "count the words
 // in …", "search for …", "the length of …", "help with …".
 var frameCues = setOf("in", "of", "for", "about", "on", "with")
+
+// infoNouns name what a request asks to be told about a thing, not the
+// thing: "the contact details of | Jane Doe", "info for | Bob Smith",
+// "information about | the webb telescope", "the record for |
+// dana@example.com". In the frame, with the cue after them, they leave
+// the value to be the thing a look-up searches for.
+var infoNouns = setOf("details", "detail", "info", "information", "record", "records", "profile")
 
 // toolPlaces introduce where the tool is used, at the end of a request:
 // "… in the CRM", "… on google maps", "… with the word counter".

@@ -475,6 +475,9 @@ var ruleCases = map[string][]ruleCase{
 		{ruleNearby, "are there any vegan bakeries close to me?", map[string]any{"query": "vegan bakeries"}},
 		{ruleNearby, "is there an ATM nearby", map[string]any{"query": "ATM"}},
 		{ruleSearch, "search for cheap flights to Oslo", map[string]any{"query": "cheap flights to Oslo"}},
+		// What to be told about a thing frames the thing a look-up searches.
+		{ruleSearch, "get the details of Jane Doe", map[string]any{"query": "Jane Doe"}},
+		{ruleSearch, "pull up the record for ann@example.com", map[string]any{"query": "ann@example.com"}},
 		{ruleSearchN, "search for pizza in Naples, top 3", map[string]any{"query": "pizza in Naples", "num_results": int64(3)}},
 		{ruleSay, "say hello from the moon", map[string]any{"message": "hello from the moon"}},
 		{ruleLookup, "what is the ip of localhost", map[string]any{"host": "localhost"}},
