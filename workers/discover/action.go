@@ -143,8 +143,8 @@ func requestAction(words []string) (sure actionKind, unsure []string) {
 // will be — a thing's state, its parts, a count, a time, a place: "what
 // meetings do I have tomorrow", "who is online in slack", "how many files
 // are in /tmp". Such a question asks to read (askedOf says of which
-// tools). A question for a way or for advice ("what is the best way to
-// learn Spanish", "how do I …", "what should I cook") is not one: it asks
+// tools). A question for a way or for advice ("what is a good way to get
+// fluent in Go", "how do I …", "what should I cook") is not one: it asks
 // for help a tool of any kind may give; nor is one that names an effect
 // itself.
 func asksWhatIs(words []string) bool {
@@ -160,7 +160,7 @@ func asksWhatIs(words []string) bool {
 	}
 	for _, w := range words[1:] {
 		// A listed verb anywhere makes it a question about that effect
-		// ("what options do I have for creating a crossword").
+		// ("which settings matter when creating a poll").
 		if askingAdvice[w] || verbOf(w) != 0 {
 			return false
 		}

@@ -113,7 +113,7 @@ func TestAsksWhatIs(t *testing.T) {
 		"which branch is deployed on staging":        true,
 		"whose turn is it to cook":                   true,
 		"how do I rotate my ssh keys":                false, // a method
-		"what is the best way to learn Go":           false, // advice
+		"what is a good way to get fluent in Go":     false, // advice
 		"what should I name the repo":                false,
 		"what options are there for creating a poll": false, // names an effect
 		"who can I invite to the offsite":            false,
