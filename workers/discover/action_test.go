@@ -76,10 +76,7 @@ func TestAskedOf(t *testing.T) {
 		[3]string{"files/head", "First lines", "Show the first lines of a text file."},
 		[3]string{"cases/update", "Update case", "Update a case's priority and assignee."},
 	))
-	tests := []struct {
-		request, tool string
-		conflict      bool
-	}{
+	tests := []conflictCase{
 		{"order status for 12345", "shop/tracking", false},
 		{"share price of ACME", "stocks/quote", false},
 		{"edit line 5 of notes.txt", "files/head", true},
@@ -88,19 +85,7 @@ func TestAskedOf(t *testing.T) {
 		// A sure verb is asked of every tool.
 		{"order a parcel for tomorrow", "shop/tracking", true},
 	}
-	for _, tt := range tests {
-		cs, err := e.Search(context.Background(), tt.request, 3, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		i := slices.IndexFunc(cs, func(c schemas.Candidate) bool { return c.ToolID == tt.tool })
-		if i < 0 {
-			t.Fatalf("%q: %s not among %v", tt.request, tt.tool, ids(cs))
-		}
-		if got := cs[i].Mismatch != nil; got != tt.conflict {
-			t.Errorf("%q: %s conflicts = %v, want %v (mismatch %+v)", tt.request, tt.tool, got, tt.conflict, cs[i].Mismatch)
-		}
-	}
+	checkConflicts(t, e, tests)
 }
 
 func TestAsksWhatIs(t *testing.T) {
@@ -138,10 +123,7 @@ func TestQuestionsAskToRead(t *testing.T) {
 		[3]string{"cards/flashcards", "Flashcards", "A study app that lets learners create flashcards and quiz themselves on them."},
 		[3]string{"astro/tracker", "Space tracker", "Add-on showing where the space station is and who is aboard."},
 	))
-	tests := []struct {
-		request, tool string
-		conflict      bool
-	}{
+	tests := []conflictCase{
 		{"who is online in the chat channel", "chat/post_message", true},
 		{"which channel did the message go to", "chat/post_message", true},
 		// Named: a question about the tool itself.
@@ -152,6 +134,18 @@ func TestQuestionsAskToRead(t *testing.T) {
 		// "Add-on" is a noun, not the verb "add".
 		{"who is aboard the space station", "astro/tracker", false},
 	}
+	checkConflicts(t, e, tests)
+}
+
+// conflictCase is a request, one of the tools it ranks, and whether the
+// tool conflicts with the effect the request asks for.
+type conflictCase struct {
+	request, tool string
+	conflict      bool
+}
+
+func checkConflicts(t *testing.T, e *Engine, tests []conflictCase) {
+	t.Helper()
 	for _, tt := range tests {
 		cs, err := e.Search(context.Background(), tt.request, 3, nil)
 		if err != nil {

@@ -5,8 +5,7 @@ import (
 	"sync"
 	"unicode"
 
-	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
+	"github.com/toolyard/toolyard/workers/internal/languages"
 )
 
 // A language a request names where a language goes — "what is 'merci
@@ -20,27 +19,15 @@ import (
 // common, and searching the name as a value only cost Seal-Tools dev two
 // of its right tools within the first five (recall@5 0.892 → 0.890).
 
-// languageNames are the English names of the languages with an ISO 639-1
-// code, in lower case, from the CLDR display names of golang.org/x/text:
-// every language a two-letter code names, not a list of favourites. Names
-// of several words ("Norwegian Bokmål") and short ones that are as often
-// other words ("Ewe", "Ido", "Yi") are left out.
+// languageNames are the names of the languages with an ISO 639-1 code
+// (package languages: CLDR's English names, not a list of favourites) that
+// are one word; short ones that are as often other words ("Ewe", "Ido",
+// "Yi") are left out.
 var languageNames = sync.OnceValue(func() map[string]bool {
-	names := display.English.Languages()
 	out := map[string]bool{}
-	for a := byte('a'); a <= 'z'; a++ {
-		for b := byte('a'); b <= 'z'; b++ {
-			base, err := language.ParseBase(string([]byte{a, b}))
-			if err != nil {
-				continue
-			}
-			tag, err := language.Compose(base)
-			if err != nil {
-				continue
-			}
-			if n := names.Name(tag); len(n) >= 4 && !strings.ContainsAny(n, " -") {
-				out[strings.ToLower(n)] = true
-			}
+	for name := range languages.Codes() {
+		if len(name) >= 4 && !strings.ContainsAny(name, " -") {
+			out[name] = true
 		}
 	}
 	return out
