@@ -40,7 +40,7 @@ test: build mcp-servers ## every test: unit, short fuzz runs, integration (real 
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzValidateSessionID$$' -fuzztime $(FUZZTIME) ./schemas/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCheckJSONUTF8$$' -fuzztime $(FUZZTIME) ./schemas/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZTIME) ./workers/predict/
-	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzPlaceSpans$$' -fuzztime $(FUZZTIME) ./workers/discover/
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzValueSpans$$' -fuzztime $(FUZZTIME) ./workers/discover/
 
 fuzz: ## longer fuzz runs of every fuzz target (FUZZLONG executions each)
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZLONG) ./workers/parse/
@@ -52,7 +52,7 @@ fuzz: ## longer fuzz runs of every fuzz target (FUZZLONG executions each)
 	$(GO) test -run '^$$' -fuzz '^FuzzValidateSessionID$$' -fuzztime $(FUZZLONG) ./schemas/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONUTF8$$' -fuzztime $(FUZZLONG) ./schemas/
 	$(GO) test -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZLONG) ./workers/predict/
-	$(GO) test -run '^$$' -fuzz '^FuzzPlaceSpans$$' -fuzztime $(FUZZLONG) ./workers/discover/
+	$(GO) test -run '^$$' -fuzz '^FuzzValueSpans$$' -fuzztime $(FUZZLONG) ./workers/discover/
 
 race: ## the data race detector over the packages whose goroutines share state (not part of make test: building them with -race takes about two minutes on 2 cores)
 	$(GO) test -race -count=1 ./pipeline/ ./workers/predict/ ./workers/join/ ./workers/effects/ ./workers/session/ ./workers/execute/ ./training/prefetch/

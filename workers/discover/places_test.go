@@ -2,6 +2,7 @@ package discover
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"unicode"
 )
@@ -61,8 +62,12 @@ func TestMergeSpans(t *testing.T) {
 
 // Whatever the text, the places found lie inside it, in order, apart, and
 // each starts with a capital.
-func FuzzPlaceSpans(f *testing.F) {
-	for _, s := range []string{"time in San Francisco", "Portland, Maine, USA", "St. John's", "Ümeå,,", "in Paris.London", "São Paulo?"} {
+// FuzzValueSpans: the places and the languages a request names are
+// spans in order, inside the text, a place starting with a capital and a
+// language being one of the names.
+func FuzzValueSpans(f *testing.F) {
+	for _, s := range []string{"time in San Francisco", "Portland, Maine, USA", "St. John's", "Ümeå,,", "in Paris.London", "São Paulo?",
+		"say hi in Japanese", "from Portuguese to Dutch: olá", "into swahili.", "in ENGLISH please"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -73,6 +78,16 @@ func FuzzPlaceSpans(f *testing.F) {
 			}
 			if r := []rune(s[sp[0]:sp[1]])[0]; !unicode.IsUpper(r) {
 				t.Fatalf("placeSpans(%q): %q does not start with a capital", s, s[sp[0]:sp[1]])
+			}
+			end = sp[1]
+		}
+		end = 0
+		for _, sp := range languageSpans(s) {
+			if sp[0] < end || sp[1] <= sp[0] || sp[1] > len(s) {
+				t.Fatalf("languageSpans(%q): span %v after %d", s, sp, end)
+			}
+			if !languageNames()[strings.ToLower(s[sp[0]:sp[1]])] {
+				t.Fatalf("languageSpans(%q): %q is no language name", s, s[sp[0]:sp[1]])
 			}
 			end = sp[1]
 		}
