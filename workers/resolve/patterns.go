@@ -1,6 +1,9 @@
 package resolve
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // A tool that finds things by a pattern (files/find's name glob) is the
 // easiest to run wrongly: its pattern has a match-everything default, so a
@@ -8,8 +11,8 @@ import "strings"
 // everything. Two readings keep the filter:
 //
 //   - a file name right after "named", "called" or "matching" is the
-//     pattern itself ("files named notes.txt"): a name is a glob that
-//     matches itself (rule named_files);
+//     pattern itself ("files named notes.txt", "files named Makefile"): a
+//     name is a glob that matches itself (rule named_files);
 //   - a word that narrows the thing the tool is named for, written right
 //     before it ("the json files", "empty folders"), is a value the
 //     request states: when a filter parameter the request left unset
@@ -26,7 +29,7 @@ func (f *filler) applyNamedFiles() {
 		if !f.free(i) || !f.afterNameCue(i) {
 			continue
 		}
-		if v := f.toks[i].value; fileName(v) && f.tryGlob(v) {
+		if v := f.toks[i].value; (fileName(v) || nameWord(v)) && f.tryGlob(v) {
 			f.toks[i].used = true
 		}
 	}
@@ -39,6 +42,28 @@ func (f *filler) applyNamedFiles() {
 			f.pairUsed[i] = true
 		}
 	}
+}
+
+// nameWord: v is written as a file's whole name without an extension
+// ("Makefile", "README", "docker-compose", "id_rsa"): letters, digits, '-'
+// and '_', a letter first, and a capital first or a '-', '_' or digit
+// within. A plain lower-case word after "called" may say what the files
+// are about ("files called invoices") and is reported, not run as an
+// exact name.
+func nameWord(v string) bool {
+	if v == "" || !unicode.IsLetter(rune(v[0])) {
+		return false
+	}
+	marked := unicode.IsUpper(rune(v[0]))
+	for _, r := range v {
+		switch {
+		case r == '-' || r == '_' || unicode.IsDigit(r):
+			marked = true
+		case !unicode.IsLetter(r):
+			return false
+		}
+	}
+	return marked
 }
 
 // tryGlob puts v in the first glob parameter the request left unset.

@@ -330,6 +330,9 @@ var ruleCases = map[string][]ruleCase{
 		{ruleFind, "find files named notes.txt in /srv", map[string]any{"dir": "/srv", "name": "notes.txt"}},
 		{ruleFind, "look in /srv for files called report.v2.md", map[string]any{"dir": "/srv", "name": "report.v2.md"}},
 		{ruleFind, "find files named 'q3 report.pdf' in /srv", map[string]any{"dir": "/srv", "name": "q3 report.pdf"}},
+		// A whole name without an extension.
+		{ruleFind, "find files named Makefile in /srv", map[string]any{"dir": "/srv", "name": "Makefile"}},
+		{ruleFind, "look in /srv for a file called id_rsa", map[string]any{"dir": "/srv", "name": "id_rsa"}},
 	},
 	"extensions": {
 		{ruleFind, "find .txt files in /srv", map[string]any{"dir": "/srv", "name": "*.txt"}},
