@@ -178,3 +178,52 @@ func TestDefaultCalibrationIsTheFit(t *testing.T) {
 	near("right", append(got.Weights, got.Bias), append(want.Weights, want.Bias))
 	near("need", append(got.Need.Weights, got.Need.Bias), append(want.Need.Weights, want.Need.Bias))
 }
+
+// The shipped model on the check sets (CheckCollections), which nothing
+// fits on: each holds one kind of request, and a change that loses ground
+// on it fails here. Floors a little under what it reaches (2026-11-28,
+// default-18: activated share of the requests with a tool / right among
+// the activated, requests needing no tool counted wrong / requests needing
+// no tool activated): terse 0.925 / 0.925 / 0.200 (3 of 15: "cpu
+// temperature" and the like), near misses 0.933 / 0.933 / 0.067, the
+// first hour 0.811 / 0.915 / 0.080 (4 of 50; 7 before the readings of
+// questions, command lines and languages of stop 43, from which it was
+// written), the requests naming one of a tool's things but asking another
+// (all needing no tool: the share activated is what is still wrong, a
+// ceiling here) sample 0.167, assistant 0.750, data API 0.250, and the
+// CRUD registry 0.100 / 1.000.
+func TestCheckSets(t *testing.T) {
+	t.Chdir(root)
+	newEngine := hybridEngines(t)
+	floors := map[string]struct{ activated, precision, noTool float64 }{
+		"check-terse":            {0.90, 0.90, 0.21},
+		"check-nearmiss":         {0.90, 0.90, 0.07},
+		"check-firsthour":        {0.78, 0.90, 0.09},
+		"check-uncovered-sample": {0, 0, 0.17},
+		"check-uncovered-home":   {0, 0, 0.75},
+		"check-uncovered-data":   {0, 0, 0.25},
+		"check-crud":             {0.10, 0.99, 0},
+	}
+	shipped := discover.DefaultCalibration()
+	for _, c := range CheckCollections() {
+		rows, err := Rows(context.Background(), c, newEngine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Score(shipped, rows, 0.85)
+		t.Logf("%s: activated %.3f precision %.3f no-tool activated %.3f", c.Name, m.Activated, m.Precision, m.NoToolActivated)
+		want, ok := floors[c.Name]
+		if !ok {
+			t.Errorf("%s: no floors", c.Name)
+			continue
+		}
+		delete(floors, c.Name)
+		if m.Activated < want.activated || m.Precision < want.precision || m.NoToolActivated > want.noTool {
+			t.Errorf("%s: activated %.3f precision %.3f no-tool %.3f; want >= %.2f, >= %.2f, <= %.2f",
+				c.Name, m.Activated, m.Precision, m.NoToolActivated, want.activated, want.precision, want.noTool)
+		}
+	}
+	for name := range floors {
+		t.Errorf("check set %s was not scored", name)
+	}
+}
