@@ -210,6 +210,31 @@ func (f *filler) applyDates() {
 			f.toks[k].strayDate = true
 		}
 	}
+	f.strayDays()
+}
+
+// strayDays marks a month and its day written without a year ("on
+// December 20", "20 December") that no rule before took (moments reads
+// them for a tool with a date or a time to take): the request states a
+// day no parameter takes, to be reported, and its number is no count (the
+// forecast's days had been 20). "may" and "march" in lower case are as
+// often a verb ("may 5 of us join").
+func (f *filler) strayDays() {
+	for i := 0; i < len(f.toks); i++ {
+		if !f.free(i) {
+			continue
+		}
+		w := f.toks[i].word
+		if (w == "may" || w == "march") && !capWord(f.toks[i].raw) {
+			continue
+		}
+		if _, _, _, last, ok := f.monthDayAt(i); ok {
+			for k := i; k <= last; k++ {
+				f.toks[k].used, f.toks[k].strayDate = true, true
+			}
+			i = last
+		}
+	}
 }
 
 func (f *filler) dateTargets(d dateSpan) []func(*property) bool {

@@ -79,6 +79,10 @@ func TestUnmapped(t *testing.T) {
 		{"files/count_lines", "wc -l -w /srv/a.txt", []schemas.Unmapped{{Text: "-w"}}},
 		{"files/find", "find files modified today in /srv", []schemas.Unmapped{{Text: "modified today"}}},
 		{"files/list_directory", "ls /srv from 2024-01-02", []schemas.Unmapped{{Text: "2024-01-02"}}}, // a date no parameter takes
+		// A day of a month without its year is a date too: its number is
+		// no count of days (it had run with days=20, over the maximum).
+		{"weather/forecast", "weather in Nice on December 20", []schemas.Unmapped{{Text: "December 20"}}},
+		{"weather/forecast", "forecast for Lyon 3 March", []schemas.Unmapped{{Text: "3 March"}}},
 		{"system/current_time", "what's the date today", nil},                                         // no filter: today is when
 		{"files/find", "find the files under /srv changed since last week", []schemas.Unmapped{{Text: "changed since last week"}}},
 		{"files/find", "find *.log files in /srv, ordered by date", []schemas.Unmapped{{Text: "ordered by date"}}}, // an order is no pattern of names
