@@ -60,7 +60,12 @@
 //     still missing. A property that bounds a search (named since, after,
 //     before or until) looks back: "since yesterday" is its midnight,
 //     "since Monday" the last one. A day named from today ("tomorrow",
-//     "next Friday", "yesterday") fills a date property. A day alone for a property that needs a time
+//     "next Friday", "yesterday") fills a date property. For a forecast's
+//     count of days ahead (an integer named days, of a tool whose text
+//     looks ahead), the day asked about ("on Thursday", "December 3",
+//     "this weekend", "next week") sets the count that reaches it when the
+//     count given or the default does not, and is reported past the
+//     maximum (horizons.go). A day alone for a property that needs a time
 //     of day is not run at midnight: the answer says what it read and
 //     asks for the time. Written by hand: the date libraries tried
 //     misread such requests (moments.go). A time of day alone fills a

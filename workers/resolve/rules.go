@@ -36,6 +36,8 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyDateRanges() }},
 	{name: "moments", doc: "a day and a time of day (\"tomorrow at 3pm\", \"on Monday at 10am\", \"in 2 hours\"; on an alarm or wake-up tool \"for 8\") to a date-time parameter, as RFC 3339 in the worker's time zone; a day named from today to a date parameter",
 		apply: func(f *filler, _ *property) { f.applyMoments() }},
+	{name: "horizons", doc: "the day a forecast is asked about (\"on Thursday\", \"tomorrow\", \"December 20\", \"this weekend\", \"next week\") to its count of days ahead, when the default does not reach it; past the maximum, reported",
+		apply: func(f *filler, _ *property) { f.applyHorizons() }},
 	{name: "durations", doc: "a length of time (\"10 minutes\", \"1 hour 30 minutes\", \"a 45-minute …\", halves whole: \"an hour and a half\", \"half an hour\"; compact: \"45m\") to a string parameter named for one, compact (\"10m\") when its description writes lengths so",
 		apply: func(f *filler, _ *property) { f.applyDurations() }},
 	{name: "lengths", doc: "a length of time with its unit (\"over 30 years\", \"a 2-year term\") to the one missing numeric parameter for a length (term, duration, timeout …) whose unit, after \"in\" in its description or ending its name (\"Term in months\", duration_minutes), is of the same kind, converted to it (360)",

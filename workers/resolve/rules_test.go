@@ -31,6 +31,11 @@ var (
 		"path":{"type":"string"},"lines":{"type":"integer","description":"returns only the first N lines"}}}`)
 	ruleEvent = manifest("t/event", "Plan", `{"type":"object","required":["title","date"],"properties":{
 		"title":{"type":"string"},"date":{"type":"string","description":"Date of the event"}}}`)
+	// ruleForecast counts days ahead, three by default.
+	ruleForecast = described(manifest("t/forecast", "Weather forecast", `{"type":"object","required":["location"],"properties":{
+		"location":{"type":"string","description":"City or place","x-toolyard-freetext":true},
+		"days":{"type":"integer","minimum":1,"maximum":14,"default":3,"description":"Number of days"}}}`),
+		"Get the weather forecast for a place.")
 	ruleMeeting = manifest("t/meeting", "Schedule", `{"type":"object","required":["title","start"],"properties":{
 		"title":{"type":"string"},"start":{"type":"string","format":"date-time"},
 		"end":{"type":"string","format":"date-time"},"minutes":{"type":"integer","default":30}}}`)
@@ -187,6 +192,15 @@ var ruleCases = map[string][]ruleCase{
 	},
 	// Against the clock of moments_test.go: Friday 2026-11-27, 11:00
 	// UTC.
+	// Against the same clock, a Friday: Thursday is 6 days ahead, the
+	// Sunday after next 9.
+	"horizons": {
+		{ruleForecast, "will it rain in Oslo on Thursday", map[string]any{"location": "Oslo", "days": int64(7)}},
+		{ruleForecast, "weather in Rome next week", map[string]any{"location": "Rome", "days": int64(10)}},
+		// A count given stands; the day past it is reported, not glued
+		// to the place.
+		{ruleForecast, "forecast Berlin days=2 on Friday", map[string]any{"location": "Berlin", "days": int64(2)}},
+	},
 	"moments": {
 		{ruleMeeting, `schedule "Kickoff" tomorrow at 3pm`, map[string]any{"title": "Kickoff", "start": "2026-11-28T15:00:00Z", "minutes": int64(30)}},
 		{ruleMeeting, `schedule "Review" on Monday at 10:30am, ends at 5`, map[string]any{"title": "Review", "start": "2026-11-30T10:30:00Z", "end": "2026-11-30T17:00:00Z", "minutes": int64(30)}},
@@ -777,4 +791,10 @@ func TestKeyedColonAfterItsValue(t *testing.T) {
 			t.Errorf("%q: got %#v (%v), want %#v", tt.text, got, err, tt.want)
 		}
 	}
+}
+
+// described is m with its description.
+func described(m schemas.Manifest, description string) schemas.Manifest {
+	m.Description = description
+	return m
 }

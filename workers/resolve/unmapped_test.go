@@ -83,7 +83,7 @@ func TestUnmapped(t *testing.T) {
 		// no count of days (it had run with days=20, over the maximum).
 		{"weather/forecast", "weather in Nice on December 20", []schemas.Unmapped{{Text: "December 20"}}},
 		{"weather/forecast", "forecast for Lyon 3 March", []schemas.Unmapped{{Text: "3 March"}}},
-		{"system/current_time", "what's the date today", nil},                                         // no filter: today is when
+		{"system/current_time", "what's the date today", nil}, // no filter: today is when
 		{"files/find", "find the files under /srv changed since last week", []schemas.Unmapped{{Text: "changed since last week"}}},
 		{"files/find", "find *.log files in /srv, ordered by date", []schemas.Unmapped{{Text: "ordered by date"}}}, // an order is no pattern of names
 		// A repetition for a tool that makes one event: it runs once, and says so.
