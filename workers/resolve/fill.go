@@ -108,6 +108,9 @@ func (f *filler) try(p *property, raw string) bool {
 	if f.unnamedThing(p) {
 		return false // "as a new table": none is named
 	}
+	if p.format == "date-time" && !rfc3339(raw) {
+		return false // "10-11am", "Sam": a word or a clock is no date-time; the moments rule writes them
+	}
 	v, err := coerce(p, numberSign(p, raw))
 	if err != nil {
 		return false
@@ -277,4 +280,12 @@ func (f *filler) applyDefaults() {
 			f.args[p.name] = p.def
 		}
 	}
+}
+
+// rfc3339 says whether s is a date-time as RFC 3339 writes it, the form a
+// parameter of format date-time takes (JSON Schema's format is not
+// checked by the validator: an annotation unless asserted).
+func rfc3339(s string) bool {
+	_, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
+	return err == nil
 }

@@ -1,7 +1,9 @@
 package resolve
 
 import (
+	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/toolyard/toolyard/schemas"
@@ -797,4 +799,21 @@ func TestKeyedColonAfterItsValue(t *testing.T) {
 func described(m schemas.Manifest, description string) schemas.Manifest {
 	m.Description = description
 	return m
+}
+
+// TestDateTimeTakesOnlyDateTimes: a parameter of format date-time takes
+// only what RFC 3339 writes, whatever rule offers it: a clock range the
+// moments rule does not read ("10-11am") was the start of an event.
+func TestDateTimeTakesOnlyDateTimes(t *testing.T) {
+	m := sampleTool(t, "calendar/create_event")
+	call, err := Resolve(context.Background(), routed("schedule a design review tomorrow 10-11am with ana@x.io"), m)
+	if err == nil {
+		t.Fatalf("resolved to %v; want the start asked for", call.Parameters)
+	}
+	if !strings.Contains(err.Error(), "start") {
+		t.Errorf("error %q does not ask for the start", err)
+	}
+	if !rfc3339("2026-12-01T10:00:00Z") || rfc3339("10-11am") || rfc3339("2026-12-01") {
+		t.Error("rfc3339 misreads")
+	}
 }
