@@ -324,6 +324,14 @@ func (f *filler) applyNamedIt() {
 			if n := p.words[0]; n != f.toks[i].word && n != f.toks[i].word+"s" {
 				continue
 			}
+			if p.typ == "array" {
+				// "label it bug and ui": a list, as after "labelled".
+				if f.markedValues(p, i+2) {
+					f.useTokens(i, i+1)
+					break
+				}
+				continue
+			}
 			if f.try(p, f.toks[k].value) {
 				f.useTokens(rangeIdx(i, k)...)
 				break

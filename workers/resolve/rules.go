@@ -60,7 +60,7 @@ var rules = []rule{
 		apply: func(f *filler, _ *property) { f.applyCuedQuoted() }},
 	{name: "flags", doc: "a boolean parameter's name written as words of the request (\"notify the customer\", \"restock the items\", \"insured\", \"in stock only\", \"dry run\", \"dry-run\", \"delete the branch\"; any order, any inflection, two other words among them at most; a last \"only\" unsaid, \"in stock\"; its verb notify said as tell, inform, alert or \"let … know\") sets it true, false after a negation (\"don't notify the customer\", \"no dry run\", \"without versioning\") or before disabled/off; nothing in a question about how things are (\"is the door locked\"); never the request's verb alone (\"update the record\"), nor a name with no word of four letters (on, off, all)",
 		apply: func(f *filler, _ *property) { f.applyFlags() }},
-	{name: "named_it", doc: "a parameter's name used as a verb on it or them, and one word (\"label it bug\", \"tag them as urgent\")",
+	{name: "named_it", doc: "a parameter's name used as a verb on it or them, and one word, or for an array of strings a list (\"label it bug\", \"tag them as urgent\", \"label it bug and ui\")",
 		apply: func(f *filler, _ *property) { f.applyNamedIt() }},
 	{name: "marked", doc: "the values after a participle of a missing parameter's one-word name (\"customers tagged wholesale\", \"tagged vip and wholesale\", \"labelled urgent\"): a list to an array of strings, one word that ends its clause to a string",
 		apply: func(f *filler, _ *property) { f.applyMarked() }},

@@ -320,6 +320,8 @@ var ruleCases = map[string][]ruleCase{
 	"named_it": {
 		{ruleIssue, "file Crash in acme/app, label it bug", map[string]any{"title": "Crash", "labels": []any{"bug"}}},
 		{ruleIssue, "file Crash and tag them as urgent", map[string]any{"title": "Crash", "tags": "urgent"}},
+		// A list for an array, and what a colon opened ends before it.
+		{ruleIssue, "file an issue: Login fails on Safari, label it bug and ui", map[string]any{"title": "Login fails on Safari", "labels": []any{"bug", "ui"}}},
 	},
 	"cues": {
 		// An array parameter's name before a list takes the whole list.
