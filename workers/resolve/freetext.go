@@ -261,8 +261,9 @@ func (f *filler) frameWord(w string) bool {
 }
 
 // frameCues introduce a value after a request's frame: "count the words
-// in …", "search for …", "the length of …", "help with …".
-var frameCues = setOf("in", "of", "for", "about", "on", "with")
+// in …", "search for …", "the length of …", "help with …", "the contacts
+// at …".
+var frameCues = setOf("in", "of", "for", "about", "on", "with", "at")
 
 // infoNouns name what a request asks to be told about a thing, not the
 // thing: "the contact details of | Jane Doe", "info for | Bob Smith",

@@ -33,6 +33,9 @@ var (
 		"path":{"type":"string"},"lines":{"type":"integer","description":"returns only the first N lines"}}}`)
 	ruleEvent = manifest("t/event", "Plan", `{"type":"object","required":["title","date"],"properties":{
 		"title":{"type":"string"},"date":{"type":"string","description":"Date of the event"}}}`)
+	// ruleContacts looks contacts up by name, email or company.
+	ruleContacts = manifest("t/contacts", "Look up contacts", `{"type":"object","required":["query"],"properties":{
+		"query":{"type":"string","description":"Name, email or company"}}}`)
 	// ruleForecast counts days ahead, three by default.
 	ruleForecast = described(manifest("t/forecast", "Weather forecast", `{"type":"object","required":["location"],"properties":{
 		"location":{"type":"string","description":"City or place","x-toolyard-freetext":true},
@@ -499,6 +502,8 @@ var ruleCases = map[string][]ruleCase{
 		// What to be told about a thing frames the thing a look-up searches.
 		{ruleSearch, "get the details of Jane Doe", map[string]any{"query": "Jane Doe"}},
 		{ruleSearch, "pull up the record for ann@example.com", map[string]any{"query": "ann@example.com"}},
+		// "at" ends the frame as "for" does: the company a look-up is for.
+		{ruleContacts, "find the contacts at Globex", map[string]any{"query": "Globex"}},
 		{ruleSearchN, "search for pizza in Naples, top 3", map[string]any{"query": "pizza in Naples", "num_results": int64(3)}},
 		{ruleSay, "say hello from the moon", map[string]any{"message": "hello from the moon"}},
 		{ruleLookup, "what is the ip of localhost", map[string]any{"host": "localhost"}},
