@@ -32,22 +32,8 @@ func TestClusterNodeLossLosesNothing(t *testing.T) {
 	reg, recordFile := itest.RecordRegistry(t)
 	// The meta leader takes a moment after the routes form, and a new
 	// bucket's stream a moment after that.
-	for _, args := range [][]string{
-		{"streams", "apply", "--replicas", "3", "--yes", "--nats", all, "--creds", admin},
-		{"tools", "import", "--nats", all, "--creds", admin, reg},
-	} {
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			out, err := itest.RunToolyard(args...)
-			if err == nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("toolyard %s: %v\n%s", strings.Join(args, " "), err, out)
-			}
-			time.Sleep(time.Second)
-		}
-	}
+	retryToolyard(t, 60*time.Second, "streams", "apply", "--replicas", "3", "--yes", "--nats", all, "--creds", admin)
+	retryToolyard(t, 60*time.Second, "tools", "import", "--nats", all, "--creds", admin, reg)
 	for i, u := range urls {
 		// each worker starts on its own node (and fails over to the others)
 		order := append([]string{u}, append(append([]string(nil), urls[:i]...), urls[i+1:]...)...)
@@ -56,15 +42,7 @@ func TestClusterNodeLossLosesNothing(t *testing.T) {
 		w.WaitOutput(t, "worker started", 60*time.Second)
 	}
 
-	nc, err := nats.Connect(all, nats.UserCredentials(admin), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := itest.ConnectJS(t, all, nats.UserCredentials(admin), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 

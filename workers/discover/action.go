@@ -233,9 +233,8 @@ func (q *parsedQuery) askedOf(en *entry) actionKind {
 // names says whether the request's words name the tool: one of its name
 // forms as a run of them.
 func (q *parsedQuery) names(en *entry) bool {
-	text := " " + strings.Join(q.words, " ") + " "
 	for _, n := range en.names {
-		if containsRun(text, n) {
+		if containsRun(q.spaced, n) {
 			return true
 		}
 	}
@@ -243,13 +242,28 @@ func (q *parsedQuery) names(en *entry) bool {
 }
 
 // leadAction is the kind of the verb a tool's description opens with
-// ("Post a message …", "Create an event …"), 0 when it opens otherwise.
+// ("Post a message …", "Create an event …"), 0 when it opens otherwise:
+// its first word as plainWords reads it, without splitting the rest (every
+// tool is read at indexing).
 func leadAction(description string) actionKind {
-	if ws := plainWords(description); len(ws) > 0 {
-		return verbOf(ws[0])
+	for rest := description; rest != ""; {
+		rest = strings.TrimLeftFunc(rest, notPlain)
+		w := rest
+		if i := strings.IndexFunc(rest, notPlain); i >= 0 {
+			w, rest = rest[:i], rest[i:]
+		} else {
+			rest = ""
+		}
+		if w = strings.Trim(w, "-"); w != "" { // "-- Post …": a dash alone is no word
+			return verbOf(strings.ToLower(w))
+		}
 	}
 	return 0
 }
+
+// notPlain: r separates plainWords' words (a letter, an apostrophe or a
+// hyphen does not).
+func notPlain(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }
 
 // nounHeads are listed verbs of an effect other than reading that as often
 // head a noun phrase: "order status", "share price", "post history", "update
@@ -335,7 +349,7 @@ func toolActions(names, keywords []string, description string) actionKind {
 // (names and ids go through the analyser, which splits "createInvoice").
 func plainWords(text string) []string {
 	// A hyphen stays inside a word: "add-on" and "check-in" are nouns.
-	ws := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' })
+	ws := strings.FieldsFunc(text, notPlain)
 	out := ws[:0]
 	for _, w := range ws {
 		if w = strings.Trim(w, "-"); w != "" { // "--check", a dash between words

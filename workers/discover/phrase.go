@@ -15,7 +15,6 @@ func (e *Engine) phraseMatches(q parsedQuery, order []*pooled) {
 	if len(q.words) == 0 || len(q.describing) == 0 {
 		return
 	}
-	text := " " + strings.Join(q.words, " ") + " "
 	// A phrase whose first word the request lacks cannot be in it: most
 	// phrases of a pool are ruled out by a lookup instead of a scan.
 	asked := make(map[string]bool, len(q.words))
@@ -27,7 +26,7 @@ func (e *Engine) phraseMatches(q parsedQuery, order []*pooled) {
 		for _, list := range [2][]string{p.en.names, p.en.phrases} {
 			for _, phrase := range list {
 				first, _, _ := strings.Cut(phrase, " ")
-				if !asked[first] || !containsRun(text, phrase) {
+				if !asked[first] || !containsRun(q.spaced, phrase) {
 					continue
 				}
 				if covered == nil {

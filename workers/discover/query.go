@@ -48,6 +48,9 @@ type parsedQuery struct {
 	unsure []unsureVerb
 	// whatIs: the request is a question about what is (asksWhatIs).
 	whatIs bool
+	// spaced is words joined by single spaces, with one at each end, for
+	// finding a name or a phrase as whole words (containsRun).
+	spaced string
 	// implies are the kinds whose word the request's values stand for
 	// ("euros" → currency: impliedWords): their terms are searched and
 	// covered as its own words.
@@ -81,6 +84,7 @@ const valueMarks = "\"“'@/\\=."
 func (e *Engine) parse(text string) parsedQuery {
 	text = clipUTF8(text, maxQueryBytes)
 	q := parsedQuery{raw: text, words: terms(e.exact, text)}
+	q.spaced = " " + strings.Join(q.words, " ") + " "
 	var unsure []string
 	plain := plainWords(text)
 	q.asked, unsure = requestAction(plain)

@@ -47,8 +47,18 @@ func (f *filler) dateAt(i int) (dateSpan, bool) {
 	if isClock(w) {
 		return dateSpan{first: i, last: i, value: w, time: true}, true
 	}
-	if m, d, y, last, ok := f.monthDayAt(i); ok && y != 0 {
-		return dateSpan{first: i, last: last, value: ymd(y, m, d)}, true
+	if m, d, y, last, ok := f.monthDayAt(i); ok {
+		if y != 0 {
+			return dateSpan{first: i, last: last, value: ymd(y, m, d)}, true
+		}
+		// A day of a month without its year ("on December 20", "3
+		// March"), which the moments rule reads for a tool with a date
+		// or a time to take: here a date no parameter takes (value ""),
+		// to be reported, and its number no count. "may" and "march" in
+		// lower case are as often a verb ("may 5 of us join").
+		if w != "may" && w != "march" || capWord(f.toks[i].raw) {
+			return dateSpan{first: i, last: last}, true
+		}
 	}
 	return dateSpan{}, false
 }
@@ -195,7 +205,7 @@ func (f *filler) applyDates() {
 		for k := d.first; k <= d.last; k++ {
 			f.toks[k].used = true
 		}
-		if !f.cuedDate(d) {
+		if d.value != "" && !f.cuedDate(d) {
 			rest = append(rest, d)
 		}
 	}
@@ -210,29 +220,9 @@ func (f *filler) applyDates() {
 			f.toks[k].strayDate = true
 		}
 	}
-	f.strayDays()
-}
-
-// strayDays marks a month and its day written without a year ("on
-// December 20", "20 December") that no rule before took (moments reads
-// them for a tool with a date or a time to take): the request states a
-// day no parameter takes, to be reported, and its number is no count (the
-// forecast's days had been 20). "may" and "march" in lower case are as
-// often a verb ("may 5 of us join").
-func (f *filler) strayDays() {
-	for i := 0; i < len(f.toks); i++ {
-		if !f.free(i) {
-			continue
-		}
-		w := f.toks[i].word
-		if (w == "may" || w == "march") && !capWord(f.toks[i].raw) {
-			continue
-		}
-		if _, _, _, last, ok := f.monthDayAt(i); ok {
-			for k := i; k <= last; k++ {
-				f.toks[k].used, f.toks[k].strayDate = true, true
-			}
-			i = last
+	for _, d := range spans {
+		for k := d.first; k <= d.last && d.value == ""; k++ {
+			f.toks[k].strayDate = true // a day without its year
 		}
 	}
 }

@@ -18,18 +18,18 @@ import (
 // horizonNames are the names of parameters that count days.
 var horizonNames = setOf("days", "day", "ndays", "numdays")
 
-// horizonParam is the tool's count of days ahead, nil when it has none:
-// an integer parameter named for days, of a tool whose own text looks
-// ahead (a forecast, the days to come).
-func (f *filler) horizonParam() *property {
+// horizonOf is the tool's count of days ahead, nil when it has none: an
+// integer parameter named for days, of a tool whose own text looks ahead
+// (a forecast, the days to come). Read once per manifest (toolSchema.horizon).
+func horizonOf(s *toolSchema) *property {
 	ahead := false
 	for _, w := range []string{"forecast", "upcoming", "ahead", "next"} {
-		ahead = ahead || strings.Contains(f.s.own, w)
+		ahead = ahead || strings.Contains(s.own, w)
 	}
 	if !ahead {
 		return nil
 	}
-	for _, p := range f.s.props {
+	for _, p := range s.props {
 		if p.typ == "integer" && fitsName(p, horizonNames) {
 			return p
 		}
@@ -43,7 +43,7 @@ func (f *filler) horizonParam() *property {
 // reach it; the day is reported when no count may (past the maximum, or
 // the count was given).
 func (f *filler) applyHorizons() {
-	p := f.horizonParam()
+	p := f.s.horizon
 	if p == nil {
 		return
 	}

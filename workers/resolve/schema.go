@@ -127,6 +127,9 @@ type toolSchema struct {
 	// (initialsOf), for toolInitials: made once per manifest, since the
 	// numbered rule asks it of every word in capitals.
 	idInitials string
+	// horizon is the tool's count of days ahead (horizonOf), read once
+	// per manifest for the horizons rule, which every request runs.
+	horizon *property
 }
 
 func (s *toolSchema) prop(name string) *property {
@@ -441,6 +444,7 @@ func cached(m schemas.Manifest) (cacheEntry, error) {
 		return cacheEntry{}, err
 	}
 	s.own, s.ownWords = own, ownWords(own)
+	s.horizon = horizonOf(s)
 	s.listValues(m.Description)
 	e = cacheEntry{raw: bytes.Clone(m.Parameters), name: m.Name, schema: s, words: toolWords(m.ID, m.Name)}
 	schemaCache.Lock()
